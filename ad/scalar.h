@@ -1,0 +1,36 @@
+#pragma once
+// Scalar traits and math for the plain `float` instantiation of the kernel.
+//
+// The kernel is written once, templated on its scalar type T, and calls these functions
+// unqualified (`sqrt(x)`, `value(x)`, `detach(x)`). `Dual<N>` (forward mode) and `Var`
+// (reverse mode) provide overloads of the same names in namespace dray::ad, so the kernel
+// never changes when a new scalar type is added.
+#include <cmath>
+#include <type_traits>
+
+namespace dray::ad {
+
+// The primal value of a scalar, as a float: what BVH traversal and sampling decisions see.
+inline float value(float x) { return x; }
+
+// The same value with no derivative attached (for float: itself).
+inline float detach(float x) { return x; }
+
+// Whether T carries derivatives. Specialised by the AD types.
+template <class T>
+struct is_differentiable : std::false_type {};
+
+template <class T>
+inline constexpr bool is_differentiable_v = is_differentiable<T>::value;
+
+inline float sqrt(float x) { return std::sqrt(x); }
+inline float sin(float x) { return std::sin(x); }
+inline float cos(float x) { return std::cos(x); }
+inline float tan(float x) { return std::tan(x); }
+inline float abs(float x) { return std::fabs(x); }
+inline float exp(float x) { return std::exp(x); }
+inline float log(float x) { return std::log(x); }
+inline float min(float a, float b) { return a < b ? a : b; }
+inline float max(float a, float b) { return a > b ? a : b; }
+
+}  // namespace dray::ad

@@ -1,0 +1,45 @@
+#include "mpi/context.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include <mpi.h>
+
+namespace dray::mpi {
+
+Context::Context(int* argc, char*** argv) {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (!initialised) {
+    int provided = 0;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    owns_mpi_ = true;
+    if (provided < MPI_THREAD_FUNNELED) {
+      std::fprintf(stderr, "dray: the MPI library does not provide MPI_THREAD_FUNNELED\n");
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &ranks_on_node_);
+  MPI_Comm_free(&node);
+}
+
+Context::~Context() {
+  if (owns_mpi_) MPI_Finalize();
+}
+
+int Context::default_threads() const {
+  // hardware_concurrency counts the node's cores, not this process's binding.
+  int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, cores / std::max(1, ranks_on_node_));
+}
+
+void Context::barrier() const { MPI_Barrier(MPI_COMM_WORLD); }
+double Context::seconds() const { return MPI_Wtime(); }
+
+}  // namespace dray::mpi

@@ -1,0 +1,36 @@
+#include "mpi/errors.h"
+
+#include <exception>
+#include <stdexcept>
+
+#include <mpi.h>
+
+namespace dray::mpi {
+
+Status agree(const Context& ctx, const Status& local) {
+  int mine = local.code != 0 ? ctx.rank() : ctx.size();
+  int first = ctx.size();
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == ctx.size()) return {};
+  Status out = local;
+  int header[2] = {out.code, int(out.message.size())};
+  MPI_Bcast(header, 2, MPI_INT, first, MPI_COMM_WORLD);
+  out.code = header[0];
+  out.message.resize(size_t(header[1]));
+  MPI_Bcast(out.message.data(), header[1], MPI_CHAR, first, MPI_COMM_WORLD);
+  return out;
+}
+
+Status agree_on(const Context& ctx, const std::function<void()>& step) {
+  Status local;
+  try {
+    step();
+  } catch (const std::runtime_error& e) {
+    local = {2, e.what()};
+  } catch (const std::exception& e) {
+    local = {3, std::string("internal error: ") + e.what()};
+  }
+  return agree(ctx, local);
+}
+
+}  // namespace dray::mpi

@@ -1,0 +1,130 @@
+#include "mpi/tiles.h"
+
+#include <stdexcept>
+
+#include <mpi.h>
+
+namespace dray::mpi {
+
+Distribution parse_distribution(const std::string& name) {
+  if (name == "static") return Distribution::static_interleaved;
+  if (name == "dynamic") return Distribution::dynamic;
+  throw std::invalid_argument("unknown tile distribution \"" + name + "\" (expected static or dynamic)");
+}
+
+std::vector<int> static_tiles(int n_tiles, int rank, int size) {
+  std::vector<int> ids;
+  for (int i = rank; i < n_tiles; i += size) ids.push_back(i);
+  return ids;
+}
+
+namespace {
+
+// A shared tile counter on rank 0, advanced with one-sided fetch-and-add.
+class TileCounter {
+ public:
+  TileCounter() {
+    MPI_Aint bytes = 0;
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) bytes = sizeof(int);
+    MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_);
+    if (rank == 0) {
+      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win_);
+      *base_ = 0;
+      MPI_Win_unlock(0, win_);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  ~TileCounter() { MPI_Win_free(&win_); }
+  int fetch_add(int n) {
+    int old = 0;
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win_);
+    MPI_Fetch_and_op(&n, &old, MPI_INT, 0, 0, MPI_SUM, win_);
+    MPI_Win_unlock(0, win_);
+    return old;
+  }
+
+ private:
+  int* base_ = nullptr;
+  MPI_Win win_;
+};
+
+}  // namespace
+
+void gather_tiles(const Context& ctx, const std::vector<Tile>& tiles, const std::vector<int>& ids,
+                  Image& image) {
+  if (ctx.size() == 1) return;
+  const int c = image.channels;
+  // Pack this rank's tiles in id order.
+  std::vector<float> mine;
+  if (!ctx.is_root())
+    for (int id : ids) {
+      const Tile& t = tiles[id];
+      for (int y = t.y0; y < t.y1; ++y)
+        mine.insert(mine.end(), image.pixel(t.x0, y), image.pixel(t.x0, y) + (t.x1 - t.x0) * c);
+    }
+  int n_ids = ctx.is_root() ? 0 : int(ids.size());
+  int n_floats = int(mine.size());
+  std::vector<int> id_counts(ctx.size()), float_counts(ctx.size());
+  MPI_Gather(&n_ids, 1, MPI_INT, id_counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Gather(&n_floats, 1, MPI_INT, float_counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> id_displs(ctx.size(), 0), float_displs(ctx.size(), 0);
+  for (int r = 1; r < ctx.size(); ++r) {
+    id_displs[r] = id_displs[r - 1] + id_counts[r - 1];
+    float_displs[r] = float_displs[r - 1] + float_counts[r - 1];
+  }
+  std::vector<int> all_ids;
+  std::vector<float> all_px;
+  if (ctx.is_root()) {
+    all_ids.resize(size_t(id_displs.back() + id_counts.back()));
+    all_px.resize(size_t(float_displs.back() + float_counts.back()));
+  }
+  MPI_Gatherv(ctx.is_root() ? nullptr : ids.data(), n_ids, MPI_INT, all_ids.data(),
+              id_counts.data(), id_displs.data(), MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Gatherv(mine.data(), n_floats, MPI_FLOAT, all_px.data(), float_counts.data(),
+              float_displs.data(), MPI_FLOAT, 0, MPI_COMM_WORLD);
+  if (!ctx.is_root()) return;
+  const float* src = all_px.data();
+  for (int id : all_ids) {
+    const Tile& t = tiles[id];
+    for (int y = t.y0; y < t.y1; ++y) {
+      std::copy(src, src + (t.x1 - t.x0) * c, image.pixel(t.x0, y));
+      src += (t.x1 - t.x0) * c;
+    }
+  }
+}
+
+Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job) {
+  const int w = scene.camera.width, h = scene.camera.height;
+  std::vector<Tile> tiles = make_tiles(w, h, job.tile_size);
+  const int n = int(tiles.size());
+  Image image(w, h, 3);
+  std::vector<int> done;  // the tiles this rank rendered
+
+  if (job.distribution == Distribution::static_interleaved || ctx.size() == 1) {
+    done = static_tiles(n, ctx.rank(), ctx.size());
+    TileProgress progress;
+    if (ctx.is_root() && job.progress)
+      progress = [&](int d) { job.progress(double(d) / double(std::max<size_t>(1, done.size()))); };
+    render_tiles(scene, tiles, done, image, job.threads, progress);
+  } else {
+    TileCounter counter;
+    // Batches of a few tiles per thread: small enough to balance, large enough to keep the
+    // one-sided traffic negligible.
+    const int batch = std::max(1, 2 * job.threads);
+    for (;;) {
+      int first = counter.fetch_add(batch);
+      if (first >= n) break;
+      std::vector<int> ids;
+      for (int i = first; i < std::min(n, first + batch); ++i) ids.push_back(i);
+      render_tiles(scene, tiles, ids, image, job.threads);
+      done.insert(done.end(), ids.begin(), ids.end());
+      if (ctx.is_root() && job.progress) job.progress(double(std::min(n, first + batch)) / n);
+    }
+  }
+  gather_tiles(ctx, tiles, done, image);
+  return image;
+}
+
+}  // namespace dray::mpi

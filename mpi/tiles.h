@@ -1,0 +1,39 @@
+#pragma once
+// Spreading image tiles over ranks and assembling the image on rank 0.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mpi/context.h"
+#include "renderer/render.h"
+
+namespace dray::mpi {
+
+enum class Distribution {
+  static_interleaved,  // tile i goes to rank i mod size
+  dynamic,             // ranks take batches of tiles from a shared counter on rank 0
+};
+
+// Parses "static" or "dynamic"; throws std::invalid_argument otherwise.
+Distribution parse_distribution(const std::string& name);
+
+struct RenderJob {
+  int tile_size = 16;
+  int threads = 1;
+  Distribution distribution = Distribution::static_interleaved;
+  // Rank 0 only: called with the fraction of the image done (approximate for static).
+  std::function<void(double)> progress;
+};
+
+// The tile ids of `rank` under static interleaved distribution.
+std::vector<int> static_tiles(int n_tiles, int rank, int size);
+
+// Collective. Renders the scene with every rank; returns the full image on rank 0 (other ranks
+// return their partial image). Bitwise identical for any rank and thread count.
+Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job);
+
+// Collective. Copies the pixels of tiles[ids] from every rank into rank 0's image.
+void gather_tiles(const Context& ctx, const std::vector<Tile>& tiles, const std::vector<int>& ids,
+                  Image& image);
+
+}  // namespace dray::mpi

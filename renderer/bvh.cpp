@@ -1,0 +1,244 @@
+#include "renderer/bvh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <glm/common.hpp>
+
+#include "renderer/intersect.h"
+
+namespace dray {
+
+void Aabb::grow(const glm::vec3& p) { lo = glm::min(lo, p); hi = glm::max(hi, p); }
+void Aabb::grow(const Aabb& b) { lo = glm::min(lo, b.lo); hi = glm::max(hi, b.hi); }
+float Aabb::half_area() const {
+  glm::vec3 e = glm::max(hi - lo, glm::vec3(0.f));
+  return e.x * e.y + e.y * e.z + e.z * e.x;
+}
+
+Aabb bounds_of(const PrimGeom& g) {
+  Aabb b;
+  glm::vec3 a = to_glm(g.a);
+  if (g.kind == PrimGeom::sphere) {
+    glm::vec3 r(g.b.x);
+    b.grow(a - r);
+    b.grow(a + r);
+  } else {
+    glm::vec3 e1 = to_glm(g.b), e2 = to_glm(g.c);
+    b.grow(a);
+    b.grow(a + e1);
+    b.grow(a + e2);
+    if (g.kind == PrimGeom::quad) b.grow(a + e1 + e2);
+  }
+  return b;
+}
+
+bool intersect_prim(const PrimGeom& g, const Ray& ray, float t_min, float t_max, float& t) {
+  Vec3<float> o(ray.o), d(ray.d);
+  PrimHit<float> h;
+  bool hit = g.kind == PrimGeom::sphere
+                 ? intersect_sphere(o, d, g.a, g.b.x, t_min, t_max, h)
+                 : intersect_triangle(o, d, g.a, g.b, g.c, t_min, t_max, h, g.kind == PrimGeom::quad);
+  if (hit) t = h.t;
+  return hit;
+}
+
+namespace {
+
+constexpr int kBins = 16;
+constexpr int kMaxLeaf = 4;
+// SAH costs relative to one primitive intersection.
+constexpr float kTraversalCost = 1.0f;
+
+struct BuildItem {
+  Aabb box;
+  glm::vec3 centre;
+};
+
+struct Builder {
+  std::vector<BuildItem> items;
+  std::vector<uint32_t> order;
+  std::vector<Bvh::Node>& nodes;
+
+  // Builds the subtree over order[begin, end) into nodes[index].
+  void build(uint32_t index, uint32_t begin, uint32_t end) {
+    Aabb box, cbox;
+    for (uint32_t i = begin; i < end; ++i) {
+      box.grow(items[order[i]].box);
+      cbox.grow(items[order[i]].centre);
+    }
+    Bvh::Node& node = nodes[index];
+    node.lo = box.lo;
+    node.hi = box.hi;
+    uint32_t n = end - begin;
+    auto make_leaf = [&] {
+      nodes[index].offset = begin;
+      nodes[index].count = uint16_t(n);
+      nodes[index].axis = 0;
+    };
+    if (n <= 1) return make_leaf();
+
+    // Binned SAH over the centroids on every axis (Wald 2007).
+    glm::vec3 extent = cbox.hi - cbox.lo;
+    float best_cost = INFINITY;
+    int best_axis = -1, best_split = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!(extent[axis] > 0.f)) continue;
+      Aabb bin_box[kBins];
+      uint32_t bin_count[kBins] = {};
+      float scale = kBins / extent[axis];
+      for (uint32_t i = begin; i < end; ++i) {
+        const BuildItem& it = items[order[i]];
+        int b = std::min(kBins - 1, int((it.centre[axis] - cbox.lo[axis]) * scale));
+        bin_box[b].grow(it.box);
+        ++bin_count[b];
+      }
+      float right_area[kBins];
+      uint32_t right_count[kBins];
+      Aabb acc;
+      uint32_t cnt = 0;
+      for (int b = kBins - 1; b > 0; --b) {
+        acc.grow(bin_box[b]);
+        cnt += bin_count[b];
+        right_area[b] = acc.half_area();
+        right_count[b] = cnt;
+      }
+      acc = Aabb{};
+      cnt = 0;
+      for (int b = 0; b < kBins - 1; ++b) {
+        acc.grow(bin_box[b]);
+        cnt += bin_count[b];
+        if (cnt == 0 || right_count[b + 1] == 0) continue;
+        float cost = acc.half_area() * cnt + right_area[b + 1] * right_count[b + 1];
+        if (cost < best_cost) {
+          best_cost = cost;
+          best_axis = axis;
+          best_split = b;
+        }
+      }
+    }
+    float leaf_cost = box.half_area() * n;
+    float split_cost = kTraversalCost * box.half_area() + best_cost;
+    if (best_axis < 0 || (n <= kMaxLeaf && leaf_cost <= split_cost)) {
+      if (best_axis < 0 && n > kMaxLeaf) {
+        // All centroids coincide: split in the middle of the list.
+        return split(index, begin, begin + n / 2, end, 0);
+      }
+      return make_leaf();
+    }
+    float scale = kBins / extent[best_axis];
+    float lo = cbox.lo[best_axis];
+    auto mid = std::partition(order.begin() + begin, order.begin() + end, [&](uint32_t i) {
+      return std::min(kBins - 1, int((items[i].centre[best_axis] - lo) * scale)) <= best_split;
+    });
+    split(index, begin, uint32_t(mid - order.begin()), end, best_axis);
+  }
+
+  void split(uint32_t index, uint32_t begin, uint32_t mid, uint32_t end, int axis) {
+    uint32_t left = uint32_t(nodes.size());
+    nodes.emplace_back();
+    build(left, begin, mid);
+    uint32_t right = uint32_t(nodes.size());
+    nodes.emplace_back();
+    build(right, mid, end);
+    nodes[index].offset = right;
+    nodes[index].count = 0;
+    nodes[index].axis = uint16_t(axis);
+  }
+};
+
+}  // namespace
+
+void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms) {
+  nodes_.clear();
+  refs_.clear();
+  geoms_.clear();
+  if (geoms.empty()) return;
+  std::vector<BuildItem> items(geoms.size());
+  for (size_t i = 0; i < geoms.size(); ++i) {
+    items[i].box = bounds_of(geoms[i]);
+    items[i].centre = items[i].box.centre();
+  }
+  std::vector<uint32_t> order(geoms.size());
+  std::iota(order.begin(), order.end(), 0u);
+  nodes_.reserve(2 * geoms.size());
+  nodes_.emplace_back();
+  Builder b{std::move(items), std::move(order), nodes_};
+  b.build(0, 0, uint32_t(geoms.size()));
+  refs_.resize(refs.size());
+  geoms_.resize(geoms.size());
+  for (size_t i = 0; i < b.order.size(); ++i) {
+    refs_[i] = refs[b.order[i]];
+    geoms_[i] = geoms[b.order[i]];
+  }
+}
+
+namespace {
+// Slab test: the entry distance, or INFINITY when the box is missed within (t_min, t_max).
+inline float hit_box(const Bvh::Node& n, const glm::vec3& o, const glm::vec3& inv_d, float t_min,
+                     float t_max) {
+  glm::vec3 t0 = (n.lo - o) * inv_d, t1 = (n.hi - o) * inv_d;
+  glm::vec3 tn = glm::min(t0, t1), tf = glm::max(t0, t1);
+  float enter = std::max(std::max(tn.x, tn.y), std::max(tn.z, t_min));
+  float exit = std::min(std::min(tf.x, tf.y), std::min(tf.z, t_max));
+  return enter <= exit ? enter : INFINITY;
+}
+}  // namespace
+
+template <bool any_hit>
+bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
+  if (nodes_.empty()) return false;
+  glm::vec3 inv_d = 1.f / ray.d;
+  bool neg[3] = {inv_d.x < 0.f, inv_d.y < 0.f, inv_d.z < 0.f};
+  float t_max = ray.t_max;
+  bool found = false;
+  uint32_t stack[64];
+  int top = 0;
+  uint32_t node = 0;
+  if (hit_box(nodes_[0], ray.o, inv_d, t_min, t_max) == INFINITY) return false;
+  for (;;) {
+    const Node& n = nodes_[node];
+    if (n.count > 0) {
+      for (uint32_t i = n.offset; i < n.offset + n.count; ++i) {
+        float t;
+        if (intersect_prim(geoms_[i], ray, t_min, t_max, t)) {
+          if constexpr (any_hit) return true;
+          t_max = t;
+          hit.t = t;
+          hit.prim = i;
+          found = true;
+        }
+      }
+    } else {
+      // Visit the child on the ray's near side first.
+      uint32_t first = node + 1, second = n.offset;
+      if (neg[n.axis]) std::swap(first, second);
+      float t_first = hit_box(nodes_[first], ray.o, inv_d, t_min, t_max);
+      float t_second = hit_box(nodes_[second], ray.o, inv_d, t_min, t_max);
+      if (t_first != INFINITY) {
+        if (t_second != INFINITY) stack[top++] = second;
+        node = first;
+        continue;
+      }
+      if (t_second != INFINITY) {
+        node = second;
+        continue;
+      }
+    }
+    if (top == 0) break;
+    node = stack[--top];
+  }
+  return found;
+}
+
+bool Bvh::intersect(const Ray& ray, Hit& hit, float t_min) const {
+  return traverse<false>(ray, hit, t_min);
+}
+
+bool Bvh::occluded(const Ray& ray, float t_min) const {
+  Hit unused;
+  return traverse<true>(ray, unused, t_min);
+}
+
+}  // namespace dray

@@ -1,0 +1,200 @@
+#pragma once
+// The path-tracing kernel, written once for every scalar type T (DESIGN.md invariant 1):
+// unidirectional path tracing with next-event estimation (point lights, emissive shapes,
+// the environment), multiple importance sampling with BSDF sampling (power heuristic), and
+// Russian roulette. Discrete choices (traversal, occlusion, which light, which direction) are
+// made in float; positions, normals, BSDF values and emission are evaluated in T
+// (invariant 2). The kernel never throws.
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "renderer/camera.h"
+#include "renderer/sampler.h"
+#include "renderer/surface.h"
+
+namespace dray {
+
+namespace detail {
+
+inline float power_heuristic(float a, float b) { return a * a / (a * a + b * b); }
+
+// Offset for a ray leaving surface point p: scales with the magnitude of the coordinates.
+inline float ray_epsilon(const glm::vec3& p) {
+  return 1e-4f * (1.f + std::max({std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)}));
+}
+
+// An orthonormal basis around unit n (Duff et al., "Building an Orthonormal Basis,
+// Revisited", JCGT 2017). The sign is a float decision.
+template <class T>
+void basis(const Vec3<T>& n, Vec3<T>& t, Vec3<T>& b) {
+  float sign = std::copysign(1.f, value(n.z));
+  T a = T(-1.f) / (T(sign) + n.z);
+  T c = n.x * n.y * a;
+  t = {T(1.f) + T(sign) * n.x * n.x * a, T(sign) * c, T(-sign) * n.x};
+  b = {c, T(sign) + n.y * n.y * a, -n.y};
+}
+
+// The probability (per unit solid angle, as seen from the shading point) that next-event
+// estimation picks the point `at` on primitive `prim` of area light `light`.
+template <class T>
+T area_light_pdf(const Scene& scene, const Light& light, const PrimT<T>& prim,
+                 const SurfacePoint<T>& at, const Vec3<T>& from) {
+  using ad::abs;
+  Vec3<T> d = at.p - from;
+  T dist2 = dot(d, d);
+  T cos_l = abs(dot(at.n, d)) / ad::sqrt(dist2);
+  // Light chosen uniformly and primitive by area (discrete: float); point uniform in the
+  // primitive's area (T: the area is the Jacobian of the sample's reparameterisation).
+  T area = prim_area(prim);
+  float pick = value(area) / (float(scene.lights.size()) * light.area);
+  return T(pick) * dist2 / (cos_l * area);
+}
+
+}  // namespace detail
+
+// The radiance arriving along `ray` (one path sample).
+template <class T>
+Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler& sampler) {
+  using detail::power_heuristic;
+  const Bvh& bvh = scene.bvh;
+  const int n_lights = int(scene.lights.size());
+  const float light_pick = n_lights > 0 ? 1.f / float(n_lights) : 0.f;
+  const float inv_pi = 1.f / kPi;
+
+  Vec3<T> L(T(0.f)), beta(T(1.f));
+  bool specular = true;   // the previous bounce was a delta (or the camera): no MIS
+  float bsdf_pdf = 0.f;   // solid-angle pdf of the previous BSDF sample
+  Vec3<T> prev_p;         // the previous vertex
+
+  for (int depth = 0;; ++depth) {
+    Ray fray = ray.detached();
+    Hit hit;
+    if (!bvh.intersect(fray, hit)) {
+      if (scene.environment >= 0) {
+        Vec3<T> Le = P.vec3(scene.lights[scene.environment].intensity);
+        float w = specular ? 1.f : power_heuristic(bsdf_pdf, light_pick / (4.f * kPi));
+        L += beta * Le * T(w);
+      }
+      break;
+    }
+    PrimT<T> prim = lift_prim(scene, P, hit.prim);
+    SurfacePoint<T> sp = eval_hit(prim, ray, hit, 0.f);
+    const Material& mat = scene.materials[scene.material_of(hit.prim)];
+
+    // Two-sided surfaces: face the normal towards the incoming ray.
+    Vec3<T> n = value(dot(sp.n, ray.d)) > 0.f ? -sp.n : sp.n;
+    glm::vec3 p_f = value(sp.p), n_f = value(n);
+
+    if (mat.emissive) {
+      Vec3<T> Le = P.vec3(mat.emission);
+      if (specular) {
+        L += beta * Le;
+      } else {
+        const Shape& shape = scene.shapes[bvh.prim_refs()[hit.prim].shape];
+        const Light& light = scene.lights[shape.light];
+        float light_pdf = value(detail::area_light_pdf(scene, light, prim, sp, prev_p));
+        L += beta * Le * T(power_heuristic(bsdf_pdf, light_pdf));
+      }
+    }
+    if (depth >= scene.render.max_depth) break;
+
+    float eps = detail::ray_epsilon(p_f);
+    Vec3<T> origin = sp.p + n * T(eps);
+    Ray shadow{value(origin), {}, 0.f};
+
+    if (mat.kind == Material::Kind::mirror) {
+      Vec3<T> d = ray.d - n * (T(2.f) * dot(ray.d, n));
+      beta *= P.vec3(mat.reflectance);
+      ray = {origin, d};
+      specular = true;
+    } else {
+      Vec3<T> albedo = P.vec3(mat.reflectance);
+      Vec3<T> f = albedo * T(inv_pi);
+
+      // Next-event estimation: one light, chosen uniformly.
+      if (n_lights > 0) {
+        int li = std::min(int(sampler.next() * float(n_lights)), n_lights - 1);
+        float u1 = sampler.next(), u2 = sampler.next(), u3 = sampler.next();
+        const Light& light = scene.lights[li];
+        switch (light.kind) {
+          case Light::Kind::point: {
+            Vec3<T> to = P.vec3(light.position) - sp.p;
+            T dist2 = dot(to, to);
+            T dist = ad::sqrt(dist2);
+            Vec3<T> wi = to / dist;
+            T cos = dot(n, wi);
+            if (value(cos) <= 0.f) break;
+            shadow.d = value(wi);
+            shadow.t_max = value(dist) * (1.f - 1e-4f);
+            if (bvh.occluded(shadow)) break;
+            L += beta * f * P.vec3(light.intensity) * (cos / (dist2 * T(light_pick)));
+            break;
+          }
+          case Light::Kind::environment: {
+            float z = 1.f - 2.f * u1, rxy = std::sqrt(std::max(0.f, 1.f - z * z));
+            float phi = 2.f * kPi * u2;
+            glm::vec3 wi(rxy * std::cos(phi), rxy * std::sin(phi), z);
+            float cos_f = glm::dot(n_f, wi);
+            if (cos_f <= 0.f) break;
+            shadow.d = wi;
+            shadow.t_max = INFINITY;
+            if (bvh.occluded(shadow)) break;
+            float light_pdf = light_pick / (4.f * kPi);
+            float w = power_heuristic(light_pdf, cos_f * inv_pi);
+            T cos = dot(n, Vec3<T>(wi));
+            L += beta * f * P.vec3(light.intensity) * (cos * T(w / light_pdf));
+            break;
+          }
+          case Light::Kind::area: {
+            size_t k = std::min(size_t(std::upper_bound(light.cdf.begin(), light.cdf.end(),
+                                                        u3 * light.area) - light.cdf.begin()),
+                                light.prims.size() - 1);
+            PrimT<T> lp = lift_prim(scene, P, light.prims[k]);
+            SurfacePoint<T> q = sample_prim(lp, u1, u2);
+            Vec3<T> to = q.p - sp.p;
+            T dist2 = dot(to, to);
+            T dist = ad::sqrt(dist2);
+            Vec3<T> wi = to / dist;
+            T cos = dot(n, wi);
+            T cos_l = ad::abs(dot(q.n, wi));
+            if (value(cos) <= 0.f || value(cos_l) <= 0.f) break;
+            shadow.d = value(wi);
+            shadow.t_max = value(dist) - detail::ray_epsilon(value(q.p));
+            if (bvh.occluded(shadow)) break;
+            T light_pdf = detail::area_light_pdf(scene, light, lp, q, sp.p);
+            float w = power_heuristic(value(light_pdf), value(cos) * inv_pi);
+            const Material& lm = scene.materials[scene.material_of(light.prims[k])];
+            L += beta * f * P.vec3(lm.emission) * (cos * T(w) / light_pdf);
+            break;
+          }
+        }
+      }
+
+      // BSDF sampling: cosine-weighted hemisphere; f cos / pdf = albedo.
+      float u1 = sampler.next(), u2 = sampler.next();
+      float r = std::sqrt(u1), phi = 2.f * kPi * u2;
+      float lx = r * std::cos(phi), ly = r * std::sin(phi), lz = std::sqrt(std::max(0.f, 1.f - u1));
+      Vec3<T> t, b;
+      detail::basis(n, t, b);
+      Vec3<T> wi = t * T(lx) + b * T(ly) + n * T(lz);
+      beta *= albedo;
+      bsdf_pdf = lz * inv_pi;
+      specular = false;
+      prev_p = sp.p;
+      ray = {origin, wi};
+    }
+
+    // Russian roulette after three bounces, on the primal throughput.
+    if (depth >= 3) {
+      glm::vec3 bv = value(beta);
+      float survive = std::clamp(std::max({bv.x, bv.y, bv.z}), 0.05f, 1.f);
+      if (sampler.next() >= survive) break;
+      beta /= T(survive);
+    }
+  }
+  return L;
+}
+
+}  // namespace dray

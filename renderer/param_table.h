@@ -1,0 +1,64 @@
+#pragma once
+// The parameter table: every continuous scalar of a scene lives in one flat float array under a
+// stable dotted name (`materials.white.albedo`, `shapes.ball.radius`). Scene objects hold slots
+// (offsets into the array); the kernel reads values through a ParamView<T>, so lifting a subset
+// of parameters to a derivative-carrying scalar type needs no change in the kernel.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "renderer/vec.h"
+
+namespace dray {
+
+using Slot = uint32_t;
+inline constexpr Slot kNoSlot = UINT32_MAX;
+
+struct ParamEntry {
+  std::string name;
+  Slot slot;
+  uint32_t size;  // 1 for a scalar, 3 for a vector
+};
+
+class ParamTable {
+ public:
+  Slot add(const std::string& name, float v) { return add(name, &v, 1); }
+  Slot add(const std::string& name, const glm::vec3& v) { return add(name, &v.x, 3); }
+
+  float get(Slot s) const { return values_[s]; }
+  glm::vec3 get_vec3(Slot s) const { return {values_[s], values_[s + 1], values_[s + 2]}; }
+  void set(Slot s, float v) { values_[s] = v; }
+
+  const std::vector<float>& values() const { return values_; }
+  const std::vector<ParamEntry>& entries() const { return entries_; }
+  std::optional<ParamEntry> find(const std::string& name) const {
+    for (const auto& e : entries_)
+      if (e.name == name) return e;
+    return std::nullopt;
+  }
+
+ private:
+  Slot add(const std::string& name, const float* v, uint32_t n) {
+    Slot s = Slot(values_.size());
+    values_.insert(values_.end(), v, v + n);
+    entries_.push_back({name, s, n});
+    return s;
+  }
+  std::vector<float> values_;
+  std::vector<ParamEntry> entries_;
+};
+
+// How the kernel reads parameters in scalar type T. For float: the stored value. The AD types
+// specialise this to seed tangents (forward) or create tape inputs (reverse) for active slots.
+template <class T>
+struct ParamView {
+  const float* values;
+  explicit ParamView(const ParamTable& t) : values(t.values().data()) {}
+  T scalar(Slot s) const { return T(values[s]); }
+  Vec3<T> vec3(Slot s) const { return {T(values[s]), T(values[s + 1]), T(values[s + 2])}; }
+};
+
+}  // namespace dray

@@ -1,0 +1,100 @@
+#pragma once
+// The scene as the kernel sees it: materials, shapes, lights and camera, whose continuous
+// values are slots in the parameter table, plus the float geometry the BVH is built over.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "renderer/bvh.h"
+#include "renderer/param_table.h"
+
+namespace dray {
+
+struct Material {
+  enum class Kind { diffuse, mirror };
+  std::string name;
+  Kind kind = Kind::diffuse;
+  Slot reflectance = kNoSlot;  // diffuse: albedo; mirror: tint
+  Slot emission = kNoSlot;     // kNoSlot: not emissive
+  bool emissive = false;       // emission != 0 when loaded (decides light sampling)
+};
+
+// A triangle mesh in world space. Mesh transforms are parameters; the world-space
+// positions are recomputed from them by Scene::build_geometry().
+struct Mesh {
+  std::vector<glm::vec3> object_positions;
+  std::vector<glm::vec3> world_positions;
+  std::vector<uint32_t> indices;          // 3 per triangle
+  std::vector<uint32_t> face_materials;   // one material index per triangle
+};
+
+struct Transform {
+  Slot scale = kNoSlot;      // uniform scale (scalar)
+  Slot rotate = kNoSlot;     // rotate_x, rotate_y, rotate_z in degrees (vec3)
+  Slot translate = kNoSlot;  // vec3
+};
+
+struct Shape {
+  enum class Kind { sphere, quad, mesh };
+  std::string name;
+  Kind kind = Kind::sphere;
+  uint32_t material = 0;  // sphere and quad; meshes use face_materials
+  Slot a = kNoSlot;       // sphere: center; quad: corner
+  Slot b = kNoSlot;       // sphere: radius; quad: edge_u
+  Slot c = kNoSlot;       // quad: edge_v
+  uint32_t mesh = 0;      // index into Scene::meshes
+  Transform transform;    // meshes
+  int light = -1;         // index into Scene::lights when emissive
+};
+
+struct Light {
+  enum class Kind { point, environment, area };
+  std::string name;
+  Kind kind = Kind::point;
+  Slot position = kNoSlot;   // point
+  Slot intensity = kNoSlot;  // point: W/sr; environment: radiance
+  uint32_t shape = 0;        // area: the emissive shape
+  // area: the emissive primitives of the shape (BVH primitive ids) and their area CDF.
+  std::vector<uint32_t> prims;
+  std::vector<float> cdf;
+  float area = 0.f;
+};
+
+struct Camera {
+  Slot origin = kNoSlot, target = kNoSlot, up = kNoSlot, fov_y = kNoSlot;
+  int width = 320, height = 240;
+};
+
+struct RenderSettings {
+  int spp = 16;
+  int max_depth = 6;  // bounces: 1 is direct lighting only
+  uint64_t seed = 0;
+};
+
+struct Scene {
+  std::string path;  // the scene file, for messages
+  ParamTable params;
+  Camera camera;
+  RenderSettings render;
+  std::vector<Material> materials;
+  std::vector<Shape> shapes;
+  std::vector<Mesh> meshes;
+  std::vector<Light> lights;
+  int environment = -1;  // index of the environment light, if any
+  Bvh bvh;
+
+  // Recomputes world-space geometry from the parameters, rebuilds the BVH and the
+  // area-light tables. Call after loading and after any parameter changes.
+  void build_geometry();
+
+  // The material of BVH primitive `prim`.
+  uint32_t material_of(uint32_t prim) const {
+    const PrimRef& r = bvh.prim_refs()[prim];
+    const Shape& s = shapes[r.shape];
+    return s.kind == Shape::Kind::mesh ? meshes[s.mesh].face_materials[r.index] : s.material;
+  }
+};
+
+}  // namespace dray

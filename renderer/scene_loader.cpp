@@ -1,0 +1,455 @@
+#include "renderer/scene_loader.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <climits>
+#include <sstream>
+
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+#include <glm/vector_relational.hpp>
+#include <tiny_obj_loader.h>
+
+namespace dray {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fmt_number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// Reads and validates JSON values; every error says which file and which JSON path.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& msg) const {
+    throw LoadError(file_ + ": " + (path.empty() ? "/" : path) + ": " + msg);
+  }
+
+  // Checks that j is an object whose keys are all in `allowed` and that `required` are there.
+  void object(const json& j, const std::string& path, std::initializer_list<const char*> allowed,
+              std::initializer_list<const char*> required = {}) const {
+    if (!j.is_object()) fail(path, std::string("must be an object, got ") + j.type_name());
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      bool ok = false;
+      for (const char* a : allowed) ok = ok || it.key() == a;
+      if (!ok) {
+        std::string list;
+        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(path + "/" + it.key(), "unknown key (expected one of: " + list + ")");
+      }
+    }
+    for (const char* r : required)
+      if (!j.contains(r)) fail(path + "/" + r, "required key is missing");
+  }
+
+  double number(const json& j, const std::string& path) const {
+    if (!j.is_number()) fail(path, std::string("must be a number, got ") + j.type_name());
+    double v = j.get<double>();
+    if (!std::isfinite(v)) fail(path, "must be finite");
+    return v;
+  }
+  float positive(const json& j, const std::string& path) const {
+    double v = number(j, path);
+    if (!(v > 0)) fail(path, "must be > 0, got " + fmt_number(v));
+    return float(v);
+  }
+  long integer(const json& j, const std::string& path, long min, long max) const {
+    if (!j.is_number_integer()) fail(path, std::string("must be an integer, got ") + j.type_name());
+    long v = j.get<long>();
+    if (v < min || v > max)
+      fail(path, "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " +
+                     std::to_string(v));
+    return v;
+  }
+  std::string string(const json& j, const std::string& path) const {
+    if (!j.is_string()) fail(path, std::string("must be a string, got ") + j.type_name());
+    return j.get<std::string>();
+  }
+  glm::vec3 vec3(const json& j, const std::string& path) const {
+    if (!j.is_array() || j.size() != 3) fail(path, "must be an array of 3 numbers");
+    return {float(number(j[0], path + "/0")), float(number(j[1], path + "/1")),
+            float(number(j[2], path + "/2"))};
+  }
+  // A colour: [r, g, b] or one number for all three; components >= 0.
+  glm::vec3 colour(const json& j, const std::string& path) const {
+    glm::vec3 c = j.is_number() ? glm::vec3(float(number(j, path))) : vec3(j, path);
+    for (int i = 0; i < 3; ++i)
+      if (c[i] < 0.f) fail(path, "must be >= 0, got " + fmt_number(c[i]));
+    return c;
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+};
+
+struct Loader {
+  Reader rd;
+  fs::path base_dir;
+  Scene scene;
+  std::map<std::string, uint32_t> material_index;
+
+  Loader(const std::string& path) : rd(path), base_dir(fs::path(path).parent_path()) {
+    scene.path = path;
+  }
+
+  uint32_t add_material(const std::string& name, Material::Kind kind, glm::vec3 reflectance,
+                        const glm::vec3* emission) {
+    Material m;
+    m.name = name;
+    m.kind = kind;
+    std::string prefix = "materials." + name + ".";
+    m.reflectance = scene.params.add(prefix + (kind == Material::Kind::mirror ? "tint" : "albedo"),
+                                     reflectance);
+    if (emission) {
+      m.emission = scene.params.add(prefix + "emission", *emission);
+      m.emissive = emission->x > 0.f || emission->y > 0.f || emission->z > 0.f;
+    }
+    scene.materials.push_back(m);
+    material_index[name] = uint32_t(scene.materials.size() - 1);
+    return uint32_t(scene.materials.size() - 1);
+  }
+
+  void camera(const json& j) {
+    const std::string p = "/camera";
+    rd.object(j, p, {"origin", "target", "up", "fov_y", "width", "height"}, {"origin", "target"});
+    Camera& c = scene.camera;
+    glm::vec3 origin = rd.vec3(j["origin"], p + "/origin");
+    glm::vec3 target = rd.vec3(j["target"], p + "/target");
+    glm::vec3 up = j.contains("up") ? rd.vec3(j["up"], p + "/up") : glm::vec3(0, 1, 0);
+    if (origin == target) rd.fail(p + "/target", "must differ from /camera/origin");
+    glm::vec3 fwd = target - origin;
+    if (glm::length(glm::cross(fwd, up)) <= 1e-6f * glm::length(fwd) * glm::length(up))
+      rd.fail(p + "/up", "must not be parallel to the viewing direction");
+    float fov = j.contains("fov_y") ? rd.positive(j["fov_y"], p + "/fov_y") : 40.f;
+    if (fov >= 180.f) rd.fail(p + "/fov_y", "must be < 180 degrees, got " + fmt_number(fov));
+    c.width = j.contains("width") ? int(rd.integer(j["width"], p + "/width", 1, 16384)) : 320;
+    c.height = j.contains("height") ? int(rd.integer(j["height"], p + "/height", 1, 16384)) : 240;
+    c.origin = scene.params.add("camera.origin", origin);
+    c.target = scene.params.add("camera.target", target);
+    c.up = scene.params.add("camera.up", up);
+    c.fov_y = scene.params.add("camera.fov_y", fov);
+  }
+
+  void render(const json& j) {
+    const std::string p = "/render";
+    rd.object(j, p, {"spp", "max_depth", "seed"});
+    RenderSettings& r = scene.render;
+    if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
+    if (j.contains("max_depth")) r.max_depth = int(rd.integer(j["max_depth"], p + "/max_depth", 0, 1024));
+    if (j.contains("seed")) r.seed = uint64_t(rd.integer(j["seed"], p + "/seed", 0, LONG_MAX));
+  }
+
+  void materials(const json& j) {
+    if (!j.is_object()) rd.fail("/materials", std::string("must be an object, got ") + j.type_name());
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      const std::string p = "/materials/" + it.key();
+      const json& m = it.value();
+      if (!m.is_object() || !m.contains("type")) rd.fail(p + "/type", "required key is missing");
+      std::string type = rd.string(m["type"], p + "/type");
+      if (type == "diffuse") {
+        rd.object(m, p, {"type", "albedo", "emission"});
+        glm::vec3 albedo = m.contains("albedo") ? rd.colour(m["albedo"], p + "/albedo") : glm::vec3(0.8f);
+        for (int i = 0; i < 3; ++i)
+          if (albedo[i] > 1.f) rd.fail(p + "/albedo", "must be <= 1, got " + fmt_number(albedo[i]));
+        glm::vec3 emission;
+        bool has_emission = m.contains("emission");
+        if (has_emission) emission = rd.colour(m["emission"], p + "/emission");
+        add_material(it.key(), Material::Kind::diffuse, albedo, has_emission ? &emission : nullptr);
+      } else if (type == "mirror") {
+        rd.object(m, p, {"type", "tint"});
+        glm::vec3 tint = m.contains("tint") ? rd.colour(m["tint"], p + "/tint") : glm::vec3(1.f);
+        add_material(it.key(), Material::Kind::mirror, tint, nullptr);
+      } else {
+        rd.fail(p + "/type", "unknown material type \"" + type + "\" (expected diffuse or mirror)");
+      }
+    }
+  }
+
+  uint32_t material_ref(const json& j, const std::string& path) {
+    std::string name = rd.string(j, path);
+    auto it = material_index.find(name);
+    if (it == material_index.end()) rd.fail(path, "no material named \"" + name + "\" in /materials");
+    return it->second;
+  }
+
+  void shapes(const json& j) {
+    if (!j.is_array()) rd.fail("/shapes", std::string("must be an array, got ") + j.type_name());
+    std::set<std::string> names;
+    for (size_t i = 0; i < j.size(); ++i) {
+      const std::string p = "/shapes/" + std::to_string(i);
+      const json& s = j[i];
+      if (!s.is_object() || !s.contains("type")) rd.fail(p + "/type", "required key is missing");
+      Shape shape;
+      shape.name = s.contains("name") ? rd.string(s["name"], p + "/name") : "shape" + std::to_string(i);
+      if (!names.insert(shape.name).second) rd.fail(p + "/name", "duplicate shape name \"" + shape.name + "\"");
+      std::string type = rd.string(s["type"], p + "/type");
+      std::string prefix = "shapes." + shape.name + ".";
+      if (type == "sphere") {
+        rd.object(s, p, {"name", "type", "center", "radius", "material"}, {"center", "radius", "material"});
+        shape.kind = Shape::Kind::sphere;
+        shape.a = scene.params.add(prefix + "center", rd.vec3(s["center"], p + "/center"));
+        shape.b = scene.params.add(prefix + "radius", rd.positive(s["radius"], p + "/radius"));
+        shape.material = material_ref(s["material"], p + "/material");
+      } else if (type == "quad") {
+        rd.object(s, p, {"name", "type", "corner", "edge_u", "edge_v", "material"},
+                  {"corner", "edge_u", "edge_v", "material"});
+        shape.kind = Shape::Kind::quad;
+        glm::vec3 eu = rd.vec3(s["edge_u"], p + "/edge_u"), ev = rd.vec3(s["edge_v"], p + "/edge_v");
+        if (!(glm::length(glm::cross(eu, ev)) > 0.f))
+          rd.fail(p + "/edge_v", "must not be parallel to edge_u (the quad has no area)");
+        shape.a = scene.params.add(prefix + "corner", rd.vec3(s["corner"], p + "/corner"));
+        shape.b = scene.params.add(prefix + "edge_u", eu);
+        shape.c = scene.params.add(prefix + "edge_v", ev);
+        shape.material = material_ref(s["material"], p + "/material");
+      } else if (type == "mesh") {
+        rd.object(s, p, {"name", "type", "file", "material", "transform"}, {"file"});
+        shape.kind = Shape::Kind::mesh;
+        shape.mesh = uint32_t(scene.meshes.size());
+        scene.meshes.emplace_back();
+        std::optional<uint32_t> material;
+        if (s.contains("material")) material = material_ref(s["material"], p + "/material");
+        load_obj(rd.string(s["file"], p + "/file"), p + "/file", shape.name, material,
+                 scene.meshes.back());
+        transform(s.contains("transform") ? s["transform"] : json::object(), p + "/transform",
+                  prefix, shape.transform);
+      } else {
+        rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad or mesh)");
+      }
+      scene.shapes.push_back(shape);
+    }
+  }
+
+  void transform(const json& j, const std::string& p, const std::string& prefix, Transform& t) {
+    rd.object(j, p, {"scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
+    float scale = j.contains("scale") ? rd.positive(j["scale"], p + "/scale") : 1.f;
+    t.scale = scene.params.add(prefix + "scale", scale);
+    // Three consecutive scalar slots, read together as a vector.
+    t.rotate = scene.params.add(prefix + "rotate_x", j.contains("rotate_x") ? float(rd.number(j["rotate_x"], p + "/rotate_x")) : 0.f);
+    scene.params.add(prefix + "rotate_y", j.contains("rotate_y") ? float(rd.number(j["rotate_y"], p + "/rotate_y")) : 0.f);
+    scene.params.add(prefix + "rotate_z", j.contains("rotate_z") ? float(rd.number(j["rotate_z"], p + "/rotate_z")) : 0.f);
+    t.translate = scene.params.add(prefix + "translate",
+                                   j.contains("translate") ? rd.vec3(j["translate"], p + "/translate") : glm::vec3(0.f));
+  }
+
+  void load_obj(const std::string& rel, const std::string& jpath, const std::string& shape_name,
+                std::optional<uint32_t> material, Mesh& mesh) {
+    fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir / rel;
+    std::error_code ec;
+    if (!fs::exists(file, ec)) rd.fail(jpath, "cannot open \"" + file.string() + "\": no such file");
+    if (fs::is_directory(file, ec)) rd.fail(jpath, "\"" + file.string() + "\" is a directory, not an OBJ file");
+    tinyobj::ObjReaderConfig cfg;
+    cfg.triangulate = true;
+    cfg.vertex_color = false;
+    cfg.mtl_search_path = file.parent_path().string();
+    tinyobj::ObjReader reader;
+    const std::string where = file.string() + ": ";
+    if (!reader.ParseFromFile(file.string(), cfg)) {
+      std::string err = reader.Error();
+      while (!err.empty() && err.back() == '\n') err.pop_back();
+      throw LoadError(where + (err.empty() ? "cannot parse OBJ" : err));
+    }
+    const auto& attrib = reader.GetAttrib();
+    size_t nv = attrib.vertices.size() / 3;
+    mesh.object_positions.resize(nv);
+    for (size_t i = 0; i < nv; ++i) {
+      glm::vec3 v(attrib.vertices[3 * i], attrib.vertices[3 * i + 1], attrib.vertices[3 * i + 2]);
+      if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+        throw LoadError(where + "vertex " + std::to_string(i + 1) + " is not finite");
+      mesh.object_positions[i] = v;
+    }
+    // The OBJ's own materials, used when the scene names none.
+    std::vector<uint32_t> obj_materials;
+    const auto& mtls = reader.GetMaterials();
+    if (!material) {
+      for (const auto& m : mtls) {
+        glm::vec3 kd(m.diffuse[0], m.diffuse[1], m.diffuse[2]);
+        glm::vec3 ke(m.emission[0], m.emission[1], m.emission[2]);
+        glm::vec3 ka(m.ambient[0], m.ambient[1], m.ambient[2]);
+        glm::vec3 e = glm::any(glm::greaterThan(ke, glm::vec3(0.f))) ? ke : ka;
+        bool emits = glm::any(glm::greaterThan(e, glm::vec3(0.f)));
+        glm::vec3 albedo = glm::clamp(kd, 0.f, 1.f);
+        obj_materials.push_back(add_material(shape_name + "." + m.name, Material::Kind::diffuse,
+                                             albedo, emits ? &e : nullptr));
+      }
+      if (obj_materials.empty())
+        rd.fail(jpath.substr(0, jpath.rfind('/')) + "/material",
+                "required: \"" + file.string() + "\" defines no materials");
+    }
+    std::optional<uint32_t> fallback;
+    for (const auto& sh : reader.GetShapes()) {
+      const auto& idx = sh.mesh.indices;
+      for (size_t f = 0; f < idx.size() / 3; ++f) {
+        for (int k = 0; k < 3; ++k) {
+          int vi = idx[3 * f + k].vertex_index;
+          if (vi < 0 || size_t(vi) >= nv)
+            throw LoadError(where + "shape \"" + sh.name + "\", face " + std::to_string(f + 1) +
+                            ": vertex index out of range");
+          mesh.indices.push_back(uint32_t(vi));
+        }
+        uint32_t mat;
+        if (material) {
+          mat = *material;
+        } else {
+          int id = sh.mesh.material_ids[f];
+          if (id >= 0 && size_t(id) < obj_materials.size()) {
+            mat = obj_materials[id];
+          } else {
+            if (!fallback) fallback = add_material(shape_name + ".default", Material::Kind::diffuse, glm::vec3(0.8f), nullptr);
+            mat = *fallback;
+          }
+        }
+        mesh.face_materials.push_back(mat);
+      }
+    }
+    if (mesh.indices.empty()) throw LoadError(where + "has no faces");
+  }
+
+  void lights(const json& j) {
+    if (!j.is_array()) rd.fail("/lights", std::string("must be an array, got ") + j.type_name());
+    std::set<std::string> names;
+    for (size_t i = 0; i < j.size(); ++i) {
+      const std::string p = "/lights/" + std::to_string(i);
+      const json& l = j[i];
+      if (!l.is_object() || !l.contains("type")) rd.fail(p + "/type", "required key is missing");
+      Light light;
+      light.name = l.contains("name") ? rd.string(l["name"], p + "/name") : "light" + std::to_string(i);
+      if (!names.insert(light.name).second) rd.fail(p + "/name", "duplicate light name \"" + light.name + "\"");
+      std::string type = rd.string(l["type"], p + "/type");
+      std::string prefix = "lights." + light.name + ".";
+      if (type == "point") {
+        rd.object(l, p, {"name", "type", "position", "intensity"}, {"position", "intensity"});
+        light.kind = Light::Kind::point;
+        light.position = scene.params.add(prefix + "position", rd.vec3(l["position"], p + "/position"));
+        light.intensity = scene.params.add(prefix + "intensity", rd.colour(l["intensity"], p + "/intensity"));
+      } else if (type == "environment") {
+        rd.object(l, p, {"name", "type", "radiance"}, {"radiance"});
+        if (scene.environment >= 0) rd.fail(p, "only one environment light is allowed");
+        light.kind = Light::Kind::environment;
+        light.intensity = scene.params.add(prefix + "radiance", rd.colour(l["radiance"], p + "/radiance"));
+        scene.environment = int(scene.lights.size());
+      } else {
+        rd.fail(p + "/type", "unknown light type \"" + type + "\" (expected point or environment)");
+      }
+      scene.lights.push_back(light);
+    }
+  }
+
+  // Emissive shapes become area lights.
+  void area_lights() {
+    for (uint32_t si = 0; si < scene.shapes.size(); ++si) {
+      Shape& s = scene.shapes[si];
+      bool emits = false;
+      if (s.kind == Shape::Kind::mesh) {
+        for (uint32_t m : scene.meshes[s.mesh].face_materials) emits = emits || scene.materials[m].emissive;
+      } else {
+        emits = scene.materials[s.material].emissive;
+      }
+      if (!emits) continue;
+      Light l;
+      l.name = s.name;
+      l.kind = Light::Kind::area;
+      l.shape = si;
+      s.light = int(scene.lights.size());
+      scene.lights.push_back(l);
+    }
+  }
+
+  Scene load(const json& doc) {
+    rd.object(doc, "", {"camera", "render", "materials", "shapes", "lights"}, {"camera", "shapes"});
+    camera(doc["camera"]);
+    if (doc.contains("render")) render(doc["render"]);
+    if (doc.contains("materials")) materials(doc["materials"]);
+    shapes(doc["shapes"]);
+    if (doc.contains("lights")) lights(doc["lights"]);
+    area_lights();
+    scene.build_geometry();
+    return std::move(scene);
+  }
+};
+
+// Splits "a.b[2].c" into segments {"a", "b", "2", "c"}.
+std::vector<std::string> split_key(const std::string& key) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : key) {
+    if (ch == '.' || ch == '[' || ch == ']') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+}  // namespace
+
+void apply_override(json& doc, const std::string& assignment) {
+  auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw LoadError("--set " + assignment + ": expected KEY=VALUE (e.g. render.spp=4)");
+  std::string key = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+  json value = json::parse(text, nullptr, false);
+  if (value.is_discarded()) value = text;  // a bare word is a string
+  std::vector<std::string> segs = split_key(key);
+  if (segs.empty()) throw LoadError("--set " + assignment + ": empty key");
+  json* node = &doc;
+  for (size_t i = 0; i < segs.size(); ++i) {
+    const std::string& s = segs[i];
+    bool last = i + 1 == segs.size();
+    if (node->is_array()) {
+      // An array element by index, or (for shapes and lights) by its "name".
+      json* next = nullptr;
+      if (!s.empty() && std::all_of(s.begin(), s.end(), ::isdigit)) {
+        size_t k = std::stoul(s);
+        if (k < node->size()) next = &(*node)[k];
+      } else {
+        for (auto& el : *node)
+          if (el.is_object() && el.contains("name") && el["name"] == s) next = &el;
+      }
+      if (!next) throw LoadError("--set " + key + ": no element \"" + s + "\"");
+      node = next;
+    } else {
+      if (node->is_null()) *node = json::object();
+      if (!node->is_object()) throw LoadError("--set " + key + ": \"" + s + "\" is inside a value that is not an object");
+      node = &(*node)[s];
+    }
+    if (last) *node = value;
+  }
+}
+
+Scene load_scene(const json& doc, const std::string& path) { return Loader(path).load(doc); }
+
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw LoadError(path + ": cannot open: no such file");
+  if (fs::is_directory(path, ec)) throw LoadError(path + ": is a directory, not a scene file");
+  std::ifstream in(path);
+  if (!in) throw LoadError(path + ": cannot open for reading");
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, ...".
+    std::string what = e.what();
+    auto k = what.find("] ");
+    throw LoadError(path + ": " + (k == std::string::npos ? what : what.substr(k + 2)));
+  }
+  for (const auto& o : overrides) apply_override(doc, o);
+  return load_scene(doc, path);
+}
+
+}  // namespace dray

@@ -1,0 +1,29 @@
+#pragma once
+// Loading scenes from JSON (and the OBJ meshes they name). Every error names the file and the
+// JSON path or OBJ line, e.g. `scene.json: /shapes/2/radius: must be > 0, got -1`.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "renderer/scene.h"
+
+namespace dray {
+
+// Bad input: the message is for people (DESIGN.md invariant 7); the command line exits 2.
+struct LoadError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Loads `path`, applying `overrides` ("render.spp=4", "shapes.ball.radius=2",
+// "materials.white.albedo[1]=0.5") first, and builds the geometry.
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides = {});
+
+// The same from an already-parsed document; `path` is used for messages and relative files.
+Scene load_scene(const nlohmann::json& doc, const std::string& path);
+
+// Applies one "key=value" override to a scene document. Throws LoadError.
+void apply_override(nlohmann::json& doc, const std::string& assignment);
+
+}  // namespace dray

@@ -1,0 +1,87 @@
+#pragma once
+// A BVH primitive lifted to the kernel's scalar type: its geometry read from the parameter
+// table, the differentiable re-evaluation of a hit found in float, and points sampled on it.
+#include "renderer/camera.h"
+#include "renderer/intersect.h"
+#include "renderer/scene.h"
+
+namespace dray {
+
+template <class T>
+struct PrimT {
+  PrimGeom::Kind kind;
+  Vec3<T> a, b, c;  // as in PrimGeom; sphere: centre a, radius r
+  T r;
+};
+
+template <class T>
+PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
+  const PrimRef& ref = scene.bvh.prim_refs()[prim];
+  const Shape& s = scene.shapes[ref.shape];
+  switch (s.kind) {
+    case Shape::Kind::sphere:
+      return {PrimGeom::sphere, P.vec3(s.a), {}, {}, P.scalar(s.b)};
+    case Shape::Kind::quad:
+      return {PrimGeom::quad, P.vec3(s.a), P.vec3(s.b), P.vec3(s.c), T(0)};
+    case Shape::Kind::mesh: break;
+  }
+  // Mesh vertices enter as constants; derivatives through the mesh transform come with the
+  // forward-mode parameter work.
+  const PrimGeom& g = scene.bvh.prim_geoms()[prim];
+  return {PrimGeom::triangle, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
+}
+
+template <class T>
+T prim_area(const PrimT<T>& p) {
+  if (p.kind == PrimGeom::sphere) return T(4.f * kPi) * p.r * p.r;
+  T parallelogram = length(cross(p.b, p.c));
+  return p.kind == PrimGeom::quad ? parallelogram : T(0.5f) * parallelogram;
+}
+
+// A point on a surface with its unit geometric normal.
+template <class T>
+struct SurfacePoint {
+  Vec3<T> p, n;
+};
+
+template <class T>
+Vec3<T> prim_normal(const PrimT<T>& prim, const Vec3<T>& p) {
+  if (prim.kind == PrimGeom::sphere) return (p - prim.a) / prim.r;
+  return normalize(cross(prim.b, prim.c));
+}
+
+// Re-evaluates, in T, the hit the float traversal found: the same primitive, the same root.
+template <class T>
+SurfacePoint<T> eval_hit(const PrimT<T>& prim, const RayT<T>& ray, const Hit& hit, float t_min) {
+  PrimHit<T> h{T(hit.t), T(0), T(0)};
+  float t_max = INFINITY;
+  bool ok = prim.kind == PrimGeom::sphere
+                ? intersect_sphere(ray.o, ray.d, prim.a, prim.r, t_min, t_max, h)
+                : intersect_triangle(ray.o, ray.d, prim.a, prim.b, prim.c, t_min, t_max, h,
+                                     prim.kind == PrimGeom::quad);
+  // A hit exactly on an edge can fail the re-test in T by rounding; keep the float distance.
+  if (!ok) h.t = T(hit.t);
+  Vec3<T> p = ray.o + ray.d * h.t;
+  return {p, prim_normal(prim, p)};
+}
+
+// A point on the primitive from two uniform numbers, uniform in area.
+template <class T>
+SurfacePoint<T> sample_prim(const PrimT<T>& prim, float u1, float u2) {
+  using std::sqrt;
+  if (prim.kind == PrimGeom::sphere) {
+    float z = 1.f - 2.f * u1, rxy = sqrt(std::max(0.f, 1.f - z * z)), phi = 2.f * kPi * u2;
+    Vec3<T> dir(T(rxy * std::cos(phi)), T(rxy * std::sin(phi)), T(z));
+    return {prim.a + dir * prim.r, dir};
+  }
+  Vec3<T> p;
+  if (prim.kind == PrimGeom::quad) {
+    p = prim.a + prim.b * T(u1) + prim.c * T(u2);
+  } else {
+    float su = sqrt(u1);  // uniform barycentrics (Shirley & Chiu)
+    p = prim.a + prim.b * T(su * (1.f - u2)) + prim.c * T(su * u2);
+  }
+  return {p, prim_normal(prim, p)};
+}
+
+}  // namespace dray

@@ -1,0 +1,177 @@
+// dray: the command line. One main, one subcommand per job; every subcommand works the same
+// under `mpirun -n N`. Exit codes: 0 success, 1 a difference found, 2 bad input or usage.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "mpi/context.h"
+#include "mpi/errors.h"
+#include "mpi/tiles.h"
+#include "renderer/image.h"
+#include "renderer/scene_loader.h"
+#include "tools/progress.h"
+
+namespace fs = std::filesystem;
+using namespace dray;
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+
+// Prints the agreed error once (rank 0) and returns its exit code.
+int report(const mpi::Context& ctx, const mpi::Status& st) {
+  if (st.code != 0 && ctx.is_root()) std::fprintf(stderr, "dray: %s\n", st.message.c_str());
+  return st.code;
+}
+
+int resolve_threads(const mpi::Context& ctx, int requested) {
+  if (requested > 0) return requested;
+  if (const char* env = std::getenv("OMP_NUM_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0) return n;
+  }
+  return ctx.default_threads();
+}
+
+struct SceneArgs {
+  std::string scene;
+  std::vector<std::string> sets;
+  int spp = 0;
+  long seed = -1;
+
+  void add_to(CLI::App* cmd) {
+    cmd->add_option("SCENE", scene, "Scene file (JSON)")->required();
+    cmd->add_option("--set", sets, "Override a scene value, KEY=VALUE (e.g. render.spp=4, "
+                                   "shapes.ball.radius=2, materials.white.albedo[1]=0.5); repeatable")
+        ->allow_extra_args(false);
+    cmd->add_option("--spp", spp, "Samples per pixel (same as --set render.spp=N)")->check(CLI::PositiveNumber);
+    cmd->add_option("--seed", seed, "Random seed (same as --set render.seed=S)")->check(CLI::NonNegativeNumber);
+  }
+  std::vector<std::string> overrides() const {
+    std::vector<std::string> o = sets;
+    if (spp > 0) o.push_back("render.spp=" + std::to_string(spp));
+    if (seed >= 0) o.push_back("render.seed=" + std::to_string(seed));
+    return o;
+  }
+};
+
+struct RenderArgs {
+  SceneArgs scene;
+  std::string output;
+  int threads = 0;
+  int tile_size = 16;
+  std::string distribution = "static";
+  bool quiet = false;
+};
+
+int run_render(const mpi::Context& ctx, const RenderArgs& args) {
+  Scene scene;
+  std::string out = args.output.empty() ? fs::path(args.scene.scene).stem().string() + ".png" : args.output;
+  mpi::Distribution dist{};
+  mpi::Status st = mpi::agree_on(ctx, [&] {
+    if (!is_image_path(out)) throw LoadError(out + ": output must end in .png or .exr");
+    dist = mpi::parse_distribution(args.distribution);
+    scene = load_scene(args.scene.scene, args.scene.overrides());
+  });
+  if (st.code) return report(ctx, st);
+
+  // Rank 0 owns the output: make sure it can be written before spending time rendering.
+  st = mpi::agree_on(ctx, [&] {
+    if (!ctx.is_root()) return;
+    fs::path dir = fs::path(out).parent_path();
+    std::error_code ec;
+    if (!dir.empty()) fs::create_directories(dir, ec);
+    if (ec) throw LoadError(out + ": cannot create folder " + dir.string() + ": " + ec.message());
+    std::ofstream probe(out, std::ios::app);
+    if (!probe) throw LoadError(out + ": cannot open for writing");
+  });
+  if (st.code) return report(ctx, st);
+
+  mpi::RenderJob job;
+  job.threads = resolve_threads(ctx, args.threads);
+  job.tile_size = args.tile_size;
+  job.distribution = dist;
+  ProgressBar bar("render", ctx.is_root() && !args.quiet);
+  job.progress = [&](double f) { bar.update(f); };
+
+  ctx.barrier();
+  double t0 = ctx.seconds();
+  Image image = mpi::render_image(ctx, scene, job);
+  double secs = ctx.seconds() - t0;
+  bar.finish();
+
+  st = mpi::agree_on(ctx, [&] {
+    if (ctx.is_root()) write_image(image, out);
+  });
+  if (st.code) return report(ctx, st);
+  if (ctx.is_root() && !args.quiet) {
+    double samples = double(scene.camera.width) * scene.camera.height * scene.render.spp;
+    std::printf("dray: wrote %s (%dx%d, %d spp) in %.2f s, %.2f Msamples/s, %d ranks x %d threads\n",
+                out.c_str(), scene.camera.width, scene.camera.height, scene.render.spp, secs,
+                samples / secs * 1e-6, ctx.size(), job.threads);
+  }
+  return 0;
+}
+
+int run_params(const mpi::Context& ctx, const SceneArgs& args) {
+  Scene scene;
+  mpi::Status st = mpi::agree_on(ctx, [&] { scene = load_scene(args.scene, args.overrides()); });
+  if (st.code) return report(ctx, st);
+  if (!ctx.is_root()) return 0;
+  for (const ParamEntry& e : scene.params.entries()) {
+    std::printf("%-40s", e.name.c_str());
+    for (uint32_t i = 0; i < e.size; ++i) std::printf(" %g", scene.params.get(e.slot + i));
+    std::printf("\n");
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mpi::Context ctx(&argc, &argv);
+
+  CLI::App app{"dray: a differentiable path tracer for CPU clusters"};
+  app.require_subcommand(1);
+
+  RenderArgs render;
+  CLI::App* render_cmd = app.add_subcommand("render", "Render a scene to PNG (8-bit sRGB) or EXR (linear float)");
+  render.scene.add_to(render_cmd);
+  render_cmd->add_option("-o,--output", render.output, "Output image, .png or .exr (default: SCENE-stem.png)");
+  render_cmd->add_option("--threads", render.threads,
+                         "OpenMP threads per rank (default: OMP_NUM_THREADS, else the node's cores / ranks on the node)")
+      ->check(CLI::PositiveNumber);
+  render_cmd->add_option("--tile-size", render.tile_size, "Tile edge in pixels")->check(CLI::Range(1, 4096));
+  render_cmd->add_option("--distribution", render.distribution,
+                         "How tiles are spread over ranks: static (interleaved) or dynamic (work queue)")
+      ->check(CLI::IsMember({"static", "dynamic"}));
+  render_cmd->add_flag("-q,--quiet", render.quiet, "No progress bar and no summary line");
+
+  SceneArgs params;
+  CLI::App* params_cmd = app.add_subcommand("params", "List the scene's differentiable parameters and their values");
+  params.add_to(params_cmd);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = 0;
+    if (ctx.is_root()) code = app.exit(e);
+    else code = e.get_exit_code();
+    return code == 0 ? 0 : kExitBadInput;
+  }
+
+  try {
+    if (*render_cmd) return run_render(ctx, render);
+    if (*params_cmd) return run_params(ctx, params);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dray: internal error on rank %d: %s\n", ctx.rank(), e.what());
+    return 3;
+  }
+  return 0;
+}
