@@ -33,4 +33,10 @@ Status agree_on(const Context& ctx, const std::function<void()>& step) {
   return agree(ctx, local);
 }
 
+bool all_ranks(const Context&, bool condition) {
+  int mine = condition ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all == 1;
+}
+
 }  // namespace dray::mpi

@@ -22,4 +22,8 @@ Status agree(const Context& ctx, const Status& local);
 // anything else: code 3), then agrees across ranks.
 Status agree_on(const Context& ctx, const std::function<void()>& step);
 
+// Collective. True when `condition` holds on every rank (for tests and checks that must not
+// leave some ranks behind).
+bool all_ranks(const Context& ctx, bool condition);
+
 }  // namespace dray::mpi

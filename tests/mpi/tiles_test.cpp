@@ -1,0 +1,48 @@
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "mpi/errors.h"
+#include "mpi/tiles.h"
+#include "renderer/scene_loader.h"
+
+using namespace dray;
+extern mpi::Context* g_ctx;
+
+TEST_CASE("static interleaved distribution covers every tile exactly once", "[mpi][tiles]") {
+  for (int size = 1; size <= 5; ++size)
+    for (int n : {0, 1, 7, 64}) {
+      std::multiset<int> seen;
+      for (int r = 0; r < size; ++r)
+        for (int id : mpi::static_tiles(n, r, size)) seen.insert(id);
+      REQUIRE(int(seen.size()) == n);
+      for (int i = 0; i < n; ++i) REQUIRE(seen.count(i) == 1);
+    }
+  CHECK(mpi::static_tiles(10, 1, 3) == std::vector<int>{1, 4, 7});
+}
+
+TEST_CASE("the assembled image is bitwise the single-process image", "[mpi][tiles]") {
+  // A mesh, spheres, quads, every light type: small and quick.
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=70", "camera.height=45", "render.spp=3"});
+  // Reference: this process alone, one thread, every tile.
+  std::vector<Tile> tiles = make_tiles(70, 45, 8);
+  std::vector<int> all(tiles.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = int(i);
+  Image reference(70, 45);
+  render_tiles(scene, tiles, all, reference, 1);
+
+  for (auto dist : {mpi::Distribution::static_interleaved, mpi::Distribution::dynamic})
+    for (int threads : {1, 2})
+      for (int tile : {5, 16}) {
+        mpi::RenderJob job;
+        job.tile_size = tile;
+        job.threads = threads;
+        job.distribution = dist;
+        Image img = mpi::render_image(*g_ctx, scene, job);
+        bool same = !g_ctx->is_root() || img.data == reference.data;
+        INFO("ranks " << g_ctx->size() << ", threads " << threads << ", tile " << tile << ", "
+                      << (dist == mpi::Distribution::dynamic ? "dynamic" : "static"));
+        REQUIRE(mpi::all_ranks(*g_ctx, same));
+      }
+}

@@ -1,0 +1,183 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "renderer/scene_loader.h"
+
+using namespace dray;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kScenes = std::string(DRAY_SOURCE_DIR) + "/scenes";
+
+json minimal() {
+  return json::parse(R"({
+    "camera": { "origin": [0, 1, 4], "target": [0, 1, 0] },
+    "materials": { "white": { "type": "diffuse", "albedo": [0.8, 0.8, 0.8] } },
+    "shapes": [ { "name": "ball", "type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white" } ]
+  })");
+}
+
+std::string error_of(const json& doc) {
+  try {
+    load_scene(doc, "scene.json");
+  } catch (const LoadError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// A temporary folder with files in it, removed at the end.
+struct TempDir {
+  fs::path dir = fs::temp_directory_path() / ("dray_loader_test_" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(dir); }
+  ~TempDir() { fs::remove_all(dir); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("every example scene loads", "[loader]") {
+  int n = 0;
+  for (const auto& entry : fs::directory_iterator(kScenes)) {
+    if (entry.path().extension() != ".json") continue;
+    INFO(entry.path());
+    Scene s = load_scene(entry.path().string());
+    CHECK(s.bvh.prim_geoms().size() > 0);
+    CHECK(s.lights.size() > 0);
+    ++n;
+  }
+  CHECK(n >= 3);
+}
+
+TEST_CASE("the Cornell box takes its materials and area light from the OBJ", "[loader]") {
+  Scene s = load_scene(kScenes + "/cornell-box.json");
+  REQUIRE(s.lights.size() == 1);
+  const Light& l = s.lights[0];
+  CHECK(l.kind == Light::Kind::area);
+  CHECK(l.prims.size() == 2);                     // one quad, triangulated
+  CHECK(l.area == Approx(130.f * 105.f).epsilon(1e-4));
+  auto e = s.params.find("materials.cbox.light.emission");
+  REQUIRE(e);
+  CHECK(s.params.get_vec3(e->slot) == glm::vec3(20.f));  // Ka 20 -> emission
+  auto red = s.params.find("materials.cbox.red.albedo");
+  REQUIRE(red);
+  CHECK(s.params.get_vec3(red->slot) == glm::vec3(1.f, 0.f, 0.f));
+}
+
+TEST_CASE("parameters have stable dotted names", "[loader]") {
+  Scene s = load_scene(kScenes + "/spheres.json");
+  for (const char* name : {"camera.origin", "camera.fov_y", "materials.red.albedo", "materials.steel.tint",
+                           "materials.lamp.emission", "shapes.left.center", "shapes.left.radius",
+                           "shapes.floor.edge_u", "lights.key.position", "lights.key.intensity",
+                           "lights.sky.radiance"}) {
+    INFO(name);
+    CHECK(s.params.find(name));
+  }
+  CHECK(s.params.get(s.params.find("shapes.mid.radius")->slot) == 1.f);
+  Scene b = load_scene(kScenes + "/bunny.json");
+  CHECK(b.params.get(b.params.find("shapes.bunny.rotate_y")->slot) == 20.f);
+  CHECK(b.params.find("shapes.bunny.translate"));
+}
+
+TEST_CASE("--set overrides any value before validation", "[loader]") {
+  json doc = minimal();
+  apply_override(doc, "render.spp=4");
+  apply_override(doc, "shapes.ball.radius=2.5");
+  apply_override(doc, "shapes.0.center[1]=3");
+  apply_override(doc, "materials.white.albedo=[0.1, 0.2, 0.3]");
+  apply_override(doc, "camera.width=64");
+  Scene s = load_scene(doc, "scene.json");
+  CHECK(s.render.spp == 4);
+  CHECK(s.camera.width == 64);
+  CHECK(s.params.get(s.params.find("shapes.ball.radius")->slot) == 2.5f);
+  CHECK(s.params.get_vec3(s.params.find("shapes.ball.center")->slot) == glm::vec3(0, 3, 0));
+  CHECK(s.params.get_vec3(s.params.find("materials.white.albedo")->slot) == glm::vec3(0.1f, 0.2f, 0.3f));
+  CHECK_THROWS_WITH(apply_override(doc, "render.spp"), Catch::Contains("expected KEY=VALUE"));
+  CHECK_THROWS_WITH(apply_override(doc, "shapes.nosuch.radius=1"), Catch::Contains("no element \"nosuch\""));
+  // An override that breaks the scene is reported like a broken file.
+  apply_override(doc, "render.spp=-3");
+  CHECK_THAT(error_of(doc), Catch::Equals("scene.json: /render/spp: must be in [1, 1048576], got -3"));
+}
+
+TEST_CASE("broken scenes are rejected with the file and JSON path", "[loader]") {
+  struct Case {
+    const char* assignment;  // applied to a valid scene
+    const char* message;
+  };
+  const Case cases[] = {
+      {"shapes.ball.radius=-1", "scene.json: /shapes/0/radius: must be > 0, got -1"},
+      {"shapes.ball.radious=1", "scene.json: /shapes/0/radious: unknown key"},
+      {"shapes.ball.material=\"chalk\"", "scene.json: /shapes/0/material: no material named \"chalk\""},
+      {"shapes.ball.type=\"cube\"", "scene.json: /shapes/0/type: unknown shape type \"cube\""},
+      {"shapes.ball.center=[0, 1]", "scene.json: /shapes/0/center: must be an array of 3 numbers"},
+      {"shapes.ball.center=[0, \"a\", 1]", "scene.json: /shapes/0/center/1: must be a number, got string"},
+      {"materials.white.albedo=[0.5, 1.5, 0.5]", "scene.json: /materials/white/albedo: must be <= 1, got 1.5"},
+      {"materials.white.type=\"glass\"", "scene.json: /materials/white/type: unknown material type \"glass\""},
+      {"camera.fov_y=0", "scene.json: /camera/fov_y: must be > 0, got 0"},
+      {"camera.width=0", "scene.json: /camera/width: must be in [1, 16384], got 0"},
+      {"camera.target=[0, 1, 4]", "scene.json: /camera/target: must differ from /camera/origin"},
+      {"camera.up=[0, 0, 1]", "scene.json: /camera/up: must not be parallel"},
+      {"render.max_depth=1.5", "scene.json: /render/max_depth: must be an integer, got number"},
+      {"render.samples=4", "scene.json: /render/samples: unknown key"},
+      {"colour=1", "scene.json: /colour: unknown key"},
+      {"lights=[{\"type\": \"spot\"}]", "scene.json: /lights/0/type: unknown light type \"spot\""},
+      {"lights=[{\"type\": \"point\", \"position\": [0, 1, 0]}]", "scene.json: /lights/0/intensity: required key is missing"},
+      {"lights=[{\"type\": \"point\", \"position\": [0, 1, 0], \"intensity\": -2}]",
+       "scene.json: /lights/0/intensity: must be >= 0, got -2"},
+      {"shapes=[{\"type\": \"quad\", \"corner\": [0,0,0], \"edge_u\": [1,0,0], \"edge_v\": [2,0,0], \"material\": \"white\"}]",
+       "scene.json: /shapes/0/edge_v: must not be parallel to edge_u"},
+      {"shapes=[{\"type\": \"mesh\", \"file\": \"nope.obj\", \"material\": \"white\"}]",
+       "scene.json: /shapes/0/file: cannot open \"nope.obj\": no such file"},
+      {"shapes=4", "scene.json: /shapes: must be an array, got number"},
+  };
+  for (const Case& c : cases) {
+    json doc = minimal();
+    apply_override(doc, c.assignment);
+    INFO(c.assignment);
+    CHECK_THAT(error_of(doc), Catch::StartsWith(c.message));
+  }
+  json doc = minimal();
+  doc.erase("camera");
+  CHECK_THAT(error_of(doc), Catch::Equals("scene.json: /camera: required key is missing"));
+}
+
+TEST_CASE("file-level errors name the file", "[loader]") {
+  TempDir tmp;
+  CHECK_THROWS_WITH(load_scene((tmp.dir / "missing.json").string()), Catch::EndsWith("missing.json: cannot open: no such file"));
+  CHECK_THROWS_WITH(load_scene(tmp.dir.string()), Catch::Contains("is a directory"));
+  std::string bad = tmp.write("bad.json", "{\n  \"camera\": {\n    \"origin\": [0, 1,, 4]\n");
+  CHECK_THROWS_WITH(load_scene(bad), Catch::Contains("bad.json: parse error at line 3"));
+}
+
+TEST_CASE("OBJ problems name the OBJ file", "[loader]") {
+  TempDir tmp;
+  auto scene_with = [&](const std::string& obj_text) {
+    tmp.write("m.obj", obj_text);
+    json doc = minimal();
+    doc["shapes"] = json::array({{{"type", "mesh"}, {"file", "m.obj"}, {"material", "white"}}});
+    std::ofstream(tmp.dir / "s.json") << doc.dump();
+    try {
+      load_scene((tmp.dir / "s.json").string());
+    } catch (const LoadError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK_THAT(scene_with("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n"), Catch::Contains("m.obj") && Catch::Contains("index"));
+  CHECK_THAT(scene_with("v 0 0 0\nv 1 0 0\n"), Catch::Contains("m.obj: has no faces"));
+  CHECK_THAT(scene_with("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), Catch::Equals("(no error)"));
+  // Without a material in the scene, the OBJ must bring its own.
+  tmp.write("m.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+  json doc = minimal();
+  doc["shapes"] = json::array({{{"type", "mesh"}, {"file", "m.obj"}}});
+  std::ofstream(tmp.dir / "s.json") << doc.dump();
+  CHECK_THROWS_WITH(load_scene((tmp.dir / "s.json").string()),
+                    Catch::Contains("/shapes/0/material: required") && Catch::Contains("defines no materials"));
+}

@@ -1,0 +1,30 @@
+# Shared by tools/check and tools/quickstart (sourced): installs missing Debian packages and
+# builds dray in $DRAY_BUILD (default: build/).
+set -euo pipefail
+DRAY_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DRAY_BUILD=${DRAY_BUILD:-$DRAY_ROOT/build}
+DRAY_PACKAGES="cmake g++ make libopenmpi-dev openmpi-bin libglm-dev libstb-dev libtinyobjloader-dev
+  nlohmann-json3-dev libcli11-dev libtinyexr-dev catch2 pkg-config"
+
+# Open MPI refuses to run as root, or more ranks than cores, unless told.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+MPIEXEC_FLAGS="--oversubscribe --bind-to none"
+
+dray_install_packages() {
+  local missing=()
+  for p in $DRAY_PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "Installing: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+}
+
+dray_build() {
+  cmake -S "$DRAY_ROOT" -B "$DRAY_BUILD" -DCMAKE_BUILD_TYPE="${DRAY_BUILD_TYPE:-Release}" "$@"
+  cmake --build "$DRAY_BUILD" -j "$(nproc)"
+}
