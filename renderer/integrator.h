@@ -87,7 +87,8 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
     Vec3<T> n = value(dot(sp.n, ray.d)) > 0.f ? -sp.n : sp.n;
     glm::vec3 p_f = value(sp.p), n_f = value(n);
 
-    if (mat.emissive) {
+    // Emission leaves the front side only (the side the geometric normal points to).
+    if (mat.emissive && value(dot(sp.n, ray.d)) < 0.f) {
       Vec3<T> Le = P.vec3(mat.emission);
       if (specular) {
         L += beta * Le;
@@ -158,7 +159,7 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
             T dist = ad::sqrt(dist2);
             Vec3<T> wi = to / dist;
             T cos = dot(n, wi);
-            T cos_l = ad::abs(dot(q.n, wi));
+            T cos_l = -dot(q.n, wi);  // > 0: the shading point sees the emitting side
             if (value(cos) <= 0.f || value(cos_l) <= 0.f) break;
             shadow.d = value(wi);
             shadow.t_max = value(dist) - detail::ray_epsilon(value(q.p));

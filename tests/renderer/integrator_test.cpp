@@ -84,10 +84,10 @@ TEST_CASE("furnace: a diffuse sphere inside an emissive box shows albedo x emiss
           "[integrator]") {
   const float a = 0.6f, Le = 1.5f;
   json walls = json::array();
-  // Six faces of the cube [-3, 3]^3.
-  const int faces[6][9] = {{-3, -3, -3, 6, 0, 0, 0, 6, 0}, {-3, -3, 3, 6, 0, 0, 0, 6, 0},
-                           {-3, -3, -3, 0, 6, 0, 0, 0, 6}, {3, -3, -3, 0, 6, 0, 0, 0, 6},
-                           {-3, -3, -3, 6, 0, 0, 0, 0, 6}, {-3, 3, -3, 6, 0, 0, 0, 0, 6}};
+  // Six faces of the cube [-3, 3]^3, each with edge_u x edge_v pointing inwards (the emitting side).
+  const int faces[6][9] = {{-3, -3, -3, 6, 0, 0, 0, 6, 0}, {-3, -3, 3, 0, 6, 0, 6, 0, 0},
+                           {-3, -3, -3, 0, 6, 0, 0, 0, 6}, {3, -3, -3, 0, 0, 6, 0, 6, 0},
+                           {-3, -3, -3, 0, 0, 6, 6, 0, 0}, {-3, 3, -3, 6, 0, 0, 0, 0, 6}};
   for (const auto& f : faces)
     walls.push_back({{"type", "quad"}, {"corner", {f[0], f[1], f[2]}}, {"edge_u", {f[3], f[4], f[5]}},
                      {"edge_v", {f[6], f[7], f[8]}}, {"material", "glow"}});
@@ -159,4 +159,21 @@ TEST_CASE("a mirror reflects the environment tinted, and max_depth 0 shows only 
   Sampler sampler2(0, 0, 0);
   glm::vec3 L0 = value(radiance(s, P, ray, sampler2));
   CHECK(L0 == glm::vec3(0.f));
+}
+
+TEST_CASE("emission leaves the front side only: edge_u x edge_v for quads", "[integrator]") {
+  // A panel at y = 1 whose front (edge_u x edge_v = -y) faces down.
+  json doc = {
+      {"camera", {{"origin", {0, 0, 4}}, {"target", {0, 0, 0}}}},
+      {"render", {{"max_depth", 3}}},
+      {"materials", {{"lamp", {{"type", "diffuse"}, {"albedo", 0}, {"emission", {1, 2, 3}}}}}},
+      {"shapes",
+       {{{"type", "quad"}, {"corner", {-1, 1, -1}}, {"edge_u", {2, 0, 0}}, {"edge_v", {0, 0, 2}}, {"material", "lamp"}}}}};
+  Scene s = load_scene(doc, "panel.json");
+  ParamView<float> P(s.params);
+  Sampler s1(0, 0, 0), s2(0, 0, 0);
+  glm::vec3 below = value(radiance(s, P, RayT<float>{Vec3<float>(0.2f, 0, 0), Vec3<float>(0, 1, 0)}, s1));
+  glm::vec3 above = value(radiance(s, P, RayT<float>{Vec3<float>(0.2f, 3, 0), Vec3<float>(0, -1, 0)}, s2));
+  CHECK(below == glm::vec3(1, 2, 3));
+  CHECK(above == glm::vec3(0.f));
 }
