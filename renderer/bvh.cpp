@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include <glm/common.hpp>
 
@@ -10,8 +9,6 @@
 
 namespace dray {
 
-void Aabb::grow(const glm::vec3& p) { lo = glm::min(lo, p); hi = glm::max(hi, p); }
-void Aabb::grow(const Aabb& b) { lo = glm::min(lo, b.lo); hi = glm::max(hi, b.hi); }
 float Aabb::half_area() const {
   glm::vec3 e = glm::max(hi - lo, glm::vec3(0.f));
   return e.x * e.y + e.y * e.z + e.z * e.x;
@@ -54,19 +51,20 @@ constexpr float kTraversalCost = 1.0f;
 struct BuildItem {
   Aabb box;
   glm::vec3 centre;
+  uint32_t prim;  // index in the input arrays
 };
 
+// Items are partitioned in place, so that every pass over a node's items reads memory in order.
 struct Builder {
   std::vector<BuildItem> items;
-  std::vector<uint32_t> order;
   std::vector<Bvh::Node>& nodes;
 
-  // Builds the subtree over order[begin, end) into nodes[index].
+  // Builds the subtree over items[begin, end) into nodes[index].
   void build(uint32_t index, uint32_t begin, uint32_t end) {
     Aabb box, cbox;
     for (uint32_t i = begin; i < end; ++i) {
-      box.grow(items[order[i]].box);
-      cbox.grow(items[order[i]].centre);
+      box.grow(items[i].box);
+      cbox.grow(items[i].centre);
     }
     Bvh::Node& node = nodes[index];
     node.lo = box.lo;
@@ -79,36 +77,41 @@ struct Builder {
     };
     if (n <= 1) return make_leaf();
 
-    // Binned SAH over the centroids on every axis (Wald 2007).
+    // Binned SAH over the centroids on every axis (Wald 2007), binned in one pass.
     glm::vec3 extent = cbox.hi - cbox.lo;
+    glm::vec3 scale(0.f);
+    for (int axis = 0; axis < 3; ++axis)
+      if (extent[axis] > 0.f) scale[axis] = kBins / extent[axis];
+    Aabb bin_box[3][kBins];
+    uint32_t bin_count[3][kBins] = {};
+    for (uint32_t i = begin; i < end; ++i) {
+      const BuildItem& it = items[i];
+      glm::vec3 rel = (it.centre - cbox.lo) * scale;
+      for (int axis = 0; axis < 3; ++axis) {
+        int b = std::min(kBins - 1, int(rel[axis]));
+        bin_box[axis][b].grow(it.box);
+        ++bin_count[axis][b];
+      }
+    }
     float best_cost = INFINITY;
     int best_axis = -1, best_split = 0;
     for (int axis = 0; axis < 3; ++axis) {
       if (!(extent[axis] > 0.f)) continue;
-      Aabb bin_box[kBins];
-      uint32_t bin_count[kBins] = {};
-      float scale = kBins / extent[axis];
-      for (uint32_t i = begin; i < end; ++i) {
-        const BuildItem& it = items[order[i]];
-        int b = std::min(kBins - 1, int((it.centre[axis] - cbox.lo[axis]) * scale));
-        bin_box[b].grow(it.box);
-        ++bin_count[b];
-      }
       float right_area[kBins];
       uint32_t right_count[kBins];
       Aabb acc;
       uint32_t cnt = 0;
       for (int b = kBins - 1; b > 0; --b) {
-        acc.grow(bin_box[b]);
-        cnt += bin_count[b];
+        acc.grow(bin_box[axis][b]);
+        cnt += bin_count[axis][b];
         right_area[b] = acc.half_area();
         right_count[b] = cnt;
       }
       acc = Aabb{};
       cnt = 0;
       for (int b = 0; b < kBins - 1; ++b) {
-        acc.grow(bin_box[b]);
-        cnt += bin_count[b];
+        acc.grow(bin_box[axis][b]);
+        cnt += bin_count[axis][b];
         if (cnt == 0 || right_count[b + 1] == 0) continue;
         float cost = acc.half_area() * cnt + right_area[b + 1] * right_count[b + 1];
         if (cost < best_cost) {
@@ -127,12 +130,11 @@ struct Builder {
       }
       return make_leaf();
     }
-    float scale = kBins / extent[best_axis];
-    float lo = cbox.lo[best_axis];
-    auto mid = std::partition(order.begin() + begin, order.begin() + end, [&](uint32_t i) {
-      return std::min(kBins - 1, int((items[i].centre[best_axis] - lo) * scale)) <= best_split;
+    const float s_axis = scale[best_axis], lo = cbox.lo[best_axis];
+    auto mid = std::partition(items.begin() + begin, items.begin() + end, [&](const BuildItem& it) {
+      return std::min(kBins - 1, int((it.centre[best_axis] - lo) * s_axis)) <= best_split;
     });
-    split(index, begin, uint32_t(mid - order.begin()), end, best_axis);
+    split(index, begin, uint32_t(mid - items.begin()), end, best_axis);
   }
 
   void split(uint32_t index, uint32_t begin, uint32_t mid, uint32_t end, int axis) {
@@ -159,18 +161,17 @@ void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms) {
   for (size_t i = 0; i < geoms.size(); ++i) {
     items[i].box = bounds_of(geoms[i]);
     items[i].centre = items[i].box.centre();
+    items[i].prim = uint32_t(i);
   }
-  std::vector<uint32_t> order(geoms.size());
-  std::iota(order.begin(), order.end(), 0u);
   nodes_.reserve(2 * geoms.size());
   nodes_.emplace_back();
-  Builder b{std::move(items), std::move(order), nodes_};
+  Builder b{std::move(items), nodes_};
   b.build(0, 0, uint32_t(geoms.size()));
   refs_.resize(refs.size());
   geoms_.resize(geoms.size());
-  for (size_t i = 0; i < b.order.size(); ++i) {
-    refs_[i] = refs[b.order[i]];
-    geoms_[i] = geoms[b.order[i]];
+  for (size_t i = 0; i < b.items.size(); ++i) {
+    refs_[i] = refs[b.items[i].prim];
+    geoms_[i] = geoms[b.items[i].prim];
   }
 }
 

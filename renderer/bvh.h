@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <glm/common.hpp>
+
 #include "renderer/ray.h"
 #include "renderer/vec.h"
 
@@ -31,8 +33,8 @@ struct Hit {
 
 struct Aabb {
   glm::vec3 lo{1e30f}, hi{-1e30f};
-  void grow(const glm::vec3& p);
-  void grow(const Aabb& b);
+  void grow(const glm::vec3& p) { lo = glm::min(lo, p); hi = glm::max(hi, p); }
+  void grow(const Aabb& b) { lo = glm::min(lo, b.lo); hi = glm::max(hi, b.hi); }
   float half_area() const;
   glm::vec3 centre() const { return 0.5f * (lo + hi); }
 };

@@ -94,6 +94,29 @@ class Reader {
   std::string file_;
 };
 
+// Finds the first OBJ face that names a vertex outside the vertices defined before it (an OBJ
+// index is 1-based, or negative counting back from the last vertex). Only called once a bad
+// index is known, to say where: "line 12: vertex index 9 is out of range (3 vertices)".
+std::string locate_bad_face(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  long vertices = 0;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream ss(line);
+    std::string tag;
+    ss >> tag;
+    if (tag == "v") ++vertices;
+    if (tag != "f") continue;
+    for (std::string tok; ss >> tok;) {
+      long idx = std::strtol(tok.c_str(), nullptr, 10);
+      if (idx == 0 || idx > vertices || idx < -vertices)
+        return "line " + std::to_string(number) + ": vertex index " + std::to_string(idx) +
+               " is out of range (" + std::to_string(vertices) + " vertices defined before it)";
+    }
+  }
+  return "a face has a vertex index out of range";
+}
+
 struct Loader {
   Reader rd;
   fs::path base_dir;
@@ -293,9 +316,7 @@ struct Loader {
       for (size_t f = 0; f < idx.size() / 3; ++f) {
         for (int k = 0; k < 3; ++k) {
           int vi = idx[3 * f + k].vertex_index;
-          if (vi < 0 || size_t(vi) >= nv)
-            throw LoadError(where + "shape \"" + sh.name + "\", face " + std::to_string(f + 1) +
-                            ": vertex index out of range");
+          if (vi < 0 || size_t(vi) >= nv) throw LoadError(where + locate_bad_face(file));
           mesh.indices.push_back(uint32_t(vi));
         }
         uint32_t mat;

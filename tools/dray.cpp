@@ -68,6 +68,7 @@ struct RenderArgs {
   int tile_size = 16;
   std::string distribution = "static";
   bool quiet = false;
+  bool progress = false;
 };
 
 int run_render(const mpi::Context& ctx, const RenderArgs& args) {
@@ -97,7 +98,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   job.threads = resolve_threads(ctx, args.threads);
   job.tile_size = args.tile_size;
   job.distribution = dist;
-  ProgressBar bar("render", ctx.is_root() && !args.quiet);
+  ProgressBar bar("render", ctx.is_root() && !args.quiet, args.progress);
   job.progress = [&](double f) { bar.update(f); };
 
   ctx.barrier();
@@ -152,6 +153,8 @@ int main(int argc, char** argv) {
                          "How tiles are spread over ranks: static (interleaved) or dynamic (work queue)")
       ->check(CLI::IsMember({"static", "dynamic"}));
   render_cmd->add_flag("-q,--quiet", render.quiet, "No progress bar and no summary line");
+  render_cmd->add_flag("--progress", render.progress,
+                       "Draw the progress bar even when stderr is not a terminal (as under mpirun)");
 
   SceneArgs params;
   CLI::App* params_cmd = app.add_subcommand("params", "List the scene's differentiable parameters and their values");

@@ -1,5 +1,6 @@
 #pragma once
-// A one-line progress bar on stderr, drawn only when stderr is a terminal.
+// A one-line progress bar on stderr, drawn when stderr is a terminal, or always when forced
+// (under mpirun a rank's stderr is a pipe to the launcher even when the user sees a terminal).
 #include <unistd.h>
 
 #include <chrono>
@@ -10,8 +11,8 @@ namespace dray {
 
 class ProgressBar {
  public:
-  ProgressBar(std::string label, bool enabled)
-      : label_(std::move(label)), enabled_(enabled && isatty(STDERR_FILENO)),
+  ProgressBar(std::string label, bool enabled, bool force = false)
+      : label_(std::move(label)), enabled_(enabled && (force || isatty(STDERR_FILENO))),
         start_(std::chrono::steady_clock::now()) {}
   ~ProgressBar() { finish(); }
 

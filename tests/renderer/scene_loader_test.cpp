@@ -170,7 +170,11 @@ TEST_CASE("OBJ problems name the OBJ file", "[loader]") {
     }
     return std::string("(no error)");
   };
-  CHECK_THAT(scene_with("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n"), Catch::Contains("m.obj") && Catch::Contains("index"));
+  CHECK_THAT(scene_with("v 0 0 0\nv 1 0 0\nv 0 1 0\n# c\nf 1 2 3\nf 1 2 9\n"),
+             Catch::EndsWith("m.obj: line 6: vertex index 9 is out of range (3 vertices defined before it)"));
+  CHECK_THAT(scene_with("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2/2 -4/3\n"),
+             Catch::EndsWith("m.obj: line 4: vertex index -4 is out of range (3 vertices defined before it)"));
+  CHECK_THAT(scene_with("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n"), Catch::Contains("m.obj") && Catch::Contains("line 4"));
   CHECK_THAT(scene_with("v 0 0 0\nv 1 0 0\n"), Catch::Contains("m.obj: has no faces"));
   CHECK_THAT(scene_with("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), Catch::Equals("(no error)"));
   // Without a material in the scene, the OBJ must bring its own.

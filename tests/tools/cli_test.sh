@@ -22,6 +22,9 @@ expect 0 "render to PNG in a new folder" "$dray" render "$scenes/spheres.json" -
 [ -s "$tmp/a/b/out.png" ] || { echo "FAIL no PNG written"; fail=1; }
 has "$tmp/stdout" "1 ranks x" "summary line names ranks x threads"
 has "$tmp/stdout" "Msamples/s" "summary line gives the sample rate"
+[ ! -s "$tmp/stderr" ] || { echo "FAIL stderr is not a terminal, yet something was drawn"; fail=1; }
+expect 0 "--progress forces the bar" "$dray" render "$scenes/spheres.json" -o "$tmp/p.png" $small --progress
+has "$tmp/stderr" "100%" "--progress draws the bar to 100%"
 expect 0 "render to EXR, quiet" "$dray" render "$scenes/spheres.json" -o "$tmp/out.exr" $small --quiet
 [ -s "$tmp/out.exr" ] && [ ! -s "$tmp/stdout" ] || { echo "FAIL --quiet printed or wrote nothing"; fail=1; }
 (cd "$tmp" && expect 0 "default output is SCENE-stem.png" "$dray" render "$scenes/spheres.json" $small -q)
