@@ -207,18 +207,31 @@ struct Loader {
     return it->second;
   }
 
+  // The head of a /shapes or /lights element: an object with a "type" and a unique "name"
+  // (default: the singular of the list and the index, "shape3").
+  struct Element {
+    std::string path, name, type, prefix;  // prefix: of its parameter names, "shapes.ball."
+  };
+  Element element(const json& list, const std::string& key, size_t i, std::set<std::string>& names) {
+    Element e{"/" + key + "/" + std::to_string(i), "", "", ""};
+    const json& j = list[i];
+    if (!j.is_object() || !j.contains("type")) rd.fail(e.path + "/type", "required key is missing");
+    const std::string singular = key.substr(0, key.size() - 1);
+    e.name = j.contains("name") ? rd.string(j["name"], e.path + "/name") : singular + std::to_string(i);
+    if (!names.insert(e.name).second) rd.fail(e.path + "/name", "duplicate " + singular + " name \"" + e.name + "\"");
+    e.type = rd.string(j["type"], e.path + "/type");
+    e.prefix = key + "." + e.name + ".";
+    return e;
+  }
+
   void shapes(const json& j) {
     if (!j.is_array()) rd.fail("/shapes", std::string("must be an array, got ") + j.type_name());
     std::set<std::string> names;
     for (size_t i = 0; i < j.size(); ++i) {
-      const std::string p = "/shapes/" + std::to_string(i);
       const json& s = j[i];
-      if (!s.is_object() || !s.contains("type")) rd.fail(p + "/type", "required key is missing");
+      auto [p, name, type, prefix] = element(j, "shapes", i, names);
       Shape shape;
-      shape.name = s.contains("name") ? rd.string(s["name"], p + "/name") : "shape" + std::to_string(i);
-      if (!names.insert(shape.name).second) rd.fail(p + "/name", "duplicate shape name \"" + shape.name + "\"");
-      std::string type = rd.string(s["type"], p + "/type");
-      std::string prefix = "shapes." + shape.name + ".";
+      shape.name = name;
       if (type == "sphere") {
         rd.object(s, p, {"name", "type", "center", "radius", "material"}, {"center", "radius", "material"});
         shape.kind = Shape::Kind::sphere;
@@ -341,14 +354,10 @@ struct Loader {
     if (!j.is_array()) rd.fail("/lights", std::string("must be an array, got ") + j.type_name());
     std::set<std::string> names;
     for (size_t i = 0; i < j.size(); ++i) {
-      const std::string p = "/lights/" + std::to_string(i);
       const json& l = j[i];
-      if (!l.is_object() || !l.contains("type")) rd.fail(p + "/type", "required key is missing");
+      auto [p, name, type, prefix] = element(j, "lights", i, names);
       Light light;
-      light.name = l.contains("name") ? rd.string(l["name"], p + "/name") : "light" + std::to_string(i);
-      if (!names.insert(light.name).second) rd.fail(p + "/name", "duplicate light name \"" + light.name + "\"");
-      std::string type = rd.string(l["type"], p + "/type");
-      std::string prefix = "lights." + light.name + ".";
+      light.name = name;
       if (type == "point") {
         rd.object(l, p, {"name", "type", "position", "intensity"}, {"position", "intensity"});
         light.kind = Light::Kind::point;

@@ -136,6 +136,11 @@ TEST_CASE("broken scenes are rejected with the file and JSON path", "[loader]") 
       {"shapes=[{\"type\": \"mesh\", \"file\": \"nope.obj\", \"material\": \"white\"}]",
        "scene.json: /shapes/0/file: cannot open \"nope.obj\": no such file"},
       {"shapes=4", "scene.json: /shapes: must be an array, got number"},
+      {"shapes=[{\"type\": \"sphere\", \"name\": \"a\", \"center\": [0,0,0], \"radius\": 1, \"material\": \"white\"},"
+       "{\"type\": \"sphere\", \"name\": \"a\", \"center\": [0,0,0], \"radius\": 1, \"material\": \"white\"}]",
+       "scene.json: /shapes/1/name: duplicate shape name \"a\""},
+      {"lights=[{\"type\": \"environment\", \"radiance\": 1}, {\"type\": \"environment\", \"radiance\": 1}]",
+       "scene.json: /lights/1: only one environment light is allowed"},
   };
   for (const Case& c : cases) {
     json doc = minimal();
