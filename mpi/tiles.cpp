@@ -99,7 +99,8 @@ Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job)
   const int w = scene.camera.width, h = scene.camera.height;
   std::vector<Tile> tiles = make_tiles(w, h, job.tile_size);
   const int n = int(tiles.size());
-  Image image(w, h, 3);
+  Image image(w, h, job.variance ? 6 : 3);
+  image.spp = scene.render.spp;
   std::vector<int> done;  // the tiles this rank rendered
 
   if (job.distribution == Distribution::static_interleaved || ctx.size() == 1) {

@@ -21,6 +21,7 @@ struct RenderJob {
   int tile_size = 16;
   int threads = 1;
   Distribution distribution = Distribution::static_interleaved;
+  bool variance = false;  // also compute the variance of each pixel mean (channels 3-5)
   // Rank 0 only: called with the fraction of the image done (approximate for static).
   std::function<void(double)> progress;
 };
@@ -29,7 +30,8 @@ struct RenderJob {
 std::vector<int> static_tiles(int n_tiles, int rank, int size);
 
 // Collective. Renders the scene with every rank; returns the full image on rank 0 (other ranks
-// return their partial image). Bitwise identical for any rank and thread count.
+// return their partial image): 3 channels, or 6 with the variance. Bitwise identical for any
+// rank and thread count.
 Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job);
 
 // Collective. Copies the pixels of tiles[ids] from every rank into rank 0's image.

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
@@ -18,7 +20,96 @@ std::string extension(const std::string& path) {
   std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   return e;
 }
+// Raises tinyexr's error message (and frees it) as an exception naming the file.
+[[noreturn]] void exr_error(const std::string& what, const char* err) {
+  std::string msg = what + (err ? std::string(": ") + err : "");
+  if (err) FreeEXRErrorMessage(err);
+  throw std::runtime_error(msg);
+}
+
+// EXR channel names: R, G, B for colour; C0, C1, ... otherwise.
+std::string channel_name(int c, int channels) {
+  if (channels == 3) return std::string(1, "RGB"[c]);
+  if (channels == 1) return "Y";
+  return "C" + std::to_string(c);
+}
+
+void write_exr(const Image& img, const std::string& path) {
+  const int n = img.channels;
+  const size_t pixels = size_t(img.width) * img.height;
+  // Planar float channels, in the alphabetical order most readers expect.
+  std::vector<int> order(n);
+  for (int c = 0; c < n; ++c) order[c] = c;
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return channel_name(a, n) < channel_name(b, n); });
+  std::vector<std::vector<float>> planes(n, std::vector<float>(pixels));
+  std::vector<float*> ptrs(n);
+  std::vector<EXRChannelInfo> info(n);
+  std::vector<int> types(n, TINYEXR_PIXELTYPE_FLOAT);
+  for (int k = 0; k < n; ++k) {
+    int c = order[k];
+    for (size_t i = 0; i < pixels; ++i) planes[k][i] = img.data[i * n + c];
+    ptrs[k] = planes[k].data();
+    info[k] = {};
+    std::snprintf(info[k].name, sizeof(info[k].name), "%s", channel_name(c, n).c_str());
+  }
+  EXRImage image;
+  InitEXRImage(&image);
+  image.images = reinterpret_cast<unsigned char**>(ptrs.data());
+  image.num_channels = n;
+  image.width = img.width;
+  image.height = img.height;
+  EXRHeader header;
+  InitEXRHeader(&header);
+  header.num_channels = n;
+  header.channels = info.data();
+  header.pixel_types = types.data();
+  header.requested_pixel_types = types.data();
+  header.compression_type = TINYEXR_COMPRESSIONTYPE_ZIP;
+  int32_t spp = img.spp;
+  EXRAttribute attr{};
+  std::snprintf(attr.name, sizeof(attr.name), "dray_spp");
+  std::snprintf(attr.type, sizeof(attr.type), "int");
+  attr.value = reinterpret_cast<unsigned char*>(&spp);
+  attr.size = sizeof(spp);
+  if (spp > 0) {
+    header.num_custom_attributes = 1;
+    header.custom_attributes = &attr;
+  }
+  const char* err = nullptr;
+  if (SaveEXRImageToFile(&image, &header, path.c_str(), &err) != TINYEXR_SUCCESS)
+    exr_error(path + ": cannot write EXR", err);
+}
+
+// The "dray_spp" attribute of an EXR file, or 0.
+int read_exr_spp(const std::string& path) {
+  EXRVersion version;
+  if (ParseEXRVersionFromFile(&version, path.c_str()) != TINYEXR_SUCCESS) return 0;
+  EXRHeader header;
+  InitEXRHeader(&header);
+  const char* err = nullptr;
+  if (ParseEXRHeaderFromFile(&header, &version, path.c_str(), &err) != TINYEXR_SUCCESS) {
+    if (err) FreeEXRErrorMessage(err);
+    return 0;
+  }
+  int spp = 0;
+  for (int i = 0; i < header.num_custom_attributes; ++i) {
+    const EXRAttribute& a = header.custom_attributes[i];
+    if (std::string(a.name) == "dray_spp" && a.size == 4) std::memcpy(&spp, a.value, 4);
+  }
+  FreeEXRHeader(&header);
+  return spp;
+}
+
 }  // namespace
+
+Image channels_of(const Image& img, int first, int count) {
+  Image out(img.width, img.height, count);
+  out.spp = img.spp;
+  for (size_t i = 0; i < size_t(img.width) * img.height; ++i)
+    for (int c = 0; c < count; ++c) out.data[i * count + c] = img.data[i * img.channels + first + c];
+  return out;
+}
 
 bool is_image_path(const std::string& path) {
   std::string e = extension(path);
@@ -46,12 +137,7 @@ void write_image(const Image& img, const std::string& path) {
     if (!stbi_write_png(path.c_str(), img.width, img.height, 3, bytes.data(), img.width * 3))
       throw std::runtime_error(path + ": cannot write PNG");
   } else if (e == ".exr") {
-    const char* err = nullptr;
-    if (SaveEXR(img.data.data(), img.width, img.height, img.channels, 0, path.c_str(), &err) < 0) {
-      std::string msg = path + ": cannot write EXR" + (err ? std::string(": ") + err : "");
-      if (err) FreeEXRErrorMessage(err);
-      throw std::runtime_error(msg);
-    }
+    write_exr(img, path);
   } else {
     throw std::runtime_error(path + ": unknown image format (use .png or .exr)");
   }
@@ -63,12 +149,9 @@ Image read_image(const std::string& path) {
     float* rgba = nullptr;
     int w = 0, h = 0;
     const char* err = nullptr;
-    if (LoadEXR(&rgba, &w, &h, path.c_str(), &err) < 0) {
-      std::string msg = path + ": cannot read EXR" + (err ? std::string(": ") + err : "");
-      if (err) FreeEXRErrorMessage(err);
-      throw std::runtime_error(msg);
-    }
+    if (LoadEXR(&rgba, &w, &h, path.c_str(), &err) < 0) exr_error(path + ": cannot read EXR", err);
     Image img(w, h, 3);
+    img.spp = read_exr_spp(path);
     for (size_t i = 0; i < size_t(w) * h; ++i)
       for (int c = 0; c < 3; ++c) img.data[i * 3 + c] = rgba[i * 4 + c];
     std::free(rgba);

@@ -9,6 +9,7 @@ namespace dray {
 struct Image {
   int width = 0, height = 0, channels = 3;
   std::vector<float> data;  // row-major, top row first, channels interleaved
+  int spp = 0;              // samples per pixel behind the values (0: unknown); kept in EXR files
 
   Image() = default;
   Image(int w, int h, int c = 3) : width(w), height(h), channels(c), data(size_t(w) * h * c, 0.f) {}
@@ -16,10 +17,17 @@ struct Image {
   const float* pixel(int x, int y) const { return data.data() + (size_t(y) * width + x) * channels; }
 };
 
-// Writes by extension (.png or .exr). Throws std::runtime_error naming the file on failure.
+// Writes by extension: .png (8-bit sRGB of the first 3 channels) or .exr (every channel as
+// linear float, with `spp` as the header attribute "dray_spp"). Throws std::runtime_error
+// naming the file on failure.
 void write_image(const Image& img, const std::string& path);
-// Reads a PNG (decoded from sRGB to linear) or EXR as RGB. Throws std::runtime_error.
+// Reads a PNG (decoded from sRGB to linear) or EXR as 3 channels (a 1-channel EXR is
+// repeated into all three), with `spp` from the EXR header when present. Throws
+// std::runtime_error naming the file.
 Image read_image(const std::string& path);
+
+// Channels [first, first + count) as an image of their own.
+Image channels_of(const Image& img, int first, int count);
 
 // Whether the path names a format write_image understands.
 bool is_image_path(const std::string& path);

@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include <glm/common.hpp>
+
 #include <omp.h>
 
 #include "renderer/integrator.h"
@@ -18,26 +20,36 @@ std::vector<Tile> make_tiles(int width, int height, int size) {
 
 namespace {
 
-// The pixel estimate in T: the mean of spp camera-path samples, accumulated in double in a
-// fixed order so that the result is bitwise reproducible.
+struct PixelEstimate {
+  glm::dvec3 mean, variance;  // variance of the mean (not of one sample)
+};
+
+// The pixel estimate: the mean of spp camera-path samples and its variance, accumulated in
+// double in a fixed order so that the result is bitwise reproducible.
 template <class T>
-glm::dvec3 pixel_mean(const Scene& scene, const ParamView<T>& P, int x, int y) {
+PixelEstimate pixel_estimate(const Scene& scene, const ParamView<T>& P, int x, int y) {
   const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
-  glm::dvec3 sum(0.0);
-  for (int s = 0; s < scene.render.spp; ++s) {
+  const int n = scene.render.spp;
+  glm::dvec3 sum(0.0), sum_sq(0.0);
+  for (int s = 0; s < n; ++s) {
     Sampler sampler(scene.render.seed, pixel, uint64_t(s));
     float jx = sampler.next(), jy = sampler.next();
     RayT<T> ray = camera_ray(scene.camera, P, float(x) + jx, float(y) + jy);
-    glm::vec3 L = value(radiance(scene, P, ray, sampler));
-    sum += glm::dvec3(L);
+    glm::dvec3 L(value(radiance(scene, P, ray, sampler)));
+    sum += L;
+    sum_sq += L * L;
   }
-  return sum / double(scene.render.spp);
+  PixelEstimate e;
+  e.mean = sum / double(n);
+  // Unbiased sample variance, divided by n for the variance of the mean.
+  e.variance = n > 1 ? glm::max(sum_sq - sum * e.mean, 0.0) / (double(n - 1) * n) : glm::dvec3(0.0);
+  return e;
 }
 
 }  // namespace
 
 glm::vec3 render_pixel(const Scene& scene, int x, int y) {
-  return glm::vec3(pixel_mean(scene, ParamView<float>(scene.params), x, y));
+  return glm::vec3(pixel_estimate(scene, ParamView<float>(scene.params), x, y).mean);
 }
 
 void render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
@@ -45,16 +57,17 @@ void render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
   const ParamView<float> P(scene.params);
   std::atomic<int> done{0};
   const int n = int(ids.size());
+  const bool with_variance = image.channels >= 6;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int i = 0; i < n; ++i) {
     const Tile& t = tiles[ids[i]];
     for (int y = t.y0; y < t.y1; ++y)
       for (int x = t.x0; x < t.x1; ++x) {
-        glm::vec3 m(pixel_mean(scene, P, x, y));
+        PixelEstimate e = pixel_estimate(scene, P, x, y);
         float* px = image.pixel(x, y);
-        px[0] = m.x;
-        px[1] = m.y;
-        px[2] = m.z;
+        for (int c = 0; c < 3; ++c) px[c] = float(e.mean[c]);
+        if (with_variance)
+          for (int c = 0; c < 3; ++c) px[3 + c] = float(e.variance[c]);
       }
     int d = ++done;
     if (progress && omp_get_thread_num() == 0) progress(d);

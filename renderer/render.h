@@ -21,8 +21,9 @@ std::vector<Tile> make_tiles(int width, int height, int size);
 // tiles this process has finished so far.
 using TileProgress = std::function<void(int tiles_done)>;
 
-// Renders tiles[ids[i]] into `image` (full size, 3 channels) with `threads` OpenMP threads and
-// a dynamic schedule. Pixels outside the tiles are left untouched.
+// Renders tiles[ids[i]] into `image` (full size) with `threads` OpenMP threads and a dynamic
+// schedule: channels 0-2 hold the pixel mean, and when the image has 6 channels, 3-5 hold the
+// variance of that mean. Pixels outside the tiles are left untouched.
 void render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                   Image& image, int threads, const TileProgress& progress = {});
 

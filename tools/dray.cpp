@@ -15,6 +15,7 @@
 #include "mpi/tiles.h"
 #include "renderer/image.h"
 #include "renderer/scene_loader.h"
+#include "tools/cli.h"
 #include "tools/progress.h"
 
 namespace fs = std::filesystem;
@@ -22,22 +23,7 @@ using namespace dray;
 
 namespace {
 
-constexpr int kExitBadInput = 2;
-
-// Prints the agreed error once (rank 0) and returns its exit code.
-int report(const mpi::Context& ctx, const mpi::Status& st) {
-  if (st.code != 0 && ctx.is_root()) std::fprintf(stderr, "dray: %s\n", st.message.c_str());
-  return st.code;
-}
-
-int resolve_threads(const mpi::Context& ctx, int requested) {
-  if (requested > 0) return requested;
-  if (const char* env = std::getenv("OMP_NUM_THREADS")) {
-    int n = std::atoi(env);
-    if (n > 0) return n;
-  }
-  return ctx.default_threads();
-}
+using namespace dray::cli;
 
 struct SceneArgs {
   std::string scene;
@@ -63,7 +49,7 @@ struct SceneArgs {
 
 struct RenderArgs {
   SceneArgs scene;
-  std::string output;
+  std::string output, variance;
   int threads = 0;
   int tile_size = 16;
   std::string distribution = "static";
@@ -77,20 +63,27 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   mpi::Distribution dist{};
   mpi::Status st = mpi::agree_on(ctx, [&] {
     if (!is_image_path(out)) throw LoadError(out + ": output must end in .png or .exr");
+    if (!args.variance.empty() && fs::path(args.variance).extension() != ".exr")
+      throw LoadError(args.variance + ": --variance must end in .exr");
     dist = mpi::parse_distribution(args.distribution);
     scene = load_scene(args.scene.scene, args.scene.overrides());
+    if (!args.variance.empty() && scene.render.spp < 2)
+      throw LoadError("--variance needs at least 2 samples per pixel, got " + std::to_string(scene.render.spp));
   });
   if (st.code) return report(ctx, st);
 
   // Rank 0 owns the output: make sure it can be written before spending time rendering.
   st = mpi::agree_on(ctx, [&] {
     if (!ctx.is_root()) return;
-    fs::path dir = fs::path(out).parent_path();
-    std::error_code ec;
-    if (!dir.empty()) fs::create_directories(dir, ec);
-    if (ec) throw LoadError(out + ": cannot create folder " + dir.string() + ": " + ec.message());
-    std::ofstream probe(out, std::ios::app);
-    if (!probe) throw LoadError(out + ": cannot open for writing");
+    for (const std::string& path : {out, args.variance}) {
+      if (path.empty()) continue;
+      fs::path dir = fs::path(path).parent_path();
+      std::error_code ec;
+      if (!dir.empty()) fs::create_directories(dir, ec);
+      if (ec) throw LoadError(path + ": cannot create folder " + dir.string() + ": " + ec.message());
+      std::ofstream probe(path, std::ios::app);
+      if (!probe) throw LoadError(path + ": cannot open for writing");
+    }
   });
   if (st.code) return report(ctx, st);
 
@@ -98,6 +91,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   job.threads = resolve_threads(ctx, args.threads);
   job.tile_size = args.tile_size;
   job.distribution = dist;
+  job.variance = !args.variance.empty();
   ProgressBar bar("render", ctx.is_root() && !args.quiet, args.progress);
   job.progress = [&](double f) { bar.update(f); };
 
@@ -105,10 +99,13 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   double t0 = ctx.seconds();
   Image image = mpi::render_image(ctx, scene, job);
   double secs = ctx.seconds() - t0;
+  bar.update(1.0);  // the last tile may have been finished by another thread
   bar.finish();
 
   st = mpi::agree_on(ctx, [&] {
-    if (ctx.is_root()) write_image(image, out);
+    if (!ctx.is_root()) return;
+    write_image(channels_of(image, 0, 3), out);
+    if (job.variance) write_image(channels_of(image, 3, 3), args.variance);
   });
   if (st.code) return report(ctx, st);
   if (ctx.is_root() && !args.quiet) {
@@ -145,9 +142,9 @@ int main(int argc, char** argv) {
   CLI::App* render_cmd = app.add_subcommand("render", "Render a scene to PNG (8-bit sRGB) or EXR (linear float)");
   render.scene.add_to(render_cmd);
   render_cmd->add_option("-o,--output", render.output, "Output image, .png or .exr (default: SCENE-stem.png)");
-  render_cmd->add_option("--threads", render.threads,
-                         "OpenMP threads per rank (default: OMP_NUM_THREADS, else the node's cores / ranks on the node)")
-      ->check(CLI::PositiveNumber);
+  render_cmd->add_option("--variance", render.variance,
+                         "Also write the per-pixel variance of the pixel estimate (EXR; needs spp >= 2), for dray diff --ref-variance");
+  add_threads_option(render_cmd, render.threads);
   render_cmd->add_option("--tile-size", render.tile_size, "Tile edge in pixels")->check(CLI::Range(1, 4096));
   render_cmd->add_option("--distribution", render.distribution,
                          "How tiles are spread over ranks: static (interleaved) or dynamic (work queue)")
@@ -159,6 +156,11 @@ int main(int argc, char** argv) {
   SceneArgs params;
   CLI::App* params_cmd = app.add_subcommand("params", "List the scene's differentiable parameters and their values");
   params.add_to(params_cmd);
+
+  DiffArgs diff;
+  CLI::App* diff_cmd = add_diff_command(app, diff);
+  RegressArgs regress;
+  CLI::App* regress_cmd = add_regress_command(app, regress);
 
   try {
     app.parse(argc, argv);
@@ -172,6 +174,8 @@ int main(int argc, char** argv) {
   try {
     if (*render_cmd) return run_render(ctx, render);
     if (*params_cmd) return run_params(ctx, params);
+    if (*diff_cmd) return run_diff(ctx, diff);
+    if (*regress_cmd) return run_regress(ctx, regress);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dray: internal error on rank %d: %s\n", ctx.rank(), e.what());
     return 3;

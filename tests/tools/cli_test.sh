@@ -2,7 +2,7 @@
 # The dray command line: outputs, flags and exit codes (0 success, 2 bad input or usage).
 # Usage: cli_test.sh DRAY SCENES_DIR "MPIEXEC -n N FLAGS"
 set -uo pipefail
-dray=$1 scenes=$2
+dray=$(realpath "$1") scenes=$(realpath "$2")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -45,4 +45,36 @@ has "$tmp/stderr" "out.jpg: output must end in .png or .exr" "bad format is name
 expect 2 "unwritable output" "$dray" render "$scenes/spheres.json" -o /proc/nope/out.png $small
 expect 2 "zero threads" "$dray" render "$scenes/spheres.json" --threads 0
 expect 2 "unknown distribution" "$dray" render "$scenes/spheres.json" --distribution random
+# --variance and dray diff
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{print ($1*16777216+$2*65536+$3*256+$4) "x" ($5*16777216+$6*65536+$7*256+$8)}'; }
+expect 0 "render with --variance" "$dray" render "$scenes/spheres.json" $small -q -o "$tmp/m.exr" --variance "$tmp/v.exr"
+[ -s "$tmp/v.exr" ] || { echo "FAIL no variance EXR"; fail=1; }
+expect 2 "--variance must be EXR" "$dray" render "$scenes/spheres.json" $small -q --variance "$tmp/v.png"
+expect 2 "--variance needs spp >= 2" "$dray" render "$scenes/spheres.json" -q --spp 1 --variance "$tmp/v1.exr"
+has "$tmp/stderr" "--variance needs at least 2 samples per pixel" "spp 1 is explained"
+expect 0 "diff of an image with itself" "$dray" diff "$tmp/m.exr" "$tmp/m.exr"
+has "$tmp/stdout" "RMSE          0" "identical images have RMSE 0"
+has "$tmp/stdout" "PASS" "identical images pass"
+"$dray" render "$scenes/spheres.json" $small -q --seed 3 -o "$tmp/m3.exr"
+expect 1 "diff of two seeds at tolerance 0.001" "$dray" diff "$tmp/m3.exr" "$tmp/m.exr" --tol 0.001 --heatmap "$tmp/heat.png"
+has "$tmp/stdout" "FAIL" "different images fail"
+[ "$(png_size "$tmp/heat.png")" = "32x24" ] || { echo "FAIL heatmap is $(png_size "$tmp/heat.png"), not 32x24"; fail=1; }
+expect 0 "diff of two seeds, everything allowed" "$dray" diff "$tmp/m3.exr" "$tmp/m.exr" --tol 0.001 --max-share 1
+expect 0 "diff PNG against EXR" "$dray" diff "$tmp/out.exr" "$tmp/out.exr" --tol 0
+dim="--set lights.key.intensity=5 --set materials.lamp.emission=0.5"  # every value below 1: no clamping in PNG
+"$dray" render "$scenes/spheres.json" $small $dim -q -o "$tmp/p8.png"
+"$dray" render "$scenes/spheres.json" $small $dim -q -o "$tmp/p8.exr"
+expect 0 "diff PNG against the EXR of the same render, within 8-bit rounding" "$dray" diff "$tmp/p8.png" "$tmp/p8.exr" --tol 0.01
+"$dray" render "$scenes/spheres.json" -q --set camera.width=32 --set camera.height=24 --spp 256 --seed 9 \
+  -o "$tmp/ref.exr" --variance "$tmp/ref.var.exr"
+"$dray" render "$scenes/spheres.json" -q --set camera.width=32 --set camera.height=24 --spp 32 -o "$tmp/t32.exr"
+expect 0 "Z-test: another seed against a 256-spp reference" "$dray" diff "$tmp/t32.exr" "$tmp/ref.exr" --ref-variance "$tmp/ref.var.exr"
+has "$tmp/stdout" "32 vs 256 spp" "sample counts come from the EXR headers"
+expect 2 "Z-test on a PNG needs --test-spp" "$dray" diff "$tmp/p8.png" "$tmp/m.exr" --ref-variance "$tmp/v.exr"
+has "$tmp/stderr" "p8.png: sample count unknown" "the PNG is named"
+expect 2 "diff with a missing file" "$dray" diff "$tmp/m.exr" "$tmp/missing.exr"
+has "$tmp/stderr" "missing.exr" "the missing file is named"
+"$dray" render "$scenes/spheres.json" -q --set camera.width=16 --set camera.height=16 --spp 2 -o "$tmp/small.exr"
+expect 2 "diff of different sizes" "$dray" diff "$tmp/small.exr" "$tmp/m.exr"
+has "$tmp/stderr" "small.exr is 16x16 but $tmp/m.exr is 32x24" "both sizes are named"
 exit $fail

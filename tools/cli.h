@@ -1,0 +1,62 @@
+#pragma once
+// Pieces shared by the dray subcommands.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "mpi/context.h"
+#include "mpi/errors.h"
+#include "renderer/image_compare.h"
+
+namespace dray::cli {
+
+inline constexpr int kExitDifferent = 1;
+inline constexpr int kExitBadInput = 2;
+
+// Prints the agreed error once (rank 0) and returns its exit code.
+inline int report(const mpi::Context& ctx, const mpi::Status& st) {
+  if (st.code != 0 && ctx.is_root()) std::fprintf(stderr, "dray: %s\n", st.message.c_str());
+  return st.code;
+}
+
+// --threads, else OMP_NUM_THREADS, else the node's cores / ranks on the node.
+inline int resolve_threads(const mpi::Context& ctx, int requested) {
+  if (requested > 0) return requested;
+  if (const char* env = std::getenv("OMP_NUM_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0) return n;
+  }
+  return ctx.default_threads();
+}
+
+inline void add_threads_option(CLI::App* cmd, int& threads) {
+  cmd->add_option("--threads", threads,
+                  "OpenMP threads per rank (default: OMP_NUM_THREADS, else the node's cores / ranks on the node)")
+      ->check(CLI::PositiveNumber);
+}
+
+// --alpha, --max-fail-share, --max-global-z: the statistical test's settings.
+void add_ztest_options(CLI::App* cmd, ZTestOptions& z);
+
+// The commands, each run by every rank.
+struct DiffArgs {
+  std::string test, ref, heatmap, ref_variance;
+  double tol = 0.01, max_share = 0.0;
+  int test_spp = 0, ref_spp = 0;
+  ZTestOptions z;
+};
+CLI::App* add_diff_command(CLI::App& app, DiffArgs& args);
+int run_diff(const mpi::Context& ctx, const DiffArgs& args);
+
+struct RegressArgs {
+  std::string dir, report = "regress-report";
+  int threads = 0;
+  ZTestOptions z;
+};
+CLI::App* add_regress_command(CLI::App& app, RegressArgs& args);
+int run_regress(const mpi::Context& ctx, const RegressArgs& args);
+
+}  // namespace dray::cli

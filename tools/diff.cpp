@@ -1,0 +1,109 @@
+// dray diff: error statistics between two images, or a statistical test against a reference
+// mean and variance.
+#include <cmath>
+#include <cstdio>
+
+#include "renderer/image.h"
+#include "renderer/image_compare.h"
+#include "tools/cli.h"
+
+namespace dray::cli {
+
+void add_ztest_options(CLI::App* cmd, ZTestOptions& z) {
+  cmd->add_option("--alpha", z.alpha, "Z-test: family-wise significance over all pixel channels (Šidák-corrected per channel)")
+      ->check(CLI::Range(1e-12, 0.5))
+      ->capture_default_str();
+  cmd->add_option("--max-fail-share", z.max_fail_share, "Z-test: largest share of failing pixels that still passes")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--max-global-z", z.max_global_z, "Z-test: largest |mean z over pixels, scaled to unit variance| that passes")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+}
+
+CLI::App* add_diff_command(CLI::App& app, DiffArgs& a) {
+  CLI::App* cmd = app.add_subcommand("diff", "Compare two images (PNG or EXR): RMSE, PSNR, mean and max error, "
+                                             "pixels over tolerance; or a Z-test against a reference mean and variance");
+  cmd->add_option("TEST", a.test, "Image to check")->required();
+  cmd->add_option("REF", a.ref, "Reference image")->required();
+  cmd->add_option("--tol", a.tol, "Absolute tolerance per channel (linear values; PNGs are decoded from sRGB)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-share", a.max_share, "Largest share of pixels over --tol that still passes")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--heatmap", a.heatmap, "Write a false-colour error map (PNG, same size): |error| without "
+                                          "--ref-variance, |z| with it");
+  cmd->add_option("--ref-variance", a.ref_variance, "Variance of the reference mean (EXR from dray render --variance): "
+                                                    "pass or fail by the Z-test instead of --tol");
+  cmd->add_option("--test-spp", a.test_spp, "Samples per pixel of TEST (default: from its EXR header)")->check(CLI::PositiveNumber);
+  cmd->add_option("--ref-spp", a.ref_spp, "Samples per pixel of REF (default: from its EXR header)")->check(CLI::PositiveNumber);
+  add_ztest_options(cmd, a.z);
+  return cmd;
+}
+
+namespace {
+void same_size(const Image& a, const std::string& pa, const Image& b, const std::string& pb) {
+  if (a.width != b.width || a.height != b.height)
+    throw std::runtime_error(pa + " is " + std::to_string(a.width) + "x" + std::to_string(a.height) + " but " + pb +
+                             " is " + std::to_string(b.width) + "x" + std::to_string(b.height));
+}
+int known_spp(int given, const Image& img, const std::string& path, const char* flag) {
+  int spp = given > 0 ? given : img.spp;
+  if (spp <= 0)
+    throw std::runtime_error(path + ": sample count unknown (not an EXR written by dray render): give " + flag);
+  return spp;
+}
+}  // namespace
+
+int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
+  Image test, ref, var;
+  int test_spp = 0, ref_spp = 0;
+  // Every rank reads its inputs; rank 0 reports and writes.
+  mpi::Status st = mpi::agree_on(ctx, [&] {
+    test = read_image(a.test);
+    ref = read_image(a.ref);
+    same_size(test, a.test, ref, a.ref);
+    if (!a.ref_variance.empty()) {
+      var = read_image(a.ref_variance);
+      same_size(var, a.ref_variance, ref, a.ref);
+      test_spp = known_spp(a.test_spp, test, a.test, "--test-spp");
+      ref_spp = known_spp(a.ref_spp, var, a.ref_variance, "--ref-spp");
+    }
+  });
+  if (st.code) return report(ctx, st);
+
+  DiffStats d = diff_images(test, ref, a.tol);
+  bool passed = d.share_over_tol <= a.max_share;
+  ZTestResult z;
+  if (!a.ref_variance.empty()) {
+    z = z_test(test, test_spp, ref, var, ref_spp, a.z);
+    passed = z.passed;
+  }
+  st = mpi::agree_on(ctx, [&] {
+    if (!ctx.is_root() || a.heatmap.empty()) return;
+    if (a.ref_variance.empty()) write_image(heatmap(d.pixel_error, test.width, test.height, float(std::max(d.max_abs, a.tol))), a.heatmap);
+    else write_image(heatmap(z.pixel_z, test.width, test.height, float(z.z_critical)), a.heatmap);
+  });
+  if (st.code) return report(ctx, st);
+  if (ctx.is_root()) {
+    std::printf("dray diff: %s vs %s (%dx%d)\n", a.test.c_str(), a.ref.c_str(), test.width, test.height);
+    std::printf("  RMSE          %.6g\n  PSNR          %.2f dB\n  mean |error|  %.6g\n  max |error|   %.6g\n", d.rmse,
+                d.psnr, d.mean_abs, d.max_abs);
+    std::printf("  over --tol    %ld pixels (%.3f%%) with an error > %g\n", d.pixels_over_tol, 100 * d.share_over_tol, a.tol);
+    if (!a.ref_variance.empty()) {
+      std::printf("  Z-test        %ld channels, %d vs %d spp, alpha %g, Šidák per channel %.3g (|z| > %.2f fails)\n",
+                  z.tested, test_spp, ref_spp, a.z.alpha, z.alpha_sidak, z.z_critical);
+      std::printf("  failing       %ld pixels (%.3f%%), allowed %.3f%%\n", z.failed_pixels, 100 * z.fail_share,
+                  100 * a.z.max_fail_share);
+      std::printf("  global z      %.3f, allowed |z| <= %g\n", z.global_z, a.z.max_global_z);
+    }
+    if (!a.heatmap.empty())
+      std::printf("  heatmap       %s (white: %s %.4g)\n", a.heatmap.c_str(), a.ref_variance.empty() ? "|error| >=" : "|z| >=",
+                  a.ref_variance.empty() ? std::max(d.max_abs, a.tol) : z.z_critical);
+    std::printf("%s\n", passed ? "PASS" : "FAIL");
+  }
+  return passed ? 0 : kExitDifferent;
+}
+
+}  // namespace dray::cli

@@ -1,0 +1,156 @@
+// dray regress DIR: runs a regression suite with its cases spread over the ranks (each case
+// rendered by one rank with its threads), gathers the results on rank 0, prints one table and
+// writes a Markdown report with the heatmaps of failing cases.
+//
+// A suite folder holds cases/NAME.json (scenes, rendered at their own settings) and
+// golden/NAME.exr + golden/NAME.var.exr (mean and variance, from tools/update-goldens).
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+
+#include <nlohmann/json.hpp>
+
+#include "mpi/collectives.h"
+#include "renderer/image.h"
+#include "renderer/render.h"
+#include "renderer/scene_loader.h"
+#include "tools/cli.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace dray::cli {
+
+CLI::App* add_regress_command(CLI::App& app, RegressArgs& a) {
+  CLI::App* cmd = app.add_subcommand("regress", "Run a regression suite (DIR/cases/*.json against DIR/golden/), "
+                                                "cases spread over the ranks; exit 1 if any case fails");
+  cmd->add_option("DIR", a.dir, "Suite folder")->required();
+  cmd->add_option("--report", a.report, "Folder for report.md and the heatmaps of failing cases")->capture_default_str();
+  add_threads_option(cmd, a.threads);
+  add_ztest_options(cmd, a.z);
+  return cmd;
+}
+
+namespace {
+
+std::vector<std::string> list_cases(const std::string& dir) {
+  fs::path cases = fs::path(dir) / "cases";
+  std::error_code ec;
+  if (!fs::is_directory(cases, ec)) throw std::runtime_error(dir + ": no cases/ folder (expected DIR/cases/NAME.json)");
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(cases))
+    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  if (names.empty()) throw std::runtime_error(cases.string() + ": no .json cases");
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Renders one case on this rank and tests it against its golden mean and variance.
+json run_case(const std::string& dir, const std::string& name, int threads, const ZTestOptions& opt) {
+  auto t0 = std::chrono::steady_clock::now();
+  json r = {{"case", name}, {"passed", false}};
+  try {
+    Scene scene = load_scene((fs::path(dir) / "cases" / (name + ".json")).string());
+    const int w = scene.camera.width, h = scene.camera.height;
+    std::vector<Tile> tiles = make_tiles(w, h, 16);
+    std::vector<int> ids(tiles.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    Image img(w, h, 3);
+    render_tiles(scene, tiles, ids, img, threads);
+    std::string golden = (fs::path(dir) / "golden" / name).string();
+    Image ref = read_image(golden + ".exr"), var = read_image(golden + ".var.exr");
+    if (ref.width != w || ref.height != h || var.width != w || var.height != h)
+      throw std::runtime_error(golden + ".exr: size differs from the case; run tools/update-goldens");
+    if (var.spp <= 0) throw std::runtime_error(golden + ".var.exr: no sample count in the header");
+    ZTestResult z = z_test(img, scene.render.spp, ref, var, var.spp, opt);
+    r["passed"] = z.passed;
+    r["fail_share"] = z.fail_share;
+    r["global_z"] = z.global_z;
+    r["z_critical"] = z.z_critical;
+    r["width"] = w;
+    r["height"] = h;
+    if (!z.passed) r["pixel_z"] = z.pixel_z;
+  } catch (const std::exception& e) {
+    r["error"] = e.what();
+  }
+  r["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+std::string metric(const json& r) {
+  if (r.contains("error")) return "error";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "failing %.3f%%, global z %+.2f", 100 * r["fail_share"].get<double>(),
+                r["global_z"].get<double>());
+  return buf;
+}
+
+}  // namespace
+
+int run_regress(const mpi::Context& ctx, const RegressArgs& a) {
+  std::vector<std::string> names;
+  mpi::Status st = mpi::agree_on(ctx, [&] {
+    names = list_cases(a.dir);
+    if (ctx.is_root()) {
+      fs::create_directories(a.report);
+      std::ofstream probe(fs::path(a.report) / "report.md");
+      if (!probe) throw std::runtime_error(a.report + ": cannot write report.md");
+    }
+  });
+  if (st.code) return report(ctx, st);
+
+  const int threads = resolve_threads(ctx, a.threads);
+  auto t0 = std::chrono::steady_clock::now();
+  json mine = json::array();
+  for (size_t i = size_t(ctx.rank()); i < names.size(); i += size_t(ctx.size()))
+    mine.push_back(run_case(a.dir, names[i], threads, a.z));
+  bool all_passed = std::all_of(mine.begin(), mine.end(), [](const json& r) { return r["passed"].get<bool>(); });
+  std::vector<std::string> gathered = mpi::gather_strings(ctx, mine.dump());
+  all_passed = mpi::all_ranks(ctx, all_passed);
+  if (!ctx.is_root()) return all_passed ? 0 : kExitDifferent;
+
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::vector<json> results;
+  for (const auto& s : gathered)
+    for (const auto& r : json::parse(s)) results.push_back(r);
+  std::sort(results.begin(), results.end(), [](const json& x, const json& y) { return x["case"] < y["case"]; });
+  int failed = 0;
+  std::printf("| %-22s | %-34s | %-6s | %7s |\n", "case", "metric", "result", "seconds");
+  std::printf("|%s|%s|%s|%s|\n", std::string(24, '-').c_str(), std::string(36, '-').c_str(), std::string(8, '-').c_str(),
+              std::string(9, '-').c_str());
+  std::ofstream md(fs::path(a.report) / "report.md");
+  md << "# dray regression report\n\n";
+  std::string table = "| case | metric | result | seconds |\n|---|---|---|---|\n", failures;
+  for (const json& r : results) {
+    const std::string name = r["case"], m = metric(r);
+    const bool ok = r["passed"];
+    failed += !ok;
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.2f", r["seconds"].get<double>());
+    std::printf("| %-22s | %-34s | %-6s | %7s |\n", name.c_str(), m.c_str(), ok ? "pass" : "FAIL", secs);
+    table += "| " + name + " | " + m + " | " + (ok ? "pass" : "**FAIL**") + " | " + secs + " |\n";
+    if (ok) continue;
+    failures += "### " + name + "\n\n";
+    if (r.contains("error")) {
+      failures += "Error: `" + r["error"].get<std::string>() + "`\n\n";
+      std::fprintf(stderr, "dray regress: %s: %s\n", name.c_str(), r["error"].get<std::string>().c_str());
+      continue;
+    }
+    std::string png = name + ".heat.png";
+    write_image(heatmap(r["pixel_z"].get<std::vector<float>>(), r["width"], r["height"], r["z_critical"].get<float>()),
+                (fs::path(a.report) / png).string());
+    failures += m + ". Heatmap of |z| (white: |z| >= " + std::to_string(r["z_critical"].get<double>()) +
+                ", the Šidák threshold):\n\n![" + name + "](" + png + ")\n\n";
+  }
+  char summary[160];
+  std::snprintf(summary, sizeof summary, "%zu cases, %d failed, %.2f s on %d ranks x %d threads.", results.size(), failed,
+                wall, ctx.size(), threads);
+  md << summary << "\n\n" << table << "\n";
+  if (failed) md << "## Failing cases\n\n" << failures;
+  std::printf("dray regress: %s Report: %s\n", summary, (fs::path(a.report) / "report.md").c_str());
+  return all_passed ? 0 : kExitDifferent;
+}
+
+}  // namespace dray::cli
