@@ -1,5 +1,5 @@
 // dray regress DIR: runs a regression suite with its cases spread over the ranks (each case
-// rendered by one rank with its threads), gathers the results on rank 0, prints one table and
+// rendered by one rank with its threads, costliest cases first to the least-loaded rank), gathers the results on rank 0, prints one table and
 // writes a Markdown report with the heatmaps of failing cases.
 //
 // A suite folder holds cases/NAME.json (scenes, rendered at their own settings) and
@@ -45,6 +45,35 @@ std::vector<std::string> list_cases(const std::string& dir) {
   if (names.empty()) throw std::runtime_error(cases.string() + ": no .json cases");
   std::sort(names.begin(), names.end());
   return names;
+}
+
+// A cost estimate for balancing: pixels x samples, read from the case's JSON (0 if unreadable;
+// the error is reported when the case runs).
+double estimated_cost(const std::string& dir, const std::string& name) {
+  std::ifstream in(fs::path(dir) / "cases" / (name + ".json"));
+  json doc = json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return 0;
+  auto get = [](const json& j, const char* obj, const char* key, double def) {
+    return j.contains(obj) && j[obj].is_object() && j[obj].contains(key) && j[obj][key].is_number()
+               ? j[obj][key].get<double>() : def;
+  };
+  return get(doc, "camera", "width", 320) * get(doc, "camera", "height", 240) * get(doc, "render", "spp", 16);
+}
+
+// Longest-processing-time-first: each case, the costliest first, goes to the rank with the
+// least work so far. Deterministic, so every rank computes the same assignment.
+std::vector<std::vector<size_t>> assign_cases(const std::string& dir, const std::vector<std::string>& names, int ranks) {
+  std::vector<std::pair<double, size_t>> cost;
+  for (size_t i = 0; i < names.size(); ++i) cost.push_back({estimated_cost(dir, names[i]), i});
+  std::stable_sort(cost.begin(), cost.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::vector<size_t>> out(static_cast<size_t>(ranks));
+  std::vector<double> load(size_t(ranks), 0.0);
+  for (const auto& [c, i] : cost) {
+    size_t r = size_t(std::min_element(load.begin(), load.end()) - load.begin());
+    out[r].push_back(i);
+    load[r] += c;
+  }
+  return out;
 }
 
 // Renders one case on this rank and tests it against its golden mean and variance.
@@ -104,8 +133,8 @@ int run_regress(const mpi::Context& ctx, const RegressArgs& a) {
   const int threads = resolve_threads(ctx, a.threads);
   auto t0 = std::chrono::steady_clock::now();
   json mine = json::array();
-  for (size_t i = size_t(ctx.rank()); i < names.size(); i += size_t(ctx.size()))
-    mine.push_back(run_case(a.dir, names[i], threads, a.z));
+  const auto assignment = assign_cases(a.dir, names, ctx.size());
+  for (size_t i : assignment[size_t(ctx.rank())]) mine.push_back(run_case(a.dir, names[i], threads, a.z));
   bool all_passed = std::all_of(mine.begin(), mine.end(), [](const json& r) { return r["passed"].get<bool>(); });
   std::vector<std::string> gathered = mpi::gather_strings(ctx, mine.dump());
   all_passed = mpi::all_ranks(ctx, all_passed);
