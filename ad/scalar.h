@@ -23,6 +23,15 @@ struct is_differentiable : std::false_type {};
 template <class T>
 inline constexpr bool is_differentiable_v = is_differentiable<T>::value;
 
+// A parameter value lifted into T. A seed_index >= 0 makes it an input of differentiation
+// (the tangent of that index for forward mode, the gradient entry for reverse mode); any scalar
+// type constructible from (value, seed index) is seeded that way, others take the value alone.
+template <class T>
+T lift(float v, int seed_index) {
+  if constexpr (std::is_constructible_v<T, float, int> && !std::is_arithmetic_v<T>) return T(v, seed_index);
+  else return T(v);
+}
+
 inline float sqrt(float x) { return std::sqrt(x); }
 inline float sin(float x) { return std::sin(x); }
 inline float cos(float x) { return std::cos(x); }

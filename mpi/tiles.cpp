@@ -99,7 +99,7 @@ Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job)
   const int w = scene.camera.width, h = scene.camera.height;
   std::vector<Tile> tiles = make_tiles(w, h, job.tile_size);
   const int n = int(tiles.size());
-  Image image(w, h, job.variance ? 6 : 3);
+  Image image(w, h, job.outputs.channels());
   image.spp = scene.render.spp;
   std::vector<int> done;  // the tiles this rank rendered
 
@@ -108,7 +108,7 @@ Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job)
     TileProgress progress;
     if (ctx.is_root() && job.progress)
       progress = [&](int d) { job.progress(double(d) / double(std::max<size_t>(1, done.size()))); };
-    render_tiles(scene, tiles, done, image, job.threads, progress);
+    render_tiles(scene, tiles, done, image, job.threads, job.outputs, progress);
   } else {
     TileCounter counter;
     // Batches of a few tiles per thread: small enough to balance, large enough to keep the
@@ -119,7 +119,7 @@ Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job)
       if (first >= n) break;
       std::vector<int> ids;
       for (int i = first; i < std::min(n, first + batch); ++i) ids.push_back(i);
-      render_tiles(scene, tiles, ids, image, job.threads);
+      render_tiles(scene, tiles, ids, image, job.threads, job.outputs);
       done.insert(done.end(), ids.begin(), ids.end());
       if (ctx.is_root() && job.progress) job.progress(double(std::min(n, first + batch)) / n);
     }

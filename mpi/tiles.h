@@ -21,7 +21,7 @@ struct RenderJob {
   int tile_size = 16;
   int threads = 1;
   Distribution distribution = Distribution::static_interleaved;
-  bool variance = false;  // also compute the variance of each pixel mean (channels 3-5)
+  RenderOutputs outputs;  // variance, derivatives: the channels that travel with the values
   // Rank 0 only: called with the fraction of the image done (approximate for static).
   std::function<void(double)> progress;
 };
@@ -30,7 +30,7 @@ struct RenderJob {
 std::vector<int> static_tiles(int n_tiles, int rank, int size);
 
 // Collective. Renders the scene with every rank; returns the full image on rank 0 (other ranks
-// return their partial image): 3 channels, or 6 with the variance. Bitwise identical for any
+// return their partial image) with job.outputs.channels() channels. Bitwise identical for any
 // rank and thread count.
 Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job);
 

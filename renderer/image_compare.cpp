@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <glm/common.hpp>
-#include <glm/vec3.hpp>
 
 namespace dray {
 
@@ -79,24 +77,6 @@ ZTestResult z_test(const Image& test, int test_spp, const Image& ref, const Imag
   r.global_z = z_sum / std::sqrt(double(pixels));
   r.passed = r.fail_share <= opt.max_fail_share && std::fabs(r.global_z) <= opt.max_global_z;
   return r;
-}
-
-Image heatmap(const std::vector<float>& values, int width, int height, float scale) {
-  // Piecewise-linear through a few colours of rising brightness.
-  static const glm::vec3 stops[] = {{0, 0, 0}, {0.35f, 0.05f, 0.5f}, {0.85f, 0.15f, 0.15f},
-                                    {1, 0.8f, 0.1f}, {1, 1, 1}};
-  constexpr int n = int(std::size(stops)) - 1;
-  Image img(width, height, 3);
-  for (size_t i = 0; i < values.size(); ++i) {
-    float v = scale > 0 ? std::clamp(values[i] / scale, 0.f, 1.f) : 0.f;
-    if (!std::isfinite(v)) v = 1.f;
-    float f = v * n;
-    int k = std::min(int(f), n - 1);
-    glm::vec3 c = glm::mix(stops[k], stops[k + 1], f - float(k));
-    // Stored linear, so that the sRGB PNG shows these colours.
-    for (int ch = 0; ch < 3; ++ch) img.data[i * 3 + ch] = srgb_to_linear(c[ch]);
-  }
-  return img;
 }
 
 }  // namespace dray

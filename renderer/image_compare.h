@@ -47,7 +47,4 @@ struct ZTestResult {
 ZTestResult z_test(const Image& test, int test_spp, const Image& ref, const Image& ref_var, int ref_spp,
                    const ZTestOptions& opt = {});
 
-// A false-colour map of per-pixel values in [0, 1] (black, purple, red, yellow, white).
-Image heatmap(const std::vector<float>& values, int width, int height, float scale);
-
 }  // namespace dray

@@ -18,6 +18,8 @@ namespace dray {
 
 namespace detail {
 
+inline constexpr float kRouletteSurvival = 0.8f;
+
 inline float power_heuristic(float a, float b) { return a * a / (a * a + b * b); }
 
 // Offset for a ray leaving surface point p: scales with the magnitude of the coordinates.
@@ -187,12 +189,13 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
       ray = {origin, wi};
     }
 
-    // Russian roulette after three bounces, on the primal throughput.
+    // Russian roulette after three bounces, with a survival probability that depends on no
+    // parameter: a throughput-based probability would flip roulette decisions between renders
+    // at nearby parameter values, and finite differences with the same random numbers would
+    // no longer match the derivative. Unbiased either way.
     if (depth >= 3) {
-      glm::vec3 bv = value(beta);
-      float survive = std::clamp(std::max({bv.x, bv.y, bv.z}), 0.05f, 1.f);
-      if (sampler.next() >= survive) break;
-      beta /= T(survive);
+      if (sampler.next() >= detail::kRouletteSurvival) break;
+      beta /= T(detail::kRouletteSurvival);
     }
   }
   return L;

@@ -51,14 +51,35 @@ class ParamTable {
   std::vector<ParamEntry> entries_;
 };
 
-// How the kernel reads parameters in scalar type T. For float: the stored value. The AD types
-// specialise this to seed tangents (forward) or create tape inputs (reverse) for active slots.
+// One scalar parameter: its display name (`materials.white.albedo[1]`) and slot.
+struct ScalarParam {
+  std::string name;
+  Slot slot;
+};
+
+// Expands parameter names into scalars: a vector name gives its components (NAME[0..2]),
+// NAME[i] one component. Throws std::runtime_error for an unknown name or index.
+std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vector<std::string>& names);
+
+// How the kernel reads parameters in scalar type T: through ad::lift, which seeds the slots
+// that `seeds` marks (seeds[slot] = tangent or input index, -1 = constant). Without seeds, or for
+// float, every parameter is a constant. Lifting any subset of parameters to a derivative-carrying
+// type therefore needs no change in the kernel.
 template <class T>
 struct ParamView {
   const float* values;
-  explicit ParamView(const ParamTable& t) : values(t.values().data()) {}
-  T scalar(Slot s) const { return T(values[s]); }
-  Vec3<T> vec3(Slot s) const { return {T(values[s]), T(values[s + 1]), T(values[s + 2])}; }
+  const int* seeds = nullptr;  // one per slot, or nullptr: nothing seeded
+
+  explicit ParamView(const ParamTable& t, const int* seeds_ = nullptr) : values(t.values().data()), seeds(seeds_) {}
+  T scalar(Slot s) const { return ad::lift<T>(values[s], seeds ? seeds[s] : -1); }
+  Vec3<T> vec3(Slot s) const { return {scalar(s), scalar(s + 1), scalar(s + 2)}; }
+  // Whether any of the n slots from s is seeded.
+  bool active(Slot s, uint32_t n) const {
+    if (!seeds || s == kNoSlot) return false;
+    for (uint32_t i = 0; i < n; ++i)
+      if (seeds[s + i] >= 0) return true;
+    return false;
+  }
 };
 
 }  // namespace dray

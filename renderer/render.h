@@ -17,15 +17,30 @@ struct Tile {
 // The image cut into size x size tiles, row by row (edge tiles are smaller).
 std::vector<Tile> make_tiles(int width, int height, int size);
 
+// What a render produces per pixel, in this channel order: the mean (RGB), optionally the
+// variance of the mean (RGB), then for each differentiated scalar its derivative (RGB).
+struct RenderOutputs {
+  bool variance = false;
+  std::vector<Slot> wrt;  // scalar parameter slots, one derivative image each
+
+  int channels() const { return 3 + (variance ? 3 : 0) + 3 * int(wrt.size()); }
+  int derivative_channel(size_t k) const { return 3 + (variance ? 3 : 0) + 3 * int(k); }
+};
+
+// Tangents per forward-mode pass: the scalars are differentiated in chunks of at most this many.
+inline constexpr int kMaxTangents = 8;
+
 // Called by the calling thread's OpenMP master after each tile it finishes, with the number of
 // tiles this process has finished so far.
 using TileProgress = std::function<void(int tiles_done)>;
 
-// Renders tiles[ids[i]] into `image` (full size) with `threads` OpenMP threads and a dynamic
-// schedule: channels 0-2 hold the pixel mean, and when the image has 6 channels, 3-5 hold the
-// variance of that mean. Pixels outside the tiles are left untouched.
+// Renders tiles[ids[i]] into `image` (full size, outputs.channels() channels) with `threads`
+// OpenMP threads and a dynamic schedule. With derivatives, each chunk of at most kMaxTangents
+// scalars is one forward-mode pass (Dual<1>, Dual<4> or Dual<8>) whose values equal the float
+// render bit for bit. Pixels outside the tiles are left untouched.
 void render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
-                  Image& image, int threads, const TileProgress& progress = {});
+                  Image& image, int threads, const RenderOutputs& outputs = {},
+                  const TileProgress& progress = {});
 
 // The mean radiance of one pixel over the scene's spp samples (for tests and tools).
 glm::vec3 render_pixel(const Scene& scene, int x, int y);

@@ -1,23 +1,16 @@
 #include "renderer/scene.h"
 
+#include "renderer/transform.h"
+
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include <glm/geometric.hpp>
-#include <glm/gtc/matrix_transform.hpp>
 
 namespace dray {
 
 namespace {
-
-// world_from_object = translate * rotate_z * rotate_y * rotate_x * scale.
-glm::mat4 world_from_object(const ParamTable& params, const Transform& t) {
-  glm::vec3 rot = params.get_vec3(t.rotate);
-  glm::mat4 m = glm::translate(glm::mat4(1.f), params.get_vec3(t.translate));
-  m = glm::rotate(m, glm::radians(rot.z), glm::vec3(0, 0, 1));
-  m = glm::rotate(m, glm::radians(rot.y), glm::vec3(0, 1, 0));
-  m = glm::rotate(m, glm::radians(rot.x), glm::vec3(1, 0, 0));
-  return glm::scale(m, glm::vec3(params.get(t.scale)));
-}
 
 float geom_area(const PrimGeom& g) {
   if (g.kind == PrimGeom::sphere) return 4.f * 3.14159265358979f * g.b.x * g.b.x;
@@ -26,6 +19,33 @@ float geom_area(const PrimGeom& g) {
 }
 
 }  // namespace
+
+std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vector<std::string>& names) {
+  std::vector<ScalarParam> out;
+  for (const std::string& name : names) {
+    std::string base = name;
+    int component = -1;
+    auto open = name.find('[');
+    if (open != std::string::npos) {
+      auto close = name.find(']', open);
+      std::string digits = name.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
+      if (close != name.size() - 1 || digits.empty() || !std::all_of(digits.begin(), digits.end(), ::isdigit))
+        throw std::runtime_error("parameter \"" + name + "\": expected NAME or NAME[i]");
+      base = name.substr(0, open);
+      component = std::stoi(digits);
+    }
+    auto e = table.find(base);
+    if (!e) throw std::runtime_error("unknown parameter \"" + base + "\" (dray params SCENE lists them)");
+    if (component >= int(e->size))
+      throw std::runtime_error("parameter \"" + name + "\": " + base + " has " + std::to_string(e->size) +
+                               (e->size == 1 ? " component" : " components"));
+    if (component >= 0) out.push_back({name, e->slot + Slot(component)});
+    else if (e->size == 1) out.push_back({base, e->slot});
+    else
+      for (uint32_t i = 0; i < e->size; ++i) out.push_back({base + "[" + std::to_string(i) + "]", e->slot + i});
+  }
+  return out;
+}
 
 void Scene::build_geometry() {
   std::vector<PrimRef> refs;
@@ -45,10 +65,10 @@ void Scene::build_geometry() {
         break;
       case Shape::Kind::mesh: {
         Mesh& m = meshes[s.mesh];
-        glm::mat4 xf = world_from_object(params, s.transform);
+        const ParamView<float> P(params);
         m.world_positions.resize(m.object_positions.size());
         for (size_t i = 0; i < m.object_positions.size(); ++i)
-          m.world_positions[i] = glm::vec3(xf * glm::vec4(m.object_positions[i], 1.f));
+          m.world_positions[i] = to_glm(transform_point(P, s.transform, Vec3<float>(m.object_positions[i])));
         for (uint32_t f = 0; f < m.indices.size() / 3; ++f) {
           glm::vec3 v0 = m.world_positions[m.indices[3 * f]];
           glm::vec3 v1 = m.world_positions[m.indices[3 * f + 1]];

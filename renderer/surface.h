@@ -4,6 +4,7 @@
 #include "renderer/camera.h"
 #include "renderer/intersect.h"
 #include "renderer/scene.h"
+#include "renderer/transform.h"
 
 namespace dray {
 
@@ -25,10 +26,16 @@ PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
       return {PrimGeom::quad, P.vec3(s.a), P.vec3(s.b), P.vec3(s.c), T(0)};
     case Shape::Kind::mesh: break;
   }
-  // Mesh vertices enter as constants; derivatives through the mesh transform come with the
-  // forward-mode parameter work.
   const PrimGeom& g = scene.bvh.prim_geoms()[prim];
-  return {PrimGeom::triangle, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
+  const Transform& xf = s.transform;
+  if (!(P.active(xf.scale, 1) || P.active(xf.rotate, 3) || P.active(xf.translate, 3)))
+    return {PrimGeom::triangle, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
+  // The transform is being differentiated: the vertices follow it, in T.
+  const Mesh& m = scene.meshes[s.mesh];
+  const uint32_t* tri = &m.indices[3 * size_t(ref.index)];
+  Vec3<T> v[3];
+  for (int k = 0; k < 3; ++k) v[k] = transform_point(P, xf, Vec3<T>(Vec3<float>(m.object_positions[tri[k]])));
+  return {PrimGeom::triangle, v[0], v[1] - v[0], v[2] - v[0], T(0)};
 }
 
 template <class T>

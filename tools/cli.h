@@ -10,6 +10,7 @@
 #include "mpi/context.h"
 #include "mpi/errors.h"
 #include "renderer/image_compare.h"
+#include "renderer/scene.h"
 
 namespace dray::cli {
 
@@ -50,6 +51,23 @@ struct DiffArgs {
 };
 CLI::App* add_diff_command(CLI::App& app, DiffArgs& args);
 int run_diff(const mpi::Context& ctx, const DiffArgs& args);
+
+struct GradcheckArgs {
+  std::string scene;
+  std::vector<std::string> params, sets;
+  int spp = 0, threads = 0, pixels = 3;
+  double tol = 0.01, step = 1e-3;
+};
+CLI::App* add_gradcheck_command(CLI::App& app, GradcheckArgs& args);
+int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& args);
+
+// The files of one derivative image: OUT-stem.d.PARAM.exr (signed, RGB) and .png (diverging
+// colours of the channel mean, blue negative, white zero, red positive, +-scale).
+struct DerivativeFiles {
+  std::string exr, png;
+  float scale;
+};
+DerivativeFiles write_derivative(const Image& image, int channel, const std::string& out, const std::string& param);
 
 struct RegressArgs {
   std::string dir, report = "regress-report";

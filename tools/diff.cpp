@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "renderer/image.h"
+#include "renderer/colormap.h"
 #include "renderer/image_compare.h"
 #include "tools/cli.h"
 

@@ -50,6 +50,7 @@ struct SceneArgs {
 struct RenderArgs {
   SceneArgs scene;
   std::string output, variance;
+  std::vector<std::string> wrt;
   int threads = 0;
   int tile_size = 16;
   std::string distribution = "static";
@@ -61,6 +62,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   Scene scene;
   std::string out = args.output.empty() ? fs::path(args.scene.scene).stem().string() + ".png" : args.output;
   mpi::Distribution dist{};
+  std::vector<ScalarParam> wrt;
   mpi::Status st = mpi::agree_on(ctx, [&] {
     if (!is_image_path(out)) throw LoadError(out + ": output must end in .png or .exr");
     if (!args.variance.empty() && fs::path(args.variance).extension() != ".exr")
@@ -69,6 +71,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
     scene = load_scene(args.scene.scene, args.scene.overrides());
     if (!args.variance.empty() && scene.render.spp < 2)
       throw LoadError("--variance needs at least 2 samples per pixel, got " + std::to_string(scene.render.spp));
+    wrt = resolve_scalars(scene.params, args.wrt);
   });
   if (st.code) return report(ctx, st);
 
@@ -91,7 +94,8 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   job.threads = resolve_threads(ctx, args.threads);
   job.tile_size = args.tile_size;
   job.distribution = dist;
-  job.variance = !args.variance.empty();
+  job.outputs.variance = !args.variance.empty();
+  for (const ScalarParam& p : wrt) job.outputs.wrt.push_back(p.slot);
   ProgressBar bar("render", ctx.is_root() && !args.quiet, args.progress);
   job.progress = [&](double f) { bar.update(f); };
 
@@ -105,13 +109,18 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   st = mpi::agree_on(ctx, [&] {
     if (!ctx.is_root()) return;
     write_image(channels_of(image, 0, 3), out);
-    if (job.variance) write_image(channels_of(image, 3, 3), args.variance);
+    if (job.outputs.variance) write_image(channels_of(image, 3, 3), args.variance);
+    for (size_t k = 0; k < wrt.size(); ++k) {
+      DerivativeFiles f = write_derivative(image, job.outputs.derivative_channel(k), out, wrt[k].name);
+      if (!args.quiet) std::printf("dray: wrote %s and %s (colour scale +-%.4g)\n", f.exr.c_str(), f.png.c_str(), f.scale);
+    }
   });
   if (st.code) return report(ctx, st);
   if (ctx.is_root() && !args.quiet) {
     double samples = double(scene.camera.width) * scene.camera.height * scene.render.spp;
-    std::printf("dray: wrote %s (%dx%d, %d spp) in %.2f s, %.2f Msamples/s, %d ranks x %d threads\n",
-                out.c_str(), scene.camera.width, scene.camera.height, scene.render.spp, secs,
+    std::printf("dray: wrote %s (%dx%d, %d spp%s) in %.2f s, %.2f Msamples/s, %d ranks x %d threads\n",
+                out.c_str(), scene.camera.width, scene.camera.height, scene.render.spp,
+                wrt.empty() ? "" : (", " + std::to_string(wrt.size()) + " derivatives").c_str(), secs,
                 samples / secs * 1e-6, ctx.size(), job.threads);
   }
   return 0;
@@ -144,6 +153,10 @@ int main(int argc, char** argv) {
   render_cmd->add_option("-o,--output", render.output, "Output image, .png or .exr (default: SCENE-stem.png)");
   render_cmd->add_option("--variance", render.variance,
                          "Also write the per-pixel variance of the pixel estimate (EXR; needs spp >= 2), for dray diff --ref-variance");
+  render_cmd->add_option("--wrt", render.wrt,
+                         "Also write the derivative image of each parameter named (dray params lists them; a "
+                         "vector name gives its 3 components, NAME[i] one): OUT-stem.d.PARAM.exr and a .png")
+      ->allow_extra_args(false);
   add_threads_option(render_cmd, render.threads);
   render_cmd->add_option("--tile-size", render.tile_size, "Tile edge in pixels")->check(CLI::Range(1, 4096));
   render_cmd->add_option("--distribution", render.distribution,
@@ -162,6 +175,9 @@ int main(int argc, char** argv) {
   RegressArgs regress;
   CLI::App* regress_cmd = add_regress_command(app, regress);
 
+  GradcheckArgs gradcheck;
+  CLI::App* gradcheck_cmd = add_gradcheck_command(app, gradcheck);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -175,6 +191,7 @@ int main(int argc, char** argv) {
     if (*render_cmd) return run_render(ctx, render);
     if (*params_cmd) return run_params(ctx, params);
     if (*diff_cmd) return run_diff(ctx, diff);
+    if (*gradcheck_cmd) return run_gradcheck(ctx, gradcheck);
     if (*regress_cmd) return run_regress(ctx, regress);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dray: internal error on rank %d: %s\n", ctx.rank(), e.what());

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mpi/collectives.h"
+#include "renderer/colormap.h"
 #include "renderer/image.h"
 #include "renderer/render.h"
 #include "renderer/scene_loader.h"

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "renderer/colormap.h"
 #include "renderer/image_compare.h"
 #include "renderer/sampler.h"
 
