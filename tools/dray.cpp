@@ -155,8 +155,7 @@ int main(int argc, char** argv) {
                          "Also write the per-pixel variance of the pixel estimate (EXR; needs spp >= 2), for dray diff --ref-variance");
   render_cmd->add_option("--wrt", render.wrt,
                          "Also write the derivative image of each parameter named (dray params lists them; a "
-                         "vector name gives its 3 components, NAME[i] one): OUT-stem.d.PARAM.exr and a .png")
-      ->allow_extra_args(false);
+                         "vector name gives its 3 components, NAME[i] one): OUT-stem.d.PARAM.exr and a .png");
   add_threads_option(render_cmd, render.threads);
   render_cmd->add_option("--tile-size", render.tile_size, "Tile edge in pixels")->check(CLI::Range(1, 4096));
   render_cmd->add_option("--distribution", render.distribution,

@@ -6,9 +6,10 @@ set -euo pipefail
 dray=$1 scenes=$2 mpiexec=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-run() {  # run RANKS THREADS DISTRIBUTION SCENE OUT
-  ${mpiexec/ N / $1 } "$dray" render "$scenes/$4.json" -o "$5" --threads "$2" --distribution "$3" \
-    --set camera.width=64 --set camera.height=48 --spp 4 --tile-size 8 --quiet
+run() {  # run RANKS THREADS DISTRIBUTION SCENE OUT [MORE ARGS]
+  local ranks=$1 threads=$2 dist=$3 scene=$4 out=$5; shift 5
+  ${mpiexec/ N / $ranks } "$dray" render "$scenes/$scene.json" -o "$out" --threads "$threads" --distribution "$dist" \
+    --set camera.width=64 --set camera.height=48 --spp 4 --tile-size 8 --quiet "$@"
 }
 fail=0
 for scene in spheres cornell-box bunny; do
@@ -21,6 +22,20 @@ for scene in spheres cornell-box bunny; do
       echo "ok   $scene: $1 ranks x $2 threads ($3) is bitwise identical to 1 x 1"
     else
       echo "FAIL $scene: $1 ranks x $2 threads ($3) differs from 1 x 1"; fail=1
+    fi
+  done
+done
+# Derivative images: 1 x 1 against 3 ranks x 2 threads and 2 ranks x 1 (dynamic).
+wrt="--wrt materials.red.albedo lights.key.position[1] shapes.mid.center[0]"
+run 1 1 static spheres "$tmp/d-ref.exr" $wrt
+for config in "3 2 static" "2 1 dynamic"; do
+  set -- $config
+  run "$1" "$2" "$3" spheres "$tmp/d-$1x$2.exr" $wrt
+  for p in "materials.red.albedo[0]" "materials.red.albedo[2]" "lights.key.position[1]" "shapes.mid.center[0]"; do
+    if cmp -s "$tmp/d-ref.d.$p.exr" "$tmp/d-$1x$2.d.$p.exr"; then
+      echo "ok   derivative $p: $1 ranks x $2 threads ($3) is bitwise identical to 1 x 1"
+    else
+      echo "FAIL derivative $p: $1 ranks x $2 threads ($3) differs from 1 x 1"; fail=1
     fi
   done
 done

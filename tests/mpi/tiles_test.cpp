@@ -21,7 +21,7 @@ TEST_CASE("static interleaved distribution covers every tile exactly once", "[mp
   CHECK(mpi::static_tiles(10, 1, 3) == std::vector<int>{1, 4, 7});
 }
 
-TEST_CASE("the assembled image is bitwise the single-process image", "[mpi][tiles]") {
+TEST_CASE("the assembled image and its derivatives are bitwise the single-process ones", "[mpi][tiles]") {
   // A mesh, spheres, quads, every light type: small and quick.
   Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
                            {"camera.width=70", "camera.height=45", "render.spp=3"});
@@ -32,6 +32,14 @@ TEST_CASE("the assembled image is bitwise the single-process image", "[mpi][tile
   Image reference(70, 45);
   render_tiles(scene, tiles, all, reference, 1);
 
+  // With derivative channels (3 scalars: one Dual<4> pass) and the variance travelling too.
+  RenderOutputs outputs;
+  outputs.variance = true;
+  for (const char* p : {"materials.red.albedo[0]", "lights.key.position[1]", "shapes.mid.center[2]"})
+    outputs.wrt.push_back(resolve_scalars(scene.params, {p}).at(0).slot);
+  Image reference_d(70, 45, outputs.channels());
+  render_tiles(scene, tiles, all, reference_d, 1, outputs);
+
   for (auto dist : {mpi::Distribution::static_interleaved, mpi::Distribution::dynamic})
     for (int threads : {1, 2})
       for (int tile : {5, 16}) {
@@ -40,7 +48,9 @@ TEST_CASE("the assembled image is bitwise the single-process image", "[mpi][tile
         job.threads = threads;
         job.distribution = dist;
         Image img = mpi::render_image(*g_ctx, scene, job);
-        bool same = !g_ctx->is_root() || img.data == reference.data;
+        job.outputs = outputs;
+        Image img_d = mpi::render_image(*g_ctx, scene, job);
+        bool same = !g_ctx->is_root() || (img.data == reference.data && img_d.data == reference_d.data);
         INFO("ranks " << g_ctx->size() << ", threads " << threads << ", tile " << tile << ", "
                       << (dist == mpi::Distribution::dynamic ? "dynamic" : "static"));
         REQUIRE(mpi::all_ranks(*g_ctx, same));

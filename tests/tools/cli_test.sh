@@ -77,4 +77,24 @@ has "$tmp/stderr" "missing.exr" "the missing file is named"
 "$dray" render "$scenes/spheres.json" -q --set camera.width=16 --set camera.height=16 --spp 2 -o "$tmp/small.exr"
 expect 2 "diff of different sizes" "$dray" diff "$tmp/small.exr" "$tmp/m.exr"
 has "$tmp/stderr" "small.exr is 16x16 but $tmp/m.exr is 32x24" "both sizes are named"
+# Derivative images and gradcheck
+expect 0 "render --wrt" "$dray" render "$scenes/spheres.json" $small -o "$tmp/w/img.png" --wrt materials.red.albedo lights.key.intensity[1]
+for p in "materials.red.albedo[0]" "materials.red.albedo[1]" "materials.red.albedo[2]" "lights.key.intensity[1]"; do
+  [ -s "$tmp/w/img.d.$p.exr" ] && [ -s "$tmp/w/img.d.$p.png" ] || { echo "FAIL no img.d.$p.exr/.png"; fail=1; }
+done
+has "$tmp/stdout" "img.d.lights.key.intensity[1].png (colour scale" "the colour scale is printed"
+has "$tmp/stdout" "4 derivatives" "the summary counts the derivatives"
+expect 2 "--wrt an unknown parameter" "$dray" render "$scenes/spheres.json" $small --wrt materials.nosuch.albedo
+has "$tmp/stderr" "unknown parameter \"materials.nosuch.albedo\"" "the unknown parameter is named"
+expect 2 "--wrt a component out of range" "$dray" render "$scenes/spheres.json" $small --wrt "shapes.left.radius[1]"
+has "$tmp/stderr" "shapes.left.radius has 1 component" "the component count is given"
+grad="--set camera.width=32 --set camera.height=24 --spp 4"
+expect 0 "gradcheck on parameters that move no edge" "$dray" gradcheck "$scenes/spheres.json" $grad \
+  --param materials.red.albedo lights.key.intensity[0] materials.steel.tint[2] lights.sky.radiance[1]
+has "$tmp/stdout" "PASS" "gradcheck passes"
+has "$tmp/stdout" "materials.red.albedo[2]" "gradcheck lists each component"
+expect 1 "gradcheck on a radius (a moving silhouette: no visibility term)" "$dray" gradcheck "$scenes/spheres.json" $grad \
+  --param shapes.glow.radius
+has "$tmp/stdout" "DIFFERS" "the difference is shown"
+expect 2 "gradcheck without --param" "$dray" gradcheck "$scenes/spheres.json"
 exit $fail
