@@ -10,20 +10,42 @@ namespace dray {
 
 inline constexpr float kPi = 3.14159265358979323846f;
 
+// The camera's frame in T: it depends on parameters only, so it is built once and shared by
+// many samples.
+template <class T>
+struct CameraFrame {
+  Vec3<T> origin, forward, right, up;
+  T half_w, half_h;
+  float width, height;
+};
+
+template <class T>
+CameraFrame<T> camera_frame(const Camera& cam, const ParamView<T>& P) {
+  using ad::tan;
+  CameraFrame<T> f;
+  f.origin = P.vec3(cam.origin);
+  f.forward = normalize(P.vec3(cam.target) - f.origin);
+  f.right = normalize(cross(f.forward, P.vec3(cam.up)));
+  f.up = cross(f.right, f.forward);
+  f.half_h = tan(P.scalar(cam.fov_y) * T(kPi / 360.f));
+  f.half_w = f.half_h * T(float(cam.width) / float(cam.height));
+  f.width = float(cam.width);
+  f.height = float(cam.height);
+  return f;
+}
+
 // The ray through film position (px, py), in pixels from the top-left corner.
 template <class T>
+RayT<T> camera_ray(const CameraFrame<T>& f, float px, float py) {
+  float sx = 2.f * px / f.width - 1.f;
+  float sy = 1.f - 2.f * py / f.height;
+  Vec3<T> d = f.forward + f.right * (f.half_w * T(sx)) + f.up * (f.half_h * T(sy));
+  return {f.origin, normalize(d)};
+}
+
+template <class T>
 RayT<T> camera_ray(const Camera& cam, const ParamView<T>& P, float px, float py) {
-  using ad::tan;
-  Vec3<T> o = P.vec3(cam.origin);
-  Vec3<T> forward = normalize(P.vec3(cam.target) - o);
-  Vec3<T> right = normalize(cross(forward, P.vec3(cam.up)));
-  Vec3<T> up = cross(right, forward);
-  T half_h = tan(P.scalar(cam.fov_y) * T(kPi / 360.f));
-  T half_w = half_h * T(float(cam.width) / float(cam.height));
-  float sx = 2.f * px / float(cam.width) - 1.f;
-  float sy = 1.f - 2.f * py / float(cam.height);
-  Vec3<T> d = forward + right * (half_w * T(sx)) + up * (half_h * T(sy));
-  return {o, normalize(d)};
+  return camera_ray(camera_frame(cam, P), px, py);
 }
 
 }  // namespace dray

@@ -38,10 +38,11 @@ PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x
   const int n = scene.render.spp;
   PixelEstimate<T> e;
   glm::dvec3 sum(0.0), sum_sq(0.0);
+  const CameraFrame<T> frame = camera_frame(scene.camera, P);
   for (int s = 0; s < n; ++s) {
     Sampler sampler(scene.render.seed, pixel, uint64_t(s));
     float jx = sampler.next(), jy = sampler.next();
-    RayT<T> ray = camera_ray(scene.camera, P, float(x) + jx, float(y) + jy);
+    RayT<T> ray = camera_ray(frame, float(x) + jx, float(y) + jy);
     Vec3<T> L = radiance(scene, P, ray, sampler);
     glm::dvec3 v(value(L));
     sum += v;
