@@ -84,10 +84,6 @@ void render_chunk_pixel(const Scene& scene, const Chunk& c, const RenderOutputs&
 
 }  // namespace
 
-glm::vec3 render_pixel(const Scene& scene, int x, int y) {
-  return glm::vec3(pixel_estimate(scene, ParamView<float>(scene.params), x, y).mean);
-}
-
 void render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                   Image& image, int threads, const RenderOutputs& outputs, const TileProgress& progress) {
   std::vector<Chunk> chunks;

@@ -42,7 +42,4 @@ void render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
                   Image& image, int threads, const RenderOutputs& outputs = {},
                   const TileProgress& progress = {});
 
-// The mean radiance of one pixel over the scene's spp samples (for tests and tools).
-glm::vec3 render_pixel(const Scene& scene, int x, int y);
-
 }  // namespace dray

@@ -46,13 +46,8 @@ template <class T> T dot(const Vec3<T>& a, const Vec3<T>& b) { return a.x * b.x 
 template <class T> Vec3<T> cross(const Vec3<T>& a, const Vec3<T>& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-template <class T> T length_squared(const Vec3<T>& a) { return dot(a, a); }
 template <class T> T length(const Vec3<T>& a) { using ad::sqrt; return sqrt(dot(a, a)); }
 template <class T> Vec3<T> normalize(const Vec3<T>& a) { return a / length(a); }
-template <class T> T max_component(const Vec3<T>& a) {
-  using ad::max;
-  return max(a.x, max(a.y, a.z));
-}
 
 // The primal values as a plain float vector (for traversal and decisions).
 template <class T> glm::vec3 value(const Vec3<T>& a) { return {value(a.x), value(a.y), value(a.z)}; }
