@@ -58,16 +58,19 @@ Vec3<T> prim_normal(const PrimT<T>& prim, const Vec3<T>& p) {
 }
 
 // Re-evaluates, in T, the hit the float traversal found: the same primitive, the same root.
+// In float the traversal's distance is already this value (same function, same inputs), so only
+// derivative-carrying types intersect again.
 template <class T>
 SurfacePoint<T> eval_hit(const PrimT<T>& prim, const RayT<T>& ray, const Hit& hit, float t_min) {
   PrimHit<T> h{T(hit.t), T(0), T(0)};
-  float t_max = INFINITY;
-  bool ok = prim.kind == PrimGeom::sphere
-                ? intersect_sphere(ray.o, ray.d, prim.a, prim.r, t_min, t_max, h)
-                : intersect_triangle(ray.o, ray.d, prim.a, prim.b, prim.c, t_min, t_max, h,
-                                     prim.kind == PrimGeom::quad);
-  // A hit exactly on an edge can fail the re-test in T by rounding; keep the float distance.
-  if (!ok) h.t = T(hit.t);
+  if constexpr (ad::is_differentiable_v<T>) {
+    bool ok = prim.kind == PrimGeom::sphere
+                  ? intersect_sphere(ray.o, ray.d, prim.a, prim.r, t_min, INFINITY, h)
+                  : intersect_triangle(ray.o, ray.d, prim.a, prim.b, prim.c, t_min, INFINITY, h,
+                                       prim.kind == PrimGeom::quad);
+    // A hit exactly on an edge can fail the re-test in T by rounding; keep the float distance.
+    if (!ok) h.t = T(hit.t);
+  }
   Vec3<T> p = ray.o + ray.d * h.t;
   return {p, prim_normal(prim, p)};
 }
