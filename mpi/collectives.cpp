@@ -20,4 +20,29 @@ std::vector<std::string> gather_strings(const Context& ctx, const std::string& m
   return out;
 }
 
+void broadcast(const Context&, std::span<double> values, int root) {
+  MPI_Bcast(values.data(), int(values.size()), MPI_DOUBLE, root, MPI_COMM_WORLD);
+}
+
+void reduce_sum(const Context& ctx, std::span<double> values, int root) {
+  if (ctx.rank() == root) MPI_Reduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+  else MPI_Reduce(values.data(), nullptr, int(values.size()), MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+}
+
+void allreduce_sum(const Context&, std::span<double> values) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+
+std::vector<double> gather(const Context& ctx, std::span<const double> mine, int root) {
+  std::vector<double> all(ctx.rank() == root ? mine.size() * size_t(ctx.size()) : 0);
+  MPI_Gather(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), int(mine.size()), MPI_DOUBLE, root, MPI_COMM_WORLD);
+  return all;
+}
+
+std::vector<double> scatter(const Context&, std::span<const double> all, size_t piece, int root) {
+  std::vector<double> mine(piece);
+  MPI_Scatter(all.data(), int(piece), MPI_DOUBLE, mine.data(), int(piece), MPI_DOUBLE, root, MPI_COMM_WORLD);
+  return mine;
+}
+
 }  // namespace dray::mpi

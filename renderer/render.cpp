@@ -7,7 +7,7 @@
 #include <omp.h>
 
 #include "ad/dual.h"
-#include "renderer/integrator.h"
+#include "renderer/pixel_estimate.h"
 
 namespace dray {
 
@@ -20,42 +20,6 @@ std::vector<Tile> make_tiles(int width, int height, int size) {
 }
 
 namespace {
-
-template <class T>
-struct PixelEstimate {
-  static constexpr int N = ad::tangent_count<T>::value;
-  glm::dvec3 mean{0.0}, variance{0.0};  // variance of the mean (not of one sample)
-  std::array<glm::dvec3, N> tangent{};  // derivative of the mean, per seeded input
-};
-
-// The pixel estimate: the mean of spp camera-path samples, its variance and (for a dual type)
-// its derivatives, accumulated in double in a fixed order so that the result is bitwise
-// reproducible.
-template <class T>
-PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x, int y) {
-  constexpr int N = PixelEstimate<T>::N;
-  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
-  const int n = scene.render.spp;
-  PixelEstimate<T> e;
-  glm::dvec3 sum(0.0), sum_sq(0.0);
-  const CameraFrame<T> frame = camera_frame(scene.camera, P);
-  for (int s = 0; s < n; ++s) {
-    Sampler sampler(scene.render.seed, pixel, uint64_t(s));
-    float jx = sampler.next(), jy = sampler.next();
-    RayT<T> ray = camera_ray(frame, float(x) + jx, float(y) + jy);
-    Vec3<T> L = radiance(scene, P, ray, sampler);
-    glm::dvec3 v(value(L));
-    sum += v;
-    sum_sq += v * v;
-    if constexpr (N > 0)
-      for (int k = 0; k < N; ++k) e.tangent[k] += glm::dvec3(ad::tangent(L.x, k), ad::tangent(L.y, k), ad::tangent(L.z, k));
-  }
-  e.mean = sum / double(n);
-  // Unbiased sample variance, divided by n for the variance of the mean.
-  e.variance = n > 1 ? glm::max(sum_sq - sum * e.mean, 0.0) / (double(n - 1) * n) : glm::dvec3(0.0);
-  for (auto& t : e.tangent) t /= double(n);
-  return e;
-}
 
 // Writes one estimate into a pixel: mean and variance (when `values`), and its tangents into
 // the derivative channels of scalars first, first + 1, ...

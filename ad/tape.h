@@ -1,0 +1,80 @@
+#pragma once
+// The reverse-mode tape: one flat, per-thread record of every operation on differentiated
+// values, in the order executed. Each operation (a statement) stores its arguments as
+// (statement index, partial derivative) pairs of 8 bytes in one array, and the end of its
+// arguments (4 bytes) in another: no heap node per operation. The arrays keep their capacity
+// when cleared, so a warm tape allocates nothing; clearing after every path sample bounds its
+// size by the path length.
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace dray::ad {
+
+class Tape {
+ public:
+  struct Arg {
+    int32_t index;  // the argument's statement
+    float partial;  // d result / d argument
+  };
+  static_assert(sizeof(Arg) == 8);
+
+  // This thread's tape.
+  static Tape& local() {
+    thread_local Tape tape;
+    return tape;
+  }
+
+  // Records a statement with these arguments (constants, index < 0, are left out); returns its index.
+  int32_t record(std::initializer_list<Arg> args) {
+    for (const Arg& a : args)
+      if (a.index >= 0) args_.push_back(a);
+    ends_.push_back(uint32_t(args_.size()));
+    return int32_t(ends_.size() - 1);
+  }
+  // An input: a statement without arguments whose adjoint goes to gradient entry `gradient_index`.
+  int32_t input(int gradient_index) {
+    int32_t s = record({});
+    inputs_.push_back({s, gradient_index});
+    return s;
+  }
+
+  size_t statements() const { return ends_.size(); }
+  size_t bytes() const { return args_.size() * sizeof(Arg) + ends_.size() * sizeof(uint32_t) + inputs_.size() * 8; }
+
+  // Starts a reverse sweep: zero adjoints for every statement.
+  void begin_adjoints() { adjoint_.assign(ends_.size(), 0.f); }
+  void seed(int32_t index, float adjoint) {
+    if (index >= 0) adjoint_[size_t(index)] += adjoint;
+  }
+  // Propagates adjoints from the last statement to the first, then adds each input's adjoint
+  // to gradient[its index] (scaled by `scale`). Returns false, adding nothing, when an input's
+  // adjoint is not finite.
+  bool backward(std::span<double> gradient, double scale = 1.0) {
+    for (size_t s = ends_.size(); s-- > 0;) {
+      const float adj = adjoint_[s];
+      if (adj == 0.f) continue;
+      for (uint32_t k = s == 0 ? 0 : ends_[s - 1]; k < ends_[s]; ++k)
+        adjoint_[size_t(args_[k].index)] += adj * args_[k].partial;
+    }
+    for (const auto& [s, g] : inputs_)
+      if (!std::isfinite(adjoint_[size_t(s)])) return false;
+    for (const auto& [s, g] : inputs_) gradient[size_t(g)] += scale * double(adjoint_[size_t(s)]);
+    return true;
+  }
+
+  void clear() {
+    args_.clear();
+    ends_.clear();
+    inputs_.clear();
+  }
+
+ private:
+  std::vector<Arg> args_;
+  std::vector<uint32_t> ends_;
+  std::vector<std::pair<int32_t, int32_t>> inputs_;  // (statement, gradient index)
+  std::vector<float> adjoint_;
+};
+
+}  // namespace dray::ad

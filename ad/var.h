@@ -1,0 +1,83 @@
+#pragma once
+// Reverse-mode automatic differentiation: a Var is a value and the index of the tape statement
+// that computed it (-1 for a constant, which records nothing). Each operation records its
+// partial derivatives on this thread's tape (ad/tape.h); the rule is written beside each.
+// The value part of every operation is the same float operation as in the plain-float kernel.
+#include <cmath>
+
+#include "ad/scalar.h"
+#include "ad/tape.h"
+
+namespace dray::ad {
+
+struct Var {
+  float v = 0.f;
+  int32_t i = -1;  // tape statement, or -1: a constant
+
+  Var() = default;
+  Var(float value) : v(value) {}  // a constant  // NOLINT(implicit)
+  // An input of differentiation when seed_index >= 0 (its adjoint goes to gradient[seed_index]).
+  Var(float value, int seed_index) : v(value), i(seed_index >= 0 ? Tape::local().input(seed_index) : -1) {}
+  static Var make(float value, std::initializer_list<Tape::Arg> args) {
+    Var r(value);
+    bool any = false;
+    for (const auto& a : args) any = any || a.index >= 0;
+    if (any) r.i = Tape::local().record(args);
+    return r;
+  }
+
+  // d(-a) = -da
+  friend Var operator-(const Var& a) { return make(-a.v, {{a.i, -1.f}}); }
+  // d(a + b) = da + db
+  friend Var operator+(const Var& a, const Var& b) { return make(a.v + b.v, {{a.i, 1.f}, {b.i, 1.f}}); }
+  // d(a - b) = da - db
+  friend Var operator-(const Var& a, const Var& b) { return make(a.v - b.v, {{a.i, 1.f}, {b.i, -1.f}}); }
+  // d(a b) = b da + a db
+  friend Var operator*(const Var& a, const Var& b) { return make(a.v * b.v, {{a.i, b.v}, {b.i, a.v}}); }
+  // d(a / b) = da / b - (a / b) db / b
+  friend Var operator/(const Var& a, const Var& b) {
+    const float r = a.v / b.v, inv = 1.f / b.v;
+    return make(r, {{a.i, inv}, {b.i, -r * inv}});
+  }
+  Var& operator+=(const Var& b) { return *this = *this + b; }
+  Var& operator-=(const Var& b) { return *this = *this - b; }
+  Var& operator*=(const Var& b) { return *this = *this * b; }
+  Var& operator/=(const Var& b) { return *this = *this / b; }
+};
+
+template <> struct is_differentiable<Var> : std::true_type {};
+
+inline float value(const Var& a) { return a.v; }
+inline Var detach(const Var& a) { return Var(a.v); }
+
+// y = f(a) with f'(a) = slope: dy = slope da.
+inline Var chain(const Var& a, float y, float slope) { return Var::make(y, {{a.i, slope}}); }
+
+// d sqrt(a) = da / (2 sqrt(a)) (0 at a = 0)
+inline Var sqrt(const Var& a) {
+  float y = std::sqrt(a.v);
+  return chain(a, y, y > 0.f ? 0.5f / y : 0.f);
+}
+// d sin(a) = cos(a) da
+inline Var sin(const Var& a) { return chain(a, std::sin(a.v), std::cos(a.v)); }
+// d cos(a) = -sin(a) da
+inline Var cos(const Var& a) { return chain(a, std::cos(a.v), -std::sin(a.v)); }
+// d tan(a) = (1 + tan^2(a)) da
+inline Var tan(const Var& a) {
+  float y = std::tan(a.v);
+  return chain(a, y, 1.f + y * y);
+}
+// d exp(a) = exp(a) da
+inline Var exp(const Var& a) {
+  float y = std::exp(a.v);
+  return chain(a, y, y);
+}
+// d log(a) = da / a
+inline Var log(const Var& a) { return chain(a, std::log(a.v), 1.f / a.v); }
+// d |a| = sign(a) da (0 at 0)
+inline Var abs(const Var& a) { return chain(a, std::fabs(a.v), a.v > 0.f ? 1.f : (a.v < 0.f ? -1.f : 0.f)); }
+// min and max pick one argument exactly as the float versions do; its derivative follows.
+inline Var min(const Var& a, const Var& b) { return a.v < b.v ? a : b; }
+inline Var max(const Var& a, const Var& b) { return a.v > b.v ? a : b; }
+
+}  // namespace dray::ad

@@ -1,0 +1,113 @@
+#include "renderer/gradient.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "ad/var.h"
+#include "renderer/pixel_estimate.h"
+
+namespace dray {
+
+Loss parse_loss(const std::string& name) {
+  if (name == "l1") return Loss::l1;
+  if (name == "l2") return Loss::l2;
+  if (name == "relative_l2") return Loss::relative_l2;
+  throw std::runtime_error("unknown loss \"" + name + "\" (expected l1, l2 or relative_l2)");
+}
+
+double loss_term(Loss loss, double r, double t) {
+  double d = r - t;
+  switch (loss) {
+    case Loss::l1: return std::fabs(d);
+    case Loss::l2: return d * d;
+    case Loss::relative_l2: return d * d / (t * t + 0.01);
+  }
+  return 0;
+}
+
+double loss_derivative(Loss loss, double r, double t) {
+  double d = r - t;
+  switch (loss) {
+    case Loss::l1: return d > 0 ? 1.0 : (d < 0 ? -1.0 : 0.0);
+    case Loss::l2: return 2 * d;
+    case Loss::relative_l2: return 2 * d / (t * t + 0.01);
+  }
+  return 0;
+}
+
+namespace {
+
+struct TileResult {
+  double loss = 0;
+  std::vector<double> gradient;
+  long dropped_samples = 0, dropped_pixels = 0;
+};
+
+// Replays the pixel's samples in the Var kernel, seeding each sample's radiance with
+// d loss / d pixel / spp, and adds the parameter adjoints to `gradient`.
+void adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, int x, int y, const glm::dvec3& dloss_dpixel,
+                   TileResult& out) {
+  ad::Tape& tape = ad::Tape::local();
+  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
+  const int n = scene.render.spp;
+  for (int s = 0; s < n; ++s) {
+    tape.clear();
+    Sampler sampler(scene.render.seed, pixel, uint64_t(s));
+    float jx = sampler.next(), jy = sampler.next();
+    RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), float(x) + jx, float(y) + jy);
+    Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
+    tape.begin_adjoints();
+    for (int c = 0; c < 3; ++c) tape.seed(L[c].i, float(dloss_dpixel[c] / n));
+    if (!tape.backward(out.gradient)) ++out.dropped_samples;
+  }
+  tape.clear();
+}
+
+}  // namespace
+
+GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
+                              const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
+                              int threads, Image& primal) {
+  std::vector<int> seeds(scene.params.values().size(), -1);
+  for (size_t k = 0; k < params.size(); ++k) seeds[params[k]] = int(k);
+  const ParamView<float> Pf(scene.params);
+  const ParamView<ad::Var> Pv(scene.params, seeds.data());
+  std::vector<TileResult> per_tile(ids.size());
+  const int n = int(ids.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (int i = 0; i < n; ++i) {
+    TileResult& r = per_tile[size_t(i)];
+    r.gradient.assign(params.size(), 0.0);
+    const Tile& t = tiles[size_t(ids[size_t(i)])];
+    for (int y = t.y0; y < t.y1; ++y)
+      for (int x = t.x0; x < t.x1; ++x) {
+        const glm::dvec3 mean = pixel_estimate(scene, Pf, x, y).mean;
+        float* px = primal.pixel(x, y);
+        const float* tp = target.pixel(x, y);
+        glm::dvec3 dloss(0.0);
+        double l = 0;
+        for (int c = 0; c < 3; ++c) {
+          px[c] = float(mean[c]);
+          l += loss_term(loss, mean[c], tp[c]) / normaliser;
+          dloss[c] = loss_derivative(loss, mean[c], tp[c]) / normaliser;
+        }
+        if (!std::isfinite(l)) {  // a non-finite pixel: no loss, no gradient
+          ++r.dropped_pixels;
+          continue;
+        }
+        r.loss += l;
+        if (!params.empty()) adjoint_pixel(scene, Pv, x, y, dloss, r);
+      }
+  }
+  GradientResult out;
+  out.gradient.assign(params.size(), 0.0);
+  for (const TileResult& r : per_tile) {  // in tile order: deterministic
+    out.loss += r.loss;
+    for (size_t k = 0; k < params.size(); ++k) out.gradient[k] += r.gradient[k];
+    out.dropped_samples += r.dropped_samples;
+    out.dropped_pixels += r.dropped_pixels;
+  }
+  return out;
+}
+
+}  // namespace dray

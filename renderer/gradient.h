@@ -1,0 +1,44 @@
+#pragma once
+// The gradient pass: the loss of the rendered image against a target, and its gradient with
+// respect to scene parameters by reverse mode. A primal pass renders the pixels and their loss;
+// dLoss/dpixel then seeds an adjoint pass that replays every sample with the same random numbers
+// in the Var kernel, its tape cleared after each sample.
+#include <span>
+#include <string>
+#include <vector>
+
+#include "renderer/image.h"
+#include "renderer/render.h"
+#include "renderer/scene.h"
+
+namespace dray {
+
+enum class Loss {
+  l1,           // mean |I - T|
+  l2,           // mean (I - T)^2
+  relative_l2,  // mean (I - T)^2 / (T^2 + 0.01)
+};
+
+// "l1", "l2" or "relative_l2"; throws std::runtime_error otherwise.
+Loss parse_loss(const std::string& name);
+// One channel's loss term and its derivative with respect to the rendered value.
+double loss_term(Loss loss, double rendered, double target);
+double loss_derivative(Loss loss, double rendered, double target);
+
+struct GradientResult {
+  double loss = 0;                // this process's share of the loss (already divided by `normaliser`)
+  std::vector<double> gradient;   // d loss / d params[k], this process's share
+  long dropped_samples = 0;       // samples whose gradient was not finite: dropped
+  long dropped_pixels = 0;        // pixels whose value was not finite: no loss, no gradient
+};
+
+// Over tiles[ids]: renders each pixel (into `primal`, full size), adds its loss against `target`
+// (full size) divided by `normaliser` (3 x the global pixel count for a mean), and accumulates
+// the gradient with respect to the scalars at `params`. Every tile accumulates its own gradient
+// (one thread each); tiles are summed in the order of `ids`, so the result does not depend on
+// the thread count or schedule.
+GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
+                              const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
+                              int threads, Image& primal);
+
+}  // namespace dray
