@@ -12,7 +12,8 @@ Loss parse_loss(const std::string& name) {
   if (name == "l1") return Loss::l1;
   if (name == "l2") return Loss::l2;
   if (name == "relative_l2") return Loss::relative_l2;
-  throw std::runtime_error("unknown loss \"" + name + "\" (expected l1, l2 or relative_l2)");
+  if (name == "mean") return Loss::mean;
+  throw std::runtime_error("unknown loss \"" + name + "\" (expected l1, l2, relative_l2 or mean)");
 }
 
 double loss_term(Loss loss, double r, double t) {
@@ -21,6 +22,7 @@ double loss_term(Loss loss, double r, double t) {
     case Loss::l1: return std::fabs(d);
     case Loss::l2: return d * d;
     case Loss::relative_l2: return d * d / (t * t + 0.01);
+    case Loss::mean: return r;
   }
   return 0;
 }
@@ -31,6 +33,7 @@ double loss_derivative(Loss loss, double r, double t) {
     case Loss::l1: return d > 0 ? 1.0 : (d < 0 ? -1.0 : 0.0);
     case Loss::l2: return 2 * d;
     case Loss::relative_l2: return 2 * d / (t * t + 0.01);
+    case Loss::mean: return 1;
   }
   return 0;
 }
@@ -45,14 +48,14 @@ struct TileResult {
 
 // Replays the pixel's samples in the Var kernel, seeding each sample's radiance with
 // d loss / d pixel / spp, and adds the parameter adjoints to `gradient`.
-void adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, int x, int y, const glm::dvec3& dloss_dpixel,
-                   TileResult& out) {
+void adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, uint64_t seed, int x, int y,
+                   const glm::dvec3& dloss_dpixel, TileResult& out) {
   ad::Tape& tape = ad::Tape::local();
   const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
   const int n = scene.render.spp;
   for (int s = 0; s < n; ++s) {
     tape.clear();
-    Sampler sampler(scene.render.seed, pixel, uint64_t(s));
+    Sampler sampler(seed, pixel, uint64_t(s));
     float jx = sampler.next(), jy = sampler.next();
     RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), float(x) + jx, float(y) + jy);
     Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
@@ -67,7 +70,7 @@ void adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, int x, int y
 
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
-                              int threads, Image& primal) {
+                              int threads, Image& primal, uint64_t adjoint_seed) {
   std::vector<int> seeds(scene.params.values().size(), -1);
   for (size_t k = 0; k < params.size(); ++k) seeds[params[k]] = int(k);
   const ParamView<float> Pf(scene.params);
@@ -96,7 +99,7 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
           continue;
         }
         r.loss += l;
-        if (!params.empty()) adjoint_pixel(scene, Pv, x, y, dloss, r);
+        if (!params.empty()) adjoint_pixel(scene, Pv, adjoint_seed, x, y, dloss, r);
       }
   }
   GradientResult out;

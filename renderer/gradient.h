@@ -17,9 +17,10 @@ enum class Loss {
   l1,           // mean |I - T|
   l2,           // mean (I - T)^2
   relative_l2,  // mean (I - T)^2 / (T^2 + 0.01)
+  mean,         // mean I (the target is ignored): its gradient is the derivative of the mean image
 };
 
-// "l1", "l2" or "relative_l2"; throws std::runtime_error otherwise.
+// "l1", "l2", "relative_l2" or "mean"; throws std::runtime_error otherwise.
 Loss parse_loss(const std::string& name);
 // One channel's loss term and its derivative with respect to the rendered value.
 double loss_term(Loss loss, double rendered, double target);
@@ -37,8 +38,13 @@ struct GradientResult {
 // the gradient with respect to the scalars at `params`. Every tile accumulates its own gradient
 // (one thread each); tiles are summed in the order of `ids`, so the result does not depend on
 // the thread count or schedule.
+//
+// The adjoint pass replays the primal's samples (the exact gradient of this image's loss) when
+// adjoint_seed equals the scene's seed. With another seed it replays a sample set of its own:
+// dLoss/dpixel and dpixel/dparam are then independent estimates, and the gradient is unbiased
+// (with shared samples, E[(I - T) dI] carries a Cov(I, dI) / spp bias).
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
-                              int threads, Image& primal);
+                              int threads, Image& primal, uint64_t adjoint_seed);
 
 }  // namespace dray

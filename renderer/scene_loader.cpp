@@ -20,80 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string fmt_number(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-
-// Reads and validates JSON values; every error says which file and which JSON path.
-class Reader {
- public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-
-  [[noreturn]] void fail(const std::string& path, const std::string& msg) const {
-    throw LoadError(file_ + ": " + (path.empty() ? "/" : path) + ": " + msg);
-  }
-
-  // Checks that j is an object whose keys are all in `allowed` and that `required` are there.
-  void object(const json& j, const std::string& path, std::initializer_list<const char*> allowed,
-              std::initializer_list<const char*> required = {}) const {
-    if (!j.is_object()) fail(path, std::string("must be an object, got ") + j.type_name());
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      bool ok = false;
-      for (const char* a : allowed) ok = ok || it.key() == a;
-      if (!ok) {
-        std::string list;
-        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        fail(path + "/" + it.key(), "unknown key (expected one of: " + list + ")");
-      }
-    }
-    for (const char* r : required)
-      if (!j.contains(r)) fail(path + "/" + r, "required key is missing");
-  }
-
-  double number(const json& j, const std::string& path) const {
-    if (!j.is_number()) fail(path, std::string("must be a number, got ") + j.type_name());
-    double v = j.get<double>();
-    if (!std::isfinite(v)) fail(path, "must be finite");
-    return v;
-  }
-  float positive(const json& j, const std::string& path) const {
-    double v = number(j, path);
-    if (!(v > 0)) fail(path, "must be > 0, got " + fmt_number(v));
-    return float(v);
-  }
-  long integer(const json& j, const std::string& path, long min, long max) const {
-    if (!j.is_number_integer()) fail(path, std::string("must be an integer, got ") + j.type_name());
-    long v = j.get<long>();
-    if (v < min || v > max)
-      fail(path, "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " +
-                     std::to_string(v));
-    return v;
-  }
-  std::string string(const json& j, const std::string& path) const {
-    if (!j.is_string()) fail(path, std::string("must be a string, got ") + j.type_name());
-    return j.get<std::string>();
-  }
-  glm::vec3 vec3(const json& j, const std::string& path) const {
-    if (!j.is_array() || j.size() != 3) fail(path, "must be an array of 3 numbers");
-    return {float(number(j[0], path + "/0")), float(number(j[1], path + "/1")),
-            float(number(j[2], path + "/2"))};
-  }
-  // A colour: [r, g, b] or one number for all three; components >= 0.
-  glm::vec3 colour(const json& j, const std::string& path) const {
-    glm::vec3 c = j.is_number() ? glm::vec3(float(number(j, path))) : vec3(j, path);
-    for (int i = 0; i < 3; ++i)
-      if (c[i] < 0.f) fail(path, "must be >= 0, got " + fmt_number(c[i]));
-    return c;
-  }
-
-  const std::string& file() const { return file_; }
-
- private:
-  std::string file_;
-};
-
 // Finds the first OBJ face that names a vertex outside the vertices defined before it (an OBJ
 // index is 1-based, or negative counting back from the last vertex). Only called once a bad
 // index is known, to say where: "line 12: vertex index 9 is out of range (3 vertices)".
@@ -118,7 +44,7 @@ std::string locate_bad_face(const fs::path& file) {
 }
 
 struct Loader {
-  Reader rd;
+  JsonReader rd;
   fs::path base_dir;
   Scene scene;
   std::map<std::string, uint32_t> material_index;
@@ -250,13 +176,22 @@ struct Loader {
         shape.c = scene.params.add(prefix + "edge_v", ev);
         shape.material = material_ref(s["material"], p + "/material");
       } else if (type == "mesh") {
-        rd.object(s, p, {"name", "type", "file", "material", "transform"}, {"file"});
+        rd.object(s, p, {"name", "type", "file", "material", "materials", "transform"}, {"file"});
         shape.kind = Shape::Kind::mesh;
         shape.mesh = uint32_t(scene.meshes.size());
         scene.meshes.emplace_back();
         std::optional<uint32_t> material;
         if (s.contains("material")) material = material_ref(s["material"], p + "/material");
-        load_obj(rd.string(s["file"], p + "/file"), p + "/file", shape.name, material,
+        // OBJ material name -> scene material, for the OBJ materials named.
+        std::map<std::string, uint32_t> mapping;
+        if (s.contains("materials")) {
+          if (material) rd.fail(p + "/materials", "give either material or materials, not both");
+          if (!s["materials"].is_object())
+            rd.fail(p + "/materials", std::string("must be an object, got ") + s["materials"].type_name());
+          for (auto it = s["materials"].begin(); it != s["materials"].end(); ++it)
+            mapping[it.key()] = material_ref(it.value(), p + "/materials/" + it.key());
+        }
+        load_obj(rd.string(s["file"], p + "/file"), p + "/file", shape.name, material, mapping,
                  scene.meshes.back());
         transform(s.contains("transform") ? s["transform"] : json::object(), p + "/transform",
                   prefix, shape.transform);
@@ -280,7 +215,7 @@ struct Loader {
   }
 
   void load_obj(const std::string& rel, const std::string& jpath, const std::string& shape_name,
-                std::optional<uint32_t> material, Mesh& mesh) {
+                std::optional<uint32_t> material, const std::map<std::string, uint32_t>& mapping, Mesh& mesh) {
     fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir / rel;
     std::error_code ec;
     if (!fs::exists(file, ec)) rd.fail(jpath, "cannot open \"" + file.string() + "\": no such file");
@@ -310,6 +245,10 @@ struct Loader {
     const auto& mtls = reader.GetMaterials();
     if (!material) {
       for (const auto& m : mtls) {
+        if (auto mapped = mapping.find(m.name); mapped != mapping.end()) {
+          obj_materials.push_back(mapped->second);
+          continue;
+        }
         glm::vec3 kd(m.diffuse[0], m.diffuse[1], m.diffuse[2]);
         glm::vec3 ke(m.emission[0], m.emission[1], m.emission[2]);
         glm::vec3 ka(m.ambient[0], m.ambient[1], m.ambient[2]);
@@ -319,6 +258,10 @@ struct Loader {
         obj_materials.push_back(add_material(shape_name + "." + m.name, Material::Kind::diffuse,
                                              albedo, emits ? &e : nullptr));
       }
+      for (const auto& [name, index] : mapping)
+        if (std::none_of(mtls.begin(), mtls.end(), [&](const auto& m) { return m.name == name; }))
+          rd.fail(jpath.substr(0, jpath.rfind('/')) + "/materials/" + name,
+                  "\"" + file.string() + "\" has no material named \"" + name + "\"");
       if (obj_materials.empty())
         rd.fail(jpath.substr(0, jpath.rfind('/')) + "/material",
                 "required: \"" + file.string() + "\" defines no materials");

@@ -7,14 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "renderer/json_reader.h"
 #include "renderer/scene.h"
 
 namespace dray {
-
-// Bad input: the message is for people (DESIGN.md invariant 7); the command line exits 2.
-struct LoadError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Loads `path`, applying `overrides` ("render.spp=4", "shapes.ball.radius=2",
 // "materials.white.albedo[1]=0.5") first, and builds the geometry.

@@ -56,7 +56,7 @@ struct GradcheckArgs {
   std::string scene;
   std::vector<std::string> params, sets;
   int spp = 0, threads = 0, pixels = 3;
-  double tol = 0.01, step = 1e-3;
+  double tol = 0.01, tol_reverse = 1e-5, step = 1e-3;
 };
 CLI::App* add_gradcheck_command(CLI::App& app, GradcheckArgs& args);
 int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& args);

@@ -1,9 +1,10 @@
-// Derivative images and `dray gradcheck`: forward mode against central finite differences
-// computed with the same random numbers.
+// Derivative images and `dray gradcheck`: forward mode against reverse mode and against central
+// finite differences, all with the same random numbers.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
+#include "mpi/gradient.h"
 #include "mpi/tiles.h"
 #include "renderer/colormap.h"
 #include "renderer/scene_loader.h"
@@ -33,6 +34,9 @@ CLI::App* add_gradcheck_command(CLI::App& app, GradcheckArgs& a) {
   cmd->add_option("SCENE", a.scene, "Scene file (JSON)")->required();
   cmd->add_option("--param", a.params, "Parameters to check (a vector name checks its 3 components)")->required();
   cmd->add_option("--tol", a.tol, "Largest relative error that passes")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--tol-reverse", a.tol_reverse, "Largest relative difference of reverse and forward mode that passes")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--step", a.step, "Finite-difference step, relative: h = step * max(|value|, 1)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -78,11 +82,17 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
   Image ad = mpi::render_image(ctx, scene, job);
   const double base = ctx.is_root() ? image_mean(ad, 0) : 0.0;
 
+  // Reverse mode: the gradient of the mean image, with the same samples.
+  std::vector<Slot> slots = job.outputs.wrt;
+  mpi::DistributedGradient rev =
+      mpi::gradient(ctx, scene, Image(scene.camera.width, scene.camera.height, 3), Loss::mean, slots, 16, job.threads,
+                    scene.render.seed);
+
   mpi::RenderJob plain = job;
   plain.outputs = {};
   if (ctx.is_root())
-    std::printf("%-34s %12s %14s %14s %10s %10s  %s\n", "param", "value", "forward", "central FD", "rel.err",
-                "pixels", "result");
+    std::printf("%-32s %11s %13s %13s %13s %9s %9s %9s  %s\n", "param", "value", "forward", "reverse", "central FD",
+                "fd err", "rev err", "pixels", "result");
   bool all_ok = true;
   for (size_t k = 0; k < params.size(); ++k) {
     const Slot slot = params[k].slot;
@@ -104,7 +114,7 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
     // (a parameter that does not affect the image) from dividing by zero.
     const double floor = 1e-6 * std::max(base, 1e-6);
     auto rel = [&](double x, double y) { return std::fabs(x - y) / std::max({std::fabs(x), std::fabs(y), floor}); };
-    double err = rel(fwd, fd), pixel_err = 0;
+    double err = rel(fwd, fd), rev_err = rel(fwd, rev.gradient[k]), pixel_err = 0;
     // The pixels where the derivative is largest.
     std::vector<std::pair<double, size_t>> by_size;
     for (size_t i = 0; i < size_t(ad.width) * ad.height; ++i) by_size.push_back({-std::fabs(pixel_mean(ad, i, c)), i});
@@ -114,15 +124,15 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
       double pfd = (pixel_mean(ip, i, 0) - pixel_mean(im, i, 0)) / h2;
       pixel_err = std::max(pixel_err, rel(pixel_mean(ad, i, c), pfd));
     }
-    bool ok = err <= a.tol && pixel_err <= a.tol;
+    bool ok = err <= a.tol && pixel_err <= a.tol && rev_err <= a.tol_reverse;
     all_ok = all_ok && ok;
-    std::printf("%-34s %12.6g %14.6g %14.6g %10.2e %10.2e  %s\n", params[k].name.c_str(), v0, fwd, fd, err, pixel_err,
-                ok ? "ok" : "DIFFERS");
+    std::printf("%-32s %11.6g %13.6g %13.6g %13.6g %9.2e %9.2e %9.2e  %s\n", params[k].name.c_str(), v0, fwd,
+                rev.gradient[k], fd, err, rev_err, pixel_err, ok ? "ok" : "DIFFERS");
   }
   all_ok = mpi::all_ranks(ctx, all_ok);
   if (ctx.is_root())
-    std::printf("forward mode vs central differences (h = %g x max(|value|, 1)), tolerance %g: %s\n", a.step, a.tol,
-                all_ok ? "PASS" : "FAIL");
+    std::printf("forward vs central differences (h = %g x max(|value|, 1)) within %g, reverse vs forward within %g: %s\n",
+                a.step, a.tol, a.tol_reverse, all_ok ? "PASS" : "FAIL");
   return all_ok ? 0 : kExitDifferent;
 }
 

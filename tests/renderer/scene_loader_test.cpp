@@ -71,6 +71,25 @@ TEST_CASE("the Cornell box takes its materials and area light from the OBJ", "[l
   CHECK(s.params.get_vec3(red->slot) == glm::vec3(1.f, 0.f, 0.f));
 }
 
+TEST_CASE("a mesh can map its OBJ materials to scene materials", "[loader]") {
+  json doc = json::parse(R"({
+    "camera": { "origin": [278, 273, -800], "target": [278, 273, 0] },
+    "materials": { "wall": { "type": "diffuse", "albedo": 0.5 },
+                   "lamp": { "type": "diffuse", "albedo": 0, "emission": [17, 12, 4] } },
+    "shapes": [ { "name": "box", "type": "mesh", "file": "models/cornell_box.obj",
+                  "materials": { "white": "wall", "light": "lamp" } } ] })");
+  Scene s = load_scene(doc, kScenes + "/mapped.json");
+  REQUIRE(s.lights.size() == 1);
+  CHECK(s.params.get_vec3(s.params.find("materials.lamp.emission")->slot) == glm::vec3(17, 12, 4));
+  CHECK_FALSE(s.params.find("materials.box.light.emission"));  // mapped: not created from the OBJ
+  CHECK(s.params.find("materials.box.red.albedo"));           // unmapped: from the OBJ
+  doc["shapes"][0]["materials"]["whyte"] = "wall";
+  CHECK_THROWS_WITH(load_scene(doc, kScenes + "/mapped.json"),
+                    Catch::Contains("/shapes/0/materials/whyte") && Catch::Contains("has no material named \"whyte\""));
+  doc["shapes"][0]["materials"] = {{"white", "nosuch"}};
+  CHECK_THROWS_WITH(load_scene(doc, kScenes + "/mapped.json"), Catch::Contains("/shapes/0/materials/white: no material named"));
+}
+
 TEST_CASE("parameters have stable dotted names", "[loader]") {
   Scene s = load_scene(kScenes + "/spheres.json");
   for (const char* name : {"camera.origin", "camera.fov_y", "materials.red.albedo", "materials.steel.tint",

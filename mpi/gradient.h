@@ -1,0 +1,26 @@
+#pragma once
+// The distributed gradient pass: tiles over ranks (static, interleaved), each rank's gradient
+// summed over its tiles, then one MPI_Allreduce of loss, gradient and drop counts.
+#include <span>
+#include <vector>
+
+#include "mpi/context.h"
+#include "renderer/gradient.h"
+
+namespace dray::mpi {
+
+struct DistributedGradient {
+  double loss = 0;               // mean over all pixels and channels
+  std::vector<double> gradient;  // d loss / d params[k]
+  long dropped_samples = 0, dropped_pixels = 0;
+  double mpi_seconds = 0;        // time spent in MPI calls
+};
+
+// Collective. `target` must be full size on every rank. The adjoint pass uses `adjoint_seed`
+// (see gradient_tiles). When `primal` is given, rank 0 receives the full rendered image in it (a
+// gather: only ask on iterations that need it).
+DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
+                             std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
+                             Image* primal = nullptr);
+
+}  // namespace dray::mpi
