@@ -69,6 +69,14 @@ struct DerivativeFiles {
 };
 DerivativeFiles write_derivative(const Image& image, int channel, const std::string& out, const std::string& param);
 
+struct OptimizeArgs {
+  std::string job;
+  bool resume = false, quiet = false, progress = false;
+  int threads = 0;
+};
+CLI::App* add_optimize_command(CLI::App& app, OptimizeArgs& args);
+int run_optimize(const mpi::Context& ctx, const OptimizeArgs& args);
+
 struct RegressArgs {
   std::string dir, report = "regress-report";
   int threads = 0;

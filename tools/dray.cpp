@@ -174,6 +174,8 @@ int main(int argc, char** argv) {
   RegressArgs regress;
   CLI::App* regress_cmd = add_regress_command(app, regress);
 
+  OptimizeArgs optimize;
+  CLI::App* optimize_cmd = add_optimize_command(app, optimize);
   GradcheckArgs gradcheck;
   CLI::App* gradcheck_cmd = add_gradcheck_command(app, gradcheck);
 
@@ -191,6 +193,7 @@ int main(int argc, char** argv) {
     if (*params_cmd) return run_params(ctx, params);
     if (*diff_cmd) return run_diff(ctx, diff);
     if (*gradcheck_cmd) return run_gradcheck(ctx, gradcheck);
+    if (*optimize_cmd) return run_optimize(ctx, optimize);
     if (*regress_cmd) return run_regress(ctx, regress);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dray: internal error on rank %d: %s\n", ctx.rank(), e.what());
