@@ -5,6 +5,7 @@
 // arguments (4 bytes) in another: no heap node per operation. The arrays keep their capacity
 // when cleared, so a warm tape allocates nothing; clearing after every path sample bounds its
 // size by the path length.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -64,7 +65,12 @@ class Tape {
     return true;
   }
 
+  // The most statements the tape has held since reset_peak(): bounded by the path length.
+  size_t peak_statements() const { return std::max(peak_, ends_.size()); }
+  void reset_peak() { peak_ = 0; }
+
   void clear() {
+    peak_ = std::max(peak_, ends_.size());
     args_.clear();
     ends_.clear();
     inputs_.clear();
@@ -75,6 +81,7 @@ class Tape {
   std::vector<uint32_t> ends_;
   std::vector<std::pair<int32_t, int32_t>> inputs_;  // (statement, gradient index)
   std::vector<float> adjoint_;
+  size_t peak_ = 0;
 };
 
 }  // namespace dray::ad

@@ -90,9 +90,9 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
         glm::dvec3 dloss(0.0);
         double l = 0;
         for (int c = 0; c < 3; ++c) {
-          px[c] = float(mean[c]);
-          l += loss_term(loss, mean[c], tp[c]) / normaliser;
-          dloss[c] = loss_derivative(loss, mean[c], tp[c]) / normaliser;
+          px[c] = float(mean[c]);  // the loss sees the pixel as an image holds it
+          l += loss_term(loss, px[c], tp[c]) / normaliser;
+          dloss[c] = loss_derivative(loss, px[c], tp[c]) / normaliser;
         }
         if (!std::isfinite(l)) {  // a non-finite pixel: no loss, no gradient
           ++r.dropped_pixels;

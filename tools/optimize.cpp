@@ -303,9 +303,16 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   if (ctx.is_root()) {
     std::vector<std::string> keep;
     if (a.resume) {
+      // The header, then complete rows 0, 1, ... up to the checkpoint: a run killed while
+      // writing may have left a partial last row.
       std::ifstream old(out / "progress.csv");
-      for (std::string line; std::getline(old, line);)
-        if (keep.empty() || std::atoi(line.c_str()) < state.iteration) keep.push_back(line);
+      std::string line;
+      if (std::getline(old, line)) keep.push_back(line);
+      const auto fields = std::count(line.begin(), line.end(), ',');
+      for (int expected = 0; expected < state.iteration && std::getline(old, line); ++expected) {
+        if (std::count(line.begin(), line.end(), ',') != fields || std::atoi(line.c_str()) != expected) break;
+        keep.push_back(line);
+      }
     }
     csv.open(out / "progress.csv", std::ios::trunc);
     if (keep.empty()) {
