@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -21,22 +22,27 @@ class Tape {
   };
   static_assert(sizeof(Arg) == 8);
 
-  // This thread's tape.
+  // This thread's tape. The fast path reads a plain thread-local pointer (no initialisation
+  // guard on every operation); the owner frees the tape when the thread ends.
   static Tape& local() {
-    thread_local Tape tape;
-    return tape;
+    if (!current_) create();
+    return *current_;
   }
 
-  // Records a statement with these arguments (constants, index < 0, are left out); returns its index.
-  int32_t record(std::initializer_list<Arg> args) {
-    for (const Arg& a : args)
-      if (a.index >= 0) args_.push_back(a);
-    ends_.push_back(uint32_t(args_.size()));
-    return int32_t(ends_.size() - 1);
+  // Records a statement with one or two arguments (a constant, index < 0, is left out); returns
+  // its index.
+  int32_t record(Arg a) {
+    if (a.index >= 0) args_.push_back(a);
+    return end_statement();
+  }
+  int32_t record(Arg a, Arg b) {
+    if (a.index >= 0) args_.push_back(a);
+    if (b.index >= 0) args_.push_back(b);
+    return end_statement();
   }
   // An input: a statement without arguments whose adjoint goes to gradient entry `gradient_index`.
   int32_t input(int gradient_index) {
-    int32_t s = record({});
+    int32_t s = end_statement();
     inputs_.push_back({s, gradient_index});
     return s;
   }
@@ -80,6 +86,17 @@ class Tape {
   std::vector<Arg> args_;
   std::vector<uint32_t> ends_;
   std::vector<std::pair<int32_t, int32_t>> inputs_;  // (statement, gradient index)
+  int32_t end_statement() {
+    ends_.push_back(uint32_t(args_.size()));
+    return int32_t(ends_.size() - 1);
+  }
+  static void create() {
+    thread_local std::unique_ptr<Tape> owner;
+    owner = std::make_unique<Tape>();
+    current_ = owner.get();
+  }
+  static inline thread_local Tape* current_ = nullptr;
+
   std::vector<float> adjoint_;
   size_t peak_ = 0;
 };

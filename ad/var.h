@@ -18,26 +18,30 @@ struct Var {
   Var(float value) : v(value) {}  // a constant  // NOLINT(implicit)
   // An input of differentiation when seed_index >= 0 (its adjoint goes to gradient[seed_index]).
   Var(float value, int seed_index) : v(value), i(seed_index >= 0 ? Tape::local().input(seed_index) : -1) {}
-  static Var make(float value, std::initializer_list<Tape::Arg> args) {
+  // A result with one or two arguments: recorded only when an argument is on the tape.
+  static Var make(float value, Tape::Arg a) {
     Var r(value);
-    bool any = false;
-    for (const auto& a : args) any = any || a.index >= 0;
-    if (any) r.i = Tape::local().record(args);
+    if (a.index >= 0) r.i = Tape::local().record(a);
+    return r;
+  }
+  static Var make(float value, Tape::Arg a, Tape::Arg b) {
+    Var r(value);
+    if (a.index >= 0 || b.index >= 0) r.i = Tape::local().record(a, b);
     return r;
   }
 
   // d(-a) = -da
-  friend Var operator-(const Var& a) { return make(-a.v, {{a.i, -1.f}}); }
+  friend Var operator-(const Var& a) { return make(-a.v, {a.i, -1.f}); }
   // d(a + b) = da + db
-  friend Var operator+(const Var& a, const Var& b) { return make(a.v + b.v, {{a.i, 1.f}, {b.i, 1.f}}); }
+  friend Var operator+(const Var& a, const Var& b) { return make(a.v + b.v, {a.i, 1.f}, {b.i, 1.f}); }
   // d(a - b) = da - db
-  friend Var operator-(const Var& a, const Var& b) { return make(a.v - b.v, {{a.i, 1.f}, {b.i, -1.f}}); }
+  friend Var operator-(const Var& a, const Var& b) { return make(a.v - b.v, {a.i, 1.f}, {b.i, -1.f}); }
   // d(a b) = b da + a db
-  friend Var operator*(const Var& a, const Var& b) { return make(a.v * b.v, {{a.i, b.v}, {b.i, a.v}}); }
+  friend Var operator*(const Var& a, const Var& b) { return make(a.v * b.v, {a.i, b.v}, {b.i, a.v}); }
   // d(a / b) = da / b - (a / b) db / b
   friend Var operator/(const Var& a, const Var& b) {
     const float r = a.v / b.v, inv = 1.f / b.v;
-    return make(r, {{a.i, inv}, {b.i, -r * inv}});
+    return make(r, {a.i, inv}, {b.i, -r * inv});
   }
   Var& operator+=(const Var& b) { return *this = *this + b; }
   Var& operator-=(const Var& b) { return *this = *this - b; }
@@ -51,7 +55,7 @@ inline float value(const Var& a) { return a.v; }
 inline Var detach(const Var& a) { return Var(a.v); }
 
 // y = f(a) with f'(a) = slope: dy = slope da.
-inline Var chain(const Var& a, float y, float slope) { return Var::make(y, {{a.i, slope}}); }
+inline Var chain(const Var& a, float y, float slope) { return Var::make(y, {a.i, slope}); }
 
 // d sqrt(a) = da / (2 sqrt(a)) (0 at a = 0)
 inline Var sqrt(const Var& a) {

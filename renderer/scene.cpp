@@ -65,10 +65,10 @@ void Scene::build_geometry() {
         break;
       case Shape::Kind::mesh: {
         Mesh& m = meshes[s.mesh];
-        const ParamView<float> P(params);
+        const TransformT<float> xf = lift_transform(ParamView<float>(params), s.transform);
         m.world_positions.resize(m.object_positions.size());
         for (size_t i = 0; i < m.object_positions.size(); ++i)
-          m.world_positions[i] = to_glm(transform_point(P, s.transform, Vec3<float>(m.object_positions[i])));
+          m.world_positions[i] = to_glm(transform_point(xf, Vec3<float>(m.object_positions[i])));
         for (uint32_t f = 0; f < m.indices.size() / 3; ++f) {
           glm::vec3 v0 = m.world_positions[m.indices[3 * f]];
           glm::vec3 v1 = m.world_positions[m.indices[3 * f + 1]];

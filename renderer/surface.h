@@ -33,8 +33,9 @@ PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
   // The transform is being differentiated: the vertices follow it, in T.
   const Mesh& m = scene.meshes[s.mesh];
   const uint32_t* tri = &m.indices[3 * size_t(ref.index)];
+  const TransformT<T> t = lift_transform(P, xf);
   Vec3<T> v[3];
-  for (int k = 0; k < 3; ++k) v[k] = transform_point(P, xf, Vec3<T>(Vec3<float>(m.object_positions[tri[k]])));
+  for (int k = 0; k < 3; ++k) v[k] = transform_point(t, Vec3<T>(Vec3<float>(m.object_positions[tri[k]])));
   return {PrimGeom::triangle, v[0], v[1] - v[0], v[2] - v[0], T(0)};
 }
 

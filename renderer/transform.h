@@ -8,20 +8,35 @@
 
 namespace dray {
 
+// The transform's parameters in T, with the rotation's sines and cosines computed once.
 template <class T>
-Vec3<T> transform_point(const ParamView<T>& P, const Transform& xf, const Vec3<T>& p_object) {
+struct TransformT {
+  T scale;
+  T c[3], s[3];  // cos and sin of the rotation about x, y, z
+  Vec3<T> translate;
+};
+
+template <class T>
+TransformT<T> lift_transform(const ParamView<T>& P, const Transform& xf) {
   using ad::cos;
   using ad::sin;
   const T deg = T(kPi / 180.f);
-  Vec3<T> p = p_object * P.scalar(xf.scale);
   Vec3<T> rot = P.vec3(xf.rotate);
-  T c = cos(rot.x * deg), s = sin(rot.x * deg);  // about x
-  p = {p.x, c * p.y - s * p.z, s * p.y + c * p.z};
-  c = cos(rot.y * deg), s = sin(rot.y * deg);    // about y
-  p = {c * p.x + s * p.z, p.y, c * p.z - s * p.x};
-  c = cos(rot.z * deg), s = sin(rot.z * deg);    // about z
-  p = {c * p.x - s * p.y, s * p.x + c * p.y, p.z};
-  return p + P.vec3(xf.translate);
+  TransformT<T> t{P.scalar(xf.scale), {}, {}, P.vec3(xf.translate)};
+  for (int a = 0; a < 3; ++a) {
+    t.c[a] = cos(rot[a] * deg);
+    t.s[a] = sin(rot[a] * deg);
+  }
+  return t;
+}
+
+template <class T>
+Vec3<T> transform_point(const TransformT<T>& t, const Vec3<T>& p_object) {
+  Vec3<T> p = p_object * t.scale;
+  p = {p.x, t.c[0] * p.y - t.s[0] * p.z, t.s[0] * p.y + t.c[0] * p.z};  // about x
+  p = {t.c[1] * p.x + t.s[1] * p.z, p.y, t.c[1] * p.z - t.s[1] * p.x};  // about y
+  p = {t.c[2] * p.x - t.s[2] * p.y, t.s[2] * p.x + t.c[2] * p.y, p.z};  // about z
+  return p + t.translate;
 }
 
 }  // namespace dray

@@ -1,0 +1,65 @@
+// dray-bench-gradient: the gradient pass with every parameter of a scene active, against a plain
+// render of the same image (median of repeated runs), and the process's peak memory.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+
+#include <CLI/CLI.hpp>
+
+#include "renderer/gradient.h"
+#include "renderer/scene_loader.h"
+
+using namespace dray;
+using Clock = std::chrono::steady_clock;
+
+int main(int argc, char** argv) {
+  CLI::App app{"Gradient pass vs primal render"};
+  std::string scene_path = "scenes/cornell-box.json";
+  int width = 64, height = 64, spp = 8, threads = 1, repeats = 3;
+  bool gradient_only = false;
+  app.add_option("SCENE", scene_path, "Scene file");
+  app.add_option("--width", width, "Image width");
+  app.add_option("--height", height, "Image height");
+  app.add_option("--spp", spp, "Samples per pixel");
+  app.add_option("--threads", threads, "Threads");
+  app.add_option("--repeats", repeats, "Timed runs (median reported)");
+  app.add_flag("--gradient-only", gradient_only, "Only run the gradient pass once (for peak-memory measurements)");
+  CLI11_PARSE(app, argc, argv);
+
+  Scene scene = load_scene(scene_path, {"camera.width=" + std::to_string(width), "camera.height=" + std::to_string(height),
+                                        "render.spp=" + std::to_string(spp)});
+  std::vector<Slot> all(scene.params.values().size());
+  std::iota(all.begin(), all.end(), Slot(0));
+  std::vector<Tile> tiles = make_tiles(width, height, 16);
+  std::vector<int> ids(tiles.size());
+  std::iota(ids.begin(), ids.end(), 0);
+  Image target(width, height, 3), img(width, height, 3);
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  auto time = [&](auto&& f) {
+    std::vector<double> t;
+    for (int i = 0; i < (gradient_only ? 1 : repeats); ++i) {
+      auto t0 = Clock::now();
+      f();
+      t.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    return median(t);
+  };
+  double grad = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, scene.render.seed + 1); });
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  if (gradient_only) {
+    std::printf("%dx%d, %d spp, %zu parameters: gradient pass %.3f s, peak RSS %ld KB\n", width, height, spp, all.size(), grad,
+                ru.ru_maxrss);
+    return 0;
+  }
+  double primal = time([&] { render_tiles(scene, tiles, ids, img, threads); });
+  std::printf("%s %dx%d, %d spp, %d thread(s): primal %.3f s, gradient pass with all %zu parameters %.3f s: %.2fx\n",
+              scene_path.c_str(), width, height, spp, threads, primal, all.size(), grad, grad / primal);
+  return 0;
+}
