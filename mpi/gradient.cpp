@@ -16,7 +16,10 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
       gradient_tiles(scene, tiles, mine, target, loss, 3.0 * w * h, params, threads, image, adjoint_seed);
 
   DistributedGradient out;
+  const double tw = ctx.seconds();
+  ctx.barrier();
   const double t0 = ctx.seconds();
+  out.wait_seconds = t0 - tw;
   // One message: loss, drop counts and the gradient.
   std::vector<double> buf = {local.loss, double(local.dropped_samples), double(local.dropped_pixels)};
   buf.insert(buf.end(), local.gradient.begin(), local.gradient.end());

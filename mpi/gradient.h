@@ -13,7 +13,8 @@ struct DistributedGradient {
   double loss = 0;               // mean over all pixels and channels
   std::vector<double> gradient;  // d loss / d params[k]
   long dropped_samples = 0, dropped_pixels = 0;
-  double mpi_seconds = 0;        // time spent in MPI calls
+  double wait_seconds = 0;       // waiting for the slowest rank (load imbalance), at a barrier
+  double mpi_seconds = 0;        // then communicating (allreduce, and the gather when asked)
 };
 
 // Collective. `target` must be full size on every rank. The adjoint pass uses `adjoint_seed`

@@ -34,6 +34,9 @@ CLI::App* add_optimize_command(CLI::App& app, OptimizeArgs& a) {
 
 namespace {
 
+// Tiles of the gradient pass: small, so that static interleaving balances uneven images.
+constexpr int kTileSize = 8;
+
 struct Scalar {
   std::string name;  // materials.white.albedo[1]
   Slot slot;
@@ -325,7 +328,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   }
 
   ProgressBar bar("optimize", ctx.is_root() && !a.quiet, a.progress);
-  double mpi_seconds = 0, total_seconds = 0;
+  const int first_iteration = state.iteration;
+  double mpi_seconds = 0, wait_seconds = 0, total_seconds = 0;
   st = {};
   for (int it = state.iteration; it < job.iterations && st.code == 0; ++it) {
     const double t0 = ctx.seconds();
@@ -334,8 +338,9 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     const bool snapshot = job.snapshot_every > 0 && (it % job.snapshot_every == 0 || it + 1 == job.iterations);
     Image primal;
     mpi::DistributedGradient g =
-        mpi::gradient(ctx, scene, target, job.loss, slots, 16, threads, adjoint_seed, snapshot ? &primal : nullptr);
+        mpi::gradient(ctx, scene, target, job.loss, slots, kTileSize, threads, adjoint_seed, snapshot ? &primal : nullptr);
     mpi_seconds += g.mpi_seconds;
+    wait_seconds += g.wait_seconds;
 
     // Rank 0: the step. Non-finite gradient entries never reach a parameter.
     std::vector<double> next = state.value;
@@ -405,8 +410,10 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     write_atomic(out / "final-scene.json", final_scene(job, scene_doc, scene, out).dump(2) + "\n");
     write_atomic(out / "checkpoint.json", state_json(job, state).dump(1) + "\n");
     if (!a.quiet) {
-      std::printf("dray optimize: %d iterations, %.2f s, MPI %.2f%% of it, %d ranks x %d threads\n", job.iterations,
-                  total_seconds, total_seconds > 0 ? 100 * mpi_seconds / total_seconds : 0.0, ctx.size(), threads);
+      const double share = total_seconds > 0 ? 100 / total_seconds : 0.0;
+      std::printf("dray optimize: %d iterations, %.2f s; MPI communication %.2f%% of it, waiting for other ranks "
+                  "%.2f%%; %d ranks x %d threads\n",
+                  job.iterations - first_iteration, total_seconds, share * mpi_seconds, share * wait_seconds, ctx.size(), threads);
       for (size_t k = 0; k < n; ++k) std::printf("  %-36s %.6g\n", job.scalars[k].name.c_str(), state.value[k]);
       std::printf("wrote %s\n", (out / "final-scene.json").c_str());
     }
