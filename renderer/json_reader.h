@@ -2,6 +2,8 @@
 // Reading JSON documents (scenes, jobs) with errors that say where:
 // `scene.json: /shapes/2/radius: must be > 0, got -1`.
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -17,6 +19,23 @@ struct LoadError : std::runtime_error {
 };
 
 using nlohmann::json;
+
+// Reads and parses a JSON file; errors name the file (and the line, for syntax errors).
+inline json read_json_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw LoadError(path + ": cannot open: no such file");
+  if (std::filesystem::is_directory(path, ec)) throw LoadError(path + ": is a directory, not a JSON file");
+  std::ifstream in(path);
+  if (!in) throw LoadError(path + ": cannot open for reading");
+  try {
+    return json::parse(in);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, ...".
+    std::string what = e.what();
+    auto k = what.find("] ");
+    throw LoadError(path + ": " + (k == std::string::npos ? what : what.substr(k + 2)));
+  }
+}
 
 inline std::string fmt_number(double v) {
   std::ostringstream s;

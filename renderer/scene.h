@@ -18,7 +18,8 @@ struct Material {
   Kind kind = Kind::diffuse;
   Slot reflectance = kNoSlot;  // diffuse: albedo; mirror: tint
   Slot emission = kNoSlot;     // kNoSlot: not emissive
-  bool emissive = false;       // emission != 0 when loaded (decides light sampling)
+  bool emissive = false;       // an area light (decides light sampling): declared emission,
+                               // or for OBJ materials a non-zero Ke or Ka
 };
 
 // A triangle mesh in world space. Mesh transforms are parameters; the world-space

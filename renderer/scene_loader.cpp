@@ -115,7 +115,10 @@ struct Loader {
         glm::vec3 emission;
         bool has_emission = m.contains("emission");
         if (has_emission) emission = rd.colour(m["emission"], p + "/emission");
-        add_material(it.key(), Material::Kind::diffuse, albedo, has_emission ? &emission : nullptr);
+        uint32_t index = add_material(it.key(), Material::Kind::diffuse, albedo, has_emission ? &emission : nullptr);
+        // A material that declares emission is a light even at zero, so that an optimization
+        // can start a light from dark.
+        scene.materials[index].emissive = has_emission;
       } else if (type == "mirror") {
         rd.object(m, p, {"type", "tint"});
         glm::vec3 tint = m.contains("tint") ? rd.colour(m["tint"], p + "/tint") : glm::vec3(1.f);
@@ -407,20 +410,7 @@ void apply_override(json& doc, const std::string& assignment) {
 Scene load_scene(const json& doc, const std::string& path) { return Loader(path).load(doc); }
 
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) throw LoadError(path + ": cannot open: no such file");
-  if (fs::is_directory(path, ec)) throw LoadError(path + ": is a directory, not a scene file");
-  std::ifstream in(path);
-  if (!in) throw LoadError(path + ": cannot open for reading");
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, ...".
-    std::string what = e.what();
-    auto k = what.find("] ");
-    throw LoadError(path + ": " + (k == std::string::npos ? what : what.substr(k + 2)));
-  }
+  json doc = read_json_file(path);
   for (const auto& o : overrides) apply_override(doc, o);
   return load_scene(doc, path);
 }

@@ -75,16 +75,7 @@ std::string scene_key(const json& doc, const std::string& name, const JsonReader
 
 Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
   JsonReader rd(path);
-  std::ifstream in(path);
-  if (!fs::exists(path)) throw LoadError(path + ": cannot open: no such file");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    auto k = what.find("] ");
-    throw LoadError(path + ": " + (k == std::string::npos ? what : what.substr(k + 2)));
-  }
+  json j = read_json_file(path);
   rd.object(j, "", {"scene", "target", "params", "optimizer", "loss", "spp", "output", "snapshot_every", "checkpoint_every",
                     "seed", "gradient_samples"},
             {"scene", "target", "params", "output"});
@@ -130,11 +121,8 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
   }
 
   // The scene, and the parameters in it.
-  std::ifstream sin(job.scene_path);
-  if (!sin) throw LoadError(job.scene_path + ": cannot open: no such file");
-  scene_doc = json::parse(sin, nullptr, false);
-  scene = load_scene(job.scene_path);
-  if (scene_doc.is_discarded()) throw LoadError(job.scene_path + ": not valid JSON");
+  scene_doc = read_json_file(job.scene_path);
+  scene = load_scene(scene_doc, job.scene_path);
   const json& ps = j["params"];
   if (!ps.is_object() || ps.empty()) rd.fail("/params", "must be an object naming at least one parameter");
   for (auto it = ps.begin(); it != ps.end(); ++it) {

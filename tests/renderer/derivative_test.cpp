@@ -129,6 +129,21 @@ TEST_CASE("the image is linear in emission: Le dL/dLe = L for light from area li
   CHECK(lit > 24 * 24 / 4);  // the test sees real light: about 40% of the view is lit
 }
 
+TEST_CASE("a light declared dark still has a derivative with respect to its emission", "[derivative]") {
+  Scene s = load_scene(std::string(DRAY_SOURCE_DIR) + "/tests/regression/cases/mirror-arealight.json",
+                       {"camera.width=16", "camera.height=16", "render.spp=2", "materials.panel.emission=[0, 0, 0]"});
+  RenderOutputs out;
+  out.wrt = {slot_of(s, "materials.panel.emission[1]")};
+  Image img = render_all(s, out);
+  double sum = 0, value = 0;
+  for (size_t i = 0; i < size_t(16 * 16); ++i) {
+    sum += img.data[i * img.channels + out.derivative_channel(0) + 1];
+    value += img.data[i * img.channels + 1];
+  }
+  CHECK(value == 0.0);  // dark
+  CHECK(sum > 0.0);     // but brightening it would light the scene
+}
+
 TEST_CASE("derivative images agree with central differences on the example scenes", "[derivative]") {
   struct Case {
     const char* scene;
