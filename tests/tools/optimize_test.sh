@@ -61,6 +61,13 @@ if cmp -s "$tmp/full/checkpoint.json" "$tmp/kill/checkpoint.json" && \
 rows=$(cut -d, -f1 "$tmp/kill/progress.csv" | tail -n +2 | tr '\n' ' ')
 [ "$rows" = "$(seq -s ' ' 0 39) " ] && ok "progress.csv of the resumed run has rows 0-39, none twice" || bad "resumed progress.csv: $rows"
 
+# SGD (and relative L2) lower the loss too.
+job "$tmp/sgd.json" "$tmp/sgd" 30 ', "seed": 3'
+sed -i 's/"type": "adam"/"type": "sgd"/; s/"lr": 0.05/"lr": 0.3/; s/"loss": "l2"/"loss": "relative_l2"/' "$tmp/sgd.json"
+"$dray" optimize "$tmp/sgd.json" -q || bad "sgd exited $?"
+first=$(awk -F, 'NR == 2 {print $2}' "$tmp/sgd/progress.csv"); last=$(awk -F, 'END {print $2}' "$tmp/sgd/progress.csv")
+awk -v a="$first" -v b="$last" 'BEGIN {exit !(b < 0.2 * a)}' && ok "sgd: loss $first -> $last" || bad "sgd: loss $first -> $last"
+
 # 3. Bad jobs end with exit 2 and a message naming the file and key.
 expect2() {  # expect2 DESCRIPTION TEXT JOB-JSON
   echo "$3" > "$tmp/bad.json"
