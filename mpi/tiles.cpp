@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include "mpi/collectives.h"
+
 namespace dray::mpi {
 
 Distribution parse_distribution(const std::string& name) {
@@ -95,20 +97,30 @@ void gather_tiles(const Context& ctx, const std::vector<Tile>& tiles, const std:
   }
 }
 
-Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job) {
+double RenderStats::imbalance() const {
+  if (busy_seconds.empty()) return 1.0;
+  double mx = 0, sum = 0;
+  for (double b : busy_seconds) mx = std::max(mx, b), sum += b;
+  return sum > 0 ? mx / (sum / double(busy_seconds.size())) : 1.0;
+}
+
+Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job, RenderStats* stats) {
   const int w = scene.camera.width, h = scene.camera.height;
   std::vector<Tile> tiles = make_tiles(w, h, job.tile_size);
   const int n = int(tiles.size());
   Image image(w, h, job.outputs.channels());
   image.spp = scene.render.spp;
   std::vector<int> done;  // the tiles this rank rendered
+  double busy = 0;        // seconds in render_tiles
 
   if (job.distribution == Distribution::static_interleaved || ctx.size() == 1) {
     done = static_tiles(n, ctx.rank(), ctx.size());
     TileProgress progress;
     if (ctx.is_root() && job.progress)
       progress = [&](int d) { job.progress(double(d) / double(std::max<size_t>(1, done.size()))); };
+    const double t0 = ctx.seconds();
     render_tiles(scene, tiles, done, image, job.threads, job.outputs, progress);
+    busy += ctx.seconds() - t0;
   } else {
     TileCounter counter;
     // Batches of a few tiles per thread: small enough to balance, large enough to keep the
@@ -119,12 +131,15 @@ Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job)
       if (first >= n) break;
       std::vector<int> ids;
       for (int i = first; i < std::min(n, first + batch); ++i) ids.push_back(i);
+      const double t0 = ctx.seconds();
       render_tiles(scene, tiles, ids, image, job.threads, job.outputs);
+      busy += ctx.seconds() - t0;
       done.insert(done.end(), ids.begin(), ids.end());
       if (ctx.is_root() && job.progress) job.progress(double(std::min(n, first + batch)) / n);
     }
   }
   gather_tiles(ctx, tiles, done, image);
+  if (stats) stats->busy_seconds = gather(ctx, std::span<const double>(&busy, 1));
   return image;
 }
 

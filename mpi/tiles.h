@@ -29,10 +29,16 @@ struct RenderJob {
 // The tile ids of `rank` under static interleaved distribution.
 std::vector<int> static_tiles(int n_tiles, int rank, int size);
 
+// Per-rank rendering time of a render (on rank 0; empty elsewhere).
+struct RenderStats {
+  std::vector<double> busy_seconds;  // time each rank spent rendering its tiles, in rank order
+  double imbalance() const;          // max / mean of busy_seconds
+};
+
 // Collective. Renders the scene with every rank; returns the full image on rank 0 (other ranks
 // return their partial image) with job.outputs.channels() channels. Bitwise identical for any
 // rank and thread count.
-Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job);
+Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job, RenderStats* stats = nullptr);
 
 // Collective. Copies the pixels of tiles[ids] from every rank into rank 0's image.
 void gather_tiles(const Context& ctx, const std::vector<Tile>& tiles, const std::vector<int>& ids,

@@ -56,6 +56,7 @@ struct RenderArgs {
   std::string distribution = "static";
   bool quiet = false;
   bool progress = false;
+  bool stats = false;
 };
 
 int run_render(const mpi::Context& ctx, const RenderArgs& args) {
@@ -101,7 +102,8 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
 
   ctx.barrier();
   double t0 = ctx.seconds();
-  Image image = mpi::render_image(ctx, scene, job);
+  mpi::RenderStats stats;
+  Image image = mpi::render_image(ctx, scene, job, &stats);
   double secs = ctx.seconds() - t0;
   bar.update(1.0);  // the last tile may have been finished by another thread
   bar.finish();
@@ -122,6 +124,11 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
                 out.c_str(), scene.camera.width, scene.camera.height, scene.render.spp,
                 wrt.empty() ? "" : (", " + std::to_string(wrt.size()) + " derivatives").c_str(), secs,
                 samples / secs * 1e-6, ctx.size(), job.threads);
+  }
+  if (ctx.is_root() && args.stats) {
+    std::printf("dray: busy seconds per rank:");
+    for (double b : stats.busy_seconds) std::printf(" %.3f", b);
+    std::printf("; imbalance (max/mean) %.3f\n", stats.imbalance());
   }
   return 0;
 }
@@ -162,6 +169,7 @@ int main(int argc, char** argv) {
                          "How tiles are spread over ranks: static (interleaved) or dynamic (work queue)")
       ->check(CLI::IsMember({"static", "dynamic"}));
   render_cmd->add_flag("-q,--quiet", render.quiet, "No progress bar and no summary line");
+  render_cmd->add_flag("--stats", render.stats, "Print each rank's rendering time and the imbalance (max/mean)");
   render_cmd->add_flag("--progress", render.progress,
                        "Draw the progress bar even when stderr is not a terminal (as under mpirun)");
 
