@@ -25,6 +25,8 @@ has "$tmp/stdout" "Msamples/s" "summary line gives the sample rate"
 [ ! -s "$tmp/stderr" ] || { echo "FAIL stderr is not a terminal, yet something was drawn"; fail=1; }
 expect 0 "--progress forces the bar" "$dray" render "$scenes/spheres.json" -o "$tmp/p.png" $small --progress
 has "$tmp/stderr" "100%" "--progress draws the bar to 100%"
+expect 0 "--stats prints per-rank busy time" "$dray" render "$scenes/spheres.json" -o "$tmp/s.png" $small --stats
+has "$tmp/stdout" "imbalance (max/mean) 1.000" "one rank is perfectly balanced"
 expect 0 "render to EXR, quiet" "$dray" render "$scenes/spheres.json" -o "$tmp/out.exr" $small --quiet
 [ -s "$tmp/out.exr" ] && [ ! -s "$tmp/stdout" ] || { echo "FAIL --quiet printed or wrote nothing"; fail=1; }
 (cd "$tmp" && expect 0 "default output is SCENE-stem.png" "$dray" render "$scenes/spheres.json" $small -q)
