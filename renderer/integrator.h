@@ -97,7 +97,8 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
       } else {
         const Shape& shape = scene.shapes[bvh.prim_refs()[hit.prim].shape];
         const Light& light = scene.lights[shape.light];
-        float light_pdf = value(detail::area_light_pdf(scene, light, prim, sp, prev_p));
+        // Only the value weighs the sample: computed without derivatives (no tape work).
+        float light_pdf = detail::area_light_pdf(scene, light, value(prim), value(sp), Vec3<float>(value(prev_p)));
         L += beta * Le * T(power_heuristic(bsdf_pdf, light_pdf));
       }
     }

@@ -15,6 +15,12 @@ struct PrimT {
   T r;
 };
 
+// The primal values, without derivatives: for quantities that only steer decisions or weights.
+template <class T>
+PrimT<float> value(const PrimT<T>& p) {
+  return {p.kind, Vec3<float>(value(p.a)), Vec3<float>(value(p.b)), Vec3<float>(value(p.c)), value(p.r)};
+}
+
 template <class T>
 PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
   const PrimRef& ref = scene.bvh.prim_refs()[prim];
@@ -51,6 +57,11 @@ template <class T>
 struct SurfacePoint {
   Vec3<T> p, n;
 };
+
+template <class T>
+SurfacePoint<float> value(const SurfacePoint<T>& s) {
+  return {Vec3<float>(value(s.p)), Vec3<float>(value(s.n))};
+}
 
 template <class T>
 Vec3<T> prim_normal(const PrimT<T>& prim, const Vec3<T>& p) {
