@@ -2,6 +2,7 @@
 
 #include <array>
 #include <atomic>
+#include <numeric>
 
 #include <glm/common.hpp>
 #include <omp.h>
@@ -81,6 +82,17 @@ void render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
     int d = ++done;
     if (progress && omp_get_thread_num() == 0) progress(d);
   }
+}
+
+Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs) {
+  const int w = scene.camera.width, h = scene.camera.height;
+  std::vector<Tile> tiles = make_tiles(w, h, 16);
+  std::vector<int> ids(tiles.size());
+  std::iota(ids.begin(), ids.end(), 0);
+  Image image(w, h, outputs.channels());
+  image.spp = scene.render.spp;
+  render_tiles(scene, tiles, ids, image, threads, outputs);
+  return image;
 }
 
 }  // namespace dray

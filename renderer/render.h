@@ -42,4 +42,7 @@ void render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
                   Image& image, int threads, const RenderOutputs& outputs = {},
                   const TileProgress& progress = {});
 
+// The whole image rendered in this process (every tile, `threads` threads).
+Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs = {});
+
 }  // namespace dray

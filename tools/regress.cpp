@@ -8,7 +8,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <numeric>
 
 #include <nlohmann/json.hpp>
 
@@ -84,11 +83,7 @@ json run_case(const std::string& dir, const std::string& name, int threads, cons
   try {
     Scene scene = load_scene((fs::path(dir) / "cases" / (name + ".json")).string());
     const int w = scene.camera.width, h = scene.camera.height;
-    std::vector<Tile> tiles = make_tiles(w, h, 16);
-    std::vector<int> ids(tiles.size());
-    std::iota(ids.begin(), ids.end(), 0);
-    Image img(w, h, 3);
-    render_tiles(scene, tiles, ids, img, threads);
+    Image img = render_local(scene, threads);
     std::string golden = (fs::path(dir) / "golden" / name).string();
     Image ref = read_image(golden + ".exr"), var = read_image(golden + ".var.exr");
     if (ref.width != w || ref.height != h || var.width != w || var.height != h)

@@ -4,7 +4,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <numeric>
 
 #include <glm/vec2.hpp>
 
@@ -21,14 +20,7 @@ namespace {
 
 const std::string kScenes = std::string(DRAY_SOURCE_DIR) + "/scenes";
 
-Image render_all(const Scene& scene, const RenderOutputs& out = {}) {
-  std::vector<Tile> tiles = make_tiles(scene.camera.width, scene.camera.height, 8);
-  std::vector<int> ids(tiles.size());
-  std::iota(ids.begin(), ids.end(), 0);
-  Image img(scene.camera.width, scene.camera.height, out.channels());
-  render_tiles(scene, tiles, ids, img, 2, out);
-  return img;
-}
+Image render_all(const Scene& scene, const RenderOutputs& out = {}) { return render_local(scene, 2, out); }
 
 Slot slot_of(const Scene& s, const std::string& name) { return resolve_scalars(s.params, {name}).at(0).slot; }
 

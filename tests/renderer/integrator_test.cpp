@@ -35,11 +35,7 @@ struct Stats {
 };
 
 Stats furnace_stats(const Scene& s, glm::vec3 object_expect, glm::vec3 background_expect) {
-  std::vector<Tile> tiles = make_tiles(s.camera.width, s.camera.height, 16);
-  std::vector<int> ids(tiles.size());
-  for (size_t i = 0; i < ids.size(); ++i) ids[i] = int(i);
-  Image img(s.camera.width, s.camera.height);
-  render_tiles(s, tiles, ids, img, 2);
+  Image img = render_local(s, 2);
   Stats st;
   for (int y = 0; y < s.camera.height; ++y)
     for (int x = 0; x < s.camera.width; ++x) {
