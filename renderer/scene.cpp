@@ -47,6 +47,15 @@ std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vec
   return out;
 }
 
+bool Scene::moves_geometry(Slot slot) const {
+  auto in = [&](Slot first, Slot n) { return first != kNoSlot && slot >= first && slot < first + n; };
+  for (const Shape& s : shapes)
+    if (in(s.a, 3) || in(s.b, s.kind == Shape::Kind::sphere ? 1 : 3) || in(s.c, 3) || in(s.transform.scale, 1) ||
+        in(s.transform.rotate, 3) || in(s.transform.translate, 3))
+      return true;
+  return false;
+}
+
 void Scene::build_geometry() {
   std::vector<PrimRef> refs;
   std::vector<PrimGeom> geoms;

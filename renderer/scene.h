@@ -90,6 +90,10 @@ struct Scene {
   // area-light tables. Call after loading and after any parameter changes.
   void build_geometry();
 
+  // Whether the parameter at `slot` shapes the geometry (a shape's position, size or transform):
+  // after changing it, build_geometry() must run. Colours, lights and the camera need no rebuild.
+  bool moves_geometry(Slot slot) const;
+
   // The material of BVH primitive `prim`.
   uint32_t material_of(uint32_t prim) const {
     const PrimRef& r = bvh.prim_refs()[prim];

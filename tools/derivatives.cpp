@@ -102,8 +102,10 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
     Scene plus = scene, minus = scene;
     plus.params.set(slot, v0 + h);
     minus.params.set(slot, v0 - h);
-    plus.build_geometry();
-    minus.build_geometry();
+    if (scene.moves_geometry(slot)) {
+      plus.build_geometry();
+      minus.build_geometry();
+    }
     Image ip = mpi::render_image(ctx, plus, plain), im = mpi::render_image(ctx, minus, plain);
     if (!ctx.is_root()) continue;
     // The step actually taken, after float rounding of v0 +- h.

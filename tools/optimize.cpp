@@ -208,12 +208,6 @@ json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& o
   return doc;
 }
 
-bool needs_geometry(const Job& job) {
-  for (const auto& s : job.scalars)
-    if (s.name.rfind("shapes.", 0) == 0) return true;
-  return false;
-}
-
 }  // namespace
 
 int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
@@ -283,9 +277,11 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   mpi::broadcast(ctx, shared);
   state.iteration = int(shared.back());
   shared.pop_back();
+  const bool moves_geometry =
+      std::any_of(job.scalars.begin(), job.scalars.end(), [&](const Scalar& s) { return scene.moves_geometry(s.slot); });
   auto set_params = [&](const std::vector<double>& values) {
     for (size_t k = 0; k < n; ++k) scene.params.set(job.scalars[k].slot, float(values[k]));
-    if (needs_geometry(job)) scene.build_geometry();
+    if (moves_geometry) scene.build_geometry();
   };
   set_params(shared);
 

@@ -101,7 +101,14 @@ TEST_CASE("parameters have stable dotted names", "[loader]") {
     CHECK(s.params.find(name));
   }
   CHECK(s.params.get(s.params.find("shapes.mid.radius")->slot) == 1.f);
+  // Which parameters need the geometry rebuilt.
+  for (const char* name : {"shapes.left.center[1]", "shapes.left.radius", "shapes.floor.edge_v[2]"})
+    CHECK(s.moves_geometry(resolve_scalars(s.params, {name})[0].slot));
+  for (const char* name : {"materials.red.albedo[0]", "lights.key.position[1]", "camera.fov_y", "lights.sky.radiance[2]"})
+    CHECK_FALSE(s.moves_geometry(resolve_scalars(s.params, {name})[0].slot));
   Scene b = load_scene(kScenes + "/bunny.json");
+  CHECK(b.moves_geometry(resolve_scalars(b.params, {"shapes.bunny.rotate_y"})[0].slot));
+  CHECK(b.moves_geometry(resolve_scalars(b.params, {"shapes.bunny.translate[2]"})[0].slot));
   CHECK(b.params.get(b.params.find("shapes.bunny.rotate_y")->slot) == 20.f);
   CHECK(b.params.find("shapes.bunny.translate"));
 }
