@@ -3,12 +3,11 @@
 // optimizer state, takes the step and broadcasts the parameters.
 #include <unistd.h>
 
-#include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "mpi/collectives.h"
 #include "mpi/gradient.h"
