@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <stdexcept>
+#include <string>
 
 #include <mpi.h>
 
@@ -28,9 +29,14 @@ Status agree_on(const Context& ctx, const std::function<void()>& step) {
   } catch (const std::runtime_error& e) {
     local = {2, e.what()};
   } catch (const std::exception& e) {
-    local = {3, std::string("internal error: ") + e.what()};
+    local = {3, "internal error on rank " + std::to_string(ctx.rank()) + ": " + e.what()};
   }
   return agree(ctx, local);
+}
+
+void run_agreed(const Context& ctx, const std::function<void()>& step) {
+  Status st = agree_on(ctx, step);
+  if (st.code) throw AgreedError(st);
 }
 
 bool all_ranks(const Context&, bool condition) {

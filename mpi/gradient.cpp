@@ -1,6 +1,7 @@
 #include "mpi/gradient.h"
 
 #include "mpi/collectives.h"
+#include "mpi/errors.h"
 #include "mpi/tiles.h"
 
 namespace dray::mpi {
@@ -12,8 +13,10 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
   std::vector<Tile> tiles = make_tiles(w, h, tile_size);
   std::vector<int> mine = static_tiles(int(tiles.size()), ctx.rank(), ctx.size());
   Image image(w, h, 3);
-  GradientResult local =
-      gradient_tiles(scene, tiles, mine, target, loss, 3.0 * w * h, params, threads, image, adjoint_seed);
+  GradientResult local;
+  run_agreed(ctx, [&] {
+    local = gradient_tiles(scene, tiles, mine, target, loss, 3.0 * w * h, params, threads, image, adjoint_seed);
+  });
 
   DistributedGradient out;
   const double tw = ctx.seconds();

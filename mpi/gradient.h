@@ -19,7 +19,8 @@ struct DistributedGradient {
 
 // Collective. `target` must be full size on every rank. The adjoint pass uses `adjoint_seed`
 // (see gradient_tiles). When `primal` is given, rank 0 receives the full rendered image in it (a
-// gather: only ask on iterations that need it).
+// gather: only ask on iterations that need it). An exception on any rank is agreed on and thrown
+// as AgreedError on every rank.
 DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
                              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
                              Image* primal = nullptr);

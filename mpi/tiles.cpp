@@ -1,10 +1,12 @@
 #include "mpi/tiles.h"
 
+#include <exception>
 #include <stdexcept>
 
 #include <mpi.h>
 
 #include "mpi/collectives.h"
+#include "mpi/errors.h"
 
 namespace dray::mpi {
 
@@ -38,7 +40,11 @@ class TileCounter {
     }
     MPI_Barrier(MPI_COMM_WORLD);
   }
-  ~TileCounter() { MPI_Win_free(&win_); }
+  ~TileCounter() { close(); }
+  // Collective: frees the window (every rank, once it has stopped fetching).
+  void close() {
+    if (win_ != MPI_WIN_NULL) MPI_Win_free(&win_);
+  }
   int fetch_add(int n) {
     int old = 0;
     MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win_);
@@ -49,7 +55,7 @@ class TileCounter {
 
  private:
   int* base_ = nullptr;
-  MPI_Win win_;
+  MPI_Win win_ = MPI_WIN_NULL;
 };
 
 }  // namespace
@@ -113,33 +119,52 @@ Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job,
   std::vector<int> done;  // the tiles this rank rendered
   double busy = 0;        // seconds in render_tiles
 
-  if (job.distribution == Distribution::static_interleaved || ctx.size() == 1) {
-    done = static_tiles(n, ctx.rank(), ctx.size());
-    TileProgress progress;
-    if (ctx.is_root() && job.progress)
-      progress = [&](int d) { job.progress(double(d) / double(std::max<size_t>(1, done.size()))); };
+  long nonfinite = 0;
+  // A failure on one rank (an exception in its kernel) is agreed on before the gather, so that
+  // no rank waits in a collective for a rank that has given up.
+  auto render = [&](const std::vector<int>& ids, const TileProgress& progress) {
     const double t0 = ctx.seconds();
-    render_tiles(scene, tiles, done, image, job.threads, job.outputs, progress);
+    nonfinite += render_tiles(scene, tiles, ids, image, job.threads, job.outputs, progress);
     busy += ctx.seconds() - t0;
-  } else {
-    TileCounter counter;
+    done.insert(done.end(), ids.begin(), ids.end());
+  };
+  run_agreed(ctx, [&] {
+    if (job.distribution == Distribution::static_interleaved || ctx.size() == 1) {
+      const std::vector<int> ids = static_tiles(n, ctx.rank(), ctx.size());
+      TileProgress progress;
+      if (ctx.is_root() && job.progress)
+        progress = [&](int d) { job.progress(double(d) / double(std::max<size_t>(1, ids.size()))); };
+      render(ids, progress);
+      return;
+    }
     // Batches of a few tiles per thread: small enough to balance, large enough to keep the
-    // one-sided traffic negligible.
+    // one-sided traffic negligible. The counter's window is created and freed by every rank.
+    TileCounter counter;
     const int batch = std::max(1, 2 * job.threads);
+    std::exception_ptr failure;
     for (;;) {
       int first = counter.fetch_add(batch);
       if (first >= n) break;
       std::vector<int> ids;
       for (int i = first; i < std::min(n, first + batch); ++i) ids.push_back(i);
-      const double t0 = ctx.seconds();
-      render_tiles(scene, tiles, ids, image, job.threads, job.outputs);
-      busy += ctx.seconds() - t0;
-      done.insert(done.end(), ids.begin(), ids.end());
+      try {
+        render(ids, {});
+      } catch (...) {
+        failure = std::current_exception();
+        break;
+      }
       if (ctx.is_root() && job.progress) job.progress(double(std::min(n, first + batch)) / n);
     }
-  }
+    counter.close();
+    if (failure) std::rethrow_exception(failure);
+  });
   gather_tiles(ctx, tiles, done, image);
-  if (stats) stats->busy_seconds = gather(ctx, std::span<const double>(&busy, 1));
+  if (stats) {
+    stats->busy_seconds = gather(ctx, std::span<const double>(&busy, 1));
+    double count = double(nonfinite);
+    allreduce_sum(ctx, std::span<double>(&count, 1));
+    stats->nonfinite_samples = long(count);
+  }
   return image;
 }
 

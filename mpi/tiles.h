@@ -33,11 +33,13 @@ std::vector<int> static_tiles(int n_tiles, int rank, int size);
 struct RenderStats {
   std::vector<double> busy_seconds;  // time each rank spent rendering its tiles, in rank order
   double imbalance() const;          // max / mean of busy_seconds
+  long nonfinite_samples = 0;        // samples dropped as NaN or Inf, over all ranks
 };
 
 // Collective. Renders the scene with every rank; returns the full image on rank 0 (other ranks
 // return their partial image) with job.outputs.channels() channels. Bitwise identical for any
-// rank and thread count.
+// rank and thread count. An exception on any rank (in its kernel, say) is agreed on and thrown
+// as AgreedError on every rank.
 Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job, RenderStats* stats = nullptr);
 
 // Collective. Copies the pixels of tiles[ids] from every rank into rank 0's image.

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "ad/var.h"
+#include "renderer/parallel.h"
 #include "renderer/pixel_estimate.h"
 
 namespace dray {
@@ -76,9 +77,8 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   const ParamView<float> Pf(scene.params);
   const ParamView<ad::Var> Pv(scene.params, seeds.data());
   std::vector<TileResult> per_tile(ids.size());
-  const int n = int(ids.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (int i = 0; i < n; ++i) {
+  parallel_for(int(ids.size()), threads, [&](int i) {
+    inject_fault(ids[size_t(i)]);
     TileResult& r = per_tile[size_t(i)];
     r.gradient.assign(params.size(), 0.0);
     const Tile& t = tiles[size_t(ids[size_t(i)])];
@@ -90,7 +90,7 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
         glm::dvec3 dloss(0.0);
         double l = 0;
         for (int c = 0; c < 3; ++c) {
-          px[c] = float(mean[c]);  // the loss sees the pixel as an image holds it
+          px[c] = to_image_float(mean[c]);  // the loss sees the pixel as an image holds it
           l += loss_term(loss, px[c], tp[c]) / normaliser;
           dloss[c] = loss_derivative(loss, px[c], tp[c]) / normaliser;
         }
@@ -101,7 +101,7 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
         r.loss += l;
         if (!params.empty()) adjoint_pixel(scene, Pv, adjoint_seed, x, y, dloss, r);
       }
-  }
+  });
   GradientResult out;
   out.gradient.assign(params.size(), 0.0);
   for (const TileResult& r : per_tile) {  // in tile order: deterministic

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -72,7 +73,9 @@ class JsonReader {
   double number(const json& j, const std::string& path) const {
     if (!j.is_number()) fail(path, std::string("must be a number, got ") + j.type_name());
     double v = j.get<double>();
-    if (!std::isfinite(v)) fail(path, "must be finite");
+    // Scene values are stored as floats: beyond float's range they would become Inf.
+    if (!(std::fabs(v) <= double(std::numeric_limits<float>::max())))
+      fail(path, "must be a finite number within float range (|x| <= 3.4e38), got " + fmt_number(v));
     return v;
   }
   float positive(const json& j, const std::string& path) const {

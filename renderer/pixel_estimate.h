@@ -2,6 +2,9 @@
 // A pixel's estimate in any scalar type: the mean of its spp samples, the variance of that mean
 // and (for a dual type) its derivatives.
 #include <array>
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
@@ -16,11 +19,23 @@ struct PixelEstimate {
   static constexpr int N = ad::tangent_count<T>::value;
   glm::dvec3 mean{0.0}, variance{0.0};  // variance of the mean (not of one sample)
   std::array<glm::dvec3, N> tangent{};  // derivative of the mean, per seeded input
+  int nonfinite = 0;  // samples whose value (or, in a dual type, a derivative) was NaN or Inf
 };
+
+inline bool all_finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+// A finite double as an image stores it: beyond float's range it becomes the largest float, so
+// that no Inf reaches an image.
+inline float to_image_float(double v) {
+  constexpr double top = std::numeric_limits<float>::max();
+  return float(std::clamp(v, -top, top));
+}
 
 // The pixel estimate: the mean of spp camera-path samples, its variance and (for a dual type)
 // its derivatives, accumulated in double in a fixed order so that the result is bitwise
-// reproducible.
+// reproducible. A sample whose value is not finite is dropped (it adds zero, as in pbrt) and
+// counted; so is a non-finite derivative, on its own, so that the values of a dual render stay
+// bitwise equal to the float render.
 template <class T>
 PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x, int y) {
   constexpr int N = PixelEstimate<T>::N;
@@ -34,11 +49,19 @@ PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x
     float jx = sampler.next(), jy = sampler.next();
     RayT<T> ray = camera_ray(frame, float(x) + jx, float(y) + jy);
     Vec3<T> L = radiance(scene, P, ray, sampler);
-    glm::dvec3 v(value(L));
+    const glm::dvec3 v(value(L));
+    if (!all_finite(v)) {
+      ++e.nonfinite;
+      continue;
+    }
     sum += v;
     sum_sq += v * v;
     if constexpr (N > 0)
-      for (int k = 0; k < N; ++k) e.tangent[k] += glm::dvec3(ad::tangent(L.x, k), ad::tangent(L.y, k), ad::tangent(L.z, k));
+      for (int k = 0; k < N; ++k) {
+        const glm::dvec3 d(ad::tangent(L.x, k), ad::tangent(L.y, k), ad::tangent(L.z, k));
+        if (all_finite(d)) e.tangent[k] += d;
+        else ++e.nonfinite;
+      }
   }
   e.mean = sum / double(n);
   // Unbiased sample variance, divided by n for the variance of the mean.

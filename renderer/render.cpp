@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include "ad/dual.h"
+#include "renderer/parallel.h"
 #include "renderer/pixel_estimate.h"
 
 namespace dray {
@@ -24,16 +25,18 @@ namespace {
 
 // Writes one estimate into a pixel: mean and variance (when `values`), and its tangents into
 // the derivative channels of scalars first, first + 1, ...
+// Returns the samples dropped as non-finite.
 template <class T>
-void store(const PixelEstimate<T>& e, const RenderOutputs& out, bool values, size_t first, size_t count, float* px) {
+int store(const PixelEstimate<T>& e, const RenderOutputs& out, bool values, size_t first, size_t count, float* px) {
   if (values) {
-    for (int c = 0; c < 3; ++c) px[c] = float(e.mean[c]);
+    for (int c = 0; c < 3; ++c) px[c] = to_image_float(e.mean[c]);
     if (out.variance)
-      for (int c = 0; c < 3; ++c) px[3 + c] = float(e.variance[c]);
+      for (int c = 0; c < 3; ++c) px[3 + c] = to_image_float(e.variance[c]);
   }
   if constexpr (PixelEstimate<T>::N > 0)
     for (size_t k = 0; k < count; ++k)
-      for (int c = 0; c < 3; ++c) px[out.derivative_channel(first + k) + c] = float(e.tangent[k][c]);
+      for (int c = 0; c < 3; ++c) px[out.derivative_channel(first + k) + c] = to_image_float(e.tangent[k][c]);
+  return e.nonfinite;
 }
 
 // A chunk of scalars differentiated in one forward-mode pass.
@@ -43,13 +46,13 @@ struct Chunk {
 };
 
 template <class T>
-void render_chunk_pixel(const Scene& scene, const Chunk& c, const RenderOutputs& out, bool values, int x, int y, float* px) {
-  store(pixel_estimate(scene, ParamView<T>(scene.params, c.seeds.data()), x, y), out, values, c.first, c.count, px);
+int render_chunk_pixel(const Scene& scene, const Chunk& c, const RenderOutputs& out, bool values, int x, int y, float* px) {
+  return store(pixel_estimate(scene, ParamView<T>(scene.params, c.seeds.data()), x, y), out, values, c.first, c.count, px);
 }
 
 }  // namespace
 
-void render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
+long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                   Image& image, int threads, const RenderOutputs& outputs, const TileProgress& progress) {
   std::vector<Chunk> chunks;
   for (size_t first = 0; first < outputs.wrt.size(); first += kMaxTangents) {
@@ -60,28 +63,31 @@ void render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
   }
   const ParamView<float> P(scene.params);
   std::atomic<int> done{0};
-  const int n = int(ids.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (int i = 0; i < n; ++i) {
+  std::atomic<long> nonfinite{0};  // an integer sum: the same in any order
+  parallel_for(int(ids.size()), threads, [&](int i) {
+    inject_fault(ids[i]);
     const Tile& t = tiles[ids[i]];
+    long dropped = 0;
     for (int y = t.y0; y < t.y1; ++y)
       for (int x = t.x0; x < t.x1; ++x) {
         float* px = image.pixel(x, y);
         if (chunks.empty()) {
-          store(pixel_estimate(scene, P, x, y), outputs, true, 0, 0, px);
+          dropped += store(pixel_estimate(scene, P, x, y), outputs, true, 0, 0, px);
           continue;
         }
         // The first pass also gives the values: a dual's value part is the float render.
         for (size_t k = 0; k < chunks.size(); ++k) {
           const Chunk& c = chunks[k];
-          if (c.count == 1) render_chunk_pixel<ad::Dual<1>>(scene, c, outputs, k == 0, x, y, px);
-          else if (c.count <= 4) render_chunk_pixel<ad::Dual<4>>(scene, c, outputs, k == 0, x, y, px);
-          else render_chunk_pixel<ad::Dual<8>>(scene, c, outputs, k == 0, x, y, px);
+          if (c.count == 1) dropped += render_chunk_pixel<ad::Dual<1>>(scene, c, outputs, k == 0, x, y, px);
+          else if (c.count <= 4) dropped += render_chunk_pixel<ad::Dual<4>>(scene, c, outputs, k == 0, x, y, px);
+          else dropped += render_chunk_pixel<ad::Dual<8>>(scene, c, outputs, k == 0, x, y, px);
         }
       }
+    nonfinite += dropped;
     int d = ++done;
     if (progress && omp_get_thread_num() == 0) progress(d);
-  }
+  });
+  return nonfinite;
 }
 
 Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs) {

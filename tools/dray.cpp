@@ -120,10 +120,11 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   if (st.code) return report(ctx, st);
   if (ctx.is_root() && !args.quiet) {
     double samples = double(scene.camera.width) * scene.camera.height * scene.render.spp;
-    std::printf("dray: wrote %s (%dx%d, %d spp%s) in %.2f s, %.2f Msamples/s, %d ranks x %d threads\n",
+    std::printf("dray: wrote %s (%dx%d, %d spp%s) in %.2f s, %.2f Msamples/s, %d ranks x %d threads, "
+                "%ld non-finite samples dropped\n",
                 out.c_str(), scene.camera.width, scene.camera.height, scene.render.spp,
                 wrt.empty() ? "" : (", " + std::to_string(wrt.size()) + " derivatives").c_str(), secs,
-                samples / secs * 1e-6, ctx.size(), job.threads);
+                samples / secs * 1e-6, ctx.size(), job.threads, stats.nonfinite_samples);
   }
   if (ctx.is_root() && args.stats) {
     std::printf("dray: busy seconds per rank:");
@@ -203,6 +204,8 @@ int main(int argc, char** argv) {
     if (*gradcheck_cmd) return run_gradcheck(ctx, gradcheck);
     if (*optimize_cmd) return run_optimize(ctx, optimize);
     if (*regress_cmd) return run_regress(ctx, regress);
+  } catch (const mpi::AgreedError& e) {  // every rank is here, with the same status
+    return report(ctx, e.status);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dray: internal error on rank %d: %s\n", ctx.rank(), e.what());
     return 3;

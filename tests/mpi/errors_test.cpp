@@ -42,7 +42,29 @@ TEST_CASE("an unexpected exception is an internal error, code 3", "[mpi][errors]
   mpi::Status st = mpi::agree_on(*g_ctx, [&] {
     if (g_ctx->rank() == failing_rank()) throw std::logic_error("bug");
   });
-  REQUIRE(mpi::all_ranks(*g_ctx, st.code == 3 && st.message == "internal error: bug"));
+  const std::string expect = "internal error on rank " + std::to_string(failing_rank()) + ": bug";
+  REQUIRE(mpi::all_ranks(*g_ctx, st.code == 3 && st.message == expect));
+}
+
+TEST_CASE("run_agreed throws the same AgreedError on every rank", "[mpi][errors]") {
+  int code = 0;
+  std::string message;
+  try {
+    mpi::run_agreed(*g_ctx, [&] {
+      if (g_ctx->rank() == failing_rank()) throw std::runtime_error("cannot read x");
+    });
+  } catch (const mpi::AgreedError& e) {
+    code = e.status.code;
+    message = e.status.message;
+  }
+  REQUIRE(mpi::all_ranks(*g_ctx, code == 2 && message == "cannot read x"));
+  bool thrown = false;
+  try {
+    mpi::run_agreed(*g_ctx, [] {});
+  } catch (const mpi::AgreedError&) {
+    thrown = true;
+  }
+  REQUIRE(mpi::all_ranks(*g_ctx, !thrown));
 }
 
 TEST_CASE("all_ranks is false when one rank disagrees", "[mpi][errors]") {

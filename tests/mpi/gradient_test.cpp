@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 
 #include "mpi/errors.h"
@@ -36,4 +37,23 @@ TEST_CASE("the gradient over ranks equals the one-process gradient", "[mpi][grad
     INFO("ranks " << g_ctx->size() << (independent ? ", independent samples" : ", same samples"));
     REQUIRE(mpi::all_ranks(*g_ctx, ok));
   }
+}
+
+TEST_CASE("an exception in one rank's gradient kernel ends the pass on every rank with one status", "[mpi][gradient]") {
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=40", "camera.height=24", "render.spp=1"});
+  std::vector<Slot> slots = {resolve_scalars(scene.params, {"materials.red.albedo[0]"}).at(0).slot};
+  Image target(40, 24, 3);
+  // The last of the 6 tiles of 16 pixels: rank 2 with 3 ranks, rank 1 with 2, rank 0 alone.
+  setenv("DRAY_FAULT_TILE", "5", 1);
+  mpi::Status st;
+  try {
+    mpi::gradient(*g_ctx, scene, target, Loss::l2, slots, 16, 2, scene.render.seed);
+  } catch (const mpi::AgreedError& e) {
+    st = e.status;
+  }
+  unsetenv("DRAY_FAULT_TILE");
+  const std::string expected = "internal error on rank " + std::to_string(5 % g_ctx->size()) + ": injected fault in tile 5 (DRAY_FAULT_TILE)";
+  INFO("rank " << g_ctx->rank() << ": code " << st.code << ", " << st.message);
+  REQUIRE(mpi::all_ranks(*g_ctx, st.code == 3 && st.message == expected));
 }
