@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# An input missing on one rank only ends every rank with exit 2, the message printed once,
-# within seconds (the ctest TIMEOUT catches a hang).
+# An input missing on one rank only ends every rank with exit 2, and an exception in one rank's
+# kernel (injected with DRAY_FAULT_TILE) with exit 3; the message printed once, within seconds
+# (the ctest TIMEOUT catches a hang).
 # Usage: failing_rank_test.sh DRAY SCENES_DIR "MPIEXEC -n N FLAGS"
 set -uo pipefail
 dray=$1 scenes=$2 mpiexec=$3
@@ -23,4 +24,31 @@ for bad_rank in 0 1 2; do
     echo "FAIL missing file on rank $bad_rank: exit $code, $n_msgs messages, ${secs}s"; cat "$tmp/stderr"; fail=1
   fi
 done
+
+# Tile 1 of the 32x24 image in 8-pixel tiles (12 tiles) is rank 1's under static distribution.
+small="--set camera.width=32 --set camera.height=24 --spp 1"
+check_fault() {  # check_fault DESCRIPTION COMMAND...
+  local what=$1; shift
+  start=$(date +%s)
+  DRAY_FAULT_TILE=1 ${mpiexec/ N / 3 } -x DRAY_FAULT_TILE "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  code=$?
+  secs=$(( $(date +%s) - start ))
+  n_msgs=$(grep -c "injected fault in tile 1" "$tmp/stderr" || true)
+  if [ "$code" = 3 ] && [ "$n_msgs" = 1 ] && [ "$secs" -le 20 ]; then
+    echo "ok   $what: exit 3, one message, ${secs}s"
+  else
+    echo "FAIL $what: exit $code, $n_msgs messages, ${secs}s"; cat "$tmp/stderr"; fail=1
+  fi
+}
+check_fault "kernel exception in a static render" "$dray" render "$scenes/spheres.json" -o "$tmp/k.png" -q $small --tile-size 8
+check_fault "kernel exception in a dynamic render" "$dray" render "$scenes/spheres.json" -o "$tmp/k.png" -q $small \
+  --tile-size 8 --distribution dynamic
+check_fault "kernel exception in a derivative render" "$dray" render "$scenes/spheres.json" -o "$tmp/k.png" -q $small \
+  --tile-size 8 --wrt materials.red.albedo
+check_fault "kernel exception in gradcheck" "$dray" gradcheck "$scenes/spheres.json" $small --param materials.red.albedo[0]
+cat >"$tmp/job.json" <<JOB
+{ "scene": "$scenes/light-fit.json", "target": { "scene": "$scenes/light-truth.json", "spp": 4 },
+  "params": { "lights.bulb.intensity": { "lr": 0.1 } }, "optimizer": { "iterations": 3 }, "spp": 1, "output": "$tmp/opt" }
+JOB
+check_fault "kernel exception in optimize" "$dray" optimize "$tmp/job.json" --quiet
 exit $fail
