@@ -12,6 +12,8 @@
 #include <stb_image_write.h>
 #include <tinyexr.h>
 
+#include "renderer/atomic_file.h"
+
 namespace dray {
 
 namespace {
@@ -34,7 +36,8 @@ std::string channel_name(int c, int channels) {
   return "C" + std::to_string(c);
 }
 
-void write_exr(const Image& img, const std::string& path) {
+// Writes `file`; errors name `path` (the file the user asked for).
+void write_exr(const Image& img, const std::string& file, const std::string& path) {
   const int n = img.channels;
   const size_t pixels = size_t(img.width) * img.height;
   // Planar float channels, in the alphabetical order most readers expect.
@@ -77,7 +80,7 @@ void write_exr(const Image& img, const std::string& path) {
     header.custom_attributes = &attr;
   }
   const char* err = nullptr;
-  if (SaveEXRImageToFile(&image, &header, path.c_str(), &err) != TINYEXR_SUCCESS)
+  if (SaveEXRImageToFile(&image, &header, file.c_str(), &err) != TINYEXR_SUCCESS)
     exr_error(path + ": cannot write EXR", err);
 }
 
@@ -99,6 +102,22 @@ int read_exr_spp(const std::string& path) {
   }
   FreeEXRHeader(&header);
   return spp;
+}
+
+// Writes the image in format `e` to `file`; errors name `path`.
+void write_image_to(const Image& img, const std::string& e, const std::string& file, const std::string& path) {
+  if (e == ".png") {
+    std::vector<unsigned char> bytes(size_t(img.width) * img.height * 3);
+    for (size_t i = 0; i < size_t(img.width) * img.height; ++i)
+      for (int c = 0; c < 3; ++c) {
+        float v = c < img.channels ? img.data[i * img.channels + c] : 0.f;
+        bytes[i * 3 + c] = (unsigned char)std::lround(255.f * linear_to_srgb(v));
+      }
+    if (!stbi_write_png(file.c_str(), img.width, img.height, 3, bytes.data(), img.width * 3))
+      throw std::runtime_error(path + ": cannot write PNG");
+  } else {
+    write_exr(img, file, path);
+  }
 }
 
 }  // namespace
@@ -127,23 +146,12 @@ float srgb_to_linear(float v) {
 
 void write_image(const Image& img, const std::string& path) {
   std::string e = extension(path);
-  if (e == ".png") {
-    std::vector<unsigned char> bytes(size_t(img.width) * img.height * 3);
-    for (size_t i = 0; i < size_t(img.width) * img.height; ++i)
-      for (int c = 0; c < 3; ++c) {
-        float v = c < img.channels ? img.data[i * img.channels + c] : 0.f;
-        bytes[i * 3 + c] = (unsigned char)std::lround(255.f * linear_to_srgb(v));
-      }
-    if (!stbi_write_png(path.c_str(), img.width, img.height, 3, bytes.data(), img.width * 3))
-      throw std::runtime_error(path + ": cannot write PNG");
-  } else if (e == ".exr") {
-    write_exr(img, path);
-  } else {
-    throw std::runtime_error(path + ": unknown image format (use .png or .exr)");
-  }
+  if (e != ".png" && e != ".exr") throw std::runtime_error(path + ": unknown image format (use .png or .exr)");
+  replace_file(path, [&](const std::string& tmp) { write_image_to(img, e, tmp, path); });
 }
 
-Image read_image(const std::string& path) {
+// Decodes by extension, without the checks of read_image.
+static Image read_image_file(const std::string& path) {
   std::string e = extension(path);
   if (e == ".exr") {
     float* rgba = nullptr;
@@ -163,6 +171,20 @@ Image read_image(const std::string& path) {
   Image img(w, h, 3);
   for (size_t i = 0; i < size_t(w) * h * 3; ++i) img.data[i] = srgb_to_linear(px[i] / 255.f);
   stbi_image_free(px);
+  return img;
+}
+
+Image read_image(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw std::runtime_error(path + ": cannot open: no such file");
+  if (!std::filesystem::is_regular_file(path, ec)) throw std::runtime_error(path + ": is not a regular file");
+  Image img = read_image_file(path);
+  for (size_t i = 0; i < img.data.size(); ++i)
+    if (!std::isfinite(img.data[i])) {
+      const size_t px = i / 3;
+      throw std::runtime_error(path + ": pixel (" + std::to_string(px % size_t(img.width)) + ", " +
+                               std::to_string(px / size_t(img.width)) + ") is not finite");
+    }
   return img;
 }
 

@@ -18,12 +18,12 @@ struct Image {
 };
 
 // Writes by extension: .png (8-bit sRGB of the first 3 channels) or .exr (every channel as
-// linear float, with `spp` as the header attribute "dray_spp"). Throws std::runtime_error
-// naming the file on failure.
+// linear float, with `spp` as the header attribute "dray_spp"), atomically (a temporary file
+// renamed over `path`). Throws std::runtime_error naming the file on failure.
 void write_image(const Image& img, const std::string& path);
 // Reads a PNG (decoded from sRGB to linear) or EXR as 3 channels (a 1-channel EXR is
 // repeated into all three), with `spp` from the EXR header when present. Throws
-// std::runtime_error naming the file.
+// std::runtime_error naming the file, also for a pixel that is not finite.
 Image read_image(const std::string& path);
 
 // Channels [first, first + count) as an image of their own.

@@ -26,6 +26,8 @@ inline json read_json_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw LoadError(path + ": cannot open: no such file");
   if (std::filesystem::is_directory(path, ec)) throw LoadError(path + ": is a directory, not a JSON file");
+  // A FIFO or a device would block or never end.
+  if (!std::filesystem::is_regular_file(path, ec)) throw LoadError(path + ": is not a regular file");
   std::ifstream in(path);
   if (!in) throw LoadError(path + ": cannot open for reading");
   try {

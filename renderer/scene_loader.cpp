@@ -43,6 +43,28 @@ std::string locate_bad_face(const fs::path& file) {
   return "a face has a vertex index out of range";
 }
 
+// tinyobjloader reads a vertex coordinate it cannot parse ("nan", "abc") as 0 without a word,
+// so vertex lines are checked here first: every "v" line needs three finite numbers. Returns
+// the first problem, with its line number, or an empty string.
+std::string check_obj_vertices(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.size() < 2 || line[0] != 'v' || (line[1] != ' ' && line[1] != '\t')) continue;
+    std::istringstream ss(line.substr(2));
+    std::string tok;
+    for (int k = 0; k < 3; ++k) {
+      if (!(ss >> tok))
+        return "line " + std::to_string(number) + ": a vertex needs 3 coordinates, got " + std::to_string(k);
+      char* end = nullptr;
+      const float v = std::strtof(tok.c_str(), &end);
+      if (end == tok.c_str() || *end != '\0' || !std::isfinite(v))
+        return "line " + std::to_string(number) + ": vertex coordinate \"" + tok + "\" is not a finite number";
+    }
+  }
+  return {};
+}
+
 struct Loader {
   JsonReader rd;
   fs::path base_dir;
@@ -223,12 +245,16 @@ struct Loader {
     std::error_code ec;
     if (!fs::exists(file, ec)) rd.fail(jpath, "cannot open \"" + file.string() + "\": no such file");
     if (fs::is_directory(file, ec)) rd.fail(jpath, "\"" + file.string() + "\" is a directory, not an OBJ file");
+    if (!fs::is_regular_file(file, ec)) rd.fail(jpath, "\"" + file.string() + "\" is not a regular file");
+    if (std::ifstream probe(file); !probe) rd.fail(jpath, "cannot open \"" + file.string() + "\" for reading");
+    const std::string where = file.string() + ": ";
+    if (fs::file_size(file, ec) == 0) throw LoadError(where + "is empty");
+    if (std::string problem = check_obj_vertices(file); !problem.empty()) throw LoadError(where + problem);
     tinyobj::ObjReaderConfig cfg;
     cfg.triangulate = true;
     cfg.vertex_color = false;
     cfg.mtl_search_path = file.parent_path().string();
     tinyobj::ObjReader reader;
-    const std::string where = file.string() + ": ";
     if (!reader.ParseFromFile(file.string(), cfg)) {
       std::string err = reader.Error();
       while (!err.empty() && err.back() == '\n') err.pop_back();
@@ -293,7 +319,14 @@ struct Loader {
         mesh.face_materials.push_back(mat);
       }
     }
-    if (mesh.indices.empty()) throw LoadError(where + "has no faces");
+    if (mesh.indices.empty()) {
+      size_t points = 0, lines = 0;
+      for (const auto& sh : reader.GetShapes()) points += sh.points.indices.size(), lines += sh.lines.indices.size();
+      if (points + lines > 0)
+        throw LoadError(where + "has no faces, only " + std::to_string(points) + " point and " +
+                        std::to_string(lines) + " line vertices (a mesh needs triangles or polygons)");
+      throw LoadError(where + "has no faces (a mesh needs \"f\" lines with 3 or more vertices)");
+    }
   }
 
   void lights(const json& j) {

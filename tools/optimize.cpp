@@ -1,7 +1,6 @@
 // dray optimize JOB: inverse rendering. Every iteration renders the scene, its loss against the
 // target and the gradient (every rank its tiles, gradients allreduced); rank 0 owns the
 // optimizer state, takes the step and broadcasts the parameters.
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +11,7 @@
 #include "mpi/collectives.h"
 #include "mpi/gradient.h"
 #include "mpi/tiles.h"
+#include "renderer/atomic_file.h"
 #include "renderer/json_reader.h"
 #include "renderer/scene_loader.h"
 #include "tools/cli.h"
@@ -143,18 +143,6 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
     for (const auto& s : sc) job.scalars.push_back({s.name, s.slot, lr, lo, hi});
   }
   return job;
-}
-
-// Writes `text` to `path` atomically: a temporary file, flushed to disk, then renamed over it.
-void write_atomic(const fs::path& path, const std::string& text) {
-  fs::path tmp = path;
-  tmp += ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw std::runtime_error(tmp.string() + ": cannot write");
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0 && fsync(fileno(f)) == 0;
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok) throw std::runtime_error(tmp.string() + ": cannot write");
-  fs::rename(tmp, path);
 }
 
 // The optimizer's state, on rank 0.
@@ -382,7 +370,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     state.iteration = it + 1;
     if (st.code == 0 && job.checkpoint_every > 0 && (state.iteration % job.checkpoint_every == 0 || state.iteration == job.iterations))
       st = mpi::agree_on(ctx, [&] {
-        if (ctx.is_root()) write_atomic(out / "checkpoint.json", state_json(job, state).dump(1) + "\n");
+        if (ctx.is_root()) write_text_file(out / "checkpoint.json", state_json(job, state).dump(1) + "\n");
       });
   }
   bar.finish();
@@ -390,8 +378,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
 
   st = mpi::agree_on(ctx, [&] {
     if (!ctx.is_root()) return;
-    write_atomic(out / "final-scene.json", final_scene(job, scene_doc, scene, out).dump(2) + "\n");
-    write_atomic(out / "checkpoint.json", state_json(job, state).dump(1) + "\n");
+    write_text_file(out / "final-scene.json", final_scene(job, scene_doc, scene, out).dump(2) + "\n");
+    write_text_file(out / "checkpoint.json", state_json(job, state).dump(1) + "\n");
     if (!a.quiet) {
       const double share = total_seconds > 0 ? 100 / total_seconds : 0.0;
       std::printf("dray optimize: %d iterations, %.2f s; MPI communication %.2f%% of it, waiting for other ranks "
