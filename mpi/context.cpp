@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 #include <mpi.h>
+#include <unistd.h>
 
 namespace dray::mpi {
 
@@ -37,6 +39,19 @@ int Context::default_threads() const {
   // hardware_concurrency counts the node's cores, not this process's binding.
   int cores = int(std::max(1u, std::thread::hardware_concurrency()));
   return std::max(1, cores / std::max(1, ranks_on_node_));
+}
+
+double Context::available_bytes_per_rank() const {
+  double bytes = 0;
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char key[64];
+    double kib = 0;
+    while (std::fscanf(f, "%63s %lf kB", key, &kib) == 2)
+      if (std::strcmp(key, "MemAvailable:") == 0) bytes = kib * 1024.0;
+    std::fclose(f);
+  }
+  if (bytes <= 0) bytes = double(sysconf(_SC_AVPHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  return bytes / std::max(1, ranks_on_node_);
 }
 
 void Context::barrier() const { MPI_Barrier(MPI_COMM_WORLD); }

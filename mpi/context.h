@@ -18,6 +18,9 @@ class Context {
   int ranks_on_node() const { return ranks_on_node_; }
   // The node's cores divided by the ranks on it, at least 1.
   int default_threads() const;
+  // The node's available memory (MemAvailable in /proc/meminfo, else the free physical pages)
+  // divided by the ranks on it, in bytes.
+  double available_bytes_per_rank() const;
 
   void barrier() const;
   double seconds() const;  // wall clock (MPI_Wtime)

@@ -2,6 +2,7 @@
 // Reading JSON documents (scenes, jobs) with errors that say where:
 // `scene.json: /shapes/2/radius: must be > 0, got -1`.
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -34,9 +35,15 @@ inline json read_json_file(const std::string& path) {
     return json::parse(in);
   } catch (const json::parse_error& e) {
     // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, ...".
-    std::string what = e.what();
+    // Its "last read" may quote binary bytes: those are shown as \xNN.
+    std::string what = e.what(), shown;
     auto k = what.find("] ");
-    throw LoadError(path + ": " + (k == std::string::npos ? what : what.substr(k + 2)));
+    for (unsigned char ch : k == std::string::npos ? what : what.substr(k + 2)) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", ch);
+      shown += ch >= 0x20 && ch < 0x7f ? std::string(1, char(ch)) : std::string(hex);
+    }
+    throw LoadError(path + ": " + shown);
   }
 }
 

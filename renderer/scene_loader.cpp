@@ -21,8 +21,9 @@ namespace fs = std::filesystem;
 namespace {
 
 // Finds the first OBJ face that names a vertex outside the vertices defined before it (an OBJ
-// index is 1-based, or negative counting back from the last vertex). Only called once a bad
-// index is known, to say where: "line 12: vertex index 9 is out of range (3 vertices)".
+// index is 1-based, or negative counting back from the last vertex), to say where: "line 12:
+// vertex index 9 is out of range (3 vertices)". Returns an empty string when every index is
+// good. Only called once a bad index is suspected.
 std::string locate_bad_face(const fs::path& file) {
   std::ifstream in(file);
   std::string line;
@@ -35,12 +36,13 @@ std::string locate_bad_face(const fs::path& file) {
     if (tag != "f") continue;
     for (std::string tok; ss >> tok;) {
       long idx = std::strtol(tok.c_str(), nullptr, 10);
-      if (idx == 0 || idx > vertices || idx < -vertices)
+      if (idx == 0) return "line " + std::to_string(number) + ": vertex index 0 is invalid (OBJ indices start at 1)";
+      if (idx > vertices || idx < -vertices)
         return "line " + std::to_string(number) + ": vertex index " + std::to_string(idx) +
                " is out of range (" + std::to_string(vertices) + " vertices defined before it)";
     }
   }
-  return "a face has a vertex index out of range";
+  return {};
 }
 
 // tinyobjloader reads a vertex coordinate it cannot parse ("nan", "abc") as 0 without a word,
@@ -105,8 +107,9 @@ struct Loader {
       rd.fail(p + "/up", "must not be parallel to the viewing direction");
     float fov = j.contains("fov_y") ? rd.positive(j["fov_y"], p + "/fov_y") : 40.f;
     if (fov >= 180.f) rd.fail(p + "/fov_y", "must be < 180 degrees, got " + fmt_number(fov));
-    c.width = j.contains("width") ? int(rd.integer(j["width"], p + "/width", 1, 16384)) : 320;
-    c.height = j.contains("height") ? int(rd.integer(j["height"], p + "/height", 1, 16384)) : 240;
+    // Whether the image fits in memory is checked by the command line, against the machine.
+    c.width = j.contains("width") ? int(rd.integer(j["width"], p + "/width", 1, 1 << 20)) : 320;
+    c.height = j.contains("height") ? int(rd.integer(j["height"], p + "/height", 1, 1 << 20)) : 240;
     c.origin = scene.params.add("camera.origin", origin);
     c.target = scene.params.add("camera.target", target);
     c.up = scene.params.add("camera.up", up);
@@ -256,6 +259,7 @@ struct Loader {
     cfg.mtl_search_path = file.parent_path().string();
     tinyobj::ObjReader reader;
     if (!reader.ParseFromFile(file.string(), cfg)) {
+      if (std::string problem = locate_bad_face(file); !problem.empty()) throw LoadError(where + problem);
       std::string err = reader.Error();
       while (!err.empty() && err.back() == '\n') err.pop_back();
       throw LoadError(where + (err.empty() ? "cannot parse OBJ" : err));
@@ -301,7 +305,10 @@ struct Loader {
       for (size_t f = 0; f < idx.size() / 3; ++f) {
         for (int k = 0; k < 3; ++k) {
           int vi = idx[3 * f + k].vertex_index;
-          if (vi < 0 || size_t(vi) >= nv) throw LoadError(where + locate_bad_face(file));
+          if (vi < 0 || size_t(vi) >= nv) {
+            std::string problem = locate_bad_face(file);
+            throw LoadError(where + (problem.empty() ? "a face has a vertex index out of range" : problem));
+          }
           mesh.indices.push_back(uint32_t(vi));
         }
         uint32_t mat;
@@ -434,6 +441,10 @@ void apply_override(json& doc, const std::string& assignment) {
     } else {
       if (node->is_null()) *node = json::object();
       if (!node->is_object()) throw LoadError("--set " + key + ": \"" + s + "\" is inside a value that is not an object");
+      if (last && value.is_null()) {  // KEY=null removes the key
+        node->erase(s);
+        return;
+      }
       node = &(*node)[s];
     }
     if (last) *node = value;

@@ -2,6 +2,7 @@
 // Pieces shared by the dray subcommands.
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "mpi/context.h"
 #include "mpi/errors.h"
 #include "renderer/image_compare.h"
+#include "renderer/json_reader.h"
 #include "renderer/scene.h"
 
 namespace dray::cli {
@@ -31,6 +33,33 @@ inline int resolve_threads(const mpi::Context& ctx, int requested) {
     if (n > 0) return n;
   }
   return ctx.default_threads();
+}
+
+// Refuses, before anything is allocated, an image whose buffers would not fit: every rank holds
+// `copies` full images of `channels` floats (rank 0 gathers into a second one), against the
+// node's available memory shared by its ranks. The image must also fit in one MPI message
+// (counts are ints).
+inline void check_image_memory(const mpi::Context& ctx, const std::string& scene_path, int width, int height,
+                               int channels, double copies) {
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  const double values = double(width) * height * channels;
+  const double need = values * sizeof(float) * copies;
+  const double have = ctx.available_bytes_per_rank();
+  char msg[400];
+  if (need > 0.8 * have)
+    std::snprintf(msg, sizeof msg,
+                  "%s: /camera: a %dx%d image with %d channels needs %.1f GiB per rank, but only %.1f GiB is "
+                  "available per rank (%d on this node); lower /camera/width and /camera/height, or ask for fewer "
+                  "derivatives",
+                  scene_path.c_str(), width, height, channels, need / gib, have / gib, ctx.ranks_on_node());
+  else if (values > double(std::numeric_limits<int>::max()))
+    std::snprintf(msg, sizeof msg,
+                  "%s: /camera: a %dx%d image with %d channels has %.3g values, more than one MPI message carries "
+                  "(2^31 - 1); lower /camera/width and /camera/height, or ask for fewer derivatives",
+                  scene_path.c_str(), width, height, channels, values);
+  else
+    return;
+  throw LoadError(msg);
 }
 
 inline void add_threads_option(CLI::App* cmd, int& threads) {

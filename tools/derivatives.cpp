@@ -73,6 +73,8 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
     if (a.spp > 0) sets.push_back("render.spp=" + std::to_string(a.spp));
     scene = load_scene(a.scene, sets);
     params = resolve_scalars(scene.params, a.params);
+    // The derivative render and its gather buffer, then two plain renders at a time.
+    check_image_memory(ctx, a.scene, scene.camera.width, scene.camera.height, 3 * int(params.size() + 1), 2.5);
   });
   if (st.code) return report(ctx, st);
 

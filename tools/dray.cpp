@@ -34,7 +34,7 @@ struct SceneArgs {
   void add_to(CLI::App* cmd) {
     cmd->add_option("SCENE", scene, "Scene file (JSON)")->required();
     cmd->add_option("--set", sets, "Override a scene value, KEY=VALUE (e.g. render.spp=4, "
-                                   "shapes.ball.radius=2, materials.white.albedo[1]=0.5); repeatable")
+                                   "shapes.ball.radius=2, materials.white.albedo[1]=0.5; KEY=null removes the key); repeatable")
         ->allow_extra_args(false);
     cmd->add_option("--spp", spp, "Samples per pixel (same as --set render.spp=N)")->check(CLI::PositiveNumber);
     cmd->add_option("--seed", seed, "Random seed (same as --set render.seed=S)")->check(CLI::NonNegativeNumber);
@@ -73,6 +73,10 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
     if (!args.variance.empty() && scene.render.spp < 2)
       throw LoadError("--variance needs at least 2 samples per pixel, got " + std::to_string(scene.render.spp));
     wrt = resolve_scalars(scene.params, args.wrt);
+    RenderOutputs outputs{!args.variance.empty(), std::vector<Slot>(wrt.size())};
+    // The image, rank 0's gather buffer, and the 3-channel copy written out.
+    check_image_memory(ctx, args.scene.scene, scene.camera.width, scene.camera.height, outputs.channels(),
+                       2.0 + 3.0 / outputs.channels());
   });
   if (st.code) return report(ctx, st);
 

@@ -211,6 +211,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
                         std::to_string(target.height) + " but the scene renders " + std::to_string(scene.camera.width) +
                         "x" + std::to_string(scene.camera.height));
     }
+    // The target, the primal, its gather buffer and the snapshot's copy.
+    check_image_memory(ctx, job.scene_path, scene.camera.width, scene.camera.height, 3, 4.0);
     if (ctx.is_root()) {
       fs::create_directories(job.output);
       std::ofstream probe(fs::path(job.output) / "progress.csv", std::ios::app);

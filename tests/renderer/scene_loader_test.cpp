@@ -148,7 +148,7 @@ TEST_CASE("broken scenes are rejected with the file and JSON path", "[loader]") 
       {"materials.white.albedo=[0.5, 1.5, 0.5]", "scene.json: /materials/white/albedo: must be <= 1, got 1.5"},
       {"materials.white.type=\"glass\"", "scene.json: /materials/white/type: unknown material type \"glass\""},
       {"camera.fov_y=0", "scene.json: /camera/fov_y: must be > 0, got 0"},
-      {"camera.width=0", "scene.json: /camera/width: must be in [1, 16384], got 0"},
+      {"camera.width=0", "scene.json: /camera/width: must be in [1, 1048576], got 0"},
       {"camera.target=[0, 1, 4]", "scene.json: /camera/target: must differ from /camera/origin"},
       {"camera.up=[0, 0, 1]", "scene.json: /camera/up: must not be parallel"},
       {"render.max_depth=1.5", "scene.json: /render/max_depth: must be an integer, got number"},

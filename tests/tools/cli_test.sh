@@ -23,6 +23,12 @@ expect 0 "render to PNG in a new folder" "$dray" render "$scenes/spheres.json" -
 has "$tmp/stdout" "1 ranks x" "summary line names ranks x threads"
 has "$tmp/stdout" "Msamples/s" "summary line gives the sample rate"
 [ ! -s "$tmp/stderr" ] || { echo "FAIL stderr is not a terminal, yet something was drawn"; fail=1; }
+has "$tmp/stdout" ", 0 non-finite samples dropped" "summary line counts non-finite samples"
+expect 0 "a sky at the top of float's range" "$dray" render "$scenes/spheres.json" -o "$tmp/inf.exr" $small \
+  --set lights.sky.radiance=3.4e38
+if grep -qE ", [1-9][0-9]* non-finite samples dropped" "$tmp/stdout"; then echo "ok   overflowing samples are counted"
+else echo "FAIL no non-finite samples counted:"; cat "$tmp/stdout"; fail=1; fi
+expect 0 "the image of overflowing samples is finite (dray diff reads it)" "$dray" diff "$tmp/inf.exr" "$tmp/inf.exr"
 expect 0 "--progress forces the bar" "$dray" render "$scenes/spheres.json" -o "$tmp/p.png" $small --progress
 has "$tmp/stderr" "100%" "--progress draws the bar to 100%"
 expect 0 "--stats prints per-rank busy time" "$dray" render "$scenes/spheres.json" -o "$tmp/s.png" $small --stats

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# The catalogue of bad input: every case must end with exit 2 and one message naming the file
+# and the JSON path or OBJ line, within seconds, never a crash or a hang; on 1 rank and under
+# mpiexec -n 3 alike.
+# Usage: bad_input_test.sh DRAY SCENES_DIR "MPIEXEC -n N FLAGS"
+set -uo pipefail
+dray=$(realpath "$1") scenes=$(realpath "$2") mpiexec=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail=0 cases=0
+
+# bad DESCRIPTION EXPECTED COMMAND...: EXPECTED must appear in exactly one line of stderr.
+bad() {
+  local what=$1 want=$2; shift 2
+  cases=$((cases + 1))
+  for ranks in 1 3; do
+    local start=$SECONDS code n_msgs n_dray
+    if [ "$ranks" = 1 ]; then timeout 60 "$@" >out.txt 2>err.txt
+    else timeout 60 ${mpiexec/ N / 3 } "$@" >out.txt 2>err.txt; fi
+    code=$?
+    n_msgs=$(grep -cF -- "$want" err.txt)
+    n_dray=$(grep -c "^dray:" err.txt)
+    if [ "$code" = 2 ] && [ "$n_msgs" = 1 ] && [ "$n_dray" -le 1 ] && [ $((SECONDS - start)) -le 20 ]; then
+      echo "ok   [$ranks] $what"
+    else
+      echo "FAIL [$ranks] $what: exit $code, $n_msgs lines with \"$want\", $((SECONDS - start)) s; stderr:"
+      cat err.txt; fail=1
+    fi
+  done
+}
+
+# A small valid scene, and variants of it.
+cat >base.json <<'EOF'
+{
+  "camera": { "origin": [0, 1, 5], "target": [0, 1, 0], "width": 16, "height": 12 },
+  "render": { "spp": 1 },
+  "materials": { "white": { "type": "diffuse", "albedo": [0.7, 0.7, 0.7] } },
+  "shapes": [ { "name": "ball", "type": "sphere", "center": [0, 1, 0], "radius": 1, "material": "white" },
+              { "name": "mesh", "type": "mesh", "file": "tri.obj", "material": "white" } ],
+  "lights": [ { "name": "key", "type": "point", "position": [0, 4, 4], "intensity": 10 } ]
+}
+EOF
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' >tri.obj
+"$dray" render base.json -q -o base.png || { echo "FAIL the base scene does not render"; exit 1; }
+render() { echo "$dray" render "$@" -q -o "$tmp/out.png"; }
+scene() {  # scene NAME JSON-TEXT
+  printf '%s\n' "$2" >"$1"
+}
+
+# --- JSON syntax and files
+: >empty.json
+bad "empty scene file" "empty.json: parse error at line 1, column 1: syntax error" $(render empty.json)
+head -c 150 base.json >truncated.json
+bad "truncated scene file" "truncated.json: parse error at line 4" $(render truncated.json)
+printf 'camera = 1\n' >notjson.json
+bad "not JSON" "notjson.json: parse error at line 1, column 1: syntax error while parsing value - invalid literal" $(render notjson.json)
+head -c 2000 /dev/urandom >binary.json
+bad "binary garbage" "binary.json: parse error at line 1" $(render binary.json)
+scene array.json '[1, 2]'
+bad "a list, not an object" "array.json: /: must be an object, got array" $(render array.json)
+bad "missing scene" "gone.json: cannot open: no such file" $(render gone.json)
+mkdir -p adir.json
+bad "a directory as the scene" "adir.json: is a directory, not a JSON file" $(render adir.json)
+mkfifo fifo.json
+bad "a FIFO as the scene (would block)" "fifo.json: is not a regular file" $(render fifo.json)
+ln -s nowhere.json dangling.json
+bad "a dangling symlink" "dangling.json: cannot open: no such file" $(render dangling.json)
+
+# --- structure, types and names
+set_bad() {  # set_bad DESCRIPTION EXPECTED KEY=VALUE...
+  local what=$1 want=$2; shift 2
+  local sets=()
+  for kv in "$@"; do sets+=(--set "$kv"); done
+  bad "$what" "$want" $(render base.json) "${sets[@]}"
+}
+set_bad "width is a string" "base.json: /camera/width: must be an integer, got string" camera.width=wide
+set_bad "radius is a string" "base.json: /shapes/0/radius: must be a number, got string" shapes.ball.radius=big
+set_bad "center has 2 numbers" "base.json: /shapes/0/center: must be an array of 3 numbers" "shapes.ball.center=[0,1]"
+set_bad "albedo is an object" "base.json: /materials/white/albedo: must be an array of 3 numbers" 'materials.white.albedo={"r":1}'
+set_bad "misspelled key" "base.json: /shapes/0/radus: unknown key (expected one of" shapes.ball.radus=1
+set_bad "unknown top-level key" "base.json: /lightz: unknown key" lightz=1
+set_bad "unknown shape type" "base.json: /shapes/0/type: unknown shape type \"cube\"" shapes.ball.type=cube
+set_bad "unknown material type" "base.json: /materials/white/type: unknown material type \"glass\"" materials.white.type=glass
+set_bad "unknown light type" "base.json: /lights/0/type: unknown light type \"spot\"" lights.key.type=spot
+set_bad "undefined material" "base.json: /shapes/0/material: no material named \"marble\"" shapes.ball.material=marble
+set_bad "shape without type" "base.json: /shapes/1/type: required key is missing" 'shapes[1]={"radius":1}'
+set_bad "camera removed" "base.json: /camera: required key is missing" camera=null
+set_bad "duplicate shape name" "base.json: /shapes/1/name: duplicate shape name \"ball\"" shapes.mesh.name=ball
+set_bad "--set of a missing element" "--set shapes.nosuch.radius: no element \"nosuch\"" shapes.nosuch.radius=1
+
+# --- values
+set_bad "NaN radius" "base.json: /shapes/0/radius: must be a number, got string" shapes.ball.radius=NaN
+set_bad "radius beyond float range" "base.json: /shapes/0/radius: must be a finite number within float range" shapes.ball.radius=1e39
+set_bad "negative radius" "base.json: /shapes/0/radius: must be > 0, got -1" shapes.ball.radius=-1
+set_bad "zero radius" "base.json: /shapes/0/radius: must be > 0, got 0" shapes.ball.radius=0
+set_bad "negative spp" "base.json: /render/spp: must be in [1, 1048576], got -4" render.spp=-4
+set_bad "zero width" "base.json: /camera/width: must be in [1, 1048576], got 0" camera.width=0
+set_bad "fractional height" "base.json: /camera/height: must be an integer, got number" camera.height=12.5
+set_bad "negative albedo" "base.json: /materials/white/albedo: must be >= 0, got -0.5" "materials.white.albedo=[-0.5,0,0]"
+set_bad "albedo above 1" "base.json: /materials/white/albedo: must be <= 1, got 2" materials.white.albedo=2
+set_bad "negative intensity" "base.json: /lights/0/intensity: must be >= 0, got -3" lights.key.intensity=-3
+set_bad "infinite intensity" "base.json: /lights/0/intensity: must be a finite number within float range" lights.key.intensity=1e300
+set_bad "zero mesh scale" "base.json: /shapes/1/transform/scale: must be > 0, got 0" shapes.mesh.transform.scale=0
+set_bad "a quad with no area" "base.json: /shapes/1/edge_v: must not be parallel to edge_u" \
+  'shapes[1]={"type":"quad","corner":[0,0,0],"edge_u":[1,0,0],"edge_v":[2,0,0],"material":"white"}'
+set_bad "camera looking at itself" "base.json: /camera/target: must differ from /camera/origin" "camera.target=[0,1,5]"
+set_bad "fov of 180 degrees" "base.json: /camera/fov_y: must be < 180 degrees" camera.fov_y=180
+set_bad "an image too large for memory (checked before allocating)" "base.json: /camera: a 1000000x1000000 image" \
+  camera.width=1000000 camera.height=1000000
+bad "an image too large with derivatives" "base.json: /camera: a 12000x12000 image with 21 channels" \
+  $(render base.json) --set camera.width=12000 --set camera.height=12000 --wrt shapes.ball.center materials.white.albedo
+
+# --- OBJ files
+obj_case() {  # obj_case DESCRIPTION EXPECTED OBJ-TEXT (printf format)
+  local name="m$cases.obj"
+  printf "$3" >"$name"
+  bad "$1" "$name: $2" $(render base.json) --set "shapes.mesh.file=$name"
+}
+obj_case "OBJ vertex index out of range" "line 4: vertex index 9 is out of range (3 vertices defined before it)" 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n'
+obj_case "OBJ negative index out of range" "line 4: vertex index -5 is out of range" 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -5\n'
+obj_case "OBJ zero index" "line 4: vertex index 0 is invalid (OBJ indices start at 1)" 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n'
+obj_case "OBJ NaN vertex" "line 2: vertex coordinate \"nan\" is not a finite number" 'v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n'
+obj_case "OBJ infinite vertex" "line 1: vertex coordinate \"1e999\" is not a finite number" 'v 1e999 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'
+obj_case "OBJ vertex with 2 coordinates" "line 3: a vertex needs 3 coordinates, got 2" 'v 0 0 0\nv 1 0 0\nv 0 1\nf 1 2 3\n'
+obj_case "OBJ without faces" "has no faces" 'v 0 0 0\nv 1 0 0\nv 0 1 0\n'
+obj_case "OBJ with points only" "has no faces, only 3 point and 0 line vertices" 'v 0 0 0\nv 1 0 0\nv 0 1 0\np 1 2 3\n'
+obj_case "OBJ with lines only" "has no faces, only 0 point and 2 line vertices" 'v 0 0 0\nv 1 0 0\nv 0 1 0\nl 1 2\n'
+obj_case "empty OBJ" "is empty" ''
+bad "missing OBJ" "base.json: /shapes/1/file: cannot open \"gone.obj\": no such file" \
+  $(render base.json) --set shapes.mesh.file=gone.obj
+bad "a directory as the OBJ" "base.json: /shapes/1/file: \"adir.json\" is a directory" \
+  $(render base.json) --set shapes.mesh.file=adir.json
+bad "OBJ named material missing from the file" "base.json: /shapes/1/materials/paint: \"tri.obj\" has no material named \"paint\"" \
+  $(render base.json) --set shapes.mesh.material=null --set 'shapes.mesh.materials={"paint":"white"}'
+
+# --- unreadable files: as root every file is readable, so drop to nobody for these.
+chmod 000 base.png
+mkdir pub && chmod 711 "$tmp" && chmod 755 pub && cp "$dray" pub/dray && cp base.json tri.obj pub/ && chmod 644 pub/*
+chmod 755 pub/dray && chmod 000 pub/tri.obj
+as_user=()
+[ "$(id -u)" = 0 ] && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+cases=$((cases + 1))
+"${as_user[@]}" pub/dray render pub/base.json -q -o "$tmp/pub/out.png" >out.txt 2>err.txt
+code=$?
+if [ "$code" = 2 ] && grep -qF "pub/base.json: /shapes/1/file: cannot open \"pub/tri.obj\" for reading" err.txt; then
+  echo "ok   [1] unreadable OBJ"
+else echo "FAIL [1] unreadable OBJ: exit $code"; cat err.txt; fail=1; fi
+chmod 644 pub/tri.obj && chmod 000 pub/base.json
+cases=$((cases + 1))
+"${as_user[@]}" pub/dray render pub/base.json -q -o "$tmp/pub/out.png" >out.txt 2>err.txt
+code=$?
+if [ "$code" = 2 ] && grep -qF "pub/base.json: cannot open for reading" err.txt; then echo "ok   [1] unreadable scene"
+else echo "FAIL [1] unreadable scene: exit $code"; cat err.txt; fail=1; fi
+chmod 644 pub/base.json
+
+# --- outputs
+bad "unwritable output folder" "/proc/nope/out.png: cannot create folder" "$dray" render base.json -q -o /proc/nope/out.png
+bad "output in an unknown format" "out.jpg: output must end in .png or .exr" "$dray" render base.json -q -o out.jpg
+bad "--wrt an unknown parameter" "unknown parameter \"shapes.nosuch.radius\"" $(render base.json) --wrt shapes.nosuch.radius
+bad "gradcheck of an unknown parameter" "unknown parameter \"materials.nosuch.albedo\"" \
+  "$dray" gradcheck base.json --param materials.nosuch.albedo
+
+# --- dray diff
+"$dray" render base.json -q -o a.exr
+"$dray" render base.json -q -o small.exr --set camera.width=8
+printf 'not a png' >fake.png
+bad "diff with a missing file" "missing.exr: cannot open: no such file" "$dray" diff a.exr missing.exr
+bad "diff of mismatched sizes" "small.exr is 8x12 but a.exr is 16x12" "$dray" diff small.exr a.exr
+bad "diff of a file that is not an image" "fake.png: cannot read image" "$dray" diff fake.png a.exr
+bad "diff of a text file named .exr" "notjson.exr: cannot read EXR" bash -c "cp notjson.json notjson.exr && exec '$dray' diff notjson.exr a.exr"
+bad "diff of a directory" "adir.json: is not a regular file" "$dray" diff adir.json a.exr
+
+# --- dray optimize
+job() {  # job NAME JSON-TEXT: a job file beside base.json
+  printf '%s\n' "$2" >"$1"
+}
+good_job='"scene": "base.json", "target": { "scene": "base.json", "spp": 2 }, "params": { "lights.key.intensity": { "lr": 0.1 } }, "optimizer": { "iterations": 2 }, "spp": 1'
+job ok.job.json "{ $good_job, \"output\": \"opt\" }"
+"$dray" optimize ok.job.json --quiet || { echo "FAIL the base job does not run"; fail=1; }
+bad "optimize: missing job" "gone.job.json: cannot open: no such file" "$dray" optimize gone.job.json
+job trunc.job.json '{ "scene": "base.json", '
+bad "optimize: truncated job" "trunc.job.json: parse error at line 2, column 1" "$dray" optimize trunc.job.json
+job noscene.job.json "{ ${good_job/base.json/nosuch.json}, \"output\": \"opt\" }"
+bad "optimize: missing scene" "nosuch.json: cannot open: no such file" "$dray" optimize noscene.job.json
+job param.job.json "{ ${good_job/lights.key.intensity/lights.key.colour}, \"output\": \"opt\" }"
+bad "optimize: unknown parameter name" "param.job.json: /params/lights.key.colour: unknown parameter" "$dray" optimize param.job.json
+job type.job.json "{ ${good_job/\"iterations\": 2/\"iterations\": \"two\"}, \"output\": \"opt\" }"
+bad "optimize: iterations is a string" "type.job.json: /optimizer/iterations: must be an integer, got string" "$dray" optimize type.job.json
+job key.job.json "{ $good_job, \"output\": \"opt\", \"learning_rate\": 1 }"
+bad "optimize: unknown key" "key.job.json: /learning_rate: unknown key" "$dray" optimize key.job.json
+job image.job.json '{ "scene": "base.json", "target": { "image": "small.exr" }, "params": { "lights.key.intensity": { "lr": 0.1 } }, "output": "opt" }'
+bad "optimize: target image of another size" "small.exr: the target is 8x12 but the scene renders 16x12" "$dray" optimize image.job.json
+job noimage.job.json '{ "scene": "base.json", "target": { "image": "none.exr" }, "params": { "lights.key.intensity": { "lr": 0.1 } }, "output": "opt" }'
+bad "optimize: missing target image" "none.exr: cannot open: no such file" "$dray" optimize noimage.job.json
+job out.job.json "{ $good_job, \"output\": \"/proc/nope\" }"
+bad "optimize: unwritable output folder (before rendering)" "/proc/nope" "$dray" optimize out.job.json
+job fresh.job.json "{ $good_job, \"output\": \"fresh\" }"
+bad "optimize --resume without a checkpoint" "checkpoint.json: no checkpoint to resume from" "$dray" optimize fresh.job.json --resume
+
+echo "$cases bad inputs"
+exit $fail
