@@ -291,10 +291,12 @@ struct Loader {
         obj_materials.push_back(add_material(shape_name + "." + m.name, Material::Kind::diffuse,
                                              albedo, emits ? &e : nullptr));
       }
-      for (const auto& [name, index] : mapping)
+      for (const auto& entry : mapping) {
+        const std::string& name = entry.first;
         if (std::none_of(mtls.begin(), mtls.end(), [&](const auto& m) { return m.name == name; }))
           rd.fail(jpath.substr(0, jpath.rfind('/')) + "/materials/" + name,
                   "\"" + file.string() + "\" has no material named \"" + name + "\"");
+      }
       if (obj_materials.empty())
         rd.fail(jpath.substr(0, jpath.rfind('/')) + "/material",
                 "required: \"" + file.string() + "\" defines no materials");

@@ -1,0 +1,59 @@
+#pragma once
+// Shared by the libFuzzer targets: a scratch folder, and the check every input goes through.
+// An input may be rejected only with LoadError (what the command line reports as bad input,
+// exit 2); any other exception, a crash, or a sanitizer finding is a bug.
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include "renderer/render.h"
+#include "renderer/scene_loader.h"
+
+namespace dray::fuzz {
+
+// A folder of this process's own, with `models` linked to the example meshes so that seeds
+// taken from scenes/ load.
+inline const std::filesystem::path& scratch() {
+  static const std::filesystem::path dir = [] {
+    namespace fs = std::filesystem;
+    fs::path d = fs::temp_directory_path() / ("dray-fuzz-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    std::error_code ec;
+    fs::create_directory_symlink(fs::path(DRAY_SOURCE_DIR) / "scenes" / "models", d / "models", ec);
+    return d;
+  }();
+  return dir;
+}
+
+inline void write_file(const std::filesystem::path& path, const uint8_t* data, size_t size) {
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data), std::streamsize(size));
+}
+
+// Loads the scene and, when it loads, renders a 4x4 crop of it at 1 sample per pixel: enough
+// to run the BVH and the kernel over whatever geometry the input made.
+inline void load_and_render(const std::filesystem::path& scene_path) {
+  Scene scene;
+  try {
+    scene = load_scene(scene_path.string(), {});
+  } catch (const LoadError&) {
+    return;  // bad input, reported as such
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "not a LoadError: %s\n", e.what());
+    std::abort();
+  }
+  scene.camera.width = scene.camera.height = 4;
+  scene.render.spp = 1;
+  scene.render.max_depth = std::min(scene.render.max_depth, 4);
+  Image img = render_local(scene, 1);
+  for (float v : img.data)
+    if (!std::isfinite(v)) {
+      std::fprintf(stderr, "a non-finite value reached the image\n");
+      std::abort();
+    }
+}
+
+}  // namespace dray::fuzz

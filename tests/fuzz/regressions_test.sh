@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Replays what fuzzing found (tests/fuzz/regressions/{scene,obj}) and the OBJ seeds through
+# `dray render`, as the fuzz targets load them: every input must end with exit 0 (it rendered)
+# or 2 (bad input, with a message), never a crash, a sanitizer report or a hang.
+# Usage: regressions_test.sh DRAY FUZZ_DIR
+set -uo pipefail
+dray=$(realpath "$1") dir=$(realpath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ln -s "$dir/../../scenes/models" "$tmp/models"
+fail=0 n=0
+small=(-q -o "$tmp/out.png" --set camera.width=4 --set camera.height=4 --set render.spp=1)
+run() {  # run WHAT ALLOWED-CODES COMMAND...
+  local what=$1 allowed=$2; shift 2
+  n=$((n + 1))
+  timeout 60 "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  local code=$?
+  if [[ " $allowed " == *" $code "* ]] && ! grep -q "Sanitizer\|runtime error" "$tmp/stderr"; then
+    echo "ok   $what (exit $code)"
+  else
+    echo "FAIL $what: exit $code"; head -30 "$tmp/stderr"; fail=1
+  fi
+}
+for f in "$dir"/regressions/scene/*; do
+  [ -f "$f" ] || continue
+  cp "$f" "$tmp/scene.json"
+  run "scene $(basename "$f")" "0 2" "$dray" render "$tmp/scene.json" "${small[@]}"
+done
+cat >"$tmp/obj-scene.json" <<'JSON'
+{ "camera": { "origin": [0, 0.5, 3], "target": [0, 0.5, 0], "width": 4, "height": 4 },
+  "materials": { "grey": { "type": "diffuse", "albedo": 0.5, "emission": 0.2 } },
+  "shapes": [ { "type": "mesh", "file": "mesh.obj", "material": "grey" } ],
+  "lights": [ { "type": "point", "position": [0, 2, 2], "intensity": 5 } ] }
+JSON
+for f in "$dir"/obj_seeds/*.obj; do
+  cp "$f" "$tmp/mesh.obj"
+  run "OBJ seed $(basename "$f")" "0" "$dray" render "$tmp/obj-scene.json" "${small[@]}"
+done
+for f in "$dir"/regressions/obj/*; do
+  [ -f "$f" ] || continue
+  cp "$f" "$tmp/mesh.obj"
+  run "OBJ $(basename "$f")" "0 2" "$dray" render "$tmp/obj-scene.json" "${small[@]}"
+done
+echo "$n inputs replayed"
+exit $fail
