@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mpi/collectives.h"
+#include "renderer/atomic_file.h"
 #include "renderer/colormap.h"
 #include "renderer/image.h"
 #include "renderer/render.h"
@@ -145,8 +146,6 @@ int run_regress(const mpi::Context& ctx, const RegressArgs& a) {
   std::printf("| %-22s | %-34s | %-6s | %7s |\n", "case", "metric", "result", "seconds");
   std::printf("|%s|%s|%s|%s|\n", std::string(24, '-').c_str(), std::string(36, '-').c_str(), std::string(8, '-').c_str(),
               std::string(9, '-').c_str());
-  std::ofstream md(fs::path(a.report) / "report.md");
-  md << "# dray regression report\n\n";
   std::string table = "| case | metric | result | seconds |\n|---|---|---|---|\n", failures;
   for (const json& r : results) {
     const std::string name = r["case"], m = metric(r);
@@ -172,8 +171,8 @@ int run_regress(const mpi::Context& ctx, const RegressArgs& a) {
   char summary[160];
   std::snprintf(summary, sizeof summary, "%zu cases, %d failed, %.2f s on %d ranks x %d threads.", results.size(), failed,
                 wall, ctx.size(), threads);
-  md << summary << "\n\n" << table << "\n";
-  if (failed) md << "## Failing cases\n\n" << failures;
+  write_text_file(fs::path(a.report) / "report.md", "# dray regression report\n\n" + std::string(summary) + "\n\n" +
+                                                       table + "\n" + (failed ? "## Failing cases\n\n" + failures : ""));
   std::printf("dray regress: %s Report: %s\n", summary, (fs::path(a.report) / "report.md").c_str());
   return all_passed ? 0 : kExitDifferent;
 }
