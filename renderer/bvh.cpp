@@ -48,27 +48,46 @@ constexpr int kMaxLeaf = 4;
 // SAH costs relative to one primitive intersection.
 constexpr float kTraversalCost = 1.0f;
 
+// Four floats in one SSE register (GCC/Clang vector extension): a box corner or a centroid,
+// the fourth lane unused. Growing a box is then one min and one max.
+typedef float v4 __attribute__((vector_size(16)));
+typedef int v4i __attribute__((vector_size(16)));
+inline v4 vmin(v4 a, v4 b) { return a < b ? a : b; }
+inline v4 vmax(v4 a, v4 b) { return a > b ? a : b; }
+inline v4 splat(float x) { return v4{x, x, x, x}; }
+
+struct Box4 {
+  v4 lo = splat(1e30f), hi = splat(-1e30f);
+  void grow(v4 l, v4 h) { lo = vmin(lo, l), hi = vmax(hi, h); }
+  void grow(const Box4& b) { grow(b.lo, b.hi); }
+  float half_area() const {
+    v4 e = vmax(hi - lo, splat(0.f));
+    return e[0] * e[1] + e[1] * e[2] + e[2] * e[0];
+  }
+};
+
+// A primitive's bounds; its centroid is (lo + hi) / 2, kept doubled (lo + hi) to save a multiply.
 struct BuildItem {
-  Aabb box;
-  glm::vec3 centre;
+  v4 lo, hi;
   uint32_t prim;  // index in the input arrays
 };
 
 // Items are partitioned in place, so that every pass over a node's items reads memory in order.
+// A node's bounds and centroid bounds come from its parent (the binning and the partition pass
+// compute them), so each level reads its items twice: once to bin, once to partition.
 struct Builder {
   std::vector<BuildItem> items;
   std::vector<Bvh::Node>& nodes;
 
-  // Builds the subtree over items[begin, end) into nodes[index].
-  void build(uint32_t index, uint32_t begin, uint32_t end) {
-    Aabb box, cbox;
-    for (uint32_t i = begin; i < end; ++i) {
-      box.grow(items[i].box);
-      cbox.grow(items[i].centre);
-    }
-    Bvh::Node& node = nodes[index];
-    node.lo = box.lo;
-    node.hi = box.hi;
+  void set_bounds(uint32_t index, const Box4& box) {
+    nodes[index].lo = glm::vec3(box.lo[0], box.lo[1], box.lo[2]);
+    nodes[index].hi = glm::vec3(box.hi[0], box.hi[1], box.hi[2]);
+  }
+
+  // Builds the subtree over items[begin, end) into nodes[index], whose bounds are `box` and
+  // whose doubled centroids lie in `cbox`.
+  void build(uint32_t index, uint32_t begin, uint32_t end, const Box4& box, const Box4& cbox) {
+    set_bounds(index, box);
     uint32_t n = end - begin;
     auto make_leaf = [&] {
       nodes[index].offset = begin;
@@ -77,43 +96,45 @@ struct Builder {
     };
     if (n <= 1) return make_leaf();
 
-    // Binned SAH over the centroids on every axis (Wald 2007), binned in one pass.
-    glm::vec3 extent = cbox.hi - cbox.lo;
-    glm::vec3 scale(0.f);
+    // Binned SAH over the centroids on every axis (Wald 2007), binned in one pass. Small nodes
+    // get fewer bins: most nodes are small, and there the sweep over the bins would cost more
+    // than the binning.
+    const int bins = std::clamp(int(n), 4, kBins);
+    const v4 extent = cbox.hi - cbox.lo;
+    v4 scale = splat(0.f);
     for (int axis = 0; axis < 3; ++axis)
-      if (extent[axis] > 0.f) scale[axis] = kBins / extent[axis];
-    Aabb bin_box[3][kBins];
+      if (extent[axis] > 0.f) scale[axis] = float(bins) / extent[axis];
+    Box4 bin_box[3][kBins];
     uint32_t bin_count[3][kBins] = {};
+    const v4i top = {bins - 1, bins - 1, bins - 1, bins - 1};
     for (uint32_t i = begin; i < end; ++i) {
       const BuildItem& it = items[i];
-      glm::vec3 rel = (it.centre - cbox.lo) * scale;
+      v4i b = __builtin_convertvector((it.lo + it.hi - cbox.lo) * scale, v4i);
+      b = b < top ? b : top;
       for (int axis = 0; axis < 3; ++axis) {
-        int b = std::min(kBins - 1, int(rel[axis]));
-        bin_box[axis][b].grow(it.box);
-        ++bin_count[axis][b];
+        bin_box[axis][b[axis]].grow(it.lo, it.hi);
+        ++bin_count[axis][b[axis]];
       }
     }
     float best_cost = INFINITY;
     int best_axis = -1, best_split = 0;
     for (int axis = 0; axis < 3; ++axis) {
       if (!(extent[axis] > 0.f)) continue;
-      float right_area[kBins];
-      uint32_t right_count[kBins];
-      Aabb acc;
+      float right_cost[kBins];  // area x count of bins [b, bins)
+      Box4 acc;
       uint32_t cnt = 0;
-      for (int b = kBins - 1; b > 0; --b) {
+      for (int b = bins - 1; b > 0; --b) {
         acc.grow(bin_box[axis][b]);
         cnt += bin_count[axis][b];
-        right_area[b] = acc.half_area();
-        right_count[b] = cnt;
+        right_cost[b] = cnt ? acc.half_area() * float(cnt) : INFINITY;
       }
-      acc = Aabb{};
+      acc = Box4{};
       cnt = 0;
-      for (int b = 0; b < kBins - 1; ++b) {
+      for (int b = 0; b < bins - 1; ++b) {
         acc.grow(bin_box[axis][b]);
         cnt += bin_count[axis][b];
-        if (cnt == 0 || right_count[b + 1] == 0) continue;
-        float cost = acc.half_area() * cnt + right_area[b + 1] * right_count[b + 1];
+        if (cnt == 0) continue;
+        float cost = acc.half_area() * float(cnt) + right_cost[b + 1];
         if (cost < best_cost) {
           best_cost = cost;
           best_axis = axis;
@@ -126,24 +147,44 @@ struct Builder {
     if (best_axis < 0 || (n <= kMaxLeaf && leaf_cost <= split_cost)) {
       if (best_axis < 0 && n > kMaxLeaf) {
         // All centroids coincide: split in the middle of the list.
-        return split(index, begin, begin + n / 2, end, 0);
+        return split(index, begin, begin + n / 2, end, 0, box, cbox, box, cbox);
       }
       return make_leaf();
     }
+    // The children's bounds, from the bins; then the partition on the chosen bin, collecting
+    // each side's centroid bounds on the way.
+    Box4 best_left, best_right;
+    for (int b = 0; b < bins; ++b) (b <= best_split ? best_left : best_right).grow(bin_box[best_axis][b]);
     const float s_axis = scale[best_axis], lo = cbox.lo[best_axis];
-    auto mid = std::partition(items.begin() + begin, items.begin() + end, [&](const BuildItem& it) {
-      return std::min(kBins - 1, int((it.centre[best_axis] - lo) * s_axis)) <= best_split;
-    });
-    split(index, begin, uint32_t(mid - items.begin()), end, best_axis);
+    auto on_left = [&](const BuildItem& it) {
+      return std::min(bins - 1, int((it.lo[best_axis] + it.hi[best_axis] - lo) * s_axis)) <= best_split;
+    };
+    Box4 left_cbox, right_cbox;
+    uint32_t i = begin, j = end;
+    for (;;) {
+      while (i < j && on_left(items[i])) {
+        left_cbox.grow(items[i].lo + items[i].hi, items[i].lo + items[i].hi);
+        ++i;
+      }
+      while (i < j && !on_left(items[j - 1])) {
+        right_cbox.grow(items[j - 1].lo + items[j - 1].hi, items[j - 1].lo + items[j - 1].hi);
+        --j;
+      }
+      if (i >= j) break;
+      std::swap(items[i], items[j - 1]);
+    }
+    split(index, begin, i, end, best_axis, best_left, left_cbox, best_right, right_cbox);
   }
 
-  void split(uint32_t index, uint32_t begin, uint32_t mid, uint32_t end, int axis) {
+  void split(uint32_t index, uint32_t begin, uint32_t mid, uint32_t end, int axis, const Box4& left_box,
+             const Box4& left_cbox, const Box4& right_box, const Box4& right_cbox) {
     uint32_t left = uint32_t(nodes.size());
     nodes.emplace_back();
-    build(left, begin, mid);
+    // Bounds of the half-lists when all centroids coincide: the parent's, which contain them.
+    build(left, begin, mid, left_box, left_cbox);
     uint32_t right = uint32_t(nodes.size());
     nodes.emplace_back();
-    build(right, mid, end);
+    build(right, mid, end, right_box, right_cbox);
     nodes[index].offset = right;
     nodes[index].count = 0;
     nodes[index].axis = uint16_t(axis);
@@ -158,15 +199,19 @@ void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms) {
   geoms_.clear();
   if (geoms.empty()) return;
   std::vector<BuildItem> items(geoms.size());
+  Box4 box, cbox;
   for (size_t i = 0; i < geoms.size(); ++i) {
-    items[i].box = bounds_of(geoms[i]);
-    items[i].centre = items[i].box.centre();
+    const Aabb b = bounds_of(geoms[i]);
+    items[i].lo = v4{b.lo.x, b.lo.y, b.lo.z, 0.f};
+    items[i].hi = v4{b.hi.x, b.hi.y, b.hi.z, 0.f};
     items[i].prim = uint32_t(i);
+    box.grow(items[i].lo, items[i].hi);
+    cbox.grow(items[i].lo + items[i].hi, items[i].lo + items[i].hi);
   }
   nodes_.reserve(2 * geoms.size());
   nodes_.emplace_back();
   Builder b{std::move(items), nodes_};
-  b.build(0, 0, uint32_t(geoms.size()));
+  b.build(0, 0, uint32_t(geoms.size()), box, cbox);
   refs_.resize(refs.size());
   geoms_.resize(geoms.size());
   for (size_t i = 0; i < b.items.size(); ++i) {

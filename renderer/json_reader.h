@@ -33,8 +33,9 @@ inline json read_json_file(const std::string& path) {
   if (!in) throw LoadError(path + ": cannot open for reading");
   try {
     return json::parse(in);
-  } catch (const json::parse_error& e) {
-    // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, ...".
+  } catch (const json::exception& e) {
+    // A syntax error (nlohmann's message reads "[json.exception.parse_error.101] parse error at
+    // line 3, ..."), or a number too large for a double (out_of_range.406, found by fuzzing).
     // Its "last read" may quote binary bytes: those are shown as \xNN.
     std::string what = e.what(), shown;
     auto k = what.find("] ");

@@ -163,11 +163,18 @@ State read_checkpoint(const Job& job, const fs::path& path) {
   json j = json::parse(in, nullptr, false);
   if (j.is_discarded()) throw LoadError(path.string() + ": not a valid checkpoint");
   State s;
-  s.iteration = j.at("iteration");
-  s.value = j.at("value").get<std::vector<double>>();
-  s.m = j.at("m").get<std::vector<double>>();
-  s.v = j.at("v").get<std::vector<double>>();
-  std::vector<std::string> names = j.at("params");
+  std::vector<std::string> names;
+  try {
+    s.iteration = j.at("iteration");
+    s.value = j.at("value").get<std::vector<double>>();
+    s.m = j.at("m").get<std::vector<double>>();
+    s.v = j.at("v").get<std::vector<double>>();
+    names = j.at("params").get<std::vector<std::string>>();
+  } catch (const json::exception& e) {
+    throw LoadError(path.string() + ": not a valid checkpoint (" + e.what() + ")");
+  }
+  if (s.m.size() != s.value.size() || s.v.size() != s.value.size() || s.iteration < 0)
+    throw LoadError(path.string() + ": not a valid checkpoint (inconsistent sizes)");
   if (names.size() != job.scalars.size() || s.value.size() != job.scalars.size())
     throw LoadError(path.string() + ": the checkpoint is of a job with other parameters");
   for (size_t k = 0; k < names.size(); ++k)

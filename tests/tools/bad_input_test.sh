@@ -198,5 +198,11 @@ bad "optimize: unwritable output folder (before rendering)" "/proc/nope" "$dray"
 job fresh.job.json "{ $good_job, \"output\": \"fresh\" }"
 bad "optimize --resume without a checkpoint" "checkpoint.json: no checkpoint to resume from" "$dray" optimize fresh.job.json --resume
 
+mkdir -p broken && printf '{ "iteration": 1 }\n' >broken/checkpoint.json
+job broken.job.json "{ $good_job, \"output\": \"broken\" }"
+bad "optimize --resume from a corrupt checkpoint" "checkpoint.json: not a valid checkpoint" "$dray" optimize broken.job.json --resume
+printf '{ "camera": { "origin": [0, 1e99999, 0] } }\n' >overflow.json
+bad "a number too large for a double (found by fuzzing)" "overflow.json: number overflow parsing" $(render overflow.json)
+
 echo "$cases bad inputs"
 exit $fail
