@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include <glm/common.hpp>
 
@@ -221,13 +222,22 @@ void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms) {
 }
 
 namespace {
-// Slab test: the entry distance, or INFINITY when the box is missed within (t_min, t_max).
-inline float hit_box(const Bvh::Node& n, const glm::vec3& o, const glm::vec3& inv_d, float t_min,
-                     float t_max) {
-  glm::vec3 t0 = (n.lo - o) * inv_d, t1 = (n.hi - o) * inv_d;
-  glm::vec3 tn = glm::min(t0, t1), tf = glm::max(t0, t1);
-  float enter = std::max(std::max(tn.x, tn.y), std::max(tn.z, t_min));
-  float exit = std::min(std::min(tf.x, tf.y), std::min(tf.z, t_max));
+// The ray as the slab test wants it, 4-wide (the fourth lane is never read).
+struct SlabRay {
+  v4 o, inv_d;
+};
+
+// Slab test: the entry distance, or INFINITY when the box is missed within (t_min, t_max). The
+// node's corners are read as 4 floats each (the fourth lane, its offset and count bits, is
+// multiplied by 0 and never read).
+inline float hit_box(const Bvh::Node& n, const SlabRay& r, float t_min, float t_max) {
+  v4 lo, hi;
+  std::memcpy(&lo, &n.lo, sizeof lo);
+  std::memcpy(&hi, &n.hi, sizeof hi);
+  const v4 t0 = (lo - r.o) * r.inv_d, t1 = (hi - r.o) * r.inv_d;
+  const v4 tn = vmin(t0, t1), tf = vmax(t0, t1);
+  const float enter = std::max(std::max(tn[0], tn[1]), std::max(tn[2], t_min));
+  const float exit = std::min(std::min(tf[0], tf[1]), std::min(tf[2], t_max));
   return enter <= exit ? enter : INFINITY;
 }
 }  // namespace
@@ -235,14 +245,21 @@ inline float hit_box(const Bvh::Node& n, const glm::vec3& o, const glm::vec3& in
 template <bool any_hit>
 bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
   if (nodes_.empty()) return false;
-  glm::vec3 inv_d = 1.f / ray.d;
-  bool neg[3] = {inv_d.x < 0.f, inv_d.y < 0.f, inv_d.z < 0.f};
+  const glm::vec3 inv_d = 1.f / ray.d;
+  const bool neg[3] = {inv_d.x < 0.f, inv_d.y < 0.f, inv_d.z < 0.f};
+  const SlabRay slab{v4{ray.o.x, ray.o.y, ray.o.z, 0.f}, v4{inv_d.x, inv_d.y, inv_d.z, 0.f}};
   float t_max = ray.t_max;
   bool found = false;
-  uint32_t stack[64];
+  // Deferred far children with their entry distances: a closest-hit search skips those that a
+  // hit found meanwhile has put behind it.
+  struct Entry {
+    uint32_t node;
+    float t;
+  };
+  Entry stack[64];
   int top = 0;
   uint32_t node = 0;
-  if (hit_box(nodes_[0], ray.o, inv_d, t_min, t_max) == INFINITY) return false;
+  if (hit_box(nodes_[0], slab, t_min, t_max) == INFINITY) return false;
   for (;;) {
     const Node& n = nodes_[node];
     if (n.count > 0) {
@@ -260,10 +277,10 @@ bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
       // Visit the child on the ray's near side first.
       uint32_t first = node + 1, second = n.offset;
       if (neg[n.axis]) std::swap(first, second);
-      float t_first = hit_box(nodes_[first], ray.o, inv_d, t_min, t_max);
-      float t_second = hit_box(nodes_[second], ray.o, inv_d, t_min, t_max);
+      float t_first = hit_box(nodes_[first], slab, t_min, t_max);
+      float t_second = hit_box(nodes_[second], slab, t_min, t_max);
       if (t_first != INFINITY) {
-        if (t_second != INFINITY) stack[top++] = second;
+        if (t_second != INFINITY) stack[top++] = {second, t_second};
         node = first;
         continue;
       }
@@ -272,10 +289,12 @@ bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
         continue;
       }
     }
-    if (top == 0) break;
-    node = stack[--top];
+    do {
+      if (top == 0) return found;
+      --top;
+    } while (stack[top].t > t_max);
+    node = stack[top].node;
   }
-  return found;
 }
 
 bool Bvh::intersect(const Ray& ray, Hit& hit, float t_min) const {
