@@ -2,6 +2,8 @@
 // Shared by the libFuzzer targets: a scratch folder, and the check every input goes through.
 // An input may be rejected only with LoadError (what the command line reports as bad input,
 // exit 2); any other exception, a crash, or a sanitizer finding is a bug.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
