@@ -1,8 +1,11 @@
 // Analytic checks of the path-tracing kernel (float instantiation).
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include <glm/vec2.hpp>
 
+#include "renderer/image_compare.h"
 #include "renderer/integrator.h"
 #include "renderer/render.h"
 #include "renderer/scene_loader.h"
@@ -172,4 +175,98 @@ TEST_CASE("emission leaves the front side only: edge_u x edge_v for quads", "[in
   glm::vec3 above = value(radiance(s, P, RayT<float>{Vec3<float>(0.2f, 3, 0), Vec3<float>(0, -1, 0)}, s2));
   CHECK(below == glm::vec3(1, 2, 3));
   CHECK(above == glm::vec3(0.f));
+}
+
+namespace {
+
+// The view factor from a point to the rectangle [0, x] x [0, z] in a parallel plane at height h,
+// the point below the corner (0, 0): (1/2pi)[X/sqrt(1+X^2) atan(Z/sqrt(1+X^2)) + (X <-> Z)], with
+// X = x/h, Z = z/h (Howell, "A catalog of radiation heat transfer configuration factors", B-3).
+// Odd in x and in z, so rectangles anywhere add up by inclusion-exclusion.
+double corner_view_factor(double x, double z, double h) {
+  const double X = x / h, Z = z / h, sx = std::sqrt(1 + X * X), sz = std::sqrt(1 + Z * Z);
+  return (X / sx * std::atan(Z / sx) + Z / sz * std::atan(X / sz)) / (2 * M_PI);
+}
+
+// A diffuse floor (albedo rho) at y = o.y lit by a square lamp (side 2a, radiance Le) facing
+// down at height h, centred above o; max_depth 1: direct light only.
+Scene lamp_over_floor(glm::dvec3 o, double a, double h, double rho, double Le) {
+  json doc = {
+      {"camera", {{"origin", {o.x, o.y + 5, o.z + 5}}, {"target", {o.x, o.y, o.z}}}},
+      {"render", {{"max_depth", 1}}},
+      {"materials",
+       {{"floor", {{"type", "diffuse"}, {"albedo", rho}}},
+        {"lamp", {{"type", "diffuse"}, {"albedo", 0}, {"emission", {Le, Le, Le}}}}}},
+      {"shapes",
+       {{{"type", "quad"}, {"corner", {o.x - 50, o.y, o.z - 50}}, {"edge_u", {100, 0, 0}}, {"edge_v", {0, 0, 100}},
+         {"material", "floor"}},
+        // edge_u x edge_v = -y: the lamp's front faces the floor.
+        {{"type", "quad"}, {"corner", {o.x - a, o.y + h, o.z - a}}, {"edge_u", {2 * a, 0, 0}}, {"edge_v", {0, 0, 2 * a}},
+         {"material", "lamp"}}}}};
+  return load_scene(doc, "lamp.json");
+}
+
+}  // namespace
+
+TEST_CASE("direct light of a square area light on a plane matches its exact integral, near and far from the origin",
+          "[integrator]") {
+  const double a = 0.5, h = 1.0, rho = 0.7, Le = 3.0;
+  // Far from the origin the ray offsets are ~0.05: shadow rays aimed from the surface point
+  // instead of from where they start hit the lamp's own plane (the lamp occluded itself).
+  for (glm::dvec3 o : {glm::dvec3(0, 0, 0), glm::dvec3(500, 500, 500)}) {
+    Scene s = lamp_over_floor(o, a, h, rho, Le);
+    ParamView<float> P(s.params);
+    // Below the centre, below an edge, outside the lamp's footprint.
+    for (glm::dvec2 xz : {glm::dvec2(0, 0), glm::dvec2(0.5, 0.1), glm::dvec2(1.3, -0.8)}) {
+      const double F = corner_view_factor(a - xz.x, a - xz.y, h) - corner_view_factor(-a - xz.x, a - xz.y, h) -
+                       corner_view_factor(a - xz.x, -a - xz.y, h) + corner_view_factor(-a - xz.x, -a - xz.y, h);
+      const double expect = rho * Le * F;  // rho/pi * irradiance, irradiance = pi Le F
+      const glm::vec3 target(o.x + xz.x, o.y, o.z + xz.y);
+      // Seen obliquely from below the lamp.
+      RayT<float> ray{Vec3<float>(target + glm::vec3(0.15f, 0.5f, 0.2f)), normalize(Vec3<float>(-0.15f, -0.5f, -0.2f))};
+      // Samples in batches until the standard error is 0.03% (3.3 sigma below the bound).
+      double sum = 0, sum2 = 0, mean = 0, sigma = INFINITY;
+      long n = 0;
+      while (sigma > 3e-4 * expect && n < 8000000) {
+        for (long i = n; i < n + 250000; ++i) {
+          Sampler sampler(7, 0, uint64_t(i));
+          double L = value(radiance(s, P, ray, sampler)).x;
+          sum += L;
+          sum2 += L * L;
+        }
+        n += 250000;
+        mean = sum / double(n);
+        sigma = std::sqrt((sum2 / double(n) - mean * mean) / double(n));
+      }
+      INFO("origin " << o.x << ", point (" << xz.x << ", " << xz.y << "): " << mean << " +- " << sigma << " (" << n
+                     << " samples), exact " << expect);
+      CHECK(sigma <= 3e-4 * expect);  // the estimate is precise enough for the 0.1% bound
+      CHECK(std::abs(mean / expect - 1) < 1e-3);
+    }
+  }
+}
+
+TEST_CASE("scale invariance: a Cornell box scaled by 1, 100 and 1000 about the origin renders the same image",
+          "[integrator]") {
+  // The box (0..556 units in its OBJ) brought to unit size, then scaled with its camera.
+  auto box = [](double s, int spp, uint64_t seed) {
+    const double k = s / 556.0;
+    json doc = {{"camera",
+                 {{"origin", {278 * k, 273 * k, -800 * k}}, {"target", {278 * k, 273 * k, 0}}, {"fov_y", 39.3},
+                  {"width", 32}, {"height", 32}}},
+                {"render", {{"spp", spp}, {"max_depth", 4}, {"seed", seed}}},
+                {"shapes",
+                 {{{"name", "cbox"}, {"type", "mesh"}, {"file", DRAY_SOURCE_DIR "/scenes/models/cornell_box.obj"},
+                   {"transform", {{"scale", k}}}}}}};
+    return load_scene(doc, "cbox.json");
+  };
+  RenderOutputs with_variance{true, {}};
+  Image ref = render_local(box(1, 1024, 1), 2, with_variance);
+  for (double s : {1.0, 100.0, 1000.0}) {
+    Image test = render_local(box(s, 128, 2), 2);
+    ZTestResult z = z_test(test, 128, channels_of(ref, 0, 3), channels_of(ref, 3, 3), 1024);
+    INFO("scale " << s << ": global z " << z.global_z << ", failing pixels " << z.failed_pixels);
+    CHECK(z.passed);
+    CHECK(std::abs(z.global_z) < 4);
+  }
 }
