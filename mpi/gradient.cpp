@@ -10,7 +10,7 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
                              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
                              Image* primal) {
   const int w = scene.camera.width, h = scene.camera.height;
-  std::vector<Tile> tiles = make_tiles(w, h, tile_size);
+  std::vector<Tile> tiles = make_tiles(w, h, fit_tile_size(Tile{0, 0, w, h}, tile_size, ctx.size() * threads));
   std::vector<int> mine = static_tiles(int(tiles.size()), ctx.rank(), ctx.size());
   Image image(w, h, 3);
   GradientResult local;

@@ -112,7 +112,8 @@ double RenderStats::imbalance() const {
 
 Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job, RenderStats* stats) {
   const int w = scene.camera.width, h = scene.camera.height;
-  std::vector<Tile> tiles = make_tiles(w, h, job.tile_size);
+  const Tile window = job.crop.value_or(Tile{0, 0, w, h});
+  std::vector<Tile> tiles = make_tiles(window, fit_tile_size(window, job.tile_size, ctx.size() * job.threads));
   const int n = int(tiles.size());
   Image image(w, h, job.outputs.channels());
   image.spp = scene.render.spp;

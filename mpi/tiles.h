@@ -1,6 +1,7 @@
 #pragma once
 // Spreading image tiles over ranks and assembling the image on rank 0.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,8 @@ enum class Distribution {
 Distribution parse_distribution(const std::string& name);
 
 struct RenderJob {
-  int tile_size = 16;
+  int tile_size = 16;  // the largest tile edge: smaller when the image has fewer tiles than ranks
+  std::optional<Tile> crop;  // render only this window (the image keeps its full size)
   int threads = 1;
   Distribution distribution = Distribution::static_interleaved;
   RenderOutputs outputs;  // variance, derivatives: the channels that travel with the values
@@ -36,8 +38,8 @@ struct RenderStats {
   long nonfinite_samples = 0;        // samples dropped as NaN or Inf, over all ranks
 };
 
-// Collective. Renders the scene with every rank; returns the full image on rank 0 (other ranks
-// return their partial image) with job.outputs.channels() channels. Bitwise identical for any
+// Collective. Renders the scene (or job.crop of it) with every rank; returns the full image on
+// rank 0 (other ranks return their partial image; outside a crop the pixels are 0) with job.outputs.channels() channels. Bitwise identical for any
 // rank and thread count. An exception on any rank (in its kernel, say) is agreed on and thrown
 // as AgreedError on every rank.
 Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job, RenderStats* stats = nullptr);

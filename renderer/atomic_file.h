@@ -13,6 +13,13 @@
 
 namespace dray {
 
+// The temporary file being written, if any, for a signal handler to remove (async-signal-safe:
+// a fixed buffer and unlink).
+inline char g_partial_file[4096] = "";
+inline void remove_partial_file() {
+  if (g_partial_file[0]) ::unlink(g_partial_file);
+}
+
 // Calls write(temporary path), makes the temporary file durable, renames it to `path`. On
 // failure the temporary file is removed and std::runtime_error names `path`.
 inline void replace_file(const std::filesystem::path& path, const std::function<void(const std::string&)>& write) {
@@ -20,6 +27,10 @@ inline void replace_file(const std::filesystem::path& path, const std::function<
   fs::path tmp = path;
   tmp += ".part" + std::to_string(::getpid());
   std::error_code ec;
+  std::snprintf(g_partial_file, sizeof g_partial_file, "%s", tmp.c_str());
+  struct Forget {
+    ~Forget() { g_partial_file[0] = '\0'; }
+  } forget;
   try {
     write(tmp.string());
     const int fd = ::open(tmp.c_str(), O_RDONLY);

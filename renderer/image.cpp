@@ -130,6 +130,18 @@ Image channels_of(const Image& img, int first, int count) {
   return out;
 }
 
+Image region_of(const Image& img, int x0, int y0, int x1, int y1) {
+  Image out(x1 - x0, y1 - y0, img.channels);
+  out.spp = img.spp;
+  for (int y = y0; y < y1; ++y) std::copy(img.pixel(x0, y), img.pixel(x1, y), out.pixel(0, y - y0));
+  return out;
+}
+
+Image scaled(Image img, float factor) {
+  for (float& v : img.data) v *= factor;
+  return img;
+}
+
 bool is_image_path(const std::string& path) {
   std::string e = extension(path);
   return e == ".png" || e == ".exr";

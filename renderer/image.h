@@ -29,6 +29,12 @@ Image read_image(const std::string& path);
 // Channels [first, first + count) as an image of their own.
 Image channels_of(const Image& img, int first, int count);
 
+// Pixels [x0, x1) x [y0, y1) as an image of their own.
+Image region_of(const Image& img, int x0, int y0, int x1, int y1);
+
+// Every value times `factor` (an exposure of EV stops: 2^EV).
+Image scaled(Image img, float factor);
+
 // Whether the path names a format write_image understands.
 bool is_image_path(const std::string& path);
 

@@ -105,8 +105,8 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
     Vec3<T> n = value(dot(sp.n, ray.d)) > 0.f ? -sp.n : sp.n;
     glm::vec3 p_f = value(sp.p), n_f = value(n);
 
-    // Emission leaves the front side only (the side the geometric normal points to).
-    if (mat.emissive && value(dot(sp.n, ray.d)) < 0.f) {
+    // Emission leaves the front side only (the side the geometric normal points to), or both.
+    if (mat.emissive && (mat.two_sided || value(dot(sp.n, ray.d)) < 0.f)) {
       Vec3<T> Le = P.vec3(mat.emission);
       if (specular) {
         L += beta * Le;
@@ -174,14 +174,18 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
             T dist = ad::sqrt(dist2);
             Vec3<T> wi = to / dist;
             T cos = dot(n, wi);
-            T cos_l = -dot(q.n, wi);  // > 0: the shading point sees the emitting side
+            const Material& lm = scene.materials[scene.material_of(light.prims[k])];
+            T cos_l = -dot(q.n, wi);  // > 0: the shading point sees the front side
+            if (lm.two_sided && value(cos_l) < 0.f) {
+              cos_l = -cos_l;
+              q.n = -q.n;
+            }
             if (value(cos) <= 0.f || value(cos_l) <= 0.f) break;
             // The light point, offset to its emitting side (the side facing the shading point).
             const glm::vec3 q_f = value(q.p);
             if (bvh.occluded(detail::shadow_ray(origin_f, q_f + value(q.n) * detail::ray_epsilon(q_f)))) break;
             T light_pdf = detail::area_light_pdf(scene, light, lp, q, sp.p);
             float w = power_heuristic(value(light_pdf), value(cos) * inv_pi);
-            const Material& lm = scene.materials[scene.material_of(light.prims[k])];
             L += beta * f * P.vec3(lm.emission) * (cos * T(w) / light_pdf);
             break;
           }

@@ -95,10 +95,11 @@ class JsonReader {
   }
   long integer(const json& j, const std::string& path, long min, long max) const {
     if (!j.is_number_integer()) fail(path, std::string("must be an integer, got ") + j.type_name());
-    long v = j.get<long>();
-    if (v < min || v > max)
-      fail(path, "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " +
-                     std::to_string(v));
+    // An unsigned value beyond long's range would wrap when read as long: compare it unsigned.
+    const bool too_large = j.is_number_unsigned() && j.get<unsigned long long>() > (unsigned long long)max;
+    const long v = too_large ? max : j.get<long>();
+    if (too_large || v < min || v > max)
+      fail(path, "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + j.dump());
     return v;
   }
   std::string string(const json& j, const std::string& path) const {

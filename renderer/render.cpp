@@ -13,12 +13,20 @@
 
 namespace dray {
 
-std::vector<Tile> make_tiles(int width, int height, int size) {
+std::vector<Tile> make_tiles(int width, int height, int size) { return make_tiles(Tile{0, 0, width, height}, size); }
+
+std::vector<Tile> make_tiles(const Tile& w, int size) {
   std::vector<Tile> tiles;
-  for (int y = 0; y < height; y += size)
-    for (int x = 0; x < width; x += size)
-      tiles.push_back({x, y, std::min(x + size, width), std::min(y + size, height)});
+  for (int y = w.y0; y < w.y1; y += size)
+    for (int x = w.x0; x < w.x1; x += size) tiles.push_back({x, y, std::min(x + size, w.x1), std::min(y + size, w.y1)});
   return tiles;
+}
+
+int fit_tile_size(const Tile& w, int max_size, int workers) {
+  int size = std::max(1, max_size);
+  auto count = [&](int s) { return long((w.x1 - w.x0 + s - 1) / s) * long((w.y1 - w.y0 + s - 1) / s); };
+  while (size > 1 && count(size) < workers) size = std::max(1, size / 2);
+  return size;
 }
 
 namespace {

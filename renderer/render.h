@@ -16,6 +16,13 @@ struct Tile {
 
 // The image cut into size x size tiles, row by row (edge tiles are smaller).
 std::vector<Tile> make_tiles(int width, int height, int size);
+// The window [x0, x1) x [y0, y1) cut the same way.
+std::vector<Tile> make_tiles(const Tile& window, int size);
+
+// The largest tile edge up to `max_size` (halving it) that cuts the window into at least
+// `workers` tiles, so that no rank or thread is left without work; 1 at the smallest. Pixel
+// values do not depend on the tile size.
+int fit_tile_size(const Tile& window, int max_size, int workers);
 
 // What a render produces per pixel, in this channel order: the mean (RGB), optionally the
 // variance of the mean (RGB), then for each differentiated scalar its derivative (RGB).

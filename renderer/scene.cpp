@@ -35,6 +35,11 @@ std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vec
       component = std::stoi(digits);
     }
     auto e = table.find(base);
+    // The document's spelling of a transform parameter: shapes.X.transform.translate.
+    if (auto k = base.find(".transform."); !e && k != std::string::npos) {
+      base = base.substr(0, k) + base.substr(k + 10);
+      e = table.find(base);
+    }
     if (!e) throw std::runtime_error("unknown parameter \"" + base + "\" (dray params SCENE lists them)");
     if (component >= int(e->size))
       throw std::runtime_error("parameter \"" + name + "\": " + base + " has " + std::to_string(e->size) +

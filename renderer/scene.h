@@ -20,6 +20,7 @@ struct Material {
   Slot emission = kNoSlot;     // kNoSlot: not emissive
   bool emissive = false;       // an area light (decides light sampling): declared emission,
                                // or for OBJ materials a non-zero Ke or Ka
+  bool two_sided = false;      // emits from both sides (default: the front side only)
 };
 
 // A triangle mesh in world space. Mesh transforms are parameters; the world-space
@@ -85,6 +86,7 @@ struct Scene {
   std::vector<Light> lights;
   int environment = -1;  // index of the environment light, if any
   Bvh bvh;
+  std::vector<std::string> warnings;  // for people: no light, an OBJ's missing .mtl
 
   // Recomputes world-space geometry from the parameters, rebuilds the BVH and the
   // area-light tables. Call after loading and after any parameter changes.

@@ -1,5 +1,6 @@
 #include "renderer/scene_loader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -67,6 +68,25 @@ std::string check_obj_vertices(const fs::path& file) {
   return {};
 }
 
+// The first "mtllib" of an OBJ file whose file does not exist beside it: "line 3: material
+// library \"x.mtl\" not found", or an empty string.
+std::string missing_mtllib(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream ss(line);
+    std::string tag, name;
+    if (!(ss >> tag) || tag != "mtllib") continue;
+    while (ss >> name) {
+      std::error_code ec;
+      if (!fs::exists(file.parent_path() / name, ec))
+        return "line " + std::to_string(number) + ": material library \"" + name + "\" not found (looked in " +
+               (file.parent_path().empty() ? std::string(".") : file.parent_path().string()) + ")";
+    }
+  }
+  return {};
+}
+
 struct Loader {
   JsonReader rd;
   fs::path base_dir;
@@ -102,9 +122,15 @@ struct Loader {
     glm::vec3 target = rd.vec3(j["target"], p + "/target");
     glm::vec3 up = j.contains("up") ? rd.vec3(j["up"], p + "/up") : glm::vec3(0, 1, 0);
     if (origin == target) rd.fail(p + "/target", "must differ from /camera/origin");
-    glm::vec3 fwd = target - origin;
-    if (glm::length(glm::cross(fwd, up)) <= 1e-6f * glm::length(fwd) * glm::length(up))
-      rd.fail(p + "/up", "must not be parallel to the viewing direction");
+    const glm::vec3 fwd = target - origin;
+    if (!std::isfinite(glm::length(fwd)))
+      rd.fail(p + "/origin", "is too far from /camera/target: their distance overflows float (keep coordinates "
+                             "within about 1e18)");
+    const glm::dvec3 fd(fwd), ud(up);
+    if (glm::length(glm::cross(fd, ud)) <= 1e-6 * glm::length(fd) * glm::length(ud))
+      rd.fail(p + (j.contains("up") ? "/up" : "/origin"),
+              j.contains("up") ? "must not be parallel to the viewing direction"
+                               : "the viewing direction is vertical: give /camera/up (the default [0, 1, 0] is parallel to it)");
     float fov = j.contains("fov_y") ? rd.positive(j["fov_y"], p + "/fov_y") : 40.f;
     if (fov >= 180.f) rd.fail(p + "/fov_y", "must be < 180 degrees, got " + fmt_number(fov));
     // Whether the image fits in memory is checked by the command line, against the machine.
@@ -133,7 +159,7 @@ struct Loader {
       if (!m.is_object() || !m.contains("type")) rd.fail(p + "/type", "required key is missing");
       std::string type = rd.string(m["type"], p + "/type");
       if (type == "diffuse") {
-        rd.object(m, p, {"type", "albedo", "emission"});
+        rd.object(m, p, {"type", "albedo", "emission", "two_sided"});
         glm::vec3 albedo = m.contains("albedo") ? rd.colour(m["albedo"], p + "/albedo") : glm::vec3(0.8f);
         for (int i = 0; i < 3; ++i)
           if (albedo[i] > 1.f) rd.fail(p + "/albedo", "must be <= 1, got " + fmt_number(albedo[i]));
@@ -144,6 +170,12 @@ struct Loader {
         // A material that declares emission is a light even at zero, so that an optimization
         // can start a light from dark.
         scene.materials[index].emissive = has_emission;
+        // Emission leaves the front side only (as Mitsuba's area emitter), both with two_sided.
+        if (m.contains("two_sided")) {
+          if (!m["two_sided"].is_boolean()) rd.fail(p + "/two_sided", std::string("must be true or false, got ") + m["two_sided"].type_name());
+          if (!has_emission) rd.fail(p + "/two_sided", "applies to emission: give \"emission\" too");
+          scene.materials[index].two_sided = m["two_sided"].get<bool>();
+        }
       } else if (type == "mirror") {
         rd.object(m, p, {"type", "tint"});
         glm::vec3 tint = m.contains("tint") ? rd.colour(m["tint"], p + "/tint") : glm::vec3(1.f);
@@ -173,6 +205,7 @@ struct Loader {
     const std::string singular = key.substr(0, key.size() - 1);
     e.name = j.contains("name") ? rd.string(j["name"], e.path + "/name") : singular + std::to_string(i);
     if (!names.insert(e.name).second) rd.fail(e.path + "/name", "duplicate " + singular + " name \"" + e.name + "\"");
+    if (j.contains("name")) e.path += " (" + e.name + ")";  // errors say which: /shapes/1 (ball)/radius
     e.type = rd.string(j["type"], e.path + "/type");
     e.prefix = key + "." + e.name + ".";
     return e;
@@ -250,7 +283,18 @@ struct Loader {
     if (fs::is_directory(file, ec)) rd.fail(jpath, "\"" + file.string() + "\" is a directory, not an OBJ file");
     if (!fs::is_regular_file(file, ec)) rd.fail(jpath, "\"" + file.string() + "\" is not a regular file");
     if (std::ifstream probe(file); !probe) rd.fail(jpath, "cannot open \"" + file.string() + "\" for reading");
-    const std::string where = file.string() + ": ";
+    std::string ext = file.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+    if (ext != ".obj")
+      rd.fail(jpath, "\"" + file.string() + "\": " +
+                         (ext.empty() ? std::string("has no extension") : "\"" + ext + "\" meshes are not supported yet") +
+                         "; supported mesh formats: Wavefront OBJ (.obj)");
+    // Errors inside the file name it and the scene shape that loads it.
+    const std::string where = rd.file() + ": " + jpath + ": " + file.string() + ": ";
+    if (std::string problem = missing_mtllib(file); !problem.empty()) {
+      if (!material) throw LoadError(where + problem + "; give the shape a \"material\"");
+      scene.warnings.push_back(file.string() + ": " + problem + "; the shape's \"material\" is used");
+    }
     if (fs::file_size(file, ec) == 0) throw LoadError(where + "is empty");
     if (std::string problem = check_obj_vertices(file); !problem.empty()) throw LoadError(where + problem);
     tinyobj::ObjReaderConfig cfg;
@@ -384,7 +428,7 @@ struct Loader {
     }
   }
 
-  Scene load(const json& doc) {
+  Scene load(const json& doc, bool build) {
     rd.object(doc, "", {"camera", "render", "materials", "shapes", "lights"}, {"camera", "shapes"});
     camera(doc["camera"]);
     if (doc.contains("render")) render(doc["render"]);
@@ -392,7 +436,9 @@ struct Loader {
     shapes(doc["shapes"]);
     if (doc.contains("lights")) lights(doc["lights"]);
     area_lights();
-    scene.build_geometry();
+    if (scene.lights.empty())
+      scene.warnings.push_back(rd.file() + ": the scene has no light and no emissive material: the image will be black");
+    if (build) scene.build_geometry();
     return std::move(scene);
   }
 };
@@ -413,16 +459,50 @@ std::vector<std::string> split_key(const std::string& key) {
   return out;
 }
 
+std::vector<std::string> key_segments(const std::string& key) {
+  std::vector<std::string> segs = split_key(key);
+  // A mesh's transform parameters are named like every other (shapes.bunny.translate); in the
+  // document they sit under the shape's "transform".
+  static const std::set<std::string> transform_keys = {"scale", "translate", "rotate_x", "rotate_y", "rotate_z"};
+  if (segs.size() >= 3 && segs[0] == "shapes" && transform_keys.count(segs[2]))
+    segs.insert(segs.begin() + 2, "transform");
+  return segs;
+}
+
+// A bare word (render.filter=box, file=models/x.obj) is a string; anything else must be JSON.
+bool is_bare_word(const std::string& t) {
+  if (t.empty() || std::string("[{\"-+0123456789").find(t[0]) != std::string::npos) return false;
+  if (t[0] == '.' && t.size() > 1 && std::isdigit(static_cast<unsigned char>(t[1]))) return false;
+  return t.find_first_of("[]{}\",: \t") == std::string::npos;
+}
+
 }  // namespace
+
+std::string scene_key(const std::string& param_name) {
+  std::vector<std::string> segs = key_segments(param_name);
+  std::string key;
+  for (const auto& s : segs) key += (key.empty() ? "" : ".") + s;
+  return key;
+}
 
 void apply_override(json& doc, const std::string& assignment) {
   auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw LoadError("--set " + assignment + ": expected KEY=VALUE (e.g. render.spp=4)");
   std::string key = assignment.substr(0, eq), text = assignment.substr(eq + 1);
-  json value = json::parse(text, nullptr, false);
-  if (value.is_discarded()) value = text;  // a bare word is a string
-  std::vector<std::string> segs = split_key(key);
+  json value;
+  try {
+    value = json::parse(text);
+  } catch (const json::exception& e) {
+    if (!is_bare_word(text)) {
+      std::string why = e.what();
+      if (auto k = why.find("] "); k != std::string::npos) why = why.substr(k + 2);
+      throw LoadError("--set " + assignment + ": the value is not valid JSON (" + why +
+                      "); a bare word is a string, other text must be JSON");
+    }
+    value = text;
+  }
+  std::vector<std::string> segs = key_segments(key);
   if (segs.empty()) throw LoadError("--set " + assignment + ": empty key");
   json* node = &doc;
   for (size_t i = 0; i < segs.size(); ++i) {
@@ -437,6 +517,13 @@ void apply_override(json& doc, const std::string& assignment) {
       } else {
         for (auto& el : *node)
           if (el.is_object() && el.contains("name") && el["name"] == s) next = &el;
+        // An unnamed element by its default name: shapes.shape2 is /shapes/2.
+        const std::string singular = i > 0 ? segs[i - 1].substr(0, segs[i - 1].size() - 1) : "";
+        if (!next && !singular.empty() && s.size() > singular.size() && s.compare(0, singular.size(), singular) == 0 &&
+            std::all_of(s.begin() + long(singular.size()), s.end(), ::isdigit)) {
+          size_t k = std::stoul(s.substr(singular.size()));
+          if (k < node->size() && !((*node)[k].is_object() && (*node)[k].contains("name"))) next = &(*node)[k];
+        }
       }
       if (!next) throw LoadError("--set " + key + ": no element \"" + s + "\"");
       node = next;
@@ -453,12 +540,14 @@ void apply_override(json& doc, const std::string& assignment) {
   }
 }
 
-Scene load_scene(const json& doc, const std::string& path) { return Loader(path).load(doc); }
+Scene load_scene(const json& doc, const std::string& path, bool build_geometry) {
+  return Loader(path).load(doc, build_geometry);
+}
 
-Scene load_scene(const std::string& path, const std::vector<std::string>& overrides) {
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides, bool build_geometry) {
   json doc = read_json_file(path);
   for (const auto& o : overrides) apply_override(doc, o);
-  return load_scene(doc, path);
+  return load_scene(doc, path, build_geometry);
 }
 
 }  // namespace dray

@@ -13,13 +13,17 @@
 namespace dray {
 
 // Loads `path`, applying `overrides` ("render.spp=4", "shapes.ball.radius=2",
-// "materials.white.albedo[1]=0.5") first, and builds the geometry.
-Scene load_scene(const std::string& path, const std::vector<std::string>& overrides = {});
+// "materials.white.albedo[1]=0.5") first, and builds the geometry (BVH) unless told not to.
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides = {}, bool build_geometry = true);
 
 // The same from an already-parsed document; `path` is used for messages and relative files.
-Scene load_scene(const nlohmann::json& doc, const std::string& path);
+Scene load_scene(const nlohmann::json& doc, const std::string& path, bool build_geometry = true);
 
-// Applies one "key=value" override to a scene document. Throws LoadError.
+// Applies one "key=value" override to a scene document. KEY is a document key or a parameter
+// name (dray params); VALUE is JSON, or a bare word taken as a string. Throws LoadError.
 void apply_override(nlohmann::json& doc, const std::string& assignment);
+
+// The document key of a parameter name: shapes.bunny.translate -> shapes.bunny.transform.translate.
+std::string scene_key(const std::string& param_name);
 
 }  // namespace dray

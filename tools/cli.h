@@ -1,7 +1,9 @@
 #pragma once
 // Pieces shared by the dray subcommands.
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
@@ -18,6 +20,23 @@ namespace dray::cli {
 
 inline constexpr int kExitDifferent = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitInternal = 3;
+inline constexpr int kExitInterrupted = 130;
+
+// Flag checks whose messages a person reads: `--spp must be a whole number ≥ 1, got "0"`.
+CLI::Validator whole_number(long long min, long long max = std::numeric_limits<long long>::max());
+CLI::Validator real_number(double min, bool inclusive, double max = INFINITY);
+
+// SCENE, --set (one KEY=VALUE per use), --spp, --seed: shared by render, params and gradcheck.
+struct SceneArgs {
+  std::string scene;
+  std::vector<std::string> sets;
+  int spp = 0;
+  long seed = -1;
+
+  void add_to(CLI::App* cmd);
+  std::vector<std::string> overrides() const;  // --spp and --seed as --set
+};
 
 // Prints the agreed error once (rank 0) and returns its exit code.
 inline int report(const mpi::Context& ctx, const mpi::Status& st) {
@@ -62,16 +81,42 @@ inline void check_image_memory(const mpi::Context& ctx, const std::string& scene
   throw LoadError(msg);
 }
 
-inline void add_threads_option(CLI::App* cmd, int& threads) {
-  cmd->add_option("--threads", threads,
-                  "OpenMP threads per rank (default: OMP_NUM_THREADS, else the node's cores / ranks on the node)")
-      ->check(CLI::PositiveNumber);
-}
+void add_threads_option(CLI::App* cmd, int& threads);
+
+// Before any work: refuses two outputs naming one file ({flag, path} pairs; empty paths are
+// skipped) and checks that each can be written, creating its folder but never the file itself
+// (a temporary file beside it is created and removed). Throws LoadError.
+void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
+void check_writable(const std::filesystem::path& path);
+
+// The scene's loading warnings (no light, an OBJ's missing .mtl), once, on rank 0's stderr.
+void print_warnings(const mpi::Context& ctx, const Scene& scene);
+
+// A parameter name as a file-name part, with nothing a shell expands: NAME[i] -> NAME.i.
+std::string derivative_file_stem(const std::string& param);
+
+// From now on SIGINT or SIGTERM (mpirun's Ctrl-C) removes a partly written output file, prints
+// `message` on rank 0 and exits 130. Call again to change the message.
+void on_interrupt_print(const mpi::Context& ctx, const std::string& message);
 
 // --alpha, --max-fail-share, --max-global-z: the statistical test's settings.
 void add_ztest_options(CLI::App* cmd, ZTestOptions& z);
 
 // The commands, each run by every rank.
+struct RenderArgs {
+  SceneArgs scene;
+  std::string output, variance;
+  std::vector<std::string> wrt;
+  std::vector<int> crop;  // X0 Y0 X1 Y1, or empty
+  double exposure = 0;
+  int threads = 0;
+  int tile_size = 16;
+  std::string distribution = "static";
+  bool quiet = false, progress = false, stats = false;
+};
+CLI::App* add_render_command(CLI::App& app, RenderArgs& args);
+int run_render(const mpi::Context& ctx, const RenderArgs& args);
+
 struct DiffArgs {
   std::string test, ref, heatmap, ref_variance;
   double tol = 0.01, max_share = 0.0;
@@ -82,20 +127,22 @@ CLI::App* add_diff_command(CLI::App& app, DiffArgs& args);
 int run_diff(const mpi::Context& ctx, const DiffArgs& args);
 
 struct GradcheckArgs {
-  std::string scene;
-  std::vector<std::string> params, sets;
-  int spp = 0, threads = 0, pixels = 3;
+  SceneArgs scene;
+  std::vector<std::string> params;
+  int threads = 0, pixels = 3;
   double tol = 0.01, tol_reverse = 1e-5, step = 1e-3;
 };
 CLI::App* add_gradcheck_command(CLI::App& app, GradcheckArgs& args);
 int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& args);
 
 // The files of one derivative image: OUT-stem.d.PARAM.exr (signed, RGB) and .png (diverging
-// colours of the channel mean, blue negative, white zero, red positive, +-scale).
+// colours of the channel mean, blue negative, white zero, red positive, +-scale), PARAM written
+// as derivative_file_stem gives it.
 struct DerivativeFiles {
   std::string exr, png;
-  float scale;
+  float scale = 0.f;
 };
+DerivativeFiles derivative_files(const std::string& out, const std::string& param);
 DerivativeFiles write_derivative(const Image& image, int channel, const std::string& out, const std::string& param);
 
 struct OptimizeArgs {

@@ -14,9 +14,13 @@ namespace fs = std::filesystem;
 
 namespace dray::cli {
 
+DerivativeFiles derivative_files(const std::string& out, const std::string& param) {
+  const std::string stem = (fs::path(out).parent_path() / fs::path(out).stem()).string() + ".d." + derivative_file_stem(param);
+  return {stem + ".exr", stem + ".png"};
+}
+
 DerivativeFiles write_derivative(const Image& image, int channel, const std::string& out, const std::string& param) {
-  fs::path stem = fs::path(out).parent_path() / fs::path(out).stem();
-  DerivativeFiles f{stem.string() + ".d." + param + ".exr", stem.string() + ".d." + param + ".png", 0.f};
+  DerivativeFiles f = derivative_files(out, param);
   Image d = channels_of(image, channel, 3);
   write_image(d, f.exr);
   std::vector<float> mean(size_t(d.width) * d.height);
@@ -31,20 +35,19 @@ DerivativeFiles write_derivative(const Image& image, int channel, const std::str
 CLI::App* add_gradcheck_command(CLI::App& app, GradcheckArgs& a) {
   CLI::App* cmd = app.add_subcommand("gradcheck", "Compare forward-mode derivatives with central finite differences "
                                                   "(same random numbers); exit 1 if any disagrees");
-  cmd->add_option("SCENE", a.scene, "Scene file (JSON)")->required();
-  cmd->add_option("--param", a.params, "Parameters to check (a vector name checks its 3 components)")->required();
-  cmd->add_option("--tol", a.tol, "Largest relative error that passes")->check(CLI::PositiveNumber)->capture_default_str();
+  a.scene.add_to(cmd);
+  cmd->add_option("--param", a.params, "Parameters to check (a vector name checks its 3 components); several may follow one --param")
+      ->required();
+  cmd->add_option("--tol", a.tol, "Largest relative error that passes")->check(real_number(0, false))->capture_default_str();
   cmd->add_option("--tol-reverse", a.tol_reverse, "Largest relative difference of reverse and forward mode that passes")
-      ->check(CLI::PositiveNumber)
+      ->check(real_number(0, false))
       ->capture_default_str();
   cmd->add_option("--step", a.step, "Finite-difference step, relative: h = step * max(|value|, 1)")
-      ->check(CLI::PositiveNumber)
+      ->check(real_number(0, false))
       ->capture_default_str();
   cmd->add_option("--pixels", a.pixels, "Also compare this many pixels per parameter (those with the largest derivative)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(whole_number(0, 1 << 20))
       ->capture_default_str();
-  cmd->add_option("--set", a.sets, "Override a scene value, KEY=VALUE; repeatable")->allow_extra_args(false);
-  cmd->add_option("--spp", a.spp, "Samples per pixel")->check(CLI::PositiveNumber);
   add_threads_option(cmd, a.threads);
   return cmd;
 }
@@ -69,14 +72,13 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
   Scene scene;
   std::vector<ScalarParam> params;
   mpi::Status st = mpi::agree_on(ctx, [&] {
-    std::vector<std::string> sets = a.sets;
-    if (a.spp > 0) sets.push_back("render.spp=" + std::to_string(a.spp));
-    scene = load_scene(a.scene, sets);
+    scene = load_scene(a.scene.scene, a.scene.overrides());
     params = resolve_scalars(scene.params, a.params);
     // The derivative render and its gather buffer, then two plain renders at a time.
-    check_image_memory(ctx, a.scene, scene.camera.width, scene.camera.height, 3 * int(params.size() + 1), 2.5);
+    check_image_memory(ctx, a.scene.scene, scene.camera.width, scene.camera.height, 3 * int(params.size() + 1), 2.5);
   });
   if (st.code) return report(ctx, st);
+  print_warnings(ctx, scene);
 
   mpi::RenderJob job;
   job.threads = resolve_threads(ctx, a.threads);

@@ -26,7 +26,7 @@ for scene in spheres cornell-box bunny; do
   done
 done
 # Derivative images: 1 x 1 against 3 ranks x 2 threads and 2 ranks x 1 (dynamic).
-wrt="--wrt materials.red.albedo lights.key.position[1] shapes.mid.center[0]"
+wrt="--wrt materials.red.albedo --wrt lights.key.position[1] --wrt shapes.mid.center[0]"
 run 1 1 static spheres "$tmp/d-ref.exr" $wrt
 for config in "3 2 static" "2 1 dynamic"; do
   set -- $config

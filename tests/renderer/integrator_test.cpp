@@ -175,6 +175,32 @@ TEST_CASE("emission leaves the front side only: edge_u x edge_v for quads", "[in
   glm::vec3 above = value(radiance(s, P, RayT<float>{Vec3<float>(0.2f, 3, 0), Vec3<float>(0, -1, 0)}, s2));
   CHECK(below == glm::vec3(1, 2, 3));
   CHECK(above == glm::vec3(0.f));
+  // "two_sided": both sides emit, seen directly and by next-event estimation from above.
+  doc["materials"]["lamp"]["two_sided"] = true;
+  doc["materials"]["floor"] = {{"type", "diffuse"}, {"albedo", 0.5}};
+  doc["shapes"].push_back({{"type", "quad"}, {"corner", {-10, 3, -10}}, {"edge_u", {0, 0, 20}}, {"edge_v", {20, 0, 0}},
+                           {"material", "floor"}});
+  doc["render"]["max_depth"] = 1;
+  Scene two = load_scene(doc, "panel.json");
+  ParamView<float> P2(two.params);
+  Sampler s3(0, 0, 0);
+  CHECK(value(radiance(two, P2, RayT<float>{Vec3<float>(0.2f, 2, 0), Vec3<float>(0, -1, 0)}, s3)) == glm::vec3(1, 2, 3));
+  // The ceiling above the panel (facing down, at height 3) is lit by the panel's back: NEE finds it.
+  double lit = 0;
+  for (int i = 0; i < 64; ++i) {
+    Sampler si(0, 0, uint64_t(i));
+    lit += value(radiance(two, P2, RayT<float>{Vec3<float>(0.1f, 2.5f, 0.1f), Vec3<float>(0, 1, 0)}, si)).x;
+  }
+  CHECK(lit > 0);
+  doc["materials"]["lamp"].erase("two_sided");
+  Scene one = load_scene(doc, "panel.json");
+  ParamView<float> P1(one.params);
+  double dark = 0;
+  for (int i = 0; i < 64; ++i) {
+    Sampler si(0, 0, uint64_t(i));
+    dark += value(radiance(one, P1, RayT<float>{Vec3<float>(0.1f, 2.5f, 0.1f), Vec3<float>(0, 1, 0)}, si)).x;
+  }
+  CHECK(dark == 0);
 }
 
 namespace {

@@ -1,5 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include <filesystem>
 #include <fstream>
 
@@ -86,9 +91,9 @@ TEST_CASE("a mesh can map its OBJ materials to scene materials", "[loader]") {
   CHECK(s.params.find("materials.box.red.albedo"));           // unmapped: from the OBJ
   doc["shapes"][0]["materials"]["whyte"] = "wall";
   CHECK_THROWS_WITH(load_scene(doc, kScenes + "/mapped.json"),
-                    Catch::Contains("/shapes/0/materials/whyte") && Catch::Contains("has no material named \"whyte\""));
+                    Catch::Contains("/shapes/0 (box)/materials/whyte") && Catch::Contains("has no material named \"whyte\""));
   doc["shapes"][0]["materials"] = {{"white", "nosuch"}};
-  CHECK_THROWS_WITH(load_scene(doc, kScenes + "/mapped.json"), Catch::Contains("/shapes/0/materials/white: no material named"));
+  CHECK_THROWS_WITH(load_scene(doc, kScenes + "/mapped.json"), Catch::Contains("/shapes/0 (box)/materials/white: no material named"));
 }
 
 TEST_CASE("parameters have stable dotted names", "[loader]") {
@@ -127,6 +132,21 @@ TEST_CASE("--set overrides any value before validation", "[loader]") {
   CHECK(s.params.get_vec3(s.params.find("shapes.ball.center")->slot) == glm::vec3(0, 3, 0));
   CHECK(s.params.get_vec3(s.params.find("materials.white.albedo")->slot) == glm::vec3(0.1f, 0.2f, 0.3f));
   CHECK_THROWS_WITH(apply_override(doc, "render.spp"), Catch::Contains("expected KEY=VALUE"));
+  // Only a bare word is a string: malformed JSON is named as such.
+  CHECK_THROWS_WITH(apply_override(doc, "materials.white.albedo=[0.2,0.3"),
+                    Catch::StartsWith("--set materials.white.albedo=[0.2,0.3: the value is not valid JSON ("));
+  CHECK_THROWS_WITH(apply_override(doc, "shapes.ball.radius=1e400"), Catch::Contains("the value is not valid JSON"));
+  apply_override(doc, "shapes.ball.material=white");  // a bare word
+  CHECK(doc["shapes"][0]["material"] == "white");
+  // Parameter names work as keys: shapes.NAME.translate is the transform's.
+  json mesh_doc = minimal();
+  apply_override(mesh_doc, "shapes=[{\"type\": \"mesh\", \"file\": \"" + kScenes + "/models/cornell_box.obj\"}]");
+  apply_override(mesh_doc, "shapes.shape0.translate=[0, 0, 1]");
+  CHECK(mesh_doc["shapes"][0]["transform"]["translate"] == json({0, 0, 1}));
+  CHECK(scene_key("shapes.bunny.rotate_y") == "shapes.bunny.transform.rotate_y");
+  Scene meshes = load_scene(mesh_doc, "scene.json");
+  CHECK(resolve_scalars(meshes.params, {"shapes.shape0.transform.translate[2]"})[0].slot ==
+        resolve_scalars(meshes.params, {"shapes.shape0.translate[2]"})[0].slot);
   CHECK_THROWS_WITH(apply_override(doc, "shapes.nosuch.radius=1"), Catch::Contains("no element \"nosuch\""));
   // An override that breaks the scene is reported like a broken file.
   apply_override(doc, "render.spp=-3");
@@ -139,12 +159,12 @@ TEST_CASE("broken scenes are rejected with the file and JSON path", "[loader]") 
     const char* message;
   };
   const Case cases[] = {
-      {"shapes.ball.radius=-1", "scene.json: /shapes/0/radius: must be > 0, got -1"},
-      {"shapes.ball.radious=1", "scene.json: /shapes/0/radious: unknown key"},
-      {"shapes.ball.material=\"chalk\"", "scene.json: /shapes/0/material: no material named \"chalk\""},
-      {"shapes.ball.type=\"cube\"", "scene.json: /shapes/0/type: unknown shape type \"cube\""},
-      {"shapes.ball.center=[0, 1]", "scene.json: /shapes/0/center: must be an array of 3 numbers"},
-      {"shapes.ball.center=[0, \"a\", 1]", "scene.json: /shapes/0/center/1: must be a number, got string"},
+      {"shapes.ball.radius=-1", "scene.json: /shapes/0 (ball)/radius: must be > 0, got -1"},
+      {"shapes.ball.radious=1", "scene.json: /shapes/0 (ball)/radious: unknown key"},
+      {"shapes.ball.material=\"chalk\"", "scene.json: /shapes/0 (ball)/material: no material named \"chalk\""},
+      {"shapes.ball.type=\"cube\"", "scene.json: /shapes/0 (ball)/type: unknown shape type \"cube\""},
+      {"shapes.ball.center=[0, 1]", "scene.json: /shapes/0 (ball)/center: must be an array of 3 numbers"},
+      {"shapes.ball.center=[0, \"a\", 1]", "scene.json: /shapes/0 (ball)/center/1: must be a number, got string"},
       {"materials.white.albedo=[0.5, 1.5, 0.5]", "scene.json: /materials/white/albedo: must be <= 1, got 1.5"},
       {"materials.white.type=\"glass\"", "scene.json: /materials/white/type: unknown material type \"glass\""},
       {"camera.fov_y=0", "scene.json: /camera/fov_y: must be > 0, got 0"},
@@ -168,6 +188,13 @@ TEST_CASE("broken scenes are rejected with the file and JSON path", "[loader]") 
        "scene.json: /shapes/1/name: duplicate shape name \"a\""},
       {"lights=[{\"type\": \"environment\", \"radiance\": 1}, {\"type\": \"environment\", \"radiance\": 1}]",
        "scene.json: /lights/1: only one environment light is allowed"},
+      // A seed beyond long's range is shown as given, not wrapped to -1.
+      {"render.seed=18446744073709551615", "scene.json: /render/seed: must be in [0, 9223372036854775807], got 18446744073709551615"},
+      // An origin whose distance to the target overflows float: the origin is named, not /camera/up.
+      {"camera.origin=[0, 2, 3e38]", "scene.json: /camera/origin: is too far from /camera/target"},
+      {"camera.origin=[0, 5, 0]", "scene.json: /camera/origin: the viewing direction is vertical: give /camera/up"},
+      {"materials.white.two_sided=true", "scene.json: /materials/white/two_sided: applies to emission"},
+
   };
   for (const Case& c : cases) {
     json doc = minimal();
@@ -216,4 +243,42 @@ TEST_CASE("OBJ problems name the OBJ file", "[loader]") {
   std::ofstream(tmp.dir / "s.json") << doc.dump();
   CHECK_THROWS_WITH(load_scene((tmp.dir / "s.json").string()),
                     Catch::Contains("/shapes/0/material: required") && Catch::Contains("defines no materials"));
+}
+
+TEST_CASE("mesh files: other formats are named, a missing .mtl is reported with its OBJ line", "[loader]") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("dray-loader-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "m.ply") << "ply\nformat ascii 1.0\nend_header\n";
+  std::ofstream(dir / "m.obj") << "# a triangle\nmtllib gone.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n";
+  json doc = minimal();
+  apply_override(doc, "shapes=[{\"name\": \"m\", \"type\": \"mesh\", \"file\": \"m.ply\", \"material\": \"white\"}]");
+  const std::string scene = (dir / "scene.json").string();
+  CHECK_THROWS_WITH(load_scene(doc, scene), Catch::Contains("/shapes/0 (m)/file: ") &&
+                                                Catch::Contains("\".ply\" meshes are not supported yet; supported mesh "
+                                                                "formats: Wavefront OBJ (.obj)"));
+  // With the scene's material the .mtl is not needed: a warning.
+  apply_override(doc, "shapes.m.file=m.obj");
+  Scene s = load_scene(doc, scene);
+  REQUIRE(s.warnings.size() == 2);  // and: no light
+  CHECK_THAT(s.warnings[0], Catch::Contains("m.obj: line 2: material library \"gone.mtl\" not found"));
+  // Without it the OBJ's materials are needed: an error naming the scene shape and the OBJ line.
+  apply_override(doc, "shapes.m.material=null");
+  CHECK_THROWS_WITH(load_scene(doc, scene), Catch::StartsWith(scene + ": /shapes/0 (m)/file: ") &&
+                                                Catch::Contains("m.obj: line 2: material library \"gone.mtl\" not found"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a scene without any light warns; one with a light does not", "[loader]") {
+  json doc = minimal();  // no lights
+  Scene dark = load_scene(doc, "scene.json");
+  REQUIRE(dark.warnings.size() == 1);
+  CHECK_THAT(dark.warnings[0], Catch::Contains("no light and no emissive material"));
+  apply_override(doc, "materials.white.emission=[1, 1, 1]");
+  CHECK(load_scene(doc, "scene.json").warnings.empty());
+}
+
+TEST_CASE("dray params needs no BVH: loading can skip it", "[loader]") {
+  Scene s = load_scene(kScenes + "/bunny.json", {}, false);
+  CHECK(s.bvh.prim_refs().empty());
+  CHECK(s.params.find("shapes.bunny.translate").has_value());
 }

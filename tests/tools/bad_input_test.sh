@@ -76,33 +76,33 @@ set_bad() {  # set_bad DESCRIPTION EXPECTED KEY=VALUE...
   bad "$what" "$want" $(render base.json) "${sets[@]}"
 }
 set_bad "width is a string" "base.json: /camera/width: must be an integer, got string" camera.width=wide
-set_bad "radius is a string" "base.json: /shapes/0/radius: must be a number, got string" shapes.ball.radius=big
-set_bad "center has 2 numbers" "base.json: /shapes/0/center: must be an array of 3 numbers" "shapes.ball.center=[0,1]"
+set_bad "radius is a string" "base.json: /shapes/0 (ball)/radius: must be a number, got string" shapes.ball.radius=big
+set_bad "center has 2 numbers" "base.json: /shapes/0 (ball)/center: must be an array of 3 numbers" "shapes.ball.center=[0,1]"
 set_bad "albedo is an object" "base.json: /materials/white/albedo: must be an array of 3 numbers" 'materials.white.albedo={"r":1}'
-set_bad "misspelled key" "base.json: /shapes/0/radus: unknown key (expected one of" shapes.ball.radus=1
+set_bad "misspelled key" "base.json: /shapes/0 (ball)/radus: unknown key (expected one of" shapes.ball.radus=1
 set_bad "unknown top-level key" "base.json: /lightz: unknown key" lightz=1
-set_bad "unknown shape type" "base.json: /shapes/0/type: unknown shape type \"cube\"" shapes.ball.type=cube
+set_bad "unknown shape type" "base.json: /shapes/0 (ball)/type: unknown shape type \"cube\"" shapes.ball.type=cube
 set_bad "unknown material type" "base.json: /materials/white/type: unknown material type \"glass\"" materials.white.type=glass
-set_bad "unknown light type" "base.json: /lights/0/type: unknown light type \"spot\"" lights.key.type=spot
-set_bad "undefined material" "base.json: /shapes/0/material: no material named \"marble\"" shapes.ball.material=marble
+set_bad "unknown light type" "base.json: /lights/0 (key)/type: unknown light type \"spot\"" lights.key.type=spot
+set_bad "undefined material" "base.json: /shapes/0 (ball)/material: no material named \"marble\"" shapes.ball.material=marble
 set_bad "shape without type" "base.json: /shapes/1/type: required key is missing" 'shapes[1]={"radius":1}'
 set_bad "camera removed" "base.json: /camera: required key is missing" camera=null
 set_bad "duplicate shape name" "base.json: /shapes/1/name: duplicate shape name \"ball\"" shapes.mesh.name=ball
 set_bad "--set of a missing element" "--set shapes.nosuch.radius: no element \"nosuch\"" shapes.nosuch.radius=1
 
 # --- values
-set_bad "NaN radius" "base.json: /shapes/0/radius: must be a number, got string" shapes.ball.radius=NaN
-set_bad "radius beyond float range" "base.json: /shapes/0/radius: must be a finite number within float range" shapes.ball.radius=1e39
-set_bad "negative radius" "base.json: /shapes/0/radius: must be > 0, got -1" shapes.ball.radius=-1
-set_bad "zero radius" "base.json: /shapes/0/radius: must be > 0, got 0" shapes.ball.radius=0
+set_bad "NaN radius" "base.json: /shapes/0 (ball)/radius: must be a number, got string" shapes.ball.radius=NaN
+set_bad "radius beyond float range" "base.json: /shapes/0 (ball)/radius: must be a finite number within float range" shapes.ball.radius=1e39
+set_bad "negative radius" "base.json: /shapes/0 (ball)/radius: must be > 0, got -1" shapes.ball.radius=-1
+set_bad "zero radius" "base.json: /shapes/0 (ball)/radius: must be > 0, got 0" shapes.ball.radius=0
 set_bad "negative spp" "base.json: /render/spp: must be in [1, 1048576], got -4" render.spp=-4
 set_bad "zero width" "base.json: /camera/width: must be in [1, 1048576], got 0" camera.width=0
 set_bad "fractional height" "base.json: /camera/height: must be an integer, got number" camera.height=12.5
 set_bad "negative albedo" "base.json: /materials/white/albedo: must be >= 0, got -0.5" "materials.white.albedo=[-0.5,0,0]"
 set_bad "albedo above 1" "base.json: /materials/white/albedo: must be <= 1, got 2" materials.white.albedo=2
-set_bad "negative intensity" "base.json: /lights/0/intensity: must be >= 0, got -3" lights.key.intensity=-3
-set_bad "infinite intensity" "base.json: /lights/0/intensity: must be a finite number within float range" lights.key.intensity=1e300
-set_bad "zero mesh scale" "base.json: /shapes/1/transform/scale: must be > 0, got 0" shapes.mesh.transform.scale=0
+set_bad "negative intensity" "base.json: /lights/0 (key)/intensity: must be >= 0, got -3" lights.key.intensity=-3
+set_bad "infinite intensity" "base.json: /lights/0 (key)/intensity: must be a finite number within float range" lights.key.intensity=1e300
+set_bad "zero mesh scale" "base.json: /shapes/1 (mesh)/transform/scale: must be > 0, got 0" shapes.mesh.transform.scale=0
 set_bad "a quad with no area" "base.json: /shapes/1/edge_v: must not be parallel to edge_u" \
   'shapes[1]={"type":"quad","corner":[0,0,0],"edge_u":[1,0,0],"edge_v":[2,0,0],"material":"white"}'
 set_bad "camera looking at itself" "base.json: /camera/target: must differ from /camera/origin" "camera.target=[0,1,5]"
@@ -110,7 +110,7 @@ set_bad "fov of 180 degrees" "base.json: /camera/fov_y: must be < 180 degrees" c
 set_bad "an image too large for memory (checked before allocating)" "base.json: /camera: a 1000000x1000000 image" \
   camera.width=1000000 camera.height=1000000
 bad "an image too large with derivatives" "base.json: /camera: a 12000x12000 image with 21 channels" \
-  $(render base.json) --set camera.width=12000 --set camera.height=12000 --wrt shapes.ball.center materials.white.albedo
+  $(render base.json) --set camera.width=12000 --set camera.height=12000 --wrt shapes.ball.center --wrt materials.white.albedo
 
 # --- OBJ files
 obj_case() {  # obj_case DESCRIPTION EXPECTED OBJ-TEXT (printf format)
@@ -128,11 +128,11 @@ obj_case "OBJ without faces" "has no faces" 'v 0 0 0\nv 1 0 0\nv 0 1 0\n'
 obj_case "OBJ with points only" "has no faces, only 3 point and 0 line vertices" 'v 0 0 0\nv 1 0 0\nv 0 1 0\np 1 2 3\n'
 obj_case "OBJ with lines only" "has no faces, only 0 point and 2 line vertices" 'v 0 0 0\nv 1 0 0\nv 0 1 0\nl 1 2\n'
 obj_case "empty OBJ" "is empty" ''
-bad "missing OBJ" "base.json: /shapes/1/file: cannot open \"gone.obj\": no such file" \
+bad "missing OBJ" "base.json: /shapes/1 (mesh)/file: cannot open \"gone.obj\": no such file" \
   $(render base.json) --set shapes.mesh.file=gone.obj
-bad "a directory as the OBJ" "base.json: /shapes/1/file: \"adir.json\" is a directory" \
+bad "a directory as the OBJ" "base.json: /shapes/1 (mesh)/file: \"adir.json\" is a directory" \
   $(render base.json) --set shapes.mesh.file=adir.json
-bad "OBJ named material missing from the file" "base.json: /shapes/1/materials/paint: \"tri.obj\" has no material named \"paint\"" \
+bad "OBJ named material missing from the file" "base.json: /shapes/1 (mesh)/materials/paint: \"tri.obj\" has no material named \"paint\"" \
   $(render base.json) --set shapes.mesh.material=null --set 'shapes.mesh.materials={"paint":"white"}'
 
 # --- unreadable files: as root every file is readable, so drop to nobody for these (1 rank:
@@ -142,7 +142,7 @@ chmod 755 pub/dray
 as_user=()
 [ "$(id -u)" = 0 ] && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 chmod 000 pub/tri.obj
-RANKS=1 bad "unreadable OBJ" "pub/base.json: /shapes/1/file: cannot open \"pub/tri.obj\" for reading" \
+RANKS=1 bad "unreadable OBJ" "pub/base.json: /shapes/1 (mesh)/file: cannot open \"pub/tri.obj\" for reading" \
   "${as_user[@]}" pub/dray render pub/base.json -q -o "$tmp/pub/out.png"
 chmod 644 pub/tri.obj && chmod 000 pub/base.json
 RANKS=1 bad "unreadable scene" "pub/base.json: cannot open for reading" \

@@ -31,7 +31,12 @@ done
 [ $(wc -l < "$tmp/a/progress.csv") = 101 ] && ok "progress.csv has a header and 100 rows" || bad "progress.csv rows"
 head -1 "$tmp/a/progress.csv" | grep -q "iteration,loss,gradient_norm,dropped_samples,lights.bulb.position\[0\]" \
   && ok "progress.csv names the parameters" || bad "progress.csv header"
-[ -s "$tmp/a/snapshot-0000.png" ] && [ -s "$tmp/a/snapshot-0099.png" ] && [ -s "$tmp/a/target.exr" ] \
+grep -q "^iter     1/100 " "$tmp/a.out" && grep -q "^iter   100/100 " "$tmp/a.out" && ok "the console counts iterations 1..100" \
+  || bad "console iteration numbers"
+[ "$(cut -d, -f1 "$tmp/a/progress.csv" | sed -n '2p;$p' | tr '\n' ' ')" = "1 100 " ] && ok "progress.csv rows are iterations 1..100" \
+  || bad "progress.csv iteration numbers"
+grep -q '"iteration": 100' "$tmp/a/checkpoint.json" && ok "the checkpoint is after iteration 100" || bad "checkpoint iteration"
+[ -s "$tmp/a/snapshot-0001.png" ] && [ -s "$tmp/a/snapshot-0010.png" ] && [ -s "$tmp/a/snapshot-0100.png" ] && [ ! -e "$tmp/a/snapshot-0000.png" ] && [ -s "$tmp/a/target.exr" ] \
   && ok "snapshots and the target are written" || bad "snapshots"
 grep -q '"position"' "$tmp/a/final-scene.json" && "$dray" render "$tmp/a/final-scene.json" -o "$tmp/final.png" -q \
   && ok "the final scene is valid and renders" || bad "final-scene.json"
@@ -54,12 +59,54 @@ for i in $(seq 1 200); do pgrep -f "optimize $tmp/kill.json" > /dev/null || brea
 wait $pid 2>/dev/null
 it=$(grep -o '"iteration": *[0-9]*' "$tmp/kill/checkpoint.json" | grep -o '[0-9]*$')
 if [ "$it" -lt 40 ]; then ok "killed at a checkpoint of iteration $it (of 40)"; else echo "note: the run finished before the kill"; fi
-${mpiexec/ N / 2 } "$dray" optimize "$tmp/kill.json" --threads 1 -q --resume || bad "resume exited $?"
+${mpiexec/ N / 2 } "$dray" optimize "$tmp/kill.json" --threads 1 --resume > "$tmp/resume.out" || bad "resume exited $?"
+grep -q "dray optimize: resuming after iteration $it of 40" "$tmp/resume.out" && ok "--resume says where it continues" \
+  || { bad "--resume message"; head -3 "$tmp/resume.out"; }
 if cmp -s "$tmp/full/checkpoint.json" "$tmp/kill/checkpoint.json" && \
    cmp -s <(sed 's|/kill/|/X/|' "$tmp/kill/final-scene.json") <(sed 's|/full/|/X/|' "$tmp/full/final-scene.json"); then
   ok "resumed run ends bitwise where the uninterrupted run ends"; else bad "resumed run differs"; diff "$tmp/full/checkpoint.json" "$tmp/kill/checkpoint.json" | head; fi
 rows=$(cut -d, -f1 "$tmp/kill/progress.csv" | tail -n +2 | tr '\n' ' ')
-[ "$rows" = "$(seq -s ' ' 0 39) " ] && ok "progress.csv of the resumed run has rows 0-39, none twice" || bad "resumed progress.csv: $rows"
+[ "$rows" = "$(seq -s ' ' 1 40) " ] && ok "progress.csv of the resumed run has rows 1-40, none twice" || bad "resumed progress.csv: $rows"
+
+# Resuming with other settings is refused, naming them; more iterations are allowed.
+sed 's/"lr": 0.05/"lr": 0.07/; s/"spp": 8/"spp": 4/' "$tmp/kill.json" > "$tmp/changed.json"
+sed -i "s|\"output\": \"[^\"]*\"|\"output\": \"$tmp/kill\"|" "$tmp/changed.json"
+"$dray" optimize "$tmp/changed.json" --resume -q > "$tmp/out" 2> "$tmp/err"
+code=$?
+[ $code = 2 ] && grep -q "settings changed since the checkpoint" "$tmp/err" && grep -qF "/params/lights.bulb.position[0]/lr" "$tmp/err" \
+  && grep -qF "/spp" "$tmp/err" && ok "a resume with another lr and spp is refused, naming both" || { bad "changed settings: exit $code"; cat "$tmp/err"; }
+sed 's/"iterations": 40/"iterations": 42/' "$tmp/kill.json" > "$tmp/more.json"
+"$dray" optimize "$tmp/more.json" --resume > "$tmp/out" 2> "$tmp/err" && grep -q "resuming after iteration 40 of 42" "$tmp/out" \
+  && [ "$(tail -1 "$tmp/kill/progress.csv" | cut -d, -f1)" = 42 ] && ok "more iterations on --resume continue to 42" \
+  || { bad "raising iterations"; cat "$tmp/err"; }
+
+# Ctrl-C: a message naming the checkpoint, exit 130.
+job "$tmp/int.json" "$tmp/int" 100000
+"$dray" optimize "$tmp/int.json" -q > "$tmp/out" 2> "$tmp/err" &
+pid=$!
+for i in $(seq 1 600); do [ -s "$tmp/int/checkpoint.json" ] && break; sleep 0.05; done
+kill -INT $pid
+wait $pid
+code=$?
+[ $code = 130 ] && grep -q "dray optimize: interrupted after iteration [0-9]* of 100000; continue with --resume (from the checkpoint after iteration [0-9]*)" "$tmp/err" \
+  && ok "Ctrl-C: exit 130 and where --resume continues" || { bad "Ctrl-C: exit $code"; cat "$tmp/err"; }
+
+# checkpoint_every 0: never a checkpoint, not even at the end.
+job "$tmp/none.json" "$tmp/none" 3 ', "seed": 1'
+sed -i 's/"checkpoint_every": 5/"checkpoint_every": 0/' "$tmp/none.json"
+"$dray" optimize "$tmp/none.json" -q && [ ! -e "$tmp/none/checkpoint.json" ] && [ -s "$tmp/none/final-scene.json" ] \
+  && ok "checkpoint_every 0 writes no checkpoint" || bad "checkpoint_every 0"
+
+# Absolute paths in the scene stay absolute in final-scene.json.
+cat > "$tmp/abs-scene.json" <<JSON
+{ "camera": { "origin": [278, 273, -800], "target": [278, 273, 0], "fov_y": 39.3, "width": 16, "height": 16 },
+  "render": { "spp": 2, "max_depth": 2 },
+  "shapes": [ { "name": "cbox", "type": "mesh", "file": "$scenes/models/cornell_box.obj" } ] }
+JSON
+echo '{ "scene": "'$tmp'/abs-scene.json", "target": { "scene": "'$tmp'/abs-scene.json", "spp": 4 }, "output": "'$tmp'/abs/out",
+  "params": { "shapes.cbox.translate": { "lr": 0.1 } }, "optimizer": { "iterations": 2 } }' > "$tmp/abs.json"
+"$dray" optimize "$tmp/abs.json" -q && grep -qF "\"file\": \"$scenes/models/cornell_box.obj\"" "$tmp/abs/out/final-scene.json" \
+  && ok "an absolute mesh path stays absolute in final-scene.json" || { bad "absolute path"; grep file "$tmp/abs/out/final-scene.json"; }
 
 # SGD (and relative L2) lower the loss too.
 job "$tmp/sgd.json" "$tmp/sgd" 30 ', "seed": 3'
@@ -84,6 +131,8 @@ expect2 "a misspelt key" "bad.json: /optimiser: unknown key" \
   '{ '"$base"', "optimiser": {}, "target": {"image": "x.exr"}, "params": {"lights.bulb.position": {"lr": 1}} }'
 expect2 "a parameter from an OBJ" "cannot be written back" \
   '{ "scene": "'$scenes'/cornell-box.json", "output": "'$tmp'/b", "target": {"image": "x.exr"}, "params": {"materials.cbox.red.albedo": {"lr": 1}} }'
+expect2 "an output folder that cannot be created" "bad.json: /output: " \
+  '{ "scene": "'$scenes'/light-fit.json", "output": "/proc/nope/out", "target": {"scene": "'$scenes'/light-truth.json"}, "params": {"lights.bulb.position": {"lr": 1}} }'
 job "$tmp/fresh.json" "$tmp/fresh" 5
 "$dray" optimize "$tmp/fresh.json" --resume > "$tmp/out" 2> "$tmp/err"
 [ $? = 2 ] && grep -q "no checkpoint to resume from" "$tmp/err" && ok "--resume without a checkpoint" || bad "--resume without a checkpoint"

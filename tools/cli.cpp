@@ -1,0 +1,165 @@
+// Pieces shared by the dray subcommands: flag checks with messages for people, output paths
+// checked before any work, warnings, and what a signal does.
+#include "tools/cli.h"
+
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+#include "renderer/atomic_file.h"
+
+namespace fs = std::filesystem;
+
+namespace dray::cli {
+
+namespace {
+
+// A whole decimal number, optionally signed, that fits in a long long.
+bool parse_whole(const std::string& s, long long& v) {
+  if (s.empty()) return false;
+  size_t i = s[0] == '-' || s[0] == '+' ? 1 : 0;
+  if (i == s.size() || !std::all_of(s.begin() + long(i), s.end(), ::isdigit)) return false;
+  errno = 0;
+  v = std::strtoll(s.c_str(), nullptr, 10);
+  return errno == 0;
+}
+
+}  // namespace
+
+CLI::Validator whole_number(long long min, long long max) {
+  std::string range = max == std::numeric_limits<long long>::max() ? "≥ " + std::to_string(min)
+                                                                   : "in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  return CLI::Validator(
+      [min, max, range](std::string& s) -> std::string {
+        long long v = 0;
+        if (!parse_whole(s, v) || v < min || v > max) return "must be a whole number " + range + ", got \"" + s + "\"";
+        return {};
+      },
+      "INT " + range, "whole number");
+}
+
+CLI::Validator real_number(double min, bool inclusive, double max) {
+  std::string range = std::string(inclusive ? "≥ " : "> ") + fmt_number(min);
+  if (max < INFINITY) range = (inclusive ? "in [" : "in (") + fmt_number(min) + ", " + fmt_number(max) + "]";
+  return CLI::Validator(
+      [=](std::string& s) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const double v = s.empty() ? NAN : std::strtod(s.c_str(), &end);
+        const bool ok = !s.empty() && *end == '\0' && errno == 0 && std::isfinite(v) && (inclusive ? v >= min : v > min) && v <= max;
+        return ok ? std::string() : "must be a number " + range + ", got \"" + s + "\"";
+      },
+      "NUMBER " + range, "number");
+}
+
+void SceneArgs::add_to(CLI::App* cmd) {
+  cmd->add_option("SCENE", scene, "Scene file (JSON)")->required();
+  cmd->add_option("--set", sets,
+                  "Override a scene value, KEY=VALUE, one per --set (e.g. --set render.spp=4 --set shapes.ball.radius=2; "
+                  "KEY may be any parameter name of dray params, NAME[i] one component; VALUE is JSON, a bare word a "
+                  "string, null removes the key)")
+      ->allow_extra_args(false);
+  cmd->add_option("--spp", spp, "Samples per pixel (default: the scene's render.spp; same as --set render.spp=N)")
+      ->check(whole_number(1, 1 << 20));
+  cmd->add_option("--seed", seed, "Random seed (default: the scene's render.seed; same as --set render.seed=S)")
+      ->check(whole_number(0, std::numeric_limits<long>::max()));
+}
+
+std::vector<std::string> SceneArgs::overrides() const {
+  std::vector<std::string> o = sets;
+  if (spp > 0) o.push_back("render.spp=" + std::to_string(spp));
+  if (seed >= 0) o.push_back("render.seed=" + std::to_string(seed));
+  return o;
+}
+
+void add_threads_option(CLI::App* cmd, int& threads) {
+  cmd->add_option("--threads", threads,
+                  "OpenMP threads per rank (default: OMP_NUM_THREADS, else the node's cores / ranks on the node)")
+      ->check(whole_number(1, 4096));
+}
+
+// Output files: distinct, and their folders writable, checked without creating the file itself.
+void check_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+  std::vector<std::pair<fs::path, std::string>> seen;
+  for (const auto& [flag, path] : outputs) {
+    if (path.empty()) continue;
+    std::error_code ec;
+    fs::path resolved = fs::weakly_canonical(fs::absolute(path), ec);
+    if (ec) resolved = fs::absolute(path).lexically_normal();
+    for (const auto& [other, other_flag] : seen)
+      if (other == resolved)
+        throw LoadError(other_flag + " and " + flag + " both name " + path + ": give each output its own file");
+    seen.push_back({resolved, flag});
+  }
+  for (const auto& [flag, path] : outputs)
+    if (!path.empty()) check_writable(path);
+}
+
+void check_writable(const fs::path& path) {
+  const fs::path dir = path.parent_path();
+  std::error_code ec;
+  if (!dir.empty()) fs::create_directories(dir, ec);
+  if (ec) throw LoadError(path.string() + ": cannot create folder " + dir.string() + ": " + ec.message());
+  if (fs::is_directory(path, ec)) throw LoadError(path.string() + ": is a folder, not a file");
+  // A temporary file beside the output, removed at once: the output's own name is only ever
+  // created by the atomic rename of a complete file.
+  fs::path probe = path;
+  probe += ".probe" + std::to_string(::getpid());
+  { std::ofstream f(probe); if (!f) throw LoadError(path.string() + ": cannot write there (" + std::strerror(errno) + ")"); }
+  fs::remove(probe, ec);
+}
+
+void print_warnings(const mpi::Context& ctx, const Scene& scene) {
+  if (!ctx.is_root()) return;
+  for (const std::string& w : scene.warnings) std::fprintf(stderr, "dray: warning: %s\n", w.c_str());
+}
+
+std::string derivative_file_stem(const std::string& param) {
+  // materials.red.albedo[1] -> materials.red.albedo.1: no characters a shell would expand.
+  std::string s;
+  for (char c : param) {
+    if (c == '[' || c == ',') s += '.';
+    else if (c != ']') s += c;
+  }
+  return s;
+}
+
+namespace {
+
+char g_interrupt_message[512] = "";
+
+extern "C" void on_interrupt(int) {
+  remove_partial_file();
+  if (g_interrupt_message[0]) {
+    ssize_t ignored = ::write(STDERR_FILENO, g_interrupt_message, std::strlen(g_interrupt_message));
+    (void)ignored;
+  }
+  ::_exit(kExitInterrupted);
+}
+
+}  // namespace
+
+void on_interrupt_print(const mpi::Context& ctx, const std::string& message) {
+  // Written while no signal can be delivered: the handler never reads a half-written message.
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  std::snprintf(g_interrupt_message, sizeof g_interrupt_message, "%s", ctx.is_root() ? (message + "\n").c_str() : "");
+  static bool installed = false;
+  if (!installed) {
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    installed = true;
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+}  // namespace dray::cli

@@ -1,0 +1,184 @@
+// Reading optimization jobs, checkpoints, and the final scene.
+#include "tools/optimize_job.h"
+
+#include <cmath>
+#include <fstream>
+
+#include "renderer/scene_loader.h"
+
+namespace fs = std::filesystem;
+
+namespace dray::cli {
+
+namespace {
+
+
+
+fs::path relative_to(const fs::path& dir, const std::string& p) { return fs::path(p).is_absolute() ? fs::path(p) : dir / p; }
+
+// The key under which a parameter is written back into the scene JSON (--set syntax).
+std::string writable_key(const json& doc, const std::string& name, const JsonReader& rd, const std::string& where) {
+  auto dot1 = name.find('.'), dot2 = name.rfind('.');
+  std::string group = name.substr(0, dot1), object = name.substr(dot1 + 1, dot2 - dot1 - 1);
+  if (group == "materials" && !(doc.contains("materials") && doc["materials"].contains(object)))
+    rd.fail(where, "\"" + name + "\" comes from an OBJ file and cannot be written back to the scene; map the OBJ "
+                   "material to a scene material (the mesh's \"materials\")");
+  return scene_key(name);
+}
+
+}  // namespace
+
+Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
+  JsonReader rd(path);
+  json j = read_json_file(path);
+  rd.object(j, "", {"scene", "target", "params", "optimizer", "loss", "spp", "output", "snapshot_every", "checkpoint_every",
+                    "seed", "gradient_samples"},
+            {"scene", "target", "params", "output"});
+  Job job;
+  job.file = path;
+  job.dir = fs::path(path).parent_path();
+  job.scene_path = relative_to(job.dir, rd.string(j["scene"], "/scene")).string();
+  job.output = relative_to(job.dir, rd.string(j["output"], "/output")).lexically_normal().string();
+  const json& t = j["target"];
+  rd.object(t, "/target", {"image", "scene", "spp"});
+  if (t.contains("image") == t.contains("scene")) rd.fail("/target", "give either \"image\" or \"scene\"");
+  if (t.contains("image")) job.target_image = relative_to(job.dir, rd.string(t["image"], "/target/image")).string();
+  if (t.contains("scene")) job.target_scene = relative_to(job.dir, rd.string(t["scene"], "/target/scene")).string();
+  if (t.contains("spp")) job.target_spp = int(rd.integer(t["spp"], "/target/spp", 1, 1 << 20));
+  if (j.contains("optimizer")) {
+    const json& o = j["optimizer"];
+    rd.object(o, "/optimizer", {"type", "iterations", "beta1", "beta2", "epsilon", "lr_decay"});
+    if (o.contains("type")) job.optimizer = rd.string(o["type"], "/optimizer/type");
+    if (job.optimizer != "adam" && job.optimizer != "sgd")
+      rd.fail("/optimizer/type", "unknown optimizer \"" + job.optimizer + "\" (expected adam or sgd)");
+    if (o.contains("iterations")) job.iterations = int(rd.integer(o["iterations"], "/optimizer/iterations", 1, 1 << 24));
+    if (o.contains("beta1")) job.beta1 = rd.number(o["beta1"], "/optimizer/beta1");
+    if (o.contains("beta2")) job.beta2 = rd.number(o["beta2"], "/optimizer/beta2");
+    if (o.contains("epsilon")) job.epsilon = rd.positive(o["epsilon"], "/optimizer/epsilon");
+    if (o.contains("lr_decay")) job.lr_decay = rd.positive(o["lr_decay"], "/optimizer/lr_decay");
+    if (job.lr_decay > 1) rd.fail("/optimizer/lr_decay", "must be in (0, 1]");
+    if (!(job.beta1 >= 0 && job.beta1 < 1)) rd.fail("/optimizer/beta1", "must be in [0, 1)");
+    if (!(job.beta2 >= 0 && job.beta2 < 1)) rd.fail("/optimizer/beta2", "must be in [0, 1)");
+  }
+  if (j.contains("loss")) {
+    std::string l = rd.string(j["loss"], "/loss");
+    if (l != "l1" && l != "l2" && l != "relative_l2") rd.fail("/loss", "unknown loss \"" + l + "\" (expected l1, l2 or relative_l2)");
+    job.loss = parse_loss(l);
+    job.loss_name = l;
+  }
+  if (j.contains("spp")) job.spp = int(rd.integer(j["spp"], "/spp", 1, 1 << 20));
+  if (j.contains("snapshot_every")) job.snapshot_every = int(rd.integer(j["snapshot_every"], "/snapshot_every", 0, 1 << 24));
+  if (j.contains("checkpoint_every")) job.checkpoint_every = int(rd.integer(j["checkpoint_every"], "/checkpoint_every", 0, 1 << 24));
+  if (j.contains("seed")) job.seed = uint64_t(rd.integer(j["seed"], "/seed", 0, 1L << 40));
+  if (j.contains("gradient_samples")) {
+    std::string g = rd.string(j["gradient_samples"], "/gradient_samples");
+    if (g != "independent" && g != "same") rd.fail("/gradient_samples", "must be \"independent\" or \"same\"");
+    job.independent = g == "independent";
+  }
+
+  // The scene, and the parameters in it.
+  scene_doc = read_json_file(job.scene_path);
+  scene = load_scene(scene_doc, job.scene_path);
+  const json& ps = j["params"];
+  if (!ps.is_object() || ps.empty()) rd.fail("/params", "must be an object naming at least one parameter");
+  for (auto it = ps.begin(); it != ps.end(); ++it) {
+    const std::string where = "/params/" + it.key();
+    rd.object(it.value(), where, {"lr", "min", "max"}, {"lr"});
+    double lr = rd.positive(it.value()["lr"], where + "/lr");
+    double lo = it.value().contains("min") ? rd.number(it.value()["min"], where + "/min") : -INFINITY;
+    double hi = it.value().contains("max") ? rd.number(it.value()["max"], where + "/max") : INFINITY;
+    if (!(lo < hi)) rd.fail(where, "min must be below max");
+    std::vector<ScalarParam> sc;
+    try {
+      sc = resolve_scalars(scene.params, {it.key()});
+    } catch (const std::runtime_error& e) {
+      rd.fail(where, e.what());
+    }
+    if (it.key().find('[') != std::string::npos) rd.fail(where, "name a whole parameter (the vector), not one component");
+    writable_key(scene_doc, it.key(), rd, where);
+    job.entries.push_back(it.key());
+    for (const auto& s : sc) job.scalars.push_back({s.name, s.slot, lr, lo, hi});
+  }
+  return job;
+}
+
+
+json job_settings(const Job& job, const json& scene_doc) {
+  json params = json::object();
+  // Unbounded is null (JSON has no infinity).
+  auto bound = [](double b) { return std::isfinite(b) ? json(b) : json(nullptr); };
+  for (const Scalar& sc : job.scalars) params[sc.name] = {{"lr", sc.lr}, {"min", bound(sc.min)}, {"max", bound(sc.max)}};
+  return {{"scene", job.scene_path}, {"scene_document", scene_doc}, {"target_image", job.target_image},
+          {"target_scene", job.target_scene}, {"target_spp", job.target_spp}, {"spp", job.spp},
+          {"optimizer", job.optimizer}, {"beta1", job.beta1}, {"beta2", job.beta2}, {"epsilon", job.epsilon},
+          {"lr_decay", job.lr_decay}, {"loss", job.loss_name}, {"seed", job.seed},
+          {"gradient_samples", job.independent ? "independent" : "same"}, {"params", params}};
+}
+
+json checkpoint_json(const Job& job, const json& settings, const State& s) {
+  json names = json::array();
+  for (const auto& sc : job.scalars) names.push_back(sc.name);
+  return {{"iteration", s.iteration}, {"params", names}, {"value", s.value}, {"m", s.m}, {"v", s.v}, {"settings", settings}};
+}
+
+State read_checkpoint(const Job& job, const json& settings, const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) throw LoadError(path.string() + ": no checkpoint to resume from (run without --resume first)");
+  json j = json::parse(in, nullptr, false);
+  if (j.is_discarded()) throw LoadError(path.string() + ": not a valid checkpoint");
+  State s;
+  std::vector<std::string> names;
+  json saved;
+  try {
+    s.iteration = j.at("iteration");
+    s.value = j.at("value").get<std::vector<double>>();
+    s.m = j.at("m").get<std::vector<double>>();
+    s.v = j.at("v").get<std::vector<double>>();
+    names = j.at("params").get<std::vector<std::string>>();
+    saved = j.at("settings");
+  } catch (const json::exception& e) {
+    throw LoadError(path.string() + ": not a valid checkpoint (" + e.what() + ")");
+  }
+  if (s.m.size() != s.value.size() || s.v.size() != s.value.size() || s.iteration < 0)
+    throw LoadError(path.string() + ": not a valid checkpoint (inconsistent sizes)");
+  // Settings that change the trajectory must be those of the interrupted run.
+  const json now = settings.flatten(), then = saved.flatten();
+  std::string differ;
+  int n_differ = 0;
+  for (const json* a : {&now, &then})
+    for (auto it = a->begin(); it != a->end(); ++it) {
+      const json* b = a == &now ? &then : &now;
+      if (b->contains(it.key()) && (a == &then || (*b)[it.key()] == it.value())) continue;
+      if (++n_differ <= 6) differ += (differ.empty() ? "" : ", ") + it.key();
+    }
+  if (n_differ > 0)
+    throw LoadError(job.file + ": the job's settings changed since the checkpoint (" + differ +
+                    (n_differ > 6 ? ", ..." : "") + "); only optimizer.iterations may grow on --resume. Restore "
+                    "them, or run without --resume (a new run overwrites " + path.string() + ")");
+  if (names.size() != job.scalars.size() || s.value.size() != job.scalars.size())
+    throw LoadError(path.string() + ": the checkpoint is of a job with other parameters");
+  if (s.iteration > job.iterations)
+    throw LoadError(job.file + ": /optimizer/iterations is " + std::to_string(job.iterations) + " but the checkpoint is after iteration " +
+                    std::to_string(s.iteration) + ": iterations may grow on --resume, not shrink");
+  return s;
+}
+
+json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& out_dir) {
+  JsonReader rd(job.file);
+  for (const std::string& name : job.entries) {
+    auto e = *scene.params.find(name);
+    json value = json::array();
+    for (uint32_t i = 0; i < e.size; ++i) value.push_back(scene.params.get(e.slot + i));
+    apply_override(doc, writable_key(doc, name, rd, "/params/" + name) + "=" + (e.size == 1 ? value[0] : value).dump());
+  }
+  const fs::path scene_dir = fs::path(job.scene_path).parent_path();
+  if (doc.contains("shapes"))
+    for (auto& s : doc["shapes"])
+      if (s.contains("file") && s["file"].is_string() && !fs::path(s["file"].get<std::string>()).is_absolute()) {
+        fs::path f = relative_to(scene_dir, s["file"]);
+        s["file"] = fs::relative(fs::absolute(f), fs::absolute(out_dir)).string();
+      }
+  return doc;
+}
+
+}  // namespace dray::cli

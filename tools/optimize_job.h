@@ -1,0 +1,60 @@
+#pragma once
+// An optimization job (JSON) as dray optimize reads it, rank 0's optimizer state, its
+// checkpoint, and the final scene written back.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "renderer/image_compare.h"
+#include "renderer/json_reader.h"
+#include "renderer/gradient.h"
+#include "renderer/scene.h"
+
+namespace dray::cli {
+
+// One optimized scalar.
+struct Scalar {
+  std::string name;  // materials.white.albedo[1]
+  Slot slot;
+  double lr, min, max;
+};
+
+struct Job {
+  std::string file;
+  std::filesystem::path dir;
+  std::string scene_path, target_image, target_scene, output;
+  int target_spp = 256, spp = 8, iterations = 100, snapshot_every = 10, checkpoint_every = 10;
+  std::string optimizer = "adam";
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+  double lr_decay = 1.0;  // the learning rates' factor at the last iteration (exponential schedule)
+  Loss loss = Loss::l2;
+  std::string loss_name = "l2";
+  uint64_t seed = 0;
+  bool independent = true;           // adjoint samples independent of the primal's
+  std::vector<std::string> entries;  // the parameter names as given (vectors whole)
+  std::vector<Scalar> scalars;
+};
+
+// Reads the job and its scene (not its target). Throws LoadError naming the job file and key.
+Job parse_job(const std::string& path, Scene& scene, json& scene_doc);
+
+// The settings a resumed job must share with the run that wrote the checkpoint: everything
+// that changes the trajectory (iterations may grow; snapshots and checkpoints may change).
+json job_settings(const Job& job, const json& scene_doc);
+
+// Rank 0's optimizer state. Iterations count from 1: iteration k renders, takes the k-th step,
+// and is row k of progress.csv and snapshot-000k.png; `iteration` is the number completed.
+struct State {
+  int iteration = 0;
+  std::vector<double> value, m, v;  // per scalar
+};
+
+json checkpoint_json(const Job& job, const json& settings, const State& s);
+// Reads the checkpoint; refuses one of a job with other settings, naming the keys that differ.
+State read_checkpoint(const Job& job, const json& settings, const std::filesystem::path& path);
+
+// The scene document with the optimized values; relative file paths rewritten relative to
+// `out_dir`, absolute ones kept.
+json final_scene(const Job& job, json doc, const Scene& scene, const std::filesystem::path& out_dir);
+
+}  // namespace dray::cli
