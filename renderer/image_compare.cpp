@@ -39,23 +39,34 @@ DiffStats diff_images(const Image& a, const Image& b, double tol) {
   return st;
 }
 
+namespace {
+
+// Šidák: the per-test level that keeps the family-wise level at alpha over n tests.
+double sidak(double alpha, long n) { return -std::expm1(std::log1p(-alpha) / double(std::max(1L, n))); }
+
+// The |z| whose two-sided p-value erfc(|z| / sqrt 2) is p, by bisection (monotone).
+double two_sided_critical(double p) {
+  double lo = 0, hi = 40;
+  for (int i = 0; i < 200; ++i) {
+    double mid = 0.5 * (lo + hi);
+    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+}  // namespace
+
 ZTestResult z_test(const Image& test, int test_spp, const Image& ref, const Image& ref_var, int ref_spp,
                    const ZTestOptions& opt) {
   ZTestResult r;
   const size_t pixels = size_t(ref.width) * ref.height;
   r.tested = long(pixels) * 3;
-  // Šidák: the per-test level that keeps the family-wise level at alpha.
-  r.alpha_sidak = -std::expm1(std::log1p(-opt.alpha) / double(r.tested));
-  // Two-sided: p = erfc(|z| / sqrt 2); invert by bisection (monotone).
-  double lo = 0, hi = 40;
-  for (int i = 0; i < 200; ++i) {
-    double mid = 0.5 * (lo + hi);
-    (std::erfc(mid / std::sqrt(2.0)) > r.alpha_sidak ? lo : hi) = mid;
-  }
-  r.z_critical = hi;
+  r.alpha_sidak = sidak(opt.alpha, r.tested);
+  r.z_critical = two_sided_critical(r.alpha_sidak);
   const double ratio = double(ref_spp) / double(test_spp);
   double z_sum = 0;
   r.pixel_z.assign(pixels, 0.f);
+  std::vector<double> pixel_mean_z(pixels, 0.0);  // the mean clamped channel z of each pixel
   for (size_t i = 0; i < pixels; ++i) {
     bool fail = false;
     double z_mean = 0, worst = 0;
@@ -70,12 +81,32 @@ ZTestResult z_test(const Image& test, int test_spp, const Image& ref, const Imag
     r.pixel_z[i] = float(std::min(worst, 1e30));
     r.failed_pixels += fail;
     z_sum += z_mean;
+    pixel_mean_z[i] = z_mean;
+  }
+  if (opt.block_size > 0) {
+    const int b = opt.block_size, w = ref.width, h = ref.height;
+    std::vector<double> block_z;
+    for (int offset : {0, b / 2})
+      for (int y0 = offset > 0 ? -offset : 0; y0 < h; y0 += b)
+        for (int x0 = offset > 0 ? -offset : 0; x0 < w; x0 += b) {
+          double sum = 0;
+          long n = 0;
+          for (int y = std::max(0, y0); y < std::min(h, y0 + b); ++y)
+            for (int x = std::max(0, x0); x < std::min(w, x0 + b); ++x, ++n) sum += pixel_mean_z[size_t(y) * w + x];
+          if (n > 0) block_z.push_back(sum / std::sqrt(double(n)));
+        }
+    r.blocks = long(block_z.size());
+    r.block_z_critical = two_sided_critical(sidak(opt.alpha, r.blocks));
+    for (double z : block_z) {
+      r.block_z_max = std::max(r.block_z_max, std::fabs(z));
+      r.failed_blocks += !(std::fabs(z) <= r.block_z_critical);
+    }
   }
   r.fail_share = double(r.failed_pixels) / double(pixels);
   // Clamping lowers the variance of a standard normal, and the channels of a pixel are
   // correlated, so Var(mean clamped channel z) <= 1: the global test is conservative.
   r.global_z = z_sum / std::sqrt(double(pixels));
-  r.passed = r.fail_share <= opt.max_fail_share && std::fabs(r.global_z) <= opt.max_global_z;
+  r.passed = r.fail_share <= opt.max_fail_share && std::fabs(r.global_z) <= opt.max_global_z && r.failed_blocks == 0;
   return r;
 }
 

@@ -21,6 +21,7 @@ struct ZTestOptions {
   double alpha = 0.01;            // family-wise significance over all pixel channels
   double max_fail_share = 0.005;  // pass when at most this share of pixels fails
   double max_global_z = 4.0;      // pass when |global z| is at most this
+  int block_size = 8;             // regional test: blocks of block_size^2 pixels (0: off)
 };
 
 struct ZTestResult {
@@ -30,6 +31,10 @@ struct ZTestResult {
   long failed_pixels = 0;
   double fail_share = 0;
   double global_z = 0;        // sum over pixels of the mean clamped channel z, / sqrt(pixels)
+  long blocks = 0;            // regional test: blocks tested (two grids, the second offset by half a block)
+  double block_z_critical = 0;  // |block z| above which a block fails (Šidák over the blocks)
+  double block_z_max = 0;     // the largest |block z|: a block's global z
+  long failed_blocks = 0;
   bool passed = false;
   std::vector<float> pixel_z;  // per pixel: the largest |z| over channels
 };
@@ -43,7 +48,11 @@ struct ZTestResult {
 // many pixels (a 5% albedo error moves each pixel by well under one sigma at test sample
 // counts), so the mean z over pixels (each channel's z clamped to +-3), scaled to unit
 // variance, is tested as well. Rare bright paths make some pixel distributions heavy-tailed
-// at test sample counts, so a small share of failing pixels is allowed (max_fail_share).
+// at test sample counts, so a small share of failing pixels is allowed (max_fail_share). A
+// change confined to a small region (one object) moves the global mean too little, so the same
+// clamped mean z is also computed over blocks of block_size^2 pixels, on two grids (the second
+// shifted by half a block, so that no region is only ever seen split), and each block's z is
+// tested at the Šidák-corrected level over all blocks: any failing block fails the image.
 ZTestResult z_test(const Image& test, int test_spp, const Image& ref, const Image& ref_var, int ref_spp,
                    const ZTestOptions& opt = {});
 

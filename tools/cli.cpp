@@ -38,7 +38,7 @@ CLI::Validator whole_number(long long min, long long max) {
         if (!parse_whole(s, v) || v < min || v > max) return "must be a whole number " + range + ", got \"" + s + "\"";
         return {};
       },
-      "INT " + range, "whole number");
+      "", "whole number");
 }
 
 CLI::Validator real_number(double min, bool inclusive, double max) {
@@ -52,7 +52,7 @@ CLI::Validator real_number(double min, bool inclusive, double max) {
         const bool ok = !s.empty() && *end == '\0' && errno == 0 && std::isfinite(v) && (inclusive ? v >= min : v > min) && v <= max;
         return ok ? std::string() : "must be a number " + range + ", got \"" + s + "\"";
       },
-      "NUMBER " + range, "number");
+      "", "number");
 }
 
 void SceneArgs::add_to(CLI::App* cmd) {

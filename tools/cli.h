@@ -155,6 +155,9 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& args);
 
 struct RegressArgs {
   std::string dir, report = "regress-report";
+  std::vector<std::string> cases;  // --case: only these
+  bool update_goldens = false;
+  int golden_spp = 4096;
   int threads = 0;
   ZTestOptions z;
 };

@@ -2,6 +2,9 @@
 // mean and variance.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+
+namespace fs = std::filesystem;
 
 #include "renderer/image.h"
 #include "renderer/colormap.h"
@@ -12,13 +15,18 @@ namespace dray::cli {
 
 void add_ztest_options(CLI::App* cmd, ZTestOptions& z) {
   cmd->add_option("--alpha", z.alpha, "Z-test: family-wise significance over all pixel channels (Šidák-corrected per channel)")
-      ->check(CLI::Range(1e-12, 0.5))
+      ->check(real_number(1e-12, true, 0.5))
       ->capture_default_str();
   cmd->add_option("--max-fail-share", z.max_fail_share, "Z-test: largest share of failing pixels that still passes")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(real_number(0, true, 1))
       ->capture_default_str();
   cmd->add_option("--max-global-z", z.max_global_z, "Z-test: largest |mean z over pixels, scaled to unit variance| that passes")
-      ->check(CLI::PositiveNumber)
+      ->check(real_number(0, false))
+      ->capture_default_str();
+  cmd->add_option("--block-size", z.block_size,
+                  "Z-test: edge of the blocks whose mean z is tested on its own (Šidák over blocks), to catch a change "
+                  "confined to one region; 0: off")
+      ->check(whole_number(0, 4096))
       ->capture_default_str();
 }
 
@@ -28,17 +36,17 @@ CLI::App* add_diff_command(CLI::App& app, DiffArgs& a) {
   cmd->add_option("TEST", a.test, "Image to check")->required();
   cmd->add_option("REF", a.ref, "Reference image")->required();
   cmd->add_option("--tol", a.tol, "Absolute tolerance per channel (linear values; PNGs are decoded from sRGB)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(real_number(0, true))
       ->capture_default_str();
   cmd->add_option("--max-share", a.max_share, "Largest share of pixels over --tol that still passes")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(real_number(0, true, 1))
       ->capture_default_str();
   cmd->add_option("--heatmap", a.heatmap, "Write a false-colour error map (PNG, same size): |error| without "
                                           "--ref-variance, |z| with it");
   cmd->add_option("--ref-variance", a.ref_variance, "Variance of the reference mean (EXR from dray render --variance): "
                                                     "pass or fail by the Z-test instead of --tol");
-  cmd->add_option("--test-spp", a.test_spp, "Samples per pixel of TEST (default: from its EXR header)")->check(CLI::PositiveNumber);
-  cmd->add_option("--ref-spp", a.ref_spp, "Samples per pixel of REF (default: from its EXR header)")->check(CLI::PositiveNumber);
+  cmd->add_option("--test-spp", a.test_spp, "Samples per pixel of TEST (default: from its EXR header)")->check(whole_number(1));
+  cmd->add_option("--ref-spp", a.ref_spp, "Samples per pixel of REF (default: from its EXR header)")->check(whole_number(1));
   add_ztest_options(cmd, a.z);
   return cmd;
 }
@@ -46,13 +54,13 @@ CLI::App* add_diff_command(CLI::App& app, DiffArgs& a) {
 namespace {
 void same_size(const Image& a, const std::string& pa, const Image& b, const std::string& pb) {
   if (a.width != b.width || a.height != b.height)
-    throw std::runtime_error(pa + " is " + std::to_string(a.width) + "x" + std::to_string(a.height) + " but " + pb +
+    throw LoadError(pa + " is " + std::to_string(a.width) + "x" + std::to_string(a.height) + " but " + pb +
                              " is " + std::to_string(b.width) + "x" + std::to_string(b.height));
 }
 int known_spp(int given, const Image& img, const std::string& path, const char* flag) {
   int spp = given > 0 ? given : img.spp;
   if (spp <= 0)
-    throw std::runtime_error(path + ": sample count unknown (not an EXR written by dray render): give " + flag);
+    throw LoadError(path + ": sample count unknown (not an EXR written by dray render): give " + flag);
   return spp;
 }
 }  // namespace
@@ -62,10 +70,19 @@ int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
   int test_spp = 0, ref_spp = 0;
   // Every rank reads its inputs; rank 0 reports and writes.
   mpi::Status st = mpi::agree_on(ctx, [&] {
+    if (ctx.is_root() && !a.heatmap.empty()) {
+      for (const std::string& input : {a.test, a.ref, a.ref_variance})
+        if (!input.empty() && fs::weakly_canonical(fs::absolute(input)) == fs::weakly_canonical(fs::absolute(a.heatmap)))
+          throw LoadError("--heatmap " + a.heatmap + " is also an input: give the heatmap its own file");
+      check_outputs({{"--heatmap", a.heatmap}});
+    }
     test = read_image(a.test);
     ref = read_image(a.ref);
     same_size(test, a.test, ref, a.ref);
     if (!a.ref_variance.empty()) {
+      if (fs::path(a.ref_variance).extension() != ".exr")
+        throw LoadError(a.ref_variance + ": --ref-variance must be an EXR (the variance from dray render --variance); a PNG "
+                        "holds neither the linear values nor the sample count");
       var = read_image(a.ref_variance);
       same_size(var, a.ref_variance, ref, a.ref);
       test_spp = known_spp(a.test_spp, test, a.test, "--test-spp");
@@ -98,6 +115,9 @@ int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
       std::printf("  failing       %ld pixels (%.3f%%), allowed %.3f%%\n", z.failed_pixels, 100 * z.fail_share,
                   100 * a.z.max_fail_share);
       std::printf("  global z      %.3f, allowed |z| <= %g\n", z.global_z, a.z.max_global_z);
+      if (z.blocks > 0)
+        std::printf("  blocks        %ld failing of %ld (%dx%d pixels), largest |z| %.2f, allowed %.2f\n", z.failed_blocks,
+                    z.blocks, a.z.block_size, a.z.block_size, z.block_z_max, z.block_z_critical);
     }
     if (!a.heatmap.empty())
       std::printf("  heatmap       %s (white: %s %.4g)\n", a.heatmap.c_str(), a.ref_variance.empty() ? "|error| >=" : "|z| >=",

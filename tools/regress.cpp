@@ -3,7 +3,7 @@
 // writes a Markdown report with the heatmaps of failing cases.
 //
 // A suite folder holds cases/NAME.json (scenes, rendered at their own settings) and
-// golden/NAME.exr + golden/NAME.var.exr (mean and variance, from tools/update-goldens).
+// golden/NAME.exr + golden/NAME.var.exr (mean and variance, from dray regress DIR --update-goldens).
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mpi/collectives.h"
+#include "mpi/tiles.h"
 #include "renderer/atomic_file.h"
 #include "renderer/colormap.h"
 #include "renderer/image.h"
@@ -29,6 +30,13 @@ CLI::App* add_regress_command(CLI::App& app, RegressArgs& a) {
                                                 "cases spread over the ranks; exit 1 if any case fails");
   cmd->add_option("DIR", a.dir, "Suite folder")->required();
   cmd->add_option("--report", a.report, "Folder for report.md and the heatmaps of failing cases")->capture_default_str();
+  cmd->add_flag("--update-goldens", a.update_goldens,
+                "Render the goldens instead: DIR/golden/NAME.exr and NAME.var.exr of every case (or of --case), at "
+                "--golden-spp with their own seed, every rank sharing each image");
+  cmd->add_option("--golden-spp", a.golden_spp, "Samples per pixel of the goldens")
+      ->check(whole_number(2, 1 << 20))
+      ->capture_default_str();
+  cmd->add_option("--case", a.cases, "Only this case (NAME of DIR/cases/NAME.json); one per --case")->allow_extra_args(false);
   add_threads_option(cmd, a.threads);
   add_ztest_options(cmd, a.z);
   return cmd;
@@ -36,16 +44,19 @@ CLI::App* add_regress_command(CLI::App& app, RegressArgs& a) {
 
 namespace {
 
-std::vector<std::string> list_cases(const std::string& dir) {
+std::vector<std::string> list_cases(const std::string& dir, const std::vector<std::string>& only) {
   fs::path cases = fs::path(dir) / "cases";
   std::error_code ec;
-  if (!fs::is_directory(cases, ec)) throw std::runtime_error(dir + ": no cases/ folder (expected DIR/cases/NAME.json)");
+  if (!fs::is_directory(cases, ec)) throw LoadError(dir + ": no cases/ folder (expected DIR/cases/NAME.json)");
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(cases))
     if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
-  if (names.empty()) throw std::runtime_error(cases.string() + ": no .json cases");
+  if (names.empty()) throw LoadError(cases.string() + ": no .json cases");
   std::sort(names.begin(), names.end());
-  return names;
+  if (only.empty()) return names;
+  for (const std::string& n : only)
+    if (!std::binary_search(names.begin(), names.end(), n)) throw LoadError("--case " + n + ": no " + (cases / (n + ".json")).string());
+  return only;
 }
 
 // A cost estimate for balancing: pixels x samples, read from the case's JSON (0 if unreadable;
@@ -88,12 +99,14 @@ json run_case(const std::string& dir, const std::string& name, int threads, cons
     std::string golden = (fs::path(dir) / "golden" / name).string();
     Image ref = read_image(golden + ".exr"), var = read_image(golden + ".var.exr");
     if (ref.width != w || ref.height != h || var.width != w || var.height != h)
-      throw std::runtime_error(golden + ".exr: size differs from the case; run tools/update-goldens");
+      throw std::runtime_error(golden + ".exr: size differs from the case; run dray regress " + dir + " --update-goldens --case " + name);
     if (var.spp <= 0) throw std::runtime_error(golden + ".var.exr: no sample count in the header");
     ZTestResult z = z_test(img, scene.render.spp, ref, var, var.spp, opt);
     r["passed"] = z.passed;
     r["fail_share"] = z.fail_share;
     r["global_z"] = z.global_z;
+    r["block_z"] = z.block_z_max;
+    r["failed_blocks"] = z.failed_blocks;
     r["z_critical"] = z.z_critical;
     r["width"] = w;
     r["height"] = h;
@@ -107,10 +120,41 @@ json run_case(const std::string& dir, const std::string& name, int threads, cons
 
 std::string metric(const json& r) {
   if (r.contains("error")) return "error";
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "failing %.3f%%, global z %+.2f", 100 * r["fail_share"].get<double>(),
-                r["global_z"].get<double>());
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "failing %.3f%%, global z %+.2f, block |z| %.2f", 100 * r["fail_share"].get<double>(),
+                r["global_z"].get<double>(), r["block_z"].get<double>());
   return buf;
+}
+
+// Seed of the goldens: independent of the cases' own seeds.
+constexpr uint64_t kGoldenSeed = 1000003;
+
+// --update-goldens: each case rendered by every rank in turn; rank 0 writes its mean and variance.
+int update_goldens(const mpi::Context& ctx, const RegressArgs& a, const std::vector<std::string>& names) {
+  mpi::RenderJob job;
+  job.threads = resolve_threads(ctx, a.threads);
+  job.outputs.variance = true;
+  for (const std::string& name : names) {
+    const std::string golden = (fs::path(a.dir) / "golden" / name).string();
+    Scene scene;
+    mpi::Status st = mpi::agree_on(ctx, [&] {
+      scene = load_scene((fs::path(a.dir) / "cases" / (name + ".json")).string(),
+                         {"render.spp=" + std::to_string(a.golden_spp), "render.seed=" + std::to_string(kGoldenSeed)});
+      if (ctx.is_root()) check_outputs({{"golden", golden + ".exr"}, {"golden variance", golden + ".var.exr"}});
+    });
+    if (st.code) return report(ctx, st);
+    const double t0 = ctx.seconds();
+    Image image = mpi::render_image(ctx, scene, job);
+    st = mpi::agree_on(ctx, [&] {
+      if (!ctx.is_root()) return;
+      write_image(channels_of(image, 0, 3), golden + ".exr");
+      write_image(channels_of(image, 3, 3), golden + ".var.exr");
+      std::printf("dray regress: wrote %s.exr and .var.exr (%dx%d, %d spp) in %.2f s\n", golden.c_str(), image.width,
+                  image.height, a.golden_spp, ctx.seconds() - t0);
+    });
+    if (st.code) return report(ctx, st);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -118,14 +162,22 @@ std::string metric(const json& r) {
 int run_regress(const mpi::Context& ctx, const RegressArgs& a) {
   std::vector<std::string> names;
   mpi::Status st = mpi::agree_on(ctx, [&] {
-    names = list_cases(a.dir);
-    if (ctx.is_root()) {
-      fs::create_directories(a.report);
-      std::ofstream probe(fs::path(a.report) / "report.md");
-      if (!probe) throw std::runtime_error(a.report + ": cannot write report.md");
-    }
+    names = list_cases(a.dir, a.cases);
+    if (a.update_goldens) return;
+    // Every golden must exist before any case is rendered.
+    std::string missing;
+    int n_missing = 0;
+    for (const std::string& n : names)
+      for (const char* ext : {".exr", ".var.exr"})
+        if (fs::path g = fs::path(a.dir) / "golden" / (n + ext); !fs::exists(g))
+          missing += (n_missing++ ? ", " : "") + g.string();
+    if (n_missing)
+      throw LoadError(a.dir + ": " + std::to_string(n_missing) + " golden image" + (n_missing > 1 ? "s" : "") +
+                      " missing (" + missing + "); make them with dray regress " + a.dir + " --update-goldens");
+    if (ctx.is_root()) check_outputs({{"--report", (fs::path(a.report) / "report.md").string()}});
   });
   if (st.code) return report(ctx, st);
+  if (a.update_goldens) return update_goldens(ctx, a, names);
 
   const int threads = resolve_threads(ctx, a.threads);
   auto t0 = std::chrono::steady_clock::now();

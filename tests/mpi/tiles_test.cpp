@@ -113,3 +113,30 @@ TEST_CASE("non-finite samples are dropped, counted over all ranks, and never rea
   REQUIRE(mpi::all_ranks(*g_ctx, finite && stats.nonfinite_samples == expected));
   REQUIRE(mpi::all_ranks(*g_ctx, !g_ctx->is_root() || img.data == reference.data));
 }
+
+TEST_CASE("a crop is bitwise the same window of the full image; tiles shrink so every rank has work", "[mpi][tiles]") {
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=40", "camera.height=30", "render.spp=2"});
+  const Image full = render_local(scene, 1, RenderOutputs{true, {}});
+  for (auto dist : {mpi::Distribution::static_interleaved, mpi::Distribution::dynamic}) {
+    mpi::RenderJob job;
+    job.distribution = dist;
+    job.outputs.variance = true;
+    job.crop = Tile{7, 5, 29, 18};
+    Image img = mpi::render_image(*g_ctx, scene, job);
+    bool same = true;
+    if (g_ctx->is_root())
+      for (int y = 0; y < 30; ++y)
+        for (int x = 0; x < 40; ++x) {
+          const bool inside = x >= 7 && x < 29 && y >= 5 && y < 18;
+          for (int c = 0; c < 6; ++c)
+            same = same && img.pixel(x, y)[c] == (inside ? full.pixel(x, y)[c] : 0.f);
+        }
+    REQUIRE(mpi::all_ranks(*g_ctx, same));
+  }
+  // A 16x16 window is one 16-pixel tile: cut smaller so that each of 3 ranks gets some.
+  CHECK(fit_tile_size(Tile{0, 0, 16, 16}, 16, 1) == 16);
+  CHECK(fit_tile_size(Tile{0, 0, 16, 16}, 16, 2) == 8);
+  CHECK(fit_tile_size(Tile{0, 0, 16, 16}, 16, 6) == 4);
+  CHECK(fit_tile_size(Tile{0, 0, 1, 1}, 16, 8) == 1);
+}

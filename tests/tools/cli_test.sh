@@ -45,7 +45,7 @@ has "$tmp/stdout" "shapes.left.radius" "params names shapes.left.radius"
 expect 2 "missing scene" "$dray" render "$tmp/nope.json"
 has "$tmp/stderr" "nope.json: cannot open: no such file" "missing scene names the file"
 expect 2 "bad --set value" "$dray" render "$scenes/spheres.json" --set shapes.left.radius=-1
-has "$tmp/stderr" "spheres.json: /shapes/1/radius: must be > 0, got -1" "bad value names the JSON path"
+has "$tmp/stderr" "spheres.json: /shapes/1 (left)/radius: must be > 0, got -1" "bad value names the JSON path and the shape"
 expect 2 "unknown flag" "$dray" render "$scenes/spheres.json" --bogus
 expect 2 "no subcommand" "$dray"
 expect 2 "bad output format" "$dray" render "$scenes/spheres.json" -o "$tmp/out.jpg"
@@ -86,11 +86,11 @@ has "$tmp/stderr" "missing.exr" "the missing file is named"
 expect 2 "diff of different sizes" "$dray" diff "$tmp/small.exr" "$tmp/m.exr"
 has "$tmp/stderr" "small.exr is 16x16 but $tmp/m.exr is 32x24" "both sizes are named"
 # Derivative images and gradcheck
-expect 0 "render --wrt" "$dray" render "$scenes/spheres.json" $small -o "$tmp/w/img.png" --wrt materials.red.albedo lights.key.intensity[1]
-for p in "materials.red.albedo[0]" "materials.red.albedo[1]" "materials.red.albedo[2]" "lights.key.intensity[1]"; do
-  [ -s "$tmp/w/img.d.$p.exr" ] && [ -s "$tmp/w/img.d.$p.png" ] || { echo "FAIL no img.d.$p.exr/.png"; fail=1; }
+expect 0 "render --wrt (one value each)" "$dray" render "$scenes/spheres.json" $small -o "$tmp/w/img.png" --wrt materials.red.albedo --wrt lights.key.intensity[1]
+for p in materials.red.albedo.0 materials.red.albedo.1 materials.red.albedo.2 lights.key.intensity.1; do
+  [ -s "$tmp/w/img.d.$p.exr" ] && [ -s "$tmp/w/img.d.$p.png" ] || { echo "FAIL no img.d.$p.exr/.png (shell-safe names)"; fail=1; }
 done
-has "$tmp/stdout" "img.d.lights.key.intensity[1].png (colour scale" "the colour scale is printed"
+has "$tmp/stdout" "img.d.lights.key.intensity.1.png (colour scale" "the colour scale is printed"
 has "$tmp/stdout" "4 derivatives" "the summary counts the derivatives"
 expect 2 "--wrt an unknown parameter" "$dray" render "$scenes/spheres.json" $small --wrt materials.nosuch.albedo
 has "$tmp/stderr" "unknown parameter \"materials.nosuch.albedo\"" "the unknown parameter is named"
@@ -98,11 +98,110 @@ expect 2 "--wrt a component out of range" "$dray" render "$scenes/spheres.json" 
 has "$tmp/stderr" "shapes.left.radius has 1 component" "the component count is given"
 grad="--set camera.width=32 --set camera.height=24 --spp 4"
 expect 0 "gradcheck on parameters that move no edge" "$dray" gradcheck "$scenes/spheres.json" $grad \
-  --param materials.red.albedo lights.key.intensity[0] materials.steel.tint[2] lights.sky.radiance[1]
+  --param materials.red.albedo lights.key.intensity[0] materials.steel.tint[2] lights.sky.radiance[1] --seed 2
 has "$tmp/stdout" "PASS" "gradcheck passes"
 has "$tmp/stdout" "materials.red.albedo[2]" "gradcheck lists each component"
 expect 1 "gradcheck on a radius (a moving silhouette: no visibility term)" "$dray" gradcheck "$scenes/spheres.json" $grad \
   --param shapes.glow.radius
 has "$tmp/stdout" "DIFFERS" "the difference is shown"
 expect 2 "gradcheck without --param" "$dray" gradcheck "$scenes/spheres.json"
+
+# --- issue 11: what a new user meets
+msg() {  # msg DESCRIPTION EXPECTED-STDERR COMMAND...: exit 2 and exactly this stderr
+  local what=$1 want=$2; shift 2
+  "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+  local got=$?
+  if [ "$got" = 2 ] && [ "$(cat "$tmp/stderr")" = "$want" ]; then echo "ok   $what"; else
+    echo "FAIL $what: exit $got, stderr:"; cat "$tmp/stderr"; echo "expected: $want"; fail=1; fi
+}
+S="$scenes/spheres.json"
+msg "--spp 0" 'dray render: --spp must be a whole number in [1, 1048576], got "0"' "$dray" render "$S" --spp 0
+msg "--spp -3" 'dray render: --spp must be a whole number in [1, 1048576], got "-3"' "$dray" render "$S" --spp -3
+msg "--spp=abc" 'dray render: --spp must be a whole number in [1, 1048576], got "abc"' "$dray" render "$S" --spp=abc
+msg "--spp 4294967297" 'dray render: --spp must be a whole number in [1, 1048576], got "4294967297"' "$dray" render "$S" --spp 4294967297
+msg "--threads 0" 'dray render: --threads must be a whole number in [1, 4096], got "0"' "$dray" render "$S" --threads 0
+msg "gradcheck --tol 0" 'dray gradcheck: --tol must be a number > 0, got "0"' "$dray" gradcheck "$S" --param shapes.left.radius --tol 0
+msg "diff --alpha 2" 'dray diff: --alpha must be a number in [1e-12, 0.5], got "2"' "$dray" diff "$tmp/m.exr" "$tmp/m.exr" --alpha 2
+msg "an unknown command" 'dray: unknown command "redner" (commands: render, params, gradcheck, optimize, diff, regress; dray --help)' "$dray" redner
+msg "--set with two values" 'dray render: unexpected argument b=2 (--set and --wrt take one value each: --set A=1 --set B=2, --wrt P --wrt Q; see dray render --help)' \
+  "$dray" render "$S" --set a=1 b=2
+msg "a seed beyond long" "dray: $S: /render/seed: must be in [0, 9223372036854775807], got 18446744073709551615" \
+  "$dray" render "$S" --set render.seed=18446744073709551615
+msg "an origin that overflows float" "dray: $S: /camera/origin: is too far from /camera/target: their distance overflows float (keep coordinates within about 1e18)" \
+  "$dray" render "$S" --set 'camera.origin=[0,2,3e38]'
+msg "malformed --set JSON" 'dray: --set materials.red.albedo=[0.2,0.3: the value is not valid JSON (parse error at line 1, column 9: syntax error while parsing array - unexpected end of input; expected '"']'"'); a bare word is a string, other text must be JSON' \
+  "$dray" render "$S" --set 'materials.red.albedo=[0.2,0.3'
+has "$tmp/stderr" "not valid JSON" "malformed JSON after --set is named"
+"$dray" render "$S" --set shapes.left.radius=1e400 > /dev/null 2> "$tmp/stderr"
+has "$tmp/stderr" "--set shapes.left.radius=1e400: the value is not valid JSON" "a number beyond double is not valid JSON"
+msg "colliding outputs" "dray: -o and --variance both name $tmp/w.exr: give each output its own file" \
+  "$dray" render "$S" $small -o "$tmp/w.exr" --variance "$tmp/w.exr"
+msg "a variance named like a derivative image" "dray: --variance and --wrt shapes.left.radius both name $tmp/c.d.shapes.left.radius.exr: give each output its own file" \
+  "$dray" render "$S" $small -o "$tmp/c.exr" --wrt shapes.left.radius --variance "$tmp/c.d.shapes.left.radius.exr"
+[ ! -e "$tmp/w.exr" ] && [ ! -e "$tmp/c.exr" ] || { echo "FAIL a refused render created a file"; fail=1; }
+msg "a PNG variance in diff" "dray: $tmp/v.png: --ref-variance must be an EXR (the variance from dray render --variance); a PNG holds neither the linear values nor the sample count" \
+  "$dray" diff "$tmp/m.exr" "$tmp/m.exr" --ref-variance "$tmp/v.png"
+msg "a heatmap over an input" "dray: --heatmap $tmp/m.exr is also an input: give the heatmap its own file" \
+  "$dray" diff "$tmp/m3.exr" "$tmp/m.exr" --heatmap "$tmp/m.exr"
+msg "--exposure with EXR" "dray: --exposure applies to PNG output only (EXR stays linear): $tmp/e.exr" "$dray" render "$S" $small --exposure 1 -o "$tmp/e.exr"
+msg "a crop outside the image" "dray: --crop 0 0 40 10: need 0 <= X0 < X1 <= 32 and 0 <= Y0 < Y1 <= 24 (the image is 32x24)" \
+  "$dray" render "$S" $small --crop 0 0 40 10 -o "$tmp/crop.exr"
+
+# No output is ever created by a render that fails or is interrupted.
+mkdir -p "$tmp/out3"
+timeout --preserve-status -s INT 2 "$dray" render "$S" -o "$tmp/out3/img.png" --variance "$tmp/out3/var.exr" --spp 4096 --threads 1 > /dev/null 2> "$tmp/stderr"
+code=$?
+[ "$code" = 130 ] && [ -z "$(ls -A "$tmp/out3")" ] && ok=1 || ok=0
+[ $ok = 1 ] && echo "ok   Ctrl-C during a render: exit 130, no file (not even 0 bytes)" || { echo "FAIL interrupted render: exit $code, files: $(ls "$tmp/out3")"; fail=1; }
+has "$tmp/stderr" "dray render: interrupted; nothing was written" "the interruption is said"
+DRAY_FAULT_TILE=3 "$dray" render "$S" $small -o "$tmp/out3/img.png" --variance "$tmp/out3/var.exr" > /dev/null 2>&1
+code=$?
+[ "$code" = 3 ] && [ -z "$(ls -A "$tmp/out3")" ] && echo "ok   a failing kernel: exit 3, no file" || { echo "FAIL failing kernel: exit $code, files: $(ls "$tmp/out3")"; fail=1; }
+${3/ N / 3 } "$dray" render "$S" -o "$tmp/out3/img.png" --variance "$tmp/out3/var.exr" --spp 4096 --threads 1 > /dev/null 2>&1 &
+mpipid=$!
+for i in $(seq 1 100); do [ "$(pgrep -f "render $S -o $tmp/out3" | wc -l)" -ge 4 ] && break; sleep 0.1; done
+sleep 0.5
+pkill -9 -f "render $S -o $tmp/out3" -n 2>/dev/null  # the newest: a rank
+wait $mpipid 2>/dev/null
+[ -z "$(ls -A "$tmp/out3")" ] && echo "ok   kill -9 of a rank: no file" || { echo "FAIL kill -9 of a rank left $(ls "$tmp/out3")"; fail=1; }
+
+# Parameter names work as --set keys; params builds no BVH.
+expect 0 "--set with a parameter name (shapes.bunny.translate)" "$dray" params "$scenes/bunny.json" --set "shapes.bunny.translate=[0,0,1]"
+grep -E "^shapes.bunny.translate +0 0 1$" "$tmp/stdout" > /dev/null && echo "ok   the transform parameter took the value" || { echo "FAIL translate not set"; cat "$tmp/stdout"; fail=1; }
+# A scene without light warns, once.
+expect 0 "a scene without light renders" "$dray" render "$S" $small -q -o "$tmp/dark.png" --set 'lights=[]' --set materials.lamp.emission=null
+has "$tmp/stderr" "dray: warning: $S: the scene has no light and no emissive material: the image will be black" "no light: a warning"
+# Times: load and render apart.
+expect 0 "summary times" "$dray" render "$S" $small -o "$tmp/t.png"
+grep -qE "loaded in [0-9.]+ s \(BVH included\), rendered in [0-9.]+ s" "$tmp/stdout" && echo "ok   load and render times apart" || { echo "FAIL times"; cat "$tmp/stdout"; fail=1; }
+# More ranks than 16-pixel tiles: every rank gets work.
+expect 0 "16x16 on 2 ranks" ${3/ N / 2 } "$dray" render "$S" --set camera.width=16 --set camera.height=16 --spp 64 --threads 1 --stats -o "$tmp/16.png"
+imb=$(grep -o "imbalance (max/mean) [0-9.]*" "$tmp/stdout" | grep -o "[0-9.]*$")
+awk -v i="$imb" 'BEGIN {exit !(i < 1.5)}' && echo "ok   both ranks render (imbalance $imb)" || { echo "FAIL imbalance $imb"; cat "$tmp/stdout"; fail=1; }
+# --wrt before SCENE no longer swallows it.
+expect 0 "--wrt before SCENE" "$dray" render --wrt materials.red.albedo "$S" $small -q -o "$tmp/wb.png"
+# --version, help with defaults and --stats.
+expect 0 "--version" "$dray" --version
+has "$tmp/stdout" "dray 0.1" "--version names the version"
+expect 0 "render --help" "$dray" render --help
+has "$tmp/stdout" "--stats" "help documents --stats"
+grep -qE -- "--tile-size INT=16" "$tmp/stdout" && echo "ok   help shows the --tile-size default" || { echo "FAIL no default for --tile-size"; fail=1; }
+# --exposure darkens a PNG; EXR is unchanged.
+"$dray" render "$S" $small -q -o "$tmp/e0.png"
+"$dray" render "$S" $small -q -o "$tmp/e2.png" --exposure -2
+expect 1 "--exposure -2 changes the PNG" "$dray" diff "$tmp/e2.png" "$tmp/e0.png" --tol 0.001
+# --crop: the window's pixels, bitwise (the window of the full image is checked in mpi_tiles_test).
+expect 0 "--crop" "$dray" render "$S" $small -q -o "$tmp/crop.exr" --crop 4 2 20 10
+"$dray" diff "$tmp/crop.exr" "$tmp/crop.exr" > "$tmp/stdout"
+has "$tmp/stdout" "(16x8)" "the cropped image is the window's size"
+
+# regress: a missing golden is reported before rendering; --update-goldens makes them.
+mkdir -p "$tmp/suite/cases"
+cp "$scenes/../tests/regression/cases/furnace-sphere.json" "$tmp/suite/cases/s.json"
+msg "regress without goldens" "dray: $tmp/suite: 2 golden images missing ($tmp/suite/golden/s.exr, $tmp/suite/golden/s.var.exr); make them with dray regress $tmp/suite --update-goldens" \
+  "$dray" regress "$tmp/suite" --report "$tmp/rep"
+expect 2 "regress without goldens" "$dray" regress "$tmp/suite" --report "$tmp/rep"
+has "$tmp/stderr" "2 golden images missing" "missing goldens named before rendering"
+expect 0 "regress --update-goldens" "$dray" regress "$tmp/suite" --update-goldens --golden-spp 256
+expect 0 "regress passes against its own goldens" "$dray" regress "$tmp/suite" --report "$tmp/rep"
 exit $fail
