@@ -66,7 +66,7 @@ ZTestResult z_test(const Image& test, int test_spp, const Image& ref, const Imag
   const double ratio = double(ref_spp) / double(test_spp);
   double z_sum = 0;
   r.pixel_z.assign(pixels, 0.f);
-  std::vector<double> pixel_mean_z(pixels, 0.0);  // the mean clamped channel z of each pixel
+  std::vector<double> channel_z(pixels * 3, 0.0);  // the clamped z of each pixel channel
   for (size_t i = 0; i < pixels; ++i) {
     bool fail = false;
     double z_mean = 0, worst = 0;
@@ -76,12 +76,12 @@ ZTestResult z_test(const Image& test, int test_spp, const Image& ref, const Imag
       double z = d == 0 ? 0.0 : (var > 0 ? d / std::sqrt(var) : std::copysign(INFINITY, d));
       worst = std::max(worst, std::fabs(z));
       fail = fail || !(std::fabs(z) <= r.z_critical);
-      z_mean += std::clamp(z, -kGlobalClamp, kGlobalClamp) / 3.0;
+      channel_z[i * 3 + size_t(k)] = std::clamp(z, -kGlobalClamp, kGlobalClamp);
+      z_mean += channel_z[i * 3 + size_t(k)] / 3.0;
     }
     r.pixel_z[i] = float(std::min(worst, 1e30));
     r.failed_pixels += fail;
     z_sum += z_mean;
-    pixel_mean_z[i] = z_mean;
   }
   if (opt.block_size > 0) {
     const int b = opt.block_size, w = ref.width, h = ref.height;
@@ -89,11 +89,14 @@ ZTestResult z_test(const Image& test, int test_spp, const Image& ref, const Imag
     for (int offset : {0, b / 2})
       for (int y0 = offset > 0 ? -offset : 0; y0 < h; y0 += b)
         for (int x0 = offset > 0 ? -offset : 0; x0 < w; x0 += b) {
-          double sum = 0;
+          // Per channel: a change of hue (red up, blue down) must not cancel out.
+          double sum[3] = {0, 0, 0};
           long n = 0;
           for (int y = std::max(0, y0); y < std::min(h, y0 + b); ++y)
-            for (int x = std::max(0, x0); x < std::min(w, x0 + b); ++x, ++n) sum += pixel_mean_z[size_t(y) * w + x];
-          if (n > 0) block_z.push_back(sum / std::sqrt(double(n)));
+            for (int x = std::max(0, x0); x < std::min(w, x0 + b); ++x, ++n)
+              for (int k = 0; k < 3; ++k) sum[k] += channel_z[(size_t(y) * w + x) * 3 + size_t(k)];
+          if (n > 0)
+            for (double sk : sum) block_z.push_back(sk / std::sqrt(double(n)));
         }
     r.blocks = long(block_z.size());
     r.block_z_critical = two_sided_critical(sidak(opt.alpha, r.blocks));

@@ -31,7 +31,7 @@ struct ZTestResult {
   long failed_pixels = 0;
   double fail_share = 0;
   double global_z = 0;        // sum over pixels of the mean clamped channel z, / sqrt(pixels)
-  long blocks = 0;            // regional test: blocks tested (two grids, the second offset by half a block)
+  long blocks = 0;            // regional test: block channels tested (two grids, the second offset by half a block)
   double block_z_critical = 0;  // |block z| above which a block fails (Šidák over the blocks)
   double block_z_max = 0;     // the largest |block z|: a block's global z
   long failed_blocks = 0;
@@ -50,9 +50,10 @@ struct ZTestResult {
 // variance, is tested as well. Rare bright paths make some pixel distributions heavy-tailed
 // at test sample counts, so a small share of failing pixels is allowed (max_fail_share). A
 // change confined to a small region (one object) moves the global mean too little, so the same
-// clamped mean z is also computed over blocks of block_size^2 pixels, on two grids (the second
-// shifted by half a block, so that no region is only ever seen split), and each block's z is
-// tested at the Šidák-corrected level over all blocks: any failing block fails the image.
+// clamped z is also summed per channel over blocks of block_size^2 pixels (/ sqrt(pixels)), on
+// two grids (the second shifted by half a block, so that no region is only ever seen split), and
+// each block channel is tested at the Šidák-corrected level over all of them: any failing block
+// fails the image.
 ZTestResult z_test(const Image& test, int test_spp, const Image& ref, const Image& ref_var, int ref_spp,
                    const ZTestOptions& opt = {});
 

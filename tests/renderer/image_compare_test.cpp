@@ -113,3 +113,36 @@ TEST_CASE("heatmap runs from black to white", "[compare]") {
   CHECK(mid > 0.f);
   CHECK(mid < 1.f);
 }
+
+TEST_CASE("Z-test: a change confined to 3% of the frame fails by the regional test alone", "[compare]") {
+  const int w = 32, h = 32, ref_spp = 4096, test_spp = 16;
+  const float per_sample_var = 0.1f, sd = std::sqrt(per_sample_var / test_spp);
+  Image ref = constant(w, h, 0.5f), var = constant(w, h, per_sample_var / ref_spp);
+  // Several noise draws: the unchanged image passes every time, the changed one fails every time.
+  for (uint64_t seed = 0; seed < 5; ++seed) {
+    Image test(w, h, 3);
+    for (size_t i = 0; i < test.data.size(); ++i) {
+      Sampler s(seed, i, 0);
+      test.data[i] = 0.5f + sd * normal(s);
+    }
+    ZTestResult same = z_test(test, test_spp, ref, var, ref_spp);
+    INFO("seed " << seed << ": unchanged, block |z| " << same.block_z_max << " of " << same.block_z_critical);
+    CHECK(same.passed);
+    CHECK(same.failed_blocks == 0);
+    // 32 pixels (6 x 5 + 2: 3.1% of the frame) one sigma too bright: too weak for any pixel
+    // (critical |z| ~4.6) and for the global mean (32 / 32 = 1 < 4).
+    Image local = test;
+    for (int y = 10; y < 16; ++y)
+      for (int x = 12; x < 17; ++x)
+        for (int c = 0; c < 3; ++c) local.pixel(x, y)[c] += sd;
+    for (int c = 0; c < 3; ++c) local.pixel(17, 10)[c] += sd, local.pixel(17, 11)[c] += sd;
+    ZTestResult changed = z_test(local, test_spp, ref, var, ref_spp);
+    INFO("changed: global z " << changed.global_z << ", block |z| " << changed.block_z_max << " of " << changed.block_z_critical);
+    CHECK(std::fabs(changed.global_z) < 4.0);
+    CHECK(changed.failed_blocks > 0);
+    CHECK_FALSE(changed.passed);
+    ZTestOptions no_blocks;
+    no_blocks.block_size = 0;
+    CHECK(z_test(local, test_spp, ref, var, ref_spp, no_blocks).passed);  // what the regional test adds
+  }
+}
