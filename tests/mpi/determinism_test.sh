@@ -32,7 +32,8 @@ for config in "3 2 static" "2 1 dynamic"; do
   set -- $config
   run "$1" "$2" "$3" spheres "$tmp/d-$1x$2.exr" $wrt
   for p in "materials.red.albedo[0]" "materials.red.albedo[2]" "lights.key.position[1]" "shapes.mid.center[0]"; do
-    if cmp -s "$tmp/d-ref.d.$p.exr" "$tmp/d-$1x$2.d.$p.exr"; then
+    f=$(echo "$p" | sed 's/\[/./; s/\]//')  # the shell-safe file name: NAME[i] -> NAME.i
+    if cmp -s "$tmp/d-ref.d.$f.exr" "$tmp/d-$1x$2.d.$f.exr" && [ -s "$tmp/d-ref.d.$f.exr" ]; then
       echo "ok   derivative $p: $1 ranks x $2 threads ($3) is bitwise identical to 1 x 1"
     else
       echo "FAIL derivative $p: $1 ranks x $2 threads ($3) differs from 1 x 1"; fail=1
