@@ -33,6 +33,44 @@ void allreduce_sum(const Context&, std::span<double> values) {
   MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
 
+namespace {
+
+// MPI has no 128-bit integer: a 16-byte type and a commutative user operation that adds them.
+void add_fixed(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* a = static_cast<const ad::FixedSum*>(in);
+  auto* b = static_cast<ad::FixedSum*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] += a[i];
+}
+
+struct FixedSumType {
+  MPI_Datatype type;
+  MPI_Op op;
+  FixedSumType() {
+    MPI_Type_contiguous(int(sizeof(ad::FixedSum)), MPI_BYTE, &type);
+    MPI_Type_commit(&type);
+    MPI_Op_create(&add_fixed, 1, &op);
+  }
+};
+
+// Created on first use (after MPI_Init); freed by MPI_Finalize with the rest.
+const FixedSumType& fixed_sum_type() {
+  static const FixedSumType t;
+  return t;
+}
+
+}  // namespace
+
+void reduce_sum(const Context& ctx, std::span<ad::FixedSum> values, int root) {
+  const FixedSumType& t = fixed_sum_type();
+  if (ctx.rank() == root) MPI_Reduce(MPI_IN_PLACE, values.data(), int(values.size()), t.type, t.op, root, MPI_COMM_WORLD);
+  else MPI_Reduce(values.data(), nullptr, int(values.size()), t.type, t.op, root, MPI_COMM_WORLD);
+}
+
+void allreduce_sum(const Context&, std::span<ad::FixedSum> values) {
+  const FixedSumType& t = fixed_sum_type();
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), t.type, t.op, MPI_COMM_WORLD);
+}
+
 std::vector<double> gather(const Context& ctx, std::span<const double> mine, int root) {
   std::vector<double> all(ctx.rank() == root ? mine.size() * size_t(ctx.size()) : 0);
   MPI_Gather(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), int(mine.size()), MPI_DOUBLE, root, MPI_COMM_WORLD);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "ad/fixed_sum.h"
 #include "mpi/context.h"
 
 namespace dray::mpi {
@@ -31,6 +32,10 @@ void allreduce_sum(const Context& ctx, std::span<double> values);
 std::vector<double> gather(const Context& ctx, std::span<const double> mine, int root = 0);
 // Root's `all` cut into size() equal pieces, piece r to rank r.
 std::vector<double> scatter(const Context& ctx, std::span<const double> all, size_t piece, int root = 0);
+
+// Exact sums of fixed-point accumulators (integer addition: the same bits for any rank count).
+void reduce_sum(const Context& ctx, std::span<ad::FixedSum> values, int root = 0);
+void allreduce_sum(const Context& ctx, std::span<ad::FixedSum> values);
 
 // The adjoints: given the adjoint of a collective's output, the adjoint of its input.
 inline void broadcast_adjoint(const Context& ctx, std::span<double> adjoint, int root = 0) { reduce_sum(ctx, adjoint, root); }

@@ -110,3 +110,25 @@ TEST_CASE("allreduce_sum: adjoint allreduce_sum, tangent through the sum", "[mpi
   ok = ok && close(Ldot[0], c * s[1] * n);
   REQUIRE(mpi::all_ranks(ctx, ok));
 }
+
+TEST_CASE("fixed-point sums over ranks equal the one-process sum bit for bit", "[mpi][collectives]") {
+  // 1000 addends per array entry of widely different magnitudes, spread over the ranks by index.
+  auto addend = [](int i, int k) { return std::ldexp(std::sin(0.37 * i + k), (i * 7 + k) % 50 - 30); };
+  std::vector<ad::FixedSum> mine(3), mine_all(3), one(3);
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < 1000; ++i) {
+      one[size_t(k)].add(addend(i, k));
+      if (i % g_ctx->size() == g_ctx->rank()) {
+        mine[size_t(k)].add(addend(i, k));
+        mine_all[size_t(k)].add(addend(i, k));
+      }
+    }
+  mpi::reduce_sum(*g_ctx, std::span<ad::FixedSum>(mine));
+  mpi::allreduce_sum(*g_ctx, std::span<ad::FixedSum>(mine_all));
+  bool ok = true;
+  for (int k = 0; k < 3; ++k) {
+    ok = ok && mine_all[size_t(k)].bits == one[size_t(k)].bits;
+    if (g_ctx->is_root()) ok = ok && mine[size_t(k)].bits == one[size_t(k)].bits;
+  }
+  REQUIRE(mpi::all_ranks(*g_ctx, ok));
+}
