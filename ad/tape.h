@@ -59,6 +59,11 @@ class Tape {
   // to gradient[its index] (scaled by `scale`). Returns false, adding nothing, when an input's
   // adjoint is not finite.
   bool backward(std::span<double> gradient, double scale = 1.0) {
+    return backward_to([&](int g, float adjoint) { gradient[size_t(g)] += scale * double(adjoint); });
+  }
+  // The same, handing each input's adjoint to sink(gradient index, adjoint).
+  template <class Sink>
+  bool backward_to(Sink&& sink) {
     for (size_t s = ends_.size(); s-- > 0;) {
       const float adj = adjoint_[s];
       if (adj == 0.f) continue;
@@ -67,7 +72,7 @@ class Tape {
     }
     for (const auto& [s, g] : inputs_)
       if (!std::isfinite(adjoint_[size_t(s)])) return false;
-    for (const auto& [s, g] : inputs_) gradient[size_t(g)] += scale * double(adjoint_[size_t(s)]);
+    for (const auto& [s, g] : inputs_) sink(g, adjoint_[size_t(s)]);
     return true;
   }
 

@@ -15,9 +15,15 @@ struct DistributedGradient {
   long dropped_samples = 0, dropped_pixels = 0;
   double wait_seconds = 0;       // waiting for the slowest rank (load imbalance), at a barrier
   double mpi_seconds = 0;        // then communicating (allreduce, and the gather when asked)
+  // The boundary (edge) term: samples drawn, their time on rank 0, and the image allgather and
+  // exact gradient allreduce it needs.
+  long boundary_samples = 0;
+  double boundary_seconds = 0, boundary_mpi_seconds = 0;
 };
 
-// Collective. `target` must be full size on every rank. The adjoint pass uses `adjoint_seed`
+// Collective. `target` must be full size on every rank. The gradient includes the boundary
+// term: the primal image is assembled on every rank (one allgather), its loss adjoint seeds each
+// rank's share of the boundary samples, summed exactly (fixed point) over ranks. The adjoint pass uses `adjoint_seed`
 // (see gradient_tiles). When `primal` is given, rank 0 receives the full rendered image in it (a
 // gather: only ask on iterations that need it). An exception on any rank is agreed on and thrown
 // as AgreedError on every rank.

@@ -7,6 +7,7 @@
 
 #include "mpi/collectives.h"
 #include "mpi/errors.h"
+#include "renderer/boundary.h"
 
 namespace dray::mpi {
 
@@ -103,6 +104,39 @@ void gather_tiles(const Context& ctx, const std::vector<Tile>& tiles, const std:
   }
 }
 
+void allgather_static_tiles(const Context& ctx, const std::vector<Tile>& tiles, Image& image) {
+  if (ctx.size() == 1) return;
+  const int c = image.channels;
+  auto floats = [&](int rank) {
+    long n = 0;
+    for (int id : static_tiles(int(tiles.size()), rank, ctx.size()))
+      n += long(tiles[size_t(id)].x1 - tiles[size_t(id)].x0) * (tiles[size_t(id)].y1 - tiles[size_t(id)].y0) * c;
+    return int(n);
+  };
+  auto for_each_row = [&](int rank, auto&& f) {
+    for (int id : static_tiles(int(tiles.size()), rank, ctx.size())) {
+      const Tile& t = tiles[size_t(id)];
+      for (int y = t.y0; y < t.y1; ++y) f(image.pixel(t.x0, y), (t.x1 - t.x0) * c);
+    }
+  };
+  std::vector<float> mine;
+  mine.reserve(size_t(floats(ctx.rank())));
+  for_each_row(ctx.rank(), [&](const float* row, int n) { mine.insert(mine.end(), row, row + n); });
+  std::vector<int> counts(size_t(ctx.size())), displs(size_t(ctx.size()), 0);
+  for (int r = 0; r < ctx.size(); ++r) counts[size_t(r)] = floats(r);
+  for (int r = 1; r < ctx.size(); ++r) displs[size_t(r)] = displs[size_t(r - 1)] + counts[size_t(r - 1)];
+  std::vector<float> all(size_t(displs.back() + counts.back()));
+  MPI_Allgatherv(mine.data(), int(mine.size()), MPI_FLOAT, all.data(), counts.data(), displs.data(), MPI_FLOAT,
+                 MPI_COMM_WORLD);
+  for (int r = 0; r < ctx.size(); ++r) {
+    const float* src = all.data() + displs[size_t(r)];
+    for_each_row(r, [&](float* row, int n) {
+      std::copy(src, src + n, row);
+      src += n;
+    });
+  }
+}
+
 double RenderStats::imbalance() const {
   if (busy_seconds.empty()) return 1.0;
   double mx = 0, sum = 0;
@@ -159,12 +193,36 @@ Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job,
     counter.close();
     if (failure) std::rethrow_exception(failure);
   });
+  // The boundary term of the derivatives: samples interleaved over ranks, splats summed exactly.
+  BoundarySplat splat;
+  double boundary_seconds = 0;
+  if (!job.outputs.wrt.empty()) {
+    run_agreed(ctx, [&] {
+      const double t0 = ctx.seconds();
+      splat = boundary_splat(scene, job.outputs.wrt, window, default_boundary_samples(scene, window), ctx.rank(),
+                             ctx.size(), job.threads);
+      boundary_seconds = ctx.seconds() - t0;
+    });
+  }
   gather_tiles(ctx, tiles, done, image);
+  const double t_reduce = ctx.seconds();
+  if (!job.outputs.wrt.empty()) {
+    reduce_sum(ctx, std::span<ad::FixedSum>(splat.sums));
+    if (ctx.is_root()) add_boundary_splat(image, job.outputs, window, splat);
+  }
+  const double boundary_mpi = ctx.seconds() - t_reduce;
   if (stats) {
     stats->busy_seconds = gather(ctx, std::span<const double>(&busy, 1));
     double count = double(nonfinite);
     allreduce_sum(ctx, std::span<double>(&count, 1));
     stats->nonfinite_samples = long(count);
+    double b[2] = {double(splat.samples), double(splat.nonfinite)};
+    allreduce_sum(ctx, std::span<double>(b, 2));
+    stats->boundary_hits = long(b[0]);
+    stats->boundary_nonfinite = long(b[1]);
+    stats->boundary_samples = job.outputs.wrt.empty() ? 0 : default_boundary_samples(scene, window);
+    stats->boundary_seconds = boundary_seconds;
+    stats->boundary_mpi_seconds = boundary_mpi;
   }
   return image;
 }

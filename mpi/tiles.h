@@ -36,13 +36,25 @@ struct RenderStats {
   std::vector<double> busy_seconds;  // time each rank spent rendering its tiles, in rank order
   double imbalance() const;          // max / mean of busy_seconds
   long nonfinite_samples = 0;        // samples dropped as NaN or Inf, over all ranks
+  // With derivatives: the boundary (edge) term.
+  long boundary_samples = 0;         // samples drawn (all ranks)
+  long boundary_hits = 0;            // of which landed on an edge with a radiance step
+  long boundary_nonfinite = 0;       // boundary samples or splats dropped as NaN or Inf
+  double boundary_seconds = 0;       // rank 0's time computing its share
+  double boundary_mpi_seconds = 0;   // the exact reduction of the splats to rank 0
 };
 
 // Collective. Renders the scene (or job.crop of it) with every rank; returns the full image on
-// rank 0 (other ranks return their partial image; outside a crop the pixels are 0) with job.outputs.channels() channels. Bitwise identical for any
-// rank and thread count. An exception on any rank (in its kernel, say) is agreed on and thrown
+// rank 0 (other ranks return their partial image; outside a crop the pixels are 0) with
+// job.outputs.channels() channels. Derivative channels include the boundary term: each rank
+// draws its share of the boundary samples, whose splats are reduced exactly to rank 0. Bitwise
+// identical for any rank and thread count. An exception on any rank (in its kernel, say) is agreed on and thrown
 // as AgreedError on every rank.
 Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job, RenderStats* stats = nullptr);
+
+// Collective. With static interleaved tiles (tile i rendered by rank i mod size), copies every
+// rank's pixels into every rank's image: one MPI_Allgatherv.
+void allgather_static_tiles(const Context& ctx, const std::vector<Tile>& tiles, Image& image);
 
 // Collective. Copies the pixels of tiles[ids] from every rank into rank 0's image.
 void gather_tiles(const Context& ctx, const std::vector<Tile>& tiles, const std::vector<int>& ids,

@@ -43,6 +43,21 @@ RayT<T> camera_ray(const CameraFrame<T>& f, float px, float py) {
   return {f.origin, normalize(d)};
 }
 
+// Where world point p lands on the film (pixels from the top-left corner, the inverse of
+// camera_ray), and its depth along the viewing direction (> 0: in front of the camera).
+template <class T>
+struct FilmPoint {
+  T x, y, depth;
+};
+
+template <class T>
+FilmPoint<T> project(const CameraFrame<T>& f, const Vec3<T>& p) {
+  const Vec3<T> d = p - f.origin;
+  const T z = dot(d, f.forward);
+  const T sx = dot(d, f.right) / (z * f.half_w), sy = dot(d, f.up) / (z * f.half_h);
+  return {(sx + T(1.f)) * T(0.5f * f.width), (T(1.f) - sy) * T(0.5f * f.height), z};
+}
+
 template <class T>
 RayT<T> camera_ray(const Camera& cam, const ParamView<T>& P, float px, float py) {
   return camera_ray(camera_frame(cam, P), px, py);

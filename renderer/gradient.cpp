@@ -39,6 +39,19 @@ double loss_derivative(Loss loss, double r, double t) {
   return 0;
 }
 
+Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, double normaliser) {
+  Image a(primal.width, primal.height, 3);
+  for (int y = 0; y < primal.height; ++y)
+    for (int x = 0; x < primal.width; ++x) {
+      const float *p = primal.pixel(x, y), *t = target.pixel(x, y);
+      float* o = a.pixel(x, y);
+      bool finite = true;
+      for (int c = 0; c < 3; ++c) finite = finite && std::isfinite(p[c]);
+      for (int c = 0; c < 3; ++c) o[c] = finite ? float(loss_derivative(loss, p[c], t[c]) / normaliser) : 0.f;
+    }
+  return a;
+}
+
 namespace {
 
 struct TileResult {

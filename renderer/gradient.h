@@ -26,6 +26,10 @@ Loss parse_loss(const std::string& name);
 double loss_term(Loss loss, double rendered, double target);
 double loss_derivative(Loss loss, double rendered, double target);
 
+// d loss / d pixel for every pixel of `primal` against `target` (3 channels, full size): the
+// adjoint image that seeds the boundary term.
+Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, double normaliser);
+
 struct GradientResult {
   double loss = 0;                // this process's share of the loss (already divided by `normaliser`)
   std::vector<double> gradient;   // d loss / d params[k], this process's share

@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include "ad/dual.h"
+#include "renderer/boundary.h"
 #include "renderer/parallel.h"
 #include "renderer/pixel_estimate.h"
 
@@ -106,6 +107,9 @@ Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs
   Image image(w, h, outputs.channels());
   image.spp = scene.render.spp;
   render_tiles(scene, tiles, ids, image, threads, outputs);
+  const Tile window{0, 0, w, h};
+  add_boundary_splat(image, outputs, window,
+                     boundary_splat(scene, outputs.wrt, window, default_boundary_samples(scene, window), 0, 1, threads));
   return image;
 }
 

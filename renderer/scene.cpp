@@ -1,5 +1,7 @@
 #include "renderer/scene.h"
 
+#include "renderer/geometry/silhouette.h"
+
 #include "renderer/transform.h"
 
 #include <algorithm>
@@ -79,6 +81,7 @@ void Scene::build_geometry() {
         break;
       case Shape::Kind::mesh: {
         Mesh& m = meshes[s.mesh];
+        if (m.edges.empty()) m.edges = mesh_edges(m);  // topology: built once
         const TransformT<float> xf = lift_transform(ParamView<float>(params), s.transform);
         m.world_positions.resize(m.object_positions.size());
         for (size_t i = 0; i < m.object_positions.size(); ++i)

@@ -23,6 +23,12 @@ struct Material {
   bool two_sided = false;      // emits from both sides (default: the front side only)
 };
 
+// An edge of a triangle mesh: its vertices (v0 < v1) and the faces on either side.
+struct MeshEdge {
+  static constexpr uint32_t kOpen = UINT32_MAX;
+  uint32_t v0, v1, f0, f1;  // f1 = kOpen: an open (or non-manifold) edge
+};
+
 // A triangle mesh in world space. Mesh transforms are parameters; the world-space
 // positions are recomputed from them by Scene::build_geometry().
 struct Mesh {
@@ -30,6 +36,7 @@ struct Mesh {
   std::vector<glm::vec3> world_positions;
   std::vector<uint32_t> indices;          // 3 per triangle
   std::vector<uint32_t> face_materials;   // one material index per triangle
+  std::vector<MeshEdge> edges;            // topology, for silhouettes (built with the geometry)
 };
 
 struct Transform {
@@ -73,6 +80,7 @@ struct RenderSettings {
   int spp = 16;
   int max_depth = 6;  // bounces: 1 is direct lighting only
   uint64_t seed = 0;
+  long boundary_samples = -1;  // boundary (edge) samples per derivative pass; -1: from the image size and spp
 };
 
 struct Scene {

@@ -79,11 +79,13 @@ struct Loader {
 
   void render(const json& j) {
     const std::string p = "/render";
-    rd.object(j, p, {"spp", "max_depth", "seed"});
+    rd.object(j, p, {"spp", "max_depth", "seed", "boundary_samples"});
     RenderSettings& r = scene.render;
     if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
     if (j.contains("max_depth")) r.max_depth = int(rd.integer(j["max_depth"], p + "/max_depth", 0, 1024));
     if (j.contains("seed")) r.seed = uint64_t(rd.integer(j["seed"], p + "/seed", 0, LONG_MAX));
+    if (j.contains("boundary_samples"))
+      r.boundary_samples = rd.integer(j["boundary_samples"], p + "/boundary_samples", 0, 1L << 40);
   }
 
   void materials(const json& j) {

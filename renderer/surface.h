@@ -22,6 +22,17 @@ PrimT<float> value(const PrimT<T>& p) {
 }
 
 template <class T>
+bool transform_active(const ParamView<T>& P, const Transform& xf) {
+  return P.active(xf.scale, 1) || P.active(xf.rotate, 3) || P.active(xf.translate, 3);
+}
+
+// Vertex v of mesh shape s in world space, in T, under the lifted transform t.
+template <class T>
+Vec3<T> mesh_vertex(const Scene& scene, const Shape& s, const TransformT<T>& t, uint32_t v) {
+  return transform_point(t, Vec3<T>(Vec3<float>(scene.meshes[s.mesh].object_positions[v])));
+}
+
+template <class T>
 PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
   const PrimRef& ref = scene.bvh.prim_refs()[prim];
   const Shape& s = scene.shapes[ref.shape];
@@ -33,15 +44,12 @@ PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
     case Shape::Kind::mesh: break;
   }
   const PrimGeom& g = scene.bvh.prim_geoms()[prim];
-  const Transform& xf = s.transform;
-  if (!(P.active(xf.scale, 1) || P.active(xf.rotate, 3) || P.active(xf.translate, 3)))
-    return {PrimGeom::triangle, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
+  if (!transform_active(P, s.transform)) return {PrimGeom::triangle, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
   // The transform is being differentiated: the vertices follow it, in T.
-  const Mesh& m = scene.meshes[s.mesh];
-  const uint32_t* tri = &m.indices[3 * size_t(ref.index)];
-  const TransformT<T> t = lift_transform(P, xf);
+  const uint32_t* tri = &scene.meshes[s.mesh].indices[3 * size_t(ref.index)];
+  const TransformT<T> t = lift_transform(P, s.transform);
   Vec3<T> v[3];
-  for (int k = 0; k < 3; ++k) v[k] = transform_point(t, Vec3<T>(Vec3<float>(m.object_positions[tri[k]])));
+  for (int k = 0; k < 3; ++k) v[k] = mesh_vertex(scene, s, t, tri[k]);
   return {PrimGeom::triangle, v[0], v[1] - v[0], v[2] - v[0], T(0)};
 }
 

@@ -1,0 +1,96 @@
+#pragma once
+// The boundary term of the derivatives: what the interior term (taken at fixed film samples)
+// misses where visibility is discontinuous. A pixel's value is the integral of radiance L over
+// its area; when a parameter θ moves an edge of the image, the pixel changes by
+//   ∫ (L⁻ − L⁺) (n · ∂x/∂θ) dℓ   over the edge inside the pixel,
+// with n the edge's film normal, L⁺ the radiance on the side n points to and ∂x/∂θ the film
+// motion of the edge. Samples pick an edge by its film length (geometry/silhouette.h) and a point
+// on it; L⁻ − L⁺ comes from two float paths at ±ε across the edge (the same random numbers); the
+// motion from the edge's *material point* (mesh vertices or quad corners lifted in T with the
+// edge parameter detached; for a sphere c + r·ω with ω detached) projected through the camera in
+// T (Li et al. 2018; Mitsuba 3's reparameterisation-free projective sampling uses the same
+// material-point motion). Forward mode splats W·(n·ẋ) into the point's pixel; reverse mode
+// seeds n·x with W·dLoss/dpixel. Samples depend on (seed, sample index) only.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "ad/fixed_sum.h"
+#include "renderer/geometry/silhouette.h"
+#include "renderer/image.h"
+#include "renderer/render.h"
+#include "renderer/surface.h"
+#include "renderer/transform.h"
+
+namespace dray {
+
+// The film offset of the two paths across an edge, in pixels.
+inline constexpr float kEdgeOffset = 1e-3f;
+
+// The default boundary sample count: one per eight pixel samples of the window.
+long default_boundary_samples(const Scene& scene, const Tile& window);
+
+struct BoundarySample {
+  int px = 0, py = 0;     // the pixel the edge point lies in
+  glm::vec2 normal{0.f};  // unit film normal of the edge at the point
+  glm::vec3 delta{0.f};   // (L⁻ − L⁺) / (sample count · pdf of the point per unit film length)
+  const SilhouetteElement* element = nullptr;
+  float s = 0;            // segment: the point's parameter along v0 -> v1
+  glm::vec3 omega{0.f};   // circle: the point's direction from the sphere's centre
+};
+
+// Boundary sample k of n. False when it adds nothing: outside the window, no radiance step, or
+// a non-finite one (counted in *nonfinite).
+bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& frame,
+                     const Tile& window, uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
+
+// n · x(θ) for the sample's material point: its derivative is the edge's normal velocity on the
+// film, in pixels.
+template <class T>
+T boundary_motion(const Scene& scene, const ParamView<T>& P, const CameraFrame<T>& frame, const BoundarySample& b) {
+  const SilhouetteElement& e = *b.element;
+  const Shape& s = scene.shapes[e.shape];
+  Vec3<T> p;
+  if (e.kind == SilhouetteElement::Kind::circle) {
+    p = P.vec3(s.a) + Vec3<T>(b.omega) * P.scalar(s.b);
+  } else {
+    Vec3<T> v[2];
+    const uint32_t ids[2] = {e.v0, e.v1};
+    if (s.kind == Shape::Kind::quad) {
+      const Vec3<T> a = P.vec3(s.a), u = P.vec3(s.b), w = P.vec3(s.c);
+      const Vec3<T> corners[4] = {a, a + u, a + u + w, a + w};
+      for (int k = 0; k < 2; ++k) v[k] = corners[ids[k]];
+    } else if (transform_active(P, s.transform)) {
+      const TransformT<T> t = lift_transform(P, s.transform);
+      for (int k = 0; k < 2; ++k) v[k] = mesh_vertex(scene, s, t, ids[k]);
+    } else {
+      for (int k = 0; k < 2; ++k) v[k] = Vec3<T>(scene.meshes[s.mesh].world_positions[ids[k]]);
+    }
+    p = v[0] + (v[1] - v[0]) * T(b.s);
+  }
+  const FilmPoint<T> q = project(frame, p);
+  return q.x * T(b.normal.x) + q.y * T(b.normal.y);
+}
+
+// Forward mode: the boundary term of the derivative images of the scalars `wrt`, from samples
+// first, first + stride, ... of n (one rank's share), in exact accumulators laid out like the
+// derivative channels: ((y * width + x) * wrt.size() + k) * 3 + c. Any split of the samples over
+// ranks and threads sums to the same bits.
+struct BoundarySplat {
+  std::vector<ad::FixedSum> sums;
+  long samples = 0, nonfinite = 0;  // samples that landed with a step, and dropped ones
+};
+BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, const Tile& window, long n,
+                             int first, int stride, int threads);
+// Adds the splat to the derivative channels of `image` inside the window.
+void add_boundary_splat(Image& image, const RenderOutputs& outputs, const Tile& window, const BoundarySplat& splat);
+
+// Reverse mode: adds the boundary term of d loss / d params to `gradient` (one exact
+// accumulator per parameter), from samples first, first + stride, ... of n; `dloss` holds
+// d loss / d pixel (3 channels, full size).
+long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const Slot> params, long n, int first,
+                       int stride, int threads, std::span<ad::FixedSum> gradient);
+
+}  // namespace dray

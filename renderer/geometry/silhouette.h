@@ -1,0 +1,56 @@
+#pragma once
+// The edges across which the image is discontinuous as seen from the camera, for boundary
+// sampling (Li et al. 2018, "Differentiable Monte Carlo Ray Tracing through Edge Sampling"):
+// triangle-mesh edges whose faces meet at an angle (every such edge: shading is flat, so even
+// an edge between two visible faces separates two radiances), open mesh edges, the four edges of
+// a quad, and the tangent circle of a sphere. Each is clipped to the film window and weighted by
+// its length there, in pixels. Found in float, once per pass; whether an edge is hidden behind
+// another surface is left to the samples (both sides then see the same radiance).
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include "renderer/camera.h"
+#include "renderer/render.h"
+#include "renderer/scene.h"
+
+namespace dray {
+
+// The mesh's edges with their faces (open edges and edges of more than two faces: f1 = kOpen).
+std::vector<MeshEdge> mesh_edges(const Mesh& mesh);
+
+struct SilhouetteElement {
+  enum class Kind : uint8_t { segment, circle };
+  Kind kind = Kind::segment;
+  uint32_t shape = 0;
+  // segment: the endpoints, as mesh vertex indices or quad corners (0 a, 1 a+b, 2 a+b+c, 3 a+c).
+  uint32_t v0 = 0, v1 = 0;
+  // segment: the part in front of the camera, as parameters s of v0 + s (v1 - v0), and of that
+  // part the piece on the film window, as parameters t of its projection (linear on the film).
+  float s0 = 0, s1 = 1, t0 = 0, t1 = 1;
+  float weight = 0;  // selection weight: the length on the film window in pixels (circle: approximate)
+};
+
+struct Silhouettes {
+  std::vector<SilhouetteElement> elements;
+  std::vector<double> cdf;  // running sum of the weights
+  double total() const { return cdf.empty() ? 0.0 : cdf.back(); }
+};
+
+// The candidate edges of the scene for the camera at its current parameters, over `window`.
+Silhouettes find_silhouettes(const Scene& scene, const Tile& window);
+
+// The world-space endpoints of a segment element (float, current parameters).
+void segment_endpoints(const Scene& scene, const SilhouetteElement& e, glm::vec3& p0, glm::vec3& p1);
+
+// A sphere's tangent circle seen from `eye`: centre, radius and an orthonormal frame of its
+// plane. False when the eye is inside the sphere (no silhouette).
+struct Circle {
+  glm::vec3 centre, u, v;
+  float radius;
+};
+bool tangent_circle(const glm::vec3& centre, float radius, const glm::vec3& eye, Circle& out);
+
+}  // namespace dray

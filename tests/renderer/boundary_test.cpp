@@ -1,0 +1,149 @@
+// The boundary (edge) term of the derivatives: closed forms for silhouettes, forward against
+// reverse mode with the same samples, and independence of how samples are split.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numeric>
+
+#include "renderer/boundary.h"
+#include "renderer/gradient.h"
+#include "renderer/render.h"
+#include "renderer/scene_loader.h"
+
+using namespace dray;
+using nlohmann::json;
+
+namespace {
+
+Slot slot_of(const Scene& s, const std::string& name) { return resolve_scalars(s.params, {name}).at(0).slot; }
+
+// A uniformly emitting shape (radiance 1, one-sided) on black, seen by a camera at the origin
+// looking down -z with a 40 degree vertical field of view at 64 x 48.
+json emitter_scene(const json& shape, long boundary_samples) {
+  json s = shape;
+  s["name"] = "s";
+  s["material"] = "lamp";
+  return {{"camera", {{"origin", {0, 0, 0}}, {"target", {0, 0, -1}}, {"up", {0, 1, 0}}, {"fov_y", 40},
+                      {"width", 64}, {"height", 48}}},
+          {"render", {{"spp", 4}, {"max_depth", 1}, {"boundary_samples", boundary_samples}}},
+          {"materials", {{"lamp", {{"type", "diffuse"}, {"albedo", {0, 0, 0}}, {"emission", {1, 1, 1}}}}}},
+          {"shapes", json::array({s})}};
+}
+
+// The sum over the pixels of [x0, x1) x [y0, y1) of channel c.
+double region_sum(const Image& im, int c, int x0, int x1, int y0, int y1) {
+  double sum = 0;
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x) sum += im.pixel(x, y)[c];
+  return sum;
+}
+
+const double kHalfH = std::tan(20.0 * M_PI / 180.0), kHalfW = kHalfH * 64.0 / 48.0;
+
+}  // namespace
+
+TEST_CASE("an emitting sphere's image mean moves with its radius as its projected area does", "[boundary]") {
+  // On the optical axis at distance d the silhouette is a cone of half-angle asin(r/d): on the
+  // image plane a disk of radius r / sqrt(d^2 - r^2), so mean = pi r^2 / (d^2 - r^2) / (4 hw hh)
+  // and d mean / dr = 2 pi r d^2 / (d^2 - r^2)^2 / (4 hw hh). The interior term is zero (the
+  // emission does not depend on the radius): the whole derivative is the boundary term.
+  for (double d : {5.0, 3.0}) {
+    const double r = 1;
+    Scene scene = load_scene(emitter_scene({{"type", "sphere"}, {"center", {0, 0, -d}}, {"radius", r}}, 20000), "test.json");
+    RenderOutputs out;
+    out.wrt = {slot_of(scene, "shapes.s.radius")};
+    Image im = render_local(scene, 2, out);
+    const double mean = region_sum(im, out.derivative_channel(0), 0, 64, 0, 48) / (64 * 48);
+    const double expected = 2 * M_PI * r * d * d / std::pow(d * d - r * r, 2) / (4 * kHalfW * kHalfH);
+    INFO("d = " << d << ": boundary " << mean << ", closed form " << expected);
+    REQUIRE(std::fabs(mean - expected) <= 1e-5 * expected);
+  }
+}
+
+TEST_CASE("a camera-facing quad translated sideways: its edges' columns and the half-image sums", "[boundary]") {
+  // A unit square at depth 3 spans s = 48 / (2 * 3 * tan 20deg) = 21.98 pixels per unit. Moving
+  // it by dx moves both vertical edges by s dx: the right half gains radiance along an edge of s
+  // pixels, the left half loses as much; no other pixel changes.
+  Scene scene = load_scene(emitter_scene({{"type", "quad"}, {"corner", {-0.5, -0.5, -3}}, {"edge_u", {1, 0, 0}},
+                                          {"edge_v", {0, 1, 0}}}, 20000), "test.json");
+  // One-sided emission faces +z (edge_u x edge_v), towards the camera.
+  RenderOutputs out;
+  out.wrt = {slot_of(scene, "shapes.s.corner[0]"), slot_of(scene, "shapes.s.corner[1]")};
+  Image im = render_local(scene, 2, out);
+  const double s = 48.0 / (2 * 3 * kHalfH);
+  const int cx = out.derivative_channel(0), cy = out.derivative_channel(1);
+  INFO("pixels per unit " << s);
+  REQUIRE(region_sum(im, cx, 32, 64, 0, 48) == Approx(s * s).epsilon(1e-5));
+  REQUIRE(region_sum(im, cx, 0, 32, 0, 48) == Approx(-s * s).epsilon(1e-5));
+  // The right edge at x = 32 + s / 2 = 42.99: its column holds the whole right-half change.
+  const int col = int(32 + s / 2);
+  REQUIRE(region_sum(im, cx, col, col + 1, 0, 48) == Approx(s * s).epsilon(1e-5));
+  // Moving up: the top half gains along the top edge (film y grows downwards).
+  REQUIRE(region_sum(im, cy, 0, 64, 0, 24) == Approx(s * s).epsilon(1e-5));
+  REQUIRE(region_sum(im, cy, 0, 64, 24, 48) == Approx(-s * s).epsilon(1e-5));
+}
+
+TEST_CASE("a sphere's colour and a light have no boundary term", "[boundary]") {
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=40", "camera.height=30", "render.spp=1"});
+  const std::vector<Slot> wrt = {slot_of(scene, "materials.red.albedo[0]"), slot_of(scene, "lights.key.position[1]")};
+  BoundarySplat splat = boundary_splat(scene, wrt, Tile{0, 0, 40, 30}, 4000, 0, 1, 2);
+  REQUIRE(splat.samples > 0);
+  for (const auto& v : splat.sums) REQUIRE(v.bits == 0);
+}
+
+TEST_CASE("boundary splats and gradients do not depend on threads or on how samples are split", "[boundary]") {
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=40", "camera.height=30", "render.spp=1"});
+  const std::vector<Slot> wrt = {slot_of(scene, "shapes.left.center[0]"), slot_of(scene, "shapes.mid.radius"),
+                                 slot_of(scene, "camera.origin[1]"), slot_of(scene, "shapes.floor.corner[2]")};
+  const Tile window{0, 0, 40, 30};
+  BoundarySplat one = boundary_splat(scene, wrt, window, 6000, 0, 1, 1);
+  // Three "ranks" of two threads, summed.
+  std::vector<ad::FixedSum> split(one.sums.size());
+  for (int r = 0; r < 3; ++r) {
+    BoundarySplat part = boundary_splat(scene, wrt, window, 6000, r, 3, 2);
+    for (size_t i = 0; i < split.size(); ++i) split[i] += part.sums[i];
+  }
+  bool same = true, nonzero = false;
+  for (size_t i = 0; i < split.size(); ++i) {
+    same = same && split[i].bits == one.sums[i].bits;
+    nonzero = nonzero || one.sums[i].bits != 0;
+  }
+  REQUIRE(nonzero);
+  REQUIRE(same);
+
+  Image dloss(40, 30, 3);
+  for (size_t i = 0; i < dloss.data.size(); ++i) dloss.data[i] = float(std::sin(0.1 * double(i)));
+  std::vector<ad::FixedSum> g1(wrt.size()), g3(wrt.size());
+  boundary_gradient(scene, dloss, wrt, 6000, 0, 1, 1, g1);
+  for (int r = 0; r < 3; ++r) boundary_gradient(scene, dloss, wrt, 6000, r, 3, 2, g3);
+  for (size_t k = 0; k < wrt.size(); ++k) REQUIRE(g1[k].bits == g3[k].bits);
+}
+
+TEST_CASE("forward and reverse boundary terms agree: <a, J v> = <J^T a, v> with the same samples", "[boundary]") {
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=40", "camera.height=30", "render.spp=1"});
+  const std::vector<Slot> wrt = {slot_of(scene, "shapes.left.center[0]"), slot_of(scene, "shapes.mid.radius"),
+                                 slot_of(scene, "camera.origin[1]"), slot_of(scene, "shapes.floor.corner[2]"),
+                                 slot_of(scene, "shapes.glow.center[1]")};
+  const Tile window{0, 0, 40, 30};
+  BoundarySplat splat = boundary_splat(scene, wrt, window, 6000, 0, 1, 2);
+  Image a(40, 30, 3);
+  for (size_t i = 0; i < a.data.size(); ++i) a.data[i] = float(std::cos(0.37 * double(i)));
+  std::vector<ad::FixedSum> g(wrt.size());
+  boundary_gradient(scene, a, wrt, 6000, 0, 1, 2, g);
+  for (size_t k = 0; k < wrt.size(); ++k) {
+    double forward = 0, scale = 0;
+    for (int y = 0; y < 30; ++y)
+      for (int x = 0; x < 40; ++x)
+        for (int c = 0; c < 3; ++c) {
+          const double term = double(a.pixel(x, y)[c]) * splat.sums[((size_t(y) * 40 + size_t(x)) * wrt.size() + k) * 3 + size_t(c)].value();
+          forward += term;
+          scale += std::fabs(term);
+        }
+    INFO("parameter " << k << ": forward " << forward << ", reverse " << g[k].value());
+    REQUIRE(scale > 0);
+    REQUIRE(std::fabs(forward - g[k].value()) <= 1e-5 * scale);
+  }
+}
