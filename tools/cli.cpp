@@ -66,12 +66,17 @@ void SceneArgs::add_to(CLI::App* cmd) {
       ->check(whole_number(1, 1 << 20));
   cmd->add_option("--seed", seed, "Random seed (default: the scene's render.seed; same as --set render.seed=S)")
       ->check(whole_number(0, std::numeric_limits<long>::max()));
+  cmd->add_option("--boundary-samples", boundary_samples,
+                  "Edge samples per derivative pass for the visibility (boundary) term; 0: none (default: the scene's "
+                  "render.boundary_samples, else pixels x spp / 8, at least 1024; same as --set render.boundary_samples=N)")
+      ->check(whole_number(0, 1L << 40));
 }
 
 std::vector<std::string> SceneArgs::overrides() const {
   std::vector<std::string> o = sets;
   if (spp > 0) o.push_back("render.spp=" + std::to_string(spp));
   if (seed >= 0) o.push_back("render.seed=" + std::to_string(seed));
+  if (boundary_samples >= 0) o.push_back("render.boundary_samples=" + std::to_string(boundary_samples));
   return o;
 }
 

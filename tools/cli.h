@@ -33,9 +33,10 @@ struct SceneArgs {
   std::vector<std::string> sets;
   int spp = 0;
   long seed = -1;
+  long boundary_samples = -1;
 
   void add_to(CLI::App* cmd);
-  std::vector<std::string> overrides() const;  // --spp and --seed as --set
+  std::vector<std::string> overrides() const;  // --spp, --seed and --boundary-samples as --set
 };
 
 // Prints the agreed error once (rank 0) and returns its exit code.
@@ -129,7 +130,7 @@ int run_diff(const mpi::Context& ctx, const DiffArgs& args);
 struct GradcheckArgs {
   SceneArgs scene;
   std::vector<std::string> params;
-  int threads = 0, pixels = 3;
+  int threads = 0, pixels = 3, fd_spp = 0, seeds = 1;
   double tol = 0.01, tol_reverse = 1e-5, step = 1e-3;
 };
 CLI::App* add_gradcheck_command(CLI::App& app, GradcheckArgs& args);

@@ -45,8 +45,16 @@ CLI::App* add_gradcheck_command(CLI::App& app, GradcheckArgs& a) {
   cmd->add_option("--step", a.step, "Finite-difference step, relative: h = step * max(|value|, 1)")
       ->check(real_number(0, false))
       ->capture_default_str();
-  cmd->add_option("--pixels", a.pixels, "Also compare this many pixels per parameter (those with the largest derivative)")
+  cmd->add_option("--pixels", a.pixels,
+                  "Also compare this many pixels per parameter (those with the largest derivative; with one seed only)")
       ->check(whole_number(0, 1 << 20))
+      ->capture_default_str();
+  cmd->add_option("--fd-spp", a.fd_spp, "Samples per pixel of the finite-difference renders (default: the scene's)")
+      ->check(whole_number(1, 1 << 20));
+  cmd->add_option("--seeds", a.seeds,
+                  "Repeat with this many seeds: the means are compared within --tol or 3 standard errors, and the "
+                  "differences at h and h/2 must agree likewise (for edges: choose --step to move them about a pixel)")
+      ->check(whole_number(1, 1000))
       ->capture_default_str();
   add_threads_option(cmd, a.threads);
   return cmd;
@@ -68,6 +76,56 @@ double pixel_mean(const Image& img, size_t i, int c) {
 
 }  // namespace
 
+namespace {
+
+// One parameter's figures over the seeds: the forward derivative of the image mean, central
+// differences at steps h and h/2 (the same random numbers on both sides), and per pixel.
+struct ParamCheck {
+  std::vector<double> fwd, fd, fd_half;
+  double pixel_err = 0;
+};
+
+double mean_of(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? 0.0 : s / double(v.size());
+}
+
+// The standard error of the mean of a - b over seeds (0 with one seed).
+double standard_error(const std::vector<double>& a, const std::vector<double>& b) {
+  const size_t n = a.size();
+  if (n < 2) return 0.0;
+  std::vector<double> d(n);
+  for (size_t i = 0; i < n; ++i) d[i] = a[i] - b[i];
+  const double m = mean_of(d);
+  double ss = 0;
+  for (double x : d) ss += (x - m) * (x - m);
+  return std::sqrt(ss / double(n - 1) / double(n));
+}
+
+// The central difference of the image mean for `slot` at step h (relative), rendered at fd_spp.
+// Returns it; fills *plus_minus with the two images when asked (rank 0).
+double central_difference(const mpi::Context& ctx, const Scene& scene, const mpi::RenderJob& plain, Slot slot,
+                          float h, Image* ip_out = nullptr, Image* im_out = nullptr) {
+  const float v0 = scene.params.get(slot);
+  Scene plus = scene, minus = scene;
+  plus.params.set(slot, v0 + h);
+  minus.params.set(slot, v0 - h);
+  if (scene.moves_geometry(slot)) {
+    plus.build_geometry();
+    minus.build_geometry();
+  }
+  Image ip = mpi::render_image(ctx, plus, plain), im = mpi::render_image(ctx, minus, plain);
+  // The step actually taken, after float rounding of v0 +- h.
+  const double h2 = double(plus.params.get(slot)) - double(minus.params.get(slot));
+  const double fd = ctx.is_root() ? (image_mean(ip, 0) - image_mean(im, 0)) / h2 : 0.0;
+  if (ip_out) *ip_out = std::move(ip);
+  if (im_out) *im_out = std::move(im);
+  return fd;
+}
+
+}  // namespace
+
 int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
   Scene scene;
   std::vector<ScalarParam> params;
@@ -83,62 +141,79 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
   mpi::RenderJob job;
   job.threads = resolve_threads(ctx, a.threads);
   for (const ScalarParam& p : params) job.outputs.wrt.push_back(p.slot);
-  Image ad = mpi::render_image(ctx, scene, job);
-  const double base = ctx.is_root() ? image_mean(ad, 0) : 0.0;
-
-  // Reverse mode: the gradient of the mean image, with the same samples.
-  std::vector<Slot> slots = job.outputs.wrt;
-  mpi::DistributedGradient rev =
-      mpi::gradient(ctx, scene, Image(scene.camera.width, scene.camera.height, 3), Loss::mean, slots, 16, job.threads,
-                    scene.render.seed);
-
   mpi::RenderJob plain = job;
   plain.outputs = {};
-  if (ctx.is_root())
-    std::printf("%-32s %11s %13s %13s %13s %9s %9s %9s  %s\n", "param", "value", "forward", "reverse", "central FD",
-                "fd err", "rev err", "pixels", "result");
-  bool all_ok = true;
-  for (size_t k = 0; k < params.size(); ++k) {
-    const Slot slot = params[k].slot;
-    const float v0 = scene.params.get(slot);
-    const float h = float(a.step * std::max(1.0, std::fabs(double(v0))));
-    // Both sides of the difference use the same seed: the same random numbers.
-    Scene plus = scene, minus = scene;
-    plus.params.set(slot, v0 + h);
-    minus.params.set(slot, v0 - h);
-    if (scene.moves_geometry(slot)) {
-      plus.build_geometry();
-      minus.build_geometry();
+  const uint64_t seed0 = scene.render.seed;
+
+  // Reverse mode: the gradient of the mean image, with the first seed's samples.
+  std::vector<Slot> slots = job.outputs.wrt;
+  mpi::DistributedGradient rev = mpi::gradient(ctx, scene, Image(scene.camera.width, scene.camera.height, 3),
+                                               Loss::mean, slots, 16, job.threads, seed0);
+
+  std::vector<ParamCheck> checks(params.size());
+  Image ad0;
+  double base = 0;
+  for (int s = 0; s < a.seeds; ++s) {
+    Scene seeded = scene;
+    seeded.render.seed = seed0 + uint64_t(s);
+    Image ad = mpi::render_image(ctx, seeded, job);
+    Scene fd_scene = seeded;
+    if (a.fd_spp > 0) fd_scene.render.spp = a.fd_spp;
+    for (size_t k = 0; k < params.size(); ++k) {
+      const float h = float(a.step * std::max(1.0, std::fabs(double(scene.params.get(params[k].slot)))));
+      Image ip, im;
+      const double fd = central_difference(ctx, fd_scene, plain, params[k].slot, h, &ip, &im);
+      const double fd_half = a.seeds > 1 ? central_difference(ctx, fd_scene, plain, params[k].slot, 0.5f * h) : fd;
+      if (!ctx.is_root()) continue;
+      const int c = job.outputs.derivative_channel(k);
+      checks[k].fwd.push_back(image_mean(ad, c));
+      checks[k].fd.push_back(fd);
+      checks[k].fd_half.push_back(fd_half);
+      if (s > 0) continue;
+      // The first seed's pixels where the derivative is largest.
+      base = image_mean(ad, 0);
+      const double h2 = 2.0 * h;
+      std::vector<std::pair<double, size_t>> by_size;
+      for (size_t i = 0; i < size_t(ad.width) * ad.height; ++i) by_size.push_back({-std::fabs(pixel_mean(ad, i, c)), i});
+      std::partial_sort(by_size.begin(), by_size.begin() + std::min<long>(a.pixels, long(by_size.size())), by_size.end());
+      for (int p = 0; p < a.pixels && p < int(by_size.size()); ++p) {
+        const size_t i = by_size[size_t(p)].second;
+        const double pfd = (pixel_mean(ip, i, 0) - pixel_mean(im, i, 0)) / h2;
+        const double x = pixel_mean(ad, i, c);
+        checks[k].pixel_err = std::max(checks[k].pixel_err, std::fabs(x - pfd) / std::max({std::fabs(x), std::fabs(pfd), 1e-12}));
+      }
     }
-    Image ip = mpi::render_image(ctx, plus, plain), im = mpi::render_image(ctx, minus, plain);
-    if (!ctx.is_root()) continue;
-    // The step actually taken, after float rounding of v0 +- h.
-    const double h2 = double(plus.params.get(slot)) - double(minus.params.get(slot));
-    const int c = job.outputs.derivative_channel(k);
-    const double fwd = image_mean(ad, c), fd = (image_mean(ip, 0) - image_mean(im, 0)) / h2;
-    // Errors relative to the larger derivative, with a floor that keeps a zero derivative
-    // (a parameter that does not affect the image) from dividing by zero.
+  }
+
+  bool all_ok = true;
+  if (ctx.is_root()) {
+    std::printf("%-32s %11s %13s %13s %13s %9s %9s %9s %9s  %s\n", "param", "value", "forward", "reverse", "central FD",
+                "+-", "fd err", "rev err", "pixels", "result");
+    // Errors relative to the larger derivative, with a floor that keeps a zero derivative (a
+    // parameter that does not affect the image) from dividing by zero.
     const double floor = 1e-6 * std::max(base, 1e-6);
     auto rel = [&](double x, double y) { return std::fabs(x - y) / std::max({std::fabs(x), std::fabs(y), floor}); };
-    double err = rel(fwd, fd), rev_err = rel(fwd, rev.gradient[k]), pixel_err = 0;
-    // The pixels where the derivative is largest.
-    std::vector<std::pair<double, size_t>> by_size;
-    for (size_t i = 0; i < size_t(ad.width) * ad.height; ++i) by_size.push_back({-std::fabs(pixel_mean(ad, i, c)), i});
-    std::partial_sort(by_size.begin(), by_size.begin() + std::min<long>(a.pixels, long(by_size.size())), by_size.end());
-    for (int p = 0; p < a.pixels && p < int(by_size.size()); ++p) {
-      size_t i = by_size[size_t(p)].second;
-      double pfd = (pixel_mean(ip, i, 0) - pixel_mean(im, i, 0)) / h2;
-      pixel_err = std::max(pixel_err, rel(pixel_mean(ad, i, c), pfd));
+    for (size_t k = 0; k < params.size(); ++k) {
+      const ParamCheck& p = checks[k];
+      const double fwd = mean_of(p.fwd), fd = mean_of(p.fd), fd_half = mean_of(p.fd_half);
+      const double se = standard_error(p.fwd, p.fd), se_half = standard_error(p.fd, p.fd_half);
+      const double err = rel(fwd, fd), rev_err = rel(p.fwd[0], rev.gradient[k]);
+      // Within the tolerance or, over several seeds, within 3 standard errors; h and h/2 agreeing likewise.
+      const bool fd_ok = err <= a.tol || std::fabs(fwd - fd) <= 3 * se;
+      const bool steps_ok = a.seeds < 2 || rel(fd, fd_half) <= a.tol || std::fabs(fd - fd_half) <= 3 * se_half;
+      const bool ok = fd_ok && steps_ok && (a.pixels == 0 || p.pixel_err <= a.tol || a.seeds > 1) && rev_err <= a.tol_reverse;
+      all_ok = all_ok && ok;
+      std::printf("%-32s %11.6g %13.6g %13.6g %13.6g %9.2e %9.2e %9.2e %9.2e  %s\n", params[k].name.c_str(),
+                  scene.params.get(params[k].slot), fwd, rev.gradient[k], fd, se, err, rev_err, p.pixel_err,
+                  ok ? "ok" : (steps_ok ? "DIFFERS" : "DIFFERS (h and h/2 disagree)"));
     }
-    bool ok = err <= a.tol && pixel_err <= a.tol && rev_err <= a.tol_reverse;
-    all_ok = all_ok && ok;
-    std::printf("%-32s %11.6g %13.6g %13.6g %13.6g %9.2e %9.2e %9.2e  %s\n", params[k].name.c_str(), v0, fwd,
-                rev.gradient[k], fd, err, rev_err, pixel_err, ok ? "ok" : "DIFFERS");
   }
   all_ok = mpi::all_ranks(ctx, all_ok);
   if (ctx.is_root())
-    std::printf("forward vs central differences (h = %g x max(|value|, 1)) within %g, reverse vs forward within %g: %s\n",
-                a.step, a.tol, a.tol_reverse, all_ok ? "PASS" : "FAIL");
+    std::printf("forward vs central differences (h = %g x max(|value|, 1)%s) within %g%s, reverse vs forward within %g: %s\n",
+                a.step, a.fd_spp > 0 ? (", " + std::to_string(a.fd_spp) + " spp").c_str() : "", a.tol,
+                a.seeds > 1 ? (" or 3 standard errors over " + std::to_string(a.seeds) + " seeds").c_str() : "",
+                a.tol_reverse, all_ok ? "PASS" : "FAIL");
   return all_ok ? 0 : kExitDifferent;
 }
 

@@ -1,6 +1,8 @@
 // Reading optimization jobs, checkpoints, and the final scene.
 #include "tools/optimize_job.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <fstream>
 
@@ -94,10 +96,15 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
     } catch (const std::runtime_error& e) {
       rd.fail(where, e.what());
     }
-    if (it.key().find('[') != std::string::npos) rd.fail(where, "name a whole parameter (the vector), not one component");
-    writable_key(scene_doc, it.key(), rd, where);
-    job.entries.push_back(it.key());
-    for (const auto& s : sc) job.scalars.push_back({s.name, s.slot, lr, lo, hi});
+    // NAME[i] optimises one component; the final scene writes the whole vector.
+    const std::string whole = it.key().substr(0, it.key().find('['));
+    writable_key(scene_doc, whole, rd, where);
+    if (std::find(job.entries.begin(), job.entries.end(), whole) == job.entries.end()) job.entries.push_back(whole);
+    for (const auto& s : sc) {
+      for (const Scalar& other : job.scalars)
+        if (other.slot == s.slot) rd.fail(where, s.name + " is already optimised (as " + other.name + ")");
+      job.scalars.push_back({s.name, s.slot, lr, lo, hi});
+    }
   }
   return job;
 }

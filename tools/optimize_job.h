@@ -31,7 +31,7 @@ struct Job {
   std::string loss_name = "l2";
   uint64_t seed = 0;
   bool independent = true;           // adjoint samples independent of the primal's
-  std::vector<std::string> entries;  // the parameter names as given (vectors whole)
+  std::vector<std::string> entries;  // the parameters named, as whole vectors (NAME[i] gives NAME)
   std::vector<Scalar> scalars;
 };
 

@@ -138,6 +138,11 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
     std::printf("dray: busy seconds per rank:");
     for (double b : stats.busy_seconds) std::printf(" %.3f", b);
     std::printf("; imbalance (max/mean) %.3f\n", stats.imbalance());
+    if (!wrt.empty())
+      std::printf("dray: boundary term: %ld edge samples (%ld on an edge with a radiance step, %ld non-finite dropped), "
+                  "%.3f s on rank 0, %.3f s reducing the splats\n",
+                  stats.boundary_samples, stats.boundary_hits, stats.boundary_nonfinite, stats.boundary_seconds,
+                  stats.boundary_mpi_seconds);
   }
   return 0;
 }

@@ -41,6 +41,19 @@ grep -q '"iteration": 100' "$tmp/a/checkpoint.json" && ok "the checkpoint is aft
 grep -q '"position"' "$tmp/a/final-scene.json" && "$dray" render "$tmp/a/final-scene.json" -o "$tmp/final.png" -q \
   && ok "the final scene is valid and renders" || bad "final-scene.json"
 
+# 1b. Silhouettes alone: an emitting sphere's x, y and radius (truth 0.35, 0.8, 0.55) within 2%, on
+# 2 ranks, from the boundary term (its interior derivative is zero). One component per key.
+sed "s|\.\./out/glow-fit|$tmp/glow|; s|glow-fit.json|$scenes/glow-fit.json|; s|glow-truth.json|$scenes/glow-truth.json|" \
+  "$scenes/glow-fit.job.json" > "$tmp/glow.json"
+${mpiexec/ N / 2 } "$dray" optimize "$tmp/glow.json" --threads 1 > "$tmp/glow.out" 2>&1 || bad "glow optimize exited $?"
+for spec in "shapes.glow.center[0] 0.35" "shapes.glow.center[1] 0.8" "shapes.glow.radius 0.55"; do
+  set -- $spec
+  got=$(awk -v n="$1" '$1 == n {print $2}' "$tmp/glow.out")
+  if awk -v g="$got" -v t="$2" 'BEGIN {e = (g - t) / t; exit !(e < 0.02 && e > -0.02)}'; then
+    ok "$1 = $got, truth $2"; else bad "$1 = $got, truth $2"; cat "$tmp/glow.out"; fi
+done
+grep -q '"center": \[' "$tmp/glow/final-scene.json" && ok "a component job writes the whole vector" || bad "glow final scene"
+
 # 2. Killed and resumed: the same final parameters, bitwise, as an uninterrupted run.
 job "$tmp/full.json" "$tmp/full" 40
 ${mpiexec/ N / 2 } "$dray" optimize "$tmp/full.json" --threads 1 -q || bad "uninterrupted run exited $?"
