@@ -68,7 +68,7 @@ void SceneArgs::add_to(CLI::App* cmd) {
       ->check(whole_number(0, std::numeric_limits<long>::max()));
   cmd->add_option("--boundary-samples", boundary_samples,
                   "Edge samples per derivative pass for the visibility (boundary) term; 0: none (default: the scene's "
-                  "render.boundary_samples, else pixels x spp / 8, at least 1024; same as --set render.boundary_samples=N)")
+                  "render.boundary_samples, else pixels x spp / 16, at least 1024; same as --set render.boundary_samples=N)")
       ->check(whole_number(0, 1L << 40));
 }
 

@@ -190,8 +190,9 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
     std::printf("%-32s %11s %13s %13s %13s %9s %9s %9s %9s  %s\n", "param", "value", "forward", "reverse", "central FD",
                 "+-", "fd err", "rev err", "pixels", "result");
     // Errors relative to the larger derivative, with a floor that keeps a zero derivative (a
-    // parameter that does not affect the image) from dividing by zero.
-    const double floor = 1e-6 * std::max(base, 1e-6);
+    // parameter that does not affect the image, or a symmetric one) from dividing by zero: a
+    // derivative below 1e-4 of the image mean per unit is taken as zero.
+    const double floor = 1e-4 * std::max(base, 1e-6);
     auto rel = [&](double x, double y) { return std::fabs(x - y) / std::max({std::fabs(x), std::fabs(y), floor}); };
     for (size_t k = 0; k < params.size(); ++k) {
       const ParamCheck& p = checks[k];
