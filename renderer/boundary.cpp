@@ -20,6 +20,15 @@ long default_boundary_samples(const Scene& scene, const Tile& w) {
   return std::max(1024L, pixels * long(scene.render.spp) / 16);
 }
 
+bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
+  const Camera& cam = scene.camera;
+  auto in = [](Slot s, Slot first, Slot n) { return first != kNoSlot && s >= first && s < first + n; };
+  for (Slot s : slots)
+    if (scene.moves_geometry(s) || in(s, cam.origin, 3) || in(s, cam.target, 3) || in(s, cam.up, 3) || in(s, cam.fov_y, 1))
+      return true;
+  return false;
+}
+
 namespace {
 
 // The boundary samples' own random stream: (seed, sample index), apart from the pixels' streams.
@@ -135,7 +144,7 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
   const size_t m = wrt.size();
   BoundarySplat out;
   out.sums.assign(size_t(scene.camera.width) * size_t(scene.camera.height) * m * 3, ad::FixedSum{});
-  if (m == 0 || n <= 0) return out;
+  if (m == 0 || n <= 0 || !moves_edges(scene, wrt)) return out;  // the sums stay zero
   const Silhouettes edges = find_silhouettes(scene, window);
   const CameraFrame<float> frame_f = camera_frame(scene.camera, ParamView<float>(scene.params));
   // Per batch: its samples' (pixel offset, value) pairs; summed afterwards, exactly, in one thread.
@@ -187,7 +196,7 @@ void add_boundary_splat(Image& image, const RenderOutputs& outputs, const Tile& 
 
 long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const Slot> params, long n, int first,
                        int stride, int threads, std::span<ad::FixedSum> gradient) {
-  if (params.empty() || n <= 0) return 0;
+  if (params.empty() || n <= 0 || !moves_edges(scene, params)) return 0;
   const Tile window{0, 0, scene.camera.width, scene.camera.height};
   const Silhouettes edges = find_silhouettes(scene, window);
   const CameraFrame<float> frame_f = camera_frame(scene.camera, ParamView<float>(scene.params));

@@ -33,6 +33,10 @@ inline constexpr float kEdgeOffset = 1e-3f;
 // on edges where paths are costlier than average: about 0.4x the primal on the bunny).
 long default_boundary_samples(const Scene& scene, const Tile& window);
 
+// Whether any of the scalars moves an edge of the image (a shape's geometry or the camera):
+// otherwise the boundary term is zero and is skipped.
+bool moves_edges(const Scene& scene, std::span<const Slot> slots);
+
 struct BoundarySample {
   int px = 0, py = 0;     // the pixel the edge point lies in
   glm::vec2 normal{0.f};  // unit film normal of the edge at the point

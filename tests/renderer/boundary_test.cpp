@@ -87,8 +87,12 @@ TEST_CASE("a sphere's colour and a light have no boundary term", "[boundary]") {
   Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
                            {"camera.width=40", "camera.height=30", "render.spp=1"});
   const std::vector<Slot> wrt = {slot_of(scene, "materials.red.albedo[0]"), slot_of(scene, "lights.key.position[1]")};
+  REQUIRE_FALSE(moves_edges(scene, wrt));
+  REQUIRE(moves_edges(scene, std::vector<Slot>{slot_of(scene, "camera.fov_y")}));
+  REQUIRE(moves_edges(scene, std::vector<Slot>{slot_of(scene, "shapes.left.radius")}));
+  // Skipped: no sample is drawn and every sum is zero.
   BoundarySplat splat = boundary_splat(scene, wrt, Tile{0, 0, 40, 30}, 4000, 0, 1, 2);
-  REQUIRE(splat.samples > 0);
+  REQUIRE(splat.samples == 0);
   for (const auto& v : splat.sums) REQUIRE(v.bits == 0);
 }
 
