@@ -9,31 +9,27 @@ namespace dray::mpi {
 
 namespace {
 
-// The boundary term: every rank needs d loss / d pixel wherever its samples land.
+// The boundary term, from every rank's share of n samples; `image` is the primal, complete on
+// every rank (each rank needs d loss / d pixel wherever its samples land).
 void add_boundary_gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
-                           std::span<const Slot> params, int threads, const std::vector<Tile>& tiles, Image& image,
+                           std::span<const Slot> params, int threads, long n, const Image& image,
                            DistributedGradient& out) {
   const int w = scene.camera.width, h = scene.camera.height;
-  const long n = default_boundary_samples(scene, Tile{0, 0, w, h});
-  if (params.empty() || n == 0) return;
-  double t0 = ctx.seconds();
-  allgather_static_tiles(ctx, tiles, image);
-  out.boundary_mpi_seconds += ctx.seconds() - t0;
-  std::vector<ad::FixedSum> sums(params.size());
-  long dropped = 0;
+  // The gradient and, last, the dropped-sample count: one exact allreduce.
+  std::vector<ad::FixedSum> sums(params.size() + 1);
   run_agreed(ctx, [&] {
-    t0 = ctx.seconds();
+    const double t0 = ctx.seconds();
     const Image dloss = loss_adjoint_image(image, target, loss, 3.0 * w * h);
-    dropped = boundary_gradient(scene, dloss, params, n, ctx.rank(), ctx.size(), threads, sums);
+    sums.back().add(double(boundary_gradient(scene, dloss, params, n, ctx.rank(), ctx.size(), threads,
+                                             std::span<ad::FixedSum>(sums).first(params.size()))));
     out.boundary_seconds = ctx.seconds() - t0;
   });
-  t0 = ctx.seconds();
+  const double t0 = ctx.seconds();
   allreduce_sum(ctx, std::span<ad::FixedSum>(sums));
-  double d = double(dropped);
-  allreduce_sum(ctx, std::span<double>(&d, 1));
   out.boundary_mpi_seconds += ctx.seconds() - t0;
+  out.mpi_seconds += ctx.seconds() - t0;
   for (size_t k = 0; k < params.size(); ++k) out.gradient[k] += sums[k].value();
-  out.dropped_samples += long(d);
+  out.dropped_samples += long(sums.back().value());
   out.boundary_samples = n;
 }
 
@@ -60,16 +56,20 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
   std::vector<double> buf = {local.loss, double(local.dropped_samples), double(local.dropped_pixels)};
   buf.insert(buf.end(), local.gradient.begin(), local.gradient.end());
   allreduce_sum(ctx, buf);
-  if (primal) {
-    gather_tiles(ctx, tiles, mine, image);
-    if (ctx.is_root()) *primal = image;
-  }
+  // The boundary term needs the whole primal on every rank (one allgather, which also serves a
+  // requested primal); otherwise only a requested primal is gathered, to rank 0.
+  const long n_boundary = moves_edges(scene, params) ? default_boundary_samples(scene, Tile{0, 0, w, h}) : 0;
+  const double t_image = ctx.seconds();
+  if (n_boundary > 0) allgather_static_tiles(ctx, tiles, image);
+  else if (primal) gather_tiles(ctx, tiles, mine, image);
+  if (n_boundary > 0) out.boundary_mpi_seconds = ctx.seconds() - t_image;
   out.mpi_seconds = ctx.seconds() - t0;
   out.loss = buf[0];
   out.dropped_samples = long(buf[1]);
   out.dropped_pixels = long(buf[2]);
   out.gradient.assign(buf.begin() + 3, buf.end());
-  add_boundary_gradient(ctx, scene, target, loss, params, threads, tiles, image, out);
+  if (n_boundary > 0) add_boundary_gradient(ctx, scene, target, loss, params, threads, n_boundary, image, out);
+  if (primal && ctx.is_root()) *primal = std::move(image);
   return out;
 }
 

@@ -14,9 +14,9 @@ struct DistributedGradient {
   std::vector<double> gradient;  // d loss / d params[k]
   long dropped_samples = 0, dropped_pixels = 0;
   double wait_seconds = 0;       // waiting for the slowest rank (load imbalance), at a barrier
-  double mpi_seconds = 0;        // then communicating (allreduce, and the gather when asked)
-  // The boundary (edge) term: samples drawn, their time on rank 0, and the image allgather and
-  // exact gradient allreduce it needs.
+  double mpi_seconds = 0;        // then communicating: every collective, the boundary term's included
+  // The boundary (edge) term: samples drawn, their time on this rank, and the part of
+  // mpi_seconds it needs (the image allgather and the exact gradient allreduce).
   long boundary_samples = 0;
   double boundary_seconds = 0, boundary_mpi_seconds = 0;
 };

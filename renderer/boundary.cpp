@@ -34,8 +34,6 @@ namespace {
 // The boundary samples' own random stream: (seed, sample index), apart from the pixels' streams.
 constexpr uint64_t kBoundaryStream = 0x626f756e64617279ull;  // "boundary"
 
-float depth(const CameraFrame<float>& f, const glm::vec3& p) { return glm::dot(p - to_glm(f.origin), to_glm(f.forward)); }
-
 // A point on a segment element, uniform in film length over its window part. Returns the film
 // point and fills the sample's s and normal; `jacobian` is 1 / pdf per unit film length.
 glm::vec2 sample_segment(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, float u,
@@ -66,7 +64,8 @@ bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const Silhou
   const float phi = 2.f * kPi * u;
   const glm::vec3 p = c.centre + (c.u * std::cos(phi) + c.v * std::sin(phi)) * c.radius;
   const glm::vec3 dp = (c.v * std::cos(phi) - c.u * std::sin(phi)) * c.radius;  // d p / d phi
-  const float z = depth(f, p);
+  const FilmPoint<float> q = project(f, Vec3<float>(p));
+  const float z = q.depth;
   if (!(z > 0.f)) return false;
   // d film / d phi through the projection x = W/2 (1 + X / (Z hw)), y = H/2 (1 - Y / (Z hh)).
   const glm::vec3 d = p - to_glm(f.origin);
@@ -76,7 +75,6 @@ bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const Silhou
                      -0.5f * f.height / f.half_h * (dY * z - Y * dZ) / (z * z));
   const float speed = glm::length(dx);
   if (!(speed > 0.f)) return false;
-  const FilmPoint<float> q = project(f, Vec3<float>(p));
   x = {q.x, q.y};
   b.normal = glm::vec2(-dx.y, dx.x) / speed;
   b.omega = (p - centre) / r;
@@ -114,7 +112,8 @@ bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   Sampler other = sampler;
   const glm::vec3 minus = value(radiance(scene, P, camera_ray(f, x.x - off.x, x.y - off.y), sampler));
   const glm::vec3 plus = value(radiance(scene, P, camera_ray(f, x.x + off.x, x.y + off.y), other));
-  const double scale = double(e.weight) > 0 ? edges.total() / double(e.weight) * double(jacobian) / double(n) : 0.0;
+  // 1 / (n pdf): the element's pick probability is weight / total (every listed weight is > 0).
+  const double scale = edges.total() / double(e.weight) * double(jacobian) / double(n);
   b.delta = glm::vec3(glm::dvec3(minus - plus) * scale);
   if (!all_finite(glm::dvec3(b.delta))) {
     if (nonfinite) ++*nonfinite;
@@ -128,10 +127,14 @@ namespace {
 // Samples first, first + stride, ... < n in batches: batch j holds samples first + stride * (j*B ... j*B+B-1).
 constexpr long kBatch = 256;
 
+// How many of samples first, first + stride, ... < n there are, and in how many batches.
+long samples_of(long n, int first, int stride) { return n > first ? (n - first + stride - 1) / stride : 0; }
+int batches_of(long n, int first, int stride) { return int((samples_of(n, first, stride) + kBatch - 1) / kBatch); }
+
 template <class Body>
 void for_each_sample(long n, int first, int stride, int threads, Body&& body) {
-  const long mine = n > first ? (n - first + stride - 1) / stride : 0;
-  const int batches = int((mine + kBatch - 1) / kBatch);
+  const long mine = samples_of(n, first, stride);
+  const int batches = batches_of(n, first, stride);
   parallel_for(batches, threads, [&](int j) {
     for (long i = long(j) * kBatch; i < std::min(mine, long(j + 1) * kBatch); ++i) body(j, uint64_t(first + i * stride));
   });
@@ -142,14 +145,13 @@ void for_each_sample(long n, int first, int stride, int threads, Body&& body) {
 BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, const Tile& window, long n, int first,
                              int stride, int threads) {
   const size_t m = wrt.size();
-  BoundarySplat out;
+  BoundarySplat out;  // no sums: nothing to add (every rank decides alike)
+  if (m == 0 || n <= 0 || !moves_edges(scene, wrt)) return out;
   out.sums.assign(size_t(scene.camera.width) * size_t(scene.camera.height) * m * 3, ad::FixedSum{});
-  if (m == 0 || n <= 0 || !moves_edges(scene, wrt)) return out;  // the sums stay zero
   const Silhouettes edges = find_silhouettes(scene, window);
   const CameraFrame<float> frame_f = camera_frame(scene.camera, ParamView<float>(scene.params));
   // Per batch: its samples' (pixel offset, value) pairs; summed afterwards, exactly, in one thread.
-  const long mine = n > first ? (n - first + stride - 1) / stride : 0;
-  std::vector<std::vector<std::pair<size_t, double>>> batch_out(size_t((mine + kBatch - 1) / kBatch));
+  std::vector<std::vector<std::pair<size_t, double>>> batch_out(size_t(batches_of(n, first, stride)));
   std::vector<long> batch_nonfinite(batch_out.size(), 0), batch_samples(batch_out.size(), 0);
   using D = ad::Dual<kMaxTangents>;
   std::vector<std::vector<int>> chunk_seeds;  // per chunk of kMaxTangents scalars: slot -> tangent

@@ -81,8 +81,8 @@ T boundary_motion(const Scene& scene, const ParamView<T>& P, const CameraFrame<T
 
 // Forward mode: the boundary term of the derivative images of the scalars `wrt`, from samples
 // first, first + stride, ... of n (one rank's share), in exact accumulators laid out like the
-// derivative channels: ((y * width + x) * wrt.size() + k) * 3 + c. Any split of the samples over
-// ranks and threads sums to the same bits.
+// derivative channels: ((y * width + x) * wrt.size() + k) * 3 + c, or none when no scalar moves
+// an edge. Any split of the samples over ranks and threads sums to the same bits.
 struct BoundarySplat {
   std::vector<ad::FixedSum> sums;
   long samples = 0, nonfinite = 0;  // samples that landed with a step, and dropped ones

@@ -103,10 +103,14 @@ double standard_error(const std::vector<double>& a, const std::vector<double>& b
   return std::sqrt(ss / double(n - 1) / double(n));
 }
 
-// The central difference of the image mean for `slot` at step h (relative), rendered at fd_spp.
-// Returns it; fills *plus_minus with the two images when asked (rank 0).
-double central_difference(const mpi::Context& ctx, const Scene& scene, const mpi::RenderJob& plain, Slot slot,
-                          float h, Image* ip_out = nullptr, Image* im_out = nullptr) {
+// A central difference for `slot` at step h: the two renders (complete on rank 0), the step
+// actually taken (after float rounding of v0 +- h) and the difference of the image means.
+struct Difference {
+  Image plus, minus;
+  double step = 0, mean = 0;
+};
+
+Difference central_difference(const mpi::Context& ctx, const Scene& scene, const mpi::RenderJob& plain, Slot slot, float h) {
   const float v0 = scene.params.get(slot);
   Scene plus = scene, minus = scene;
   plus.params.set(slot, v0 + h);
@@ -115,13 +119,17 @@ double central_difference(const mpi::Context& ctx, const Scene& scene, const mpi
     plus.build_geometry();
     minus.build_geometry();
   }
-  Image ip = mpi::render_image(ctx, plus, plain), im = mpi::render_image(ctx, minus, plain);
-  // The step actually taken, after float rounding of v0 +- h.
-  const double h2 = double(plus.params.get(slot)) - double(minus.params.get(slot));
-  const double fd = ctx.is_root() ? (image_mean(ip, 0) - image_mean(im, 0)) / h2 : 0.0;
-  if (ip_out) *ip_out = std::move(ip);
-  if (im_out) *im_out = std::move(im);
-  return fd;
+  Difference d{mpi::render_image(ctx, plus, plain), mpi::render_image(ctx, minus, plain)};
+  d.step = double(plus.params.get(slot)) - double(minus.params.get(slot));
+  if (ctx.is_root()) d.mean = (image_mean(d.plus, 0) - image_mean(d.minus, 0)) / d.step;
+  return d;
+}
+
+// Errors relative to the larger derivative, with a floor that keeps a zero derivative (a
+// parameter that does not affect the image, or a symmetric one) from dividing by zero: a
+// derivative below 1e-4 of the image mean per unit is taken as zero.
+double relative_error(double x, double y, double image_mean) {
+  return std::fabs(x - y) / std::max({std::fabs(x), std::fabs(y), 1e-4 * std::max(image_mean, 1e-6)});
 }
 
 }  // namespace
@@ -151,7 +159,6 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
                                                Loss::mean, slots, 16, job.threads, seed0);
 
   std::vector<ParamCheck> checks(params.size());
-  Image ad0;
   double base = 0;
   for (int s = 0; s < a.seeds; ++s) {
     Scene seeded = scene;
@@ -161,26 +168,23 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
     if (a.fd_spp > 0) fd_scene.render.spp = a.fd_spp;
     for (size_t k = 0; k < params.size(); ++k) {
       const float h = float(a.step * std::max(1.0, std::fabs(double(scene.params.get(params[k].slot)))));
-      Image ip, im;
-      const double fd = central_difference(ctx, fd_scene, plain, params[k].slot, h, &ip, &im);
-      const double fd_half = a.seeds > 1 ? central_difference(ctx, fd_scene, plain, params[k].slot, 0.5f * h) : fd;
+      const Difference fd = central_difference(ctx, fd_scene, plain, params[k].slot, h);
+      const double fd_half = a.seeds > 1 ? central_difference(ctx, fd_scene, plain, params[k].slot, 0.5f * h).mean : fd.mean;
       if (!ctx.is_root()) continue;
       const int c = job.outputs.derivative_channel(k);
       checks[k].fwd.push_back(image_mean(ad, c));
-      checks[k].fd.push_back(fd);
+      checks[k].fd.push_back(fd.mean);
       checks[k].fd_half.push_back(fd_half);
       if (s > 0) continue;
       // The first seed's pixels where the derivative is largest.
       base = image_mean(ad, 0);
-      const double h2 = 2.0 * h;
       std::vector<std::pair<double, size_t>> by_size;
       for (size_t i = 0; i < size_t(ad.width) * ad.height; ++i) by_size.push_back({-std::fabs(pixel_mean(ad, i, c)), i});
       std::partial_sort(by_size.begin(), by_size.begin() + std::min<long>(a.pixels, long(by_size.size())), by_size.end());
       for (int p = 0; p < a.pixels && p < int(by_size.size()); ++p) {
         const size_t i = by_size[size_t(p)].second;
-        const double pfd = (pixel_mean(ip, i, 0) - pixel_mean(im, i, 0)) / h2;
-        const double x = pixel_mean(ad, i, c);
-        checks[k].pixel_err = std::max(checks[k].pixel_err, std::fabs(x - pfd) / std::max({std::fabs(x), std::fabs(pfd), 1e-12}));
+        const double pfd = (pixel_mean(fd.plus, i, 0) - pixel_mean(fd.minus, i, 0)) / fd.step;
+        checks[k].pixel_err = std::max(checks[k].pixel_err, relative_error(pixel_mean(ad, i, c), pfd, base));
       }
     }
   }
@@ -189,11 +193,7 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
   if (ctx.is_root()) {
     std::printf("%-32s %11s %13s %13s %13s %9s %9s %9s %9s  %s\n", "param", "value", "forward", "reverse", "central FD",
                 "+-", "fd err", "rev err", "pixels", "result");
-    // Errors relative to the larger derivative, with a floor that keeps a zero derivative (a
-    // parameter that does not affect the image, or a symmetric one) from dividing by zero: a
-    // derivative below 1e-4 of the image mean per unit is taken as zero.
-    const double floor = 1e-4 * std::max(base, 1e-6);
-    auto rel = [&](double x, double y) { return std::fabs(x - y) / std::max({std::fabs(x), std::fabs(y), floor}); };
+    auto rel = [&](double x, double y) { return relative_error(x, y, base); };
     for (size_t k = 0; k < params.size(); ++k) {
       const ParamCheck& p = checks[k];
       const double fwd = mean_of(p.fwd), fd = mean_of(p.fd), fd_half = mean_of(p.fd_half);

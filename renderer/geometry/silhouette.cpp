@@ -71,7 +71,7 @@ glm::vec2 film(const CameraFrame<float>& f, const glm::vec3& p) {
   return {q.x, q.y};
 }
 
-float depth(const CameraFrame<float>& f, const glm::vec3& p) { return glm::dot(p - to_glm(f.origin), to_glm(f.forward)); }
+float depth(const CameraFrame<float>& f, const glm::vec3& p) { return project(f, Vec3<float>(p)).depth; }
 
 // A segment clipped to the camera's front (depth >= 1e-3 of the far end) and to the window.
 bool clip_segment(const CameraFrame<float>& f, const Tile& w, const glm::vec3& p0, const glm::vec3& p1,

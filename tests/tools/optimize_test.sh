@@ -19,15 +19,17 @@ job() {  # job FILE OUTPUT ITERATIONS [EXTRA JSON]
 JSON
 }
 
+within_2_percent() {  # within_2_percent OUTPUT PARAM TRUTH: the final value printed for PARAM
+  local got
+  got=$(awk -v n="$2" '$1 == n {print $2}' "$1")
+  if awk -v g="$got" -v t="$3" 'BEGIN {e = (g - t) / t; exit !(e < 0.02 && e > -0.02)}'; then
+    ok "$2 = $got, truth $3"; else bad "$2 = $got, truth $3"; cat "$1"; fi
+}
+
 # 1. A small optimization recovers the light (truth 0.6, 2.2, 0.4) within 2%, on 2 ranks.
 job "$tmp/a.json" "$tmp/a" 100
 ${mpiexec/ N / 2 } "$dray" optimize "$tmp/a.json" --threads 1 > "$tmp/a.out" 2>&1 || bad "optimize exited $?"
-for spec in "0 0.6" "1 2.2" "2 0.4"; do
-  set -- $spec
-  got=$(awk -v n="lights.bulb.position[$1]" '$1 == n {print $2}' "$tmp/a.out")
-  if awk -v g="$got" -v t="$2" 'BEGIN {e = (g - t) / t; exit !(e < 0.02 && e > -0.02)}'; then
-    ok "position[$1] = $got, truth $2"; else bad "position[$1] = $got, truth $2"; cat "$tmp/a.out"; fi
-done
+for spec in "0 0.6" "1 2.2" "2 0.4"; do set -- $spec; within_2_percent "$tmp/a.out" "lights.bulb.position[$1]" "$2"; done
 [ $(wc -l < "$tmp/a/progress.csv") = 101 ] && ok "progress.csv has a header and 100 rows" || bad "progress.csv rows"
 head -1 "$tmp/a/progress.csv" | grep -q "iteration,loss,gradient_norm,dropped_samples,lights.bulb.position\[0\]" \
   && ok "progress.csv names the parameters" || bad "progress.csv header"
@@ -47,11 +49,7 @@ sed "s|\.\./out/glow-fit|$tmp/glow|; s|glow-fit.json|$scenes/glow-fit.json|; s|g
   "$scenes/glow-fit.job.json" > "$tmp/glow.json"
 ${mpiexec/ N / 2 } "$dray" optimize "$tmp/glow.json" --threads 1 > "$tmp/glow.out" 2>&1 || bad "glow optimize exited $?"
 for spec in "shapes.glow.center[0] 0.35" "shapes.glow.center[1] 0.8" "shapes.glow.radius 0.55"; do
-  set -- $spec
-  got=$(awk -v n="$1" '$1 == n {print $2}' "$tmp/glow.out")
-  if awk -v g="$got" -v t="$2" 'BEGIN {e = (g - t) / t; exit !(e < 0.02 && e > -0.02)}'; then
-    ok "$1 = $got, truth $2"; else bad "$1 = $got, truth $2"; cat "$tmp/glow.out"; fi
-done
+  set -- $spec; within_2_percent "$tmp/glow.out" "$1" "$2"; done
 grep -q '"center": \[' "$tmp/glow/final-scene.json" && ok "a component job writes the whole vector" || bad "glow final scene"
 
 # 2. Killed and resumed: the same final parameters, bitwise, as an uninterrupted run.
