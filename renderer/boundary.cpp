@@ -23,9 +23,12 @@ long default_boundary_samples(const Scene& scene, const Tile& w) {
 bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
   const Camera& cam = scene.camera;
   auto in = [](Slot s, Slot first, Slot n) { return first != kNoSlot && s >= first && s < first + n; };
-  for (Slot s : slots)
+  for (Slot s : slots) {
     if (scene.moves_geometry(s) || in(s, cam.origin, 3) || in(s, cam.target, 3) || in(s, cam.up, 3) || in(s, cam.fov_y, 1))
       return true;
+    for (const Light& l : scene.lights)  // a point light moves the shadows it casts
+      if (l.kind == Light::Kind::point && in(s, l.position, 3)) return true;
+  }
   return false;
 }
 
@@ -140,6 +143,27 @@ void for_each_sample(long n, int first, int stride, int threads, Body&& body) {
   });
 }
 
+// One pass's edges: camera silhouettes (samples 0 .. n-1) and, when any light casts hard
+// shadows, shadow edges (samples n .. 2n-1).
+struct BoundaryPass {
+  const Scene& scene;
+  Tile window;
+  long n;
+  Silhouettes silhouettes;
+  ShadowEdges shadows;
+  CameraFrame<float> frame;
+
+  BoundaryPass(const Scene& s, const Tile& w, long n_)
+      : scene(s), window(w), n(n_), silhouettes(find_silhouettes(s, w)), shadows(find_shadow_edges(s)),
+        frame(camera_frame(s.camera, ParamView<float>(s.params))) {}
+
+  long total() const { return shadows.lights.empty() ? n : 2 * n; }
+  bool sample(uint64_t k, BoundarySample& b, long* nonfinite) const {
+    if (k < uint64_t(n)) return boundary_sample(scene, silhouettes, frame, window, k, uint64_t(n), b, nonfinite);
+    return shadow_sample(scene, shadows, frame, window, k - uint64_t(n), uint64_t(n), b, nonfinite);
+  }
+};
+
 }  // namespace
 
 BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, const Tile& window, long n, int first,
@@ -148,10 +172,9 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
   BoundarySplat out;  // no sums: nothing to add (every rank decides alike)
   if (m == 0 || n <= 0 || !moves_edges(scene, wrt)) return out;
   out.sums.assign(size_t(scene.camera.width) * size_t(scene.camera.height) * m * 3, ad::FixedSum{});
-  const Silhouettes edges = find_silhouettes(scene, window);
-  const CameraFrame<float> frame_f = camera_frame(scene.camera, ParamView<float>(scene.params));
+  const BoundaryPass pass(scene, window, n);
   // Per batch: its samples' (pixel offset, value) pairs; summed afterwards, exactly, in one thread.
-  std::vector<std::vector<std::pair<size_t, double>>> batch_out(size_t(batches_of(n, first, stride)));
+  std::vector<std::vector<std::pair<size_t, double>>> batch_out(size_t(batches_of(pass.total(), first, stride)));
   std::vector<long> batch_nonfinite(batch_out.size(), 0), batch_samples(batch_out.size(), 0);
   using D = ad::Dual<kMaxTangents>;
   std::vector<std::vector<int>> chunk_seeds;  // per chunk of kMaxTangents scalars: slot -> tangent
@@ -159,9 +182,9 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
     chunk_seeds.emplace_back(scene.params.values().size(), -1);
     for (size_t t = c0; t < std::min(m, c0 + kMaxTangents); ++t) chunk_seeds.back()[wrt[t]] = int(t - c0);
   }
-  for_each_sample(n, first, stride, threads, [&](int j, uint64_t k) {
+  for_each_sample(pass.total(), first, stride, threads, [&](int j, uint64_t k) {
     BoundarySample b;
-    if (!boundary_sample(scene, edges, frame_f, window, k, uint64_t(n), b, &batch_nonfinite[size_t(j)])) return;
+    if (!pass.sample(k, b, &batch_nonfinite[size_t(j)])) return;
     ++batch_samples[size_t(j)];
     const size_t base = (size_t(b.py) * size_t(scene.camera.width) + size_t(b.px)) * m * 3;
     for (size_t c0 = 0; c0 < m; c0 += kMaxTangents) {
@@ -199,19 +222,17 @@ void add_boundary_splat(Image& image, const RenderOutputs& outputs, const Tile& 
 long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const Slot> params, long n, int first,
                        int stride, int threads, std::span<ad::FixedSum> gradient) {
   if (params.empty() || n <= 0 || !moves_edges(scene, params)) return 0;
-  const Tile window{0, 0, scene.camera.width, scene.camera.height};
-  const Silhouettes edges = find_silhouettes(scene, window);
-  const CameraFrame<float> frame_f = camera_frame(scene.camera, ParamView<float>(scene.params));
+  const BoundaryPass pass(scene, Tile{0, 0, scene.camera.width, scene.camera.height}, n);
   std::vector<int> seeds(scene.params.values().size(), -1);
   for (size_t k = 0; k < params.size(); ++k) seeds[params[k]] = int(k);
   const ParamView<ad::Var> P(scene.params, seeds.data());
   // One accumulator per thread: no two threads add to one.
   std::vector<std::vector<ad::FixedSum>> per_thread(size_t(threads), std::vector<ad::FixedSum>(params.size()));
   std::vector<long> dropped(size_t(threads), 0);
-  for_each_sample(n, first, stride, threads, [&](int, uint64_t k) {
+  for_each_sample(pass.total(), first, stride, threads, [&](int, uint64_t k) {
     const size_t me = size_t(omp_get_thread_num());
     BoundarySample b;
-    if (!boundary_sample(scene, edges, frame_f, window, k, uint64_t(n), b, &dropped[me])) return;
+    if (!pass.sample(k, b, &dropped[me])) return;
     const float* a = dloss.pixel(b.px, b.py);
     const float weight = a[0] * b.delta[0] + a[1] * b.delta[1] + a[2] * b.delta[2];
     if (weight == 0.f) return;

@@ -33,7 +33,8 @@ inline constexpr float kEdgeOffset = 1e-3f;
 // on edges where paths are costlier than average: about 0.4x the primal on the bunny).
 long default_boundary_samples(const Scene& scene, const Tile& window);
 
-// Whether any of the scalars moves an edge of the image (a shape's geometry or the camera):
+// Whether any of the scalars moves an edge of the image (a shape's geometry, the camera, a point
+// light's position):
 // otherwise the boundary term is zero and is skipped.
 bool moves_edges(const Scene& scene, std::span<const Slot> slots);
 
@@ -41,10 +42,35 @@ struct BoundarySample {
   int px = 0, py = 0;     // the pixel the edge point lies in
   glm::vec2 normal{0.f};  // unit film normal of the edge at the point
   glm::vec3 delta{0.f};   // (L⁻ − L⁺) / (sample count · pdf of the point per unit film length)
+  // The edge's material point: on a silhouette, or for a shadow on the occluder's edge.
   const SilhouetteElement* element = nullptr;
   float s = 0;            // segment: the point's parameter along v0 -> v1
   glm::vec3 omega{0.f};   // circle: the point's direction from the sphere's centre
+  // Shadows: the shadow edge is where the line from the light point q through the occluder's
+  // edge point meets the receiver's plane (through the receiver's material point, its normal fixed).
+  bool shadow = false;
+  uint32_t light = 0;           // index into Scene::lights
+  uint32_t light_prim = 0;      // area light: the primitive q was drawn on, with numbers lu, lv
+  float lu = 0, lv = 0;
+  uint32_t receiver = 0;        // BVH primitive the shadow falls on
+  glm::vec2 receiver_uv{0.f};   // its surface coordinates there (triangle, quad)
+  glm::vec3 receiver_omega{0.f}, receiver_normal{0.f};  // sphere: direction from the centre; normal
 };
+
+// The shadow-casting edges of one pass: per light that casts hard shadows (point and area
+// lights), its occluder edges (occluder_edges: silhouettes from a point light; candidates for an
+// area light, tested per sample).
+struct ShadowEdges {
+  std::vector<uint32_t> lights;
+  std::vector<Silhouettes> edges;
+};
+ShadowEdges find_shadow_edges(const Scene& scene);
+
+// Shadow sample k of n: a light, a point q on it, an occluder edge point p seen from q, the
+// receiver y behind p, and the radiance step across the shadow edge at y's film position (the
+// direct light from q, analytic: no Monte Carlo noise). False when it adds nothing.
+bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& frame,
+                   const Tile& window, uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
 
 // Boundary sample k of n. False when it adds nothing: outside the window, no radiance step, or
 // a non-finite one (counted in *nonfinite).
@@ -54,7 +80,7 @@ bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraF
 // n · x(θ) for the sample's material point: its derivative is the edge's normal velocity on the
 // film, in pixels.
 template <class T>
-T boundary_motion(const Scene& scene, const ParamView<T>& P, const CameraFrame<T>& frame, const BoundarySample& b) {
+Vec3<T> edge_point(const Scene& scene, const ParamView<T>& P, const BoundarySample& b) {
   const SilhouetteElement& e = *b.element;
   const Shape& s = scene.shapes[e.shape];
   Vec3<T> p;
@@ -75,6 +101,30 @@ T boundary_motion(const Scene& scene, const ParamView<T>& P, const CameraFrame<T
     }
     p = v[0] + (v[1] - v[0]) * T(b.s);
   }
+  return p;
+}
+
+// The shadow point: the line from the light point through the occluder's edge point, met with
+// the receiver's plane, all as material points in T.
+template <class T>
+Vec3<T> shadow_point(const Scene& scene, const ParamView<T>& P, const BoundarySample& b, const Vec3<T>& p) {
+  const Light& light = scene.lights[b.light];
+  const Vec3<T> q = light.kind == Light::Kind::point ? P.vec3(light.position)
+                                                      : sample_prim(lift_prim(scene, P, b.light_prim), b.lu, b.lv).p;
+  const PrimT<T> rp = lift_prim(scene, P, b.receiver);
+  const Vec3<T> r = rp.kind == PrimGeom::sphere ? rp.a + Vec3<T>(b.receiver_omega) * rp.r
+                                                : rp.a + rp.b * T(b.receiver_uv.x) + rp.c * T(b.receiver_uv.y);
+  const Vec3<T> n(b.receiver_normal);
+  const T t = dot(r - q, n) / dot(p - q, n);
+  return q + (p - q) * t;
+}
+
+// n · x(θ) for the sample's material point (the silhouette's point, or the shadow point): its
+// derivative is the edge's normal velocity on the film, in pixels.
+template <class T>
+T boundary_motion(const Scene& scene, const ParamView<T>& P, const CameraFrame<T>& frame, const BoundarySample& b) {
+  Vec3<T> p = edge_point(scene, P, b);
+  if (b.shadow) p = shadow_point(scene, P, b, p);
   const FilmPoint<T> q = project(frame, p);
   return q.x * T(b.normal.x) + q.y * T(b.normal.y);
 }

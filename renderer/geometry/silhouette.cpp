@@ -136,15 +136,83 @@ void segment_endpoints(const Scene& scene, const SilhouetteElement& e, glm::vec3
   }
 }
 
+bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec3& from) {
+  const Shape& s = scene.shapes[e.shape];
+  if (s.kind != Shape::Kind::mesh || e.mesh_edge == UINT32_MAX) return true;
+  const Mesh& m = scene.meshes[s.mesh];
+  const MeshEdge& edge = m.edges[e.mesh_edge];
+  if (edge.f1 == MeshEdge::kOpen) return true;
+  const glm::vec3 to = from - m.world_positions[edge.v0];
+  return (glm::dot(face_normal(m, edge.f0), to) > 0.f) != (glm::dot(face_normal(m, edge.f1), to) > 0.f);
+}
+
+namespace {
+
+// The segment elements of quad or mesh shape si (weights not set): a quad's four edges, every
+// mesh edge where the surface bends or ends.
+template <class Add>
+void segment_edges(const Scene& scene, uint32_t si, Add&& add) {
+  const Shape& s = scene.shapes[si];
+  SilhouetteElement e;
+  e.shape = si;
+  if (s.kind == Shape::Kind::quad) {
+    for (uint32_t k = 0; k < 4; ++k) {
+      e.v0 = k;
+      e.v1 = (k + 1) % 4;
+      add(e);
+    }
+    return;
+  }
+  const Mesh& m = scene.meshes[s.mesh];
+  for (uint32_t i = 0; i < m.edges.size(); ++i) {
+    const MeshEdge& edge = m.edges[i];
+    if (edge.f1 != MeshEdge::kOpen && glm::dot(face_normal(m, edge.f0), face_normal(m, edge.f1)) > 1.f - 1e-6f)
+      continue;  // coplanar: no discontinuity
+    e.v0 = edge.v0;
+    e.v1 = edge.v1;
+    e.mesh_edge = i;
+    add(e);
+  }
+}
+
+void finish(Silhouettes& out) {
+  out.cdf.clear();
+  out.cdf.reserve(out.elements.size());
+  double sum = 0;
+  for (const auto& e : out.elements) out.cdf.push_back(sum += double(e.weight));
+}
+
+}  // namespace
+
+Silhouettes occluder_edges(const Scene& scene, const glm::vec3* from) {
+  Silhouettes out;
+  for (uint32_t si = 0; si < scene.shapes.size(); ++si) {
+    const Shape& s = scene.shapes[si];
+    if (s.kind == Shape::Kind::sphere) {
+      SilhouetteElement e;
+      e.kind = SilhouetteElement::Kind::circle;
+      e.shape = si;
+      e.weight = 2.f * kPi * scene.params.get(s.b);
+      out.elements.push_back(e);
+      continue;
+    }
+    segment_edges(scene, si, [&](SilhouetteElement e) {
+      if (from && !silhouette_from(scene, e, *from)) return;
+      glm::vec3 p0, p1;
+      segment_endpoints(scene, e, p0, p1);
+      e.weight = glm::length(p1 - p0);
+      if (e.weight > 0.f) out.elements.push_back(e);
+    });
+  }
+  finish(out);
+  return out;
+}
+
 Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
   const CameraFrame<float> f = camera_frame(scene.camera, ParamView<float>(scene.params));
   const glm::vec3 eye = to_glm(f.origin);
   Silhouettes out;
-  auto add_segment = [&](uint32_t shape, uint32_t v0, uint32_t v1) {
-    SilhouetteElement e;
-    e.shape = shape;
-    e.v0 = v0;
-    e.v1 = v1;
+  auto add_segment = [&](SilhouetteElement e) {
     glm::vec3 p0, p1;
     segment_endpoints(scene, e, p0, p1);
     if (clip_segment(f, window, p0, p1, e)) out.elements.push_back(e);
@@ -163,24 +231,12 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
         break;
       }
       case Shape::Kind::quad:
-        for (uint32_t k = 0; k < 4; ++k) add_segment(si, k, (k + 1) % 4);
+      case Shape::Kind::mesh:
+        segment_edges(scene, si, add_segment);
         break;
-      case Shape::Kind::mesh: {
-        const Mesh& m = scene.meshes[s.mesh];
-        for (const MeshEdge& edge : m.edges) {
-          if (edge.f1 != MeshEdge::kOpen) {
-            const glm::vec3 n0 = face_normal(m, edge.f0), n1 = face_normal(m, edge.f1);
-            if (glm::dot(n0, n1) > 1.f - 1e-6f) continue;  // coplanar: no discontinuity
-          }
-          add_segment(si, edge.v0, edge.v1);
-        }
-        break;
-      }
     }
   }
-  out.cdf.reserve(out.elements.size());
-  double sum = 0;
-  for (const auto& e : out.elements) out.cdf.push_back(sum += double(e.weight));
+  finish(out);
   return out;
 }
 

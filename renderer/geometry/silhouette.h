@@ -30,7 +30,9 @@ struct SilhouetteElement {
   // segment: the part in front of the camera, as parameters s of v0 + s (v1 - v0), and of that
   // part the piece on the film window, as parameters t of its projection (linear on the film).
   float s0 = 0, s1 = 1, t0 = 0, t1 = 1;
-  float weight = 0;  // selection weight: the length on the film window in pixels (circle: approximate)
+  float weight = 0;  // selection weight: the length on the film window in pixels (circle: approximate);
+                     // for occluder edges, the length in space
+  uint32_t mesh_edge = UINT32_MAX;  // mesh segments: index into Mesh::edges
 };
 
 struct Silhouettes {
@@ -41,6 +43,15 @@ struct Silhouettes {
 
 // The candidate edges of the scene for the camera at its current parameters, over `window`.
 Silhouettes find_silhouettes(const Scene& scene, const Tile& window);
+
+// The edges that can cast a shadow edge, seen from `from` (a point light): mesh edges whose faces
+// face opposite ways from it, open mesh edges, quad edges and spheres; without `from` (area
+// lights, whose points vary) every mesh edge whose faces meet at an angle, to be tested per
+// sample with silhouette_from. Weighted by length in space (a sphere: its circumference).
+Silhouettes occluder_edges(const Scene& scene, const glm::vec3* from);
+
+// Whether a mesh segment is a silhouette seen from `from` (true for open edges and non-meshes).
+bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec3& from);
 
 // The world-space endpoints of a segment element (float, current parameters).
 void segment_endpoints(const Scene& scene, const SilhouetteElement& e, glm::vec3& p0, glm::vec3& p1);

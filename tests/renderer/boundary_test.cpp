@@ -83,11 +83,12 @@ TEST_CASE("a camera-facing quad translated sideways: its edges' columns and the 
   REQUIRE(region_sum(im, cy, 0, 64, 24, 48) == Approx(-s * s).epsilon(1e-5));
 }
 
-TEST_CASE("a sphere's colour and a light have no boundary term", "[boundary]") {
+TEST_CASE("a sphere's colour and a light's intensity have no boundary term", "[boundary]") {
   Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
                            {"camera.width=40", "camera.height=30", "render.spp=1"});
-  const std::vector<Slot> wrt = {slot_of(scene, "materials.red.albedo[0]"), slot_of(scene, "lights.key.position[1]")};
+  const std::vector<Slot> wrt = {slot_of(scene, "materials.red.albedo[0]"), slot_of(scene, "lights.key.intensity[1]")};
   REQUIRE_FALSE(moves_edges(scene, wrt));
+  REQUIRE(moves_edges(scene, std::vector<Slot>{slot_of(scene, "lights.key.position[1]")}));  // its shadows move
   REQUIRE(moves_edges(scene, std::vector<Slot>{slot_of(scene, "camera.fov_y")}));
   REQUIRE(moves_edges(scene, std::vector<Slot>{slot_of(scene, "shapes.left.radius")}));
   // Skipped: no sample is drawn and nothing is added.
@@ -149,5 +150,65 @@ TEST_CASE("forward and reverse boundary terms agree: <a, J v> = <J^T a, v> with 
     INFO("parameter " << k << ": forward " << forward << ", reverse " << g[k].value());
     REQUIRE(scale > 0);
     REQUIRE(std::fabs(forward - g[k].value()) <= 1e-5 * scale);
+  }
+}
+
+namespace {
+
+// A point light above a blocker (a black square at height 5, outside the camera's view) whose
+// hard shadow falls on a floor the camera sees obliquely; direct light only, so that a pixel's
+// only noise is its film jitter.
+json shadow_scene(long boundary_samples) {
+  return {{"camera", {{"origin", {0, 3, 6}}, {"target", {0, 0, 0}}, {"up", {0, 1, 0}}, {"fov_y", 40},
+                      {"width", 64}, {"height", 48}}},
+          {"render", {{"spp", 16}, {"max_depth", 1}, {"boundary_samples", boundary_samples}}},
+          {"materials", {{"floor", {{"type", "diffuse"}, {"albedo", {0.5, 0.5, 0.5}}}},
+                         {"black", {{"type", "diffuse"}, {"albedo", {0, 0, 0}}}}}},
+          {"shapes", json::array({{{"name", "floor"}, {"type", "quad"}, {"corner", {-10, 0, -10}}, {"edge_u", {0, 0, 20}},
+                                   {"edge_v", {20, 0, 0}}, {"material", "floor"}},
+                                  {{"name", "blocker"}, {"type", "quad"}, {"corner", {-0.5, 5, -0.5}}, {"edge_u", {0, 0, 1}},
+                                   {"edge_v", {1, 0, 0}}, {"material", "black"}}})},
+          {"lights", json::array({{{"name", "pt"}, {"type", "point"}, {"position", {0.3, 8, 0.2}},
+                                   {"intensity", {30, 30, 30}}}})}};
+}
+
+// Central difference of the sum over [x0, x1) x [0, 48) for one scalar, with the same random numbers.
+double region_difference(const Scene& scene, Slot slot, float h, int x0, int x1, uint64_t seed) {
+  Scene plus = scene, minus = scene;
+  plus.render.seed = minus.render.seed = seed;
+  plus.render.spp = minus.render.spp = 256;
+  plus.params.set(slot, scene.params.get(slot) + h);
+  minus.params.set(slot, scene.params.get(slot) - h);
+  plus.build_geometry();
+  minus.build_geometry();
+  const double step = double(plus.params.get(slot)) - double(minus.params.get(slot));
+  return (region_sum(render_local(plus, 2), 0, x0, x1, 0, 48) - region_sum(render_local(minus, 2), 0, x0, x1, 0, 48)) / step;
+}
+
+}  // namespace
+
+TEST_CASE("a hard shadow moves with its blocker and its light: boundary term against differences", "[boundary]") {
+  // The blocker is outside the camera's view: its shadow is the only thing that moves. Region
+  // sums over each half of the image (each holds one of the shadow's side edges), differences
+  // at steps moving the shadow edge about 1 and 0.5 pixels, over 3 seeds.
+  Scene scene = load_scene(shadow_scene(100000), "test.json");
+  for (const char* name : {"shapes.blocker.corner[0]", "shapes.blocker.corner[1]", "lights.pt.position[0]", "lights.pt.position[1]"}) {
+    const Slot slot = slot_of(scene, name);
+    RenderOutputs out;
+    out.wrt = {slot};
+    for (auto [x0, x1] : {std::pair{0, 32}, std::pair{32, 64}}) {
+      double fwd = 0, fd = 0, fd_half = 0;
+      for (uint64_t seed : {1, 2, 3}) {
+        Scene s = scene;
+        s.render.seed = seed;
+        fwd += region_sum(render_local(s, 2, out), out.derivative_channel(0), x0, x1, 0, 48) / 3;
+        fd += region_difference(scene, slot, 0.03f, x0, x1, seed) / 3;
+        fd_half += region_difference(scene, slot, 0.015f, x0, x1, seed) / 3;
+      }
+      INFO(name << ", columns " << x0 << "-" << x1 << ": boundary+interior " << fwd << ", differences " << fd << " (h), "
+                << fd_half << " (h/2)");
+      CHECK(fwd == Approx(fd).epsilon(0.03));
+      CHECK(fd_half == Approx(fd).epsilon(0.03));
+    }
   }
 }

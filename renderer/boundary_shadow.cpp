@@ -1,0 +1,183 @@
+// Shadow edges of direct lighting (Zhang et al. 2020, "Path-Space Differentiable Rendering",
+// boundary segments for direct light): direct light is an integral over light points q; for a
+// point p on an occluder's edge seen from q, the ray q -> p continues to the receiver y, where the
+// shadow edge lies. Its film position is y's projection, its radiance step the unoccluded direct
+// light from q at y, known in closed form.
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "ad/dual.h"
+#include "renderer/boundary.h"
+#include "renderer/integrator.h"
+#include "renderer/pixel_estimate.h"
+
+namespace dray {
+
+ShadowEdges find_shadow_edges(const Scene& scene) {
+  ShadowEdges out;
+  for (uint32_t i = 0; i < scene.lights.size(); ++i) {
+    const Light& l = scene.lights[i];
+    if (l.kind == Light::Kind::environment) continue;
+    const glm::vec3 q = l.kind == Light::Kind::point ? scene.params.get_vec3(l.position) : glm::vec3(0.f);
+    Silhouettes e = occluder_edges(scene, l.kind == Light::Kind::point ? &q : nullptr);
+    if (e.elements.empty()) continue;
+    out.lights.push_back(i);
+    out.edges.push_back(std::move(e));
+  }
+  return out;
+}
+
+namespace {
+
+constexpr uint64_t kShadowStream = 0x736861646f777321ull;  // "shadows!"
+
+// The direct light that the light point q (normal nq for an area light; 0 for a point light)
+// sends along `ray` back to the camera, per unit of the light's pick: 0 where q is hidden.
+glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q, const glm::vec3& nq, const Ray& ray) {
+  Hit hit;
+  if (!scene.bvh.intersect(ray, hit)) return glm::vec3(0.f);
+  const Material& mat = scene.materials[scene.material_of(hit.prim)];
+  if (mat.kind != Material::Kind::diffuse) return glm::vec3(0.f);  // mirrors: not covered
+  const ParamView<float> P(scene.params);
+  const PrimT<float> prim = lift_prim(scene, P, hit.prim);
+  const SurfacePoint<float> sp = eval_hit(prim, RayT<float>{Vec3<float>(ray.o), Vec3<float>(ray.d)}, hit, 0.f);
+  glm::vec3 y = to_glm(sp.p), n = to_glm(sp.n);
+  if (glm::dot(n, ray.d) > 0.f) n = -n;
+  const glm::vec3 to = q - y;
+  const float d2 = glm::dot(to, to), d = std::sqrt(d2);
+  const float cos_y = glm::dot(n, to) / d;
+  if (cos_y <= 0.f) return glm::vec3(0.f);
+  glm::vec3 radiance;
+  float cos_q = 1.f;
+  if (light.kind == Light::Kind::point) {
+    radiance = scene.params.get_vec3(light.intensity);
+  } else {
+    const Material& lm = scene.materials[scene.material_of(light.prims.front())];
+    cos_q = -glm::dot(nq, to) / d;
+    if (lm.two_sided) cos_q = std::fabs(cos_q);
+    if (cos_q <= 0.f) return glm::vec3(0.f);
+    radiance = scene.params.get_vec3(lm.emission);
+  }
+  const glm::vec3 origin = y + n * detail::ray_epsilon(y, ray.o, hit.t);
+  // An area light's point is offset to the side that faces y, as in next-event estimation.
+  const glm::vec3 target = light.kind == Light::Kind::point ? q : q + (glm::dot(nq, to) < 0.f ? nq : -nq) * detail::ray_epsilon(q);
+  if (scene.bvh.occluded(detail::shadow_ray(origin, target))) return glm::vec3(0.f);
+  return scene.params.get_vec3(mat.reflectance) * (1.f / kPi) * radiance * (cos_y * cos_q / d2);
+}
+
+}  // namespace
+
+bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& f, const Tile& w,
+                   uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
+  if (edges.lights.empty()) return false;
+  Sampler sampler(mix64(scene.render.seed ^ kShadowStream), k, 0);
+  // Stratified by sample index: lights in turn, and each light's edges by length in its share.
+  const uint64_t n_lights = edges.lights.size(), share = (n + n_lights - 1) / n_lights;
+  const size_t li = size_t(k % n_lights);
+  const Light& light = scene.lights[edges.lights[li]];
+  const Silhouettes& list = edges.edges[li];
+  b.shadow = true;
+  b.light = edges.lights[li];
+  // The light point: a point light's position, or a point uniform in an area light's area.
+  glm::vec3 q, nq(0.f);
+  double weight = double(n_lights);  // 1 / (pdf of the light and of q)
+  if (light.kind == Light::Kind::point) {
+    q = scene.params.get_vec3(light.position);
+  } else {
+    const float u3 = sampler.next();
+    b.lu = sampler.next();
+    b.lv = sampler.next();
+    const size_t i = std::min(size_t(std::upper_bound(light.cdf.begin(), light.cdf.end(), u3 * light.area) - light.cdf.begin()),
+                              light.prims.size() - 1);
+    b.light_prim = light.prims[i];
+    const SurfacePoint<float> s = sample_prim(lift_prim(scene, ParamView<float>(scene.params), b.light_prim), b.lu, b.lv);
+    q = to_glm(s.p);
+    nq = to_glm(s.n);
+    weight *= double(light.area);
+  }
+  // An occluder edge point p, and p as a function of the edge parameter (a dual: its tangent is
+  // the derivative along the edge).
+  using D1 = ad::Dual<1>;
+  const double pick = (double(k / n_lights) + double(sampler.next())) / double(share) * list.total();
+  const size_t ei = std::min(size_t(std::upper_bound(list.cdf.begin(), list.cdf.end(), pick) - list.cdf.begin()),
+                             list.elements.size() - 1);
+  const SilhouetteElement& e = list.elements[ei];
+  b.element = &e;
+  weight *= list.total() / double(e.weight);
+  const float u = sampler.next();
+  Vec3<D1> p;
+  if (e.kind == SilhouetteElement::Kind::segment) {
+    if (light.kind != Light::Kind::point && !silhouette_from(scene, e, q)) return false;
+    glm::vec3 p0, p1;
+    segment_endpoints(scene, e, p0, p1);
+    b.s = u;
+    p = Vec3<D1>(p0) + Vec3<D1>(p1 - p0) * D1(u, 0);
+  } else {
+    const Shape& s = scene.shapes[e.shape];
+    const glm::vec3 centre = scene.params.get_vec3(s.a);
+    const float r = scene.params.get(s.b);
+    Circle c;
+    if (!tangent_circle(centre, r, q, c)) return false;
+    const D1 phi(2.f * kPi * u, 0);
+    p = Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
+    b.omega = (value(p) - centre) / r;
+    weight *= 2.0 * kPi;  // pdf of phi
+  }
+  const glm::vec3 p_f = value(p);
+  // q must see p, and the ray q -> p goes on to the receiver.
+  const glm::vec3 dir = p_f - q;
+  const float dist = glm::length(dir);
+  if (!(dist > 0.f)) return false;
+  const glm::vec3 d = dir / dist;
+  if (scene.bvh.occluded(Ray{q + nq * detail::ray_epsilon(q), d, dist * (1.f - 1e-4f)})) return false;
+  // The line grazes the occluder at p: a hit on it right after p is that touch, rounded (a
+  // sphere's tangent cannot meet it again at all). Go on past it, once.
+  Hit hit;
+  float start = detail::ray_epsilon(p_f, q, dist);
+  if (!scene.bvh.intersect(Ray{p_f + d * start, d}, hit)) return false;
+  if (scene.bvh.prim_refs()[hit.prim].shape == e.shape &&
+      (e.kind == SilhouetteElement::Kind::circle || hit.t < 1e-3f * dist)) {
+    start += hit.t + detail::ray_epsilon(p_f + d * (start + hit.t), q, dist);
+    if (!scene.bvh.intersect(Ray{p_f + d * start, d}, hit)) return false;
+  }
+  const glm::vec3 y = p_f + d * (start + hit.t);
+  const PrimT<float> rp = lift_prim(scene, ParamView<float>(scene.params), hit.prim);
+  b.receiver = hit.prim;
+  b.receiver_normal = to_glm(prim_normal(rp, Vec3<float>(y)));
+  if (rp.kind == PrimGeom::sphere) {
+    b.receiver_omega = b.receiver_normal;
+  } else {
+    // y's coordinates in the receiver's frame a + u b + v c (least squares in the plane).
+    const glm::vec3 rel = y - to_glm(rp.a), eb = to_glm(rp.b), ec = to_glm(rp.c);
+    const float bb = glm::dot(eb, eb), bc = glm::dot(eb, ec), cc = glm::dot(ec, ec), det = bb * cc - bc * bc;
+    if (!(det > 0.f)) return false;
+    const float rb = glm::dot(rel, eb), rc = glm::dot(rel, ec);
+    b.receiver_uv = {(rb * cc - rc * bc) / det, (rc * bb - rb * bc) / det};
+  }
+  // The shadow point on the film, and its speed along the edge parameter.
+  const Vec3<D1> yd = shadow_point(scene, ParamView<D1>(scene.params), b, p);
+  const CameraFrame<D1> fd = camera_frame(scene.camera, ParamView<D1>(scene.params));
+  const FilmPoint<D1> x = project(fd, yd);
+  if (!(x.depth.v > 0.f)) return false;
+  const glm::vec2 xf(x.x.v, x.y.v), dx(x.x.d[0], x.y.d[0]);
+  if (!(xf.x >= float(w.x0) && xf.x < float(w.x1) && xf.y >= float(w.y0) && xf.y < float(w.y1))) return false;
+  const float speed = glm::length(dx);
+  if (!(speed > 0.f)) return false;
+  b.px = int(xf.x);
+  b.py = int(xf.y);
+  b.normal = glm::vec2(-dx.y, dx.x) / speed;
+  // The step: q's direct light on either side of the shadow edge.
+  const glm::vec2 off = b.normal * kEdgeOffset;
+  const glm::vec3 minus = direct_from(scene, light, q, nq, camera_ray(f, xf.x - off.x, xf.y - off.y).detached());
+  const glm::vec3 plus = direct_from(scene, light, q, nq, camera_ray(f, xf.x + off.x, xf.y + off.y).detached());
+  b.delta = glm::vec3(glm::dvec3(minus - plus) * (weight * double(speed) / double(n)));
+  if (!all_finite(glm::dvec3(b.delta))) {
+    if (nonfinite) ++*nonfinite;
+    return false;
+  }
+  return b.delta != glm::vec3(0.f);
+}
+
+}  // namespace dray
