@@ -21,7 +21,9 @@ ShadowEdges find_shadow_edges(const Scene& scene) {
     const Light& l = scene.lights[i];
     if (l.kind == Light::Kind::environment) continue;
     const glm::vec3 q = l.kind == Light::Kind::point ? scene.params.get_vec3(l.position) : glm::vec3(0.f);
-    Silhouettes e = occluder_edges(scene, l.kind == Light::Kind::point ? &q : nullptr);
+    // A sphere or quad lamp cannot shadow its own light.
+    const bool convex_lamp = l.kind == Light::Kind::area && scene.shapes[l.shape].kind != Shape::Kind::mesh;
+    Silhouettes e = occluder_edges(scene, l.kind == Light::Kind::point ? &q : nullptr, convex_lamp ? l.shape : UINT32_MAX);
     if (e.elements.empty()) continue;
     out.lights.push_back(i);
     out.edges.push_back(std::move(e));

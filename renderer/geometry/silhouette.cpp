@@ -184,9 +184,10 @@ void finish(Silhouettes& out) {
 
 }  // namespace
 
-Silhouettes occluder_edges(const Scene& scene, const glm::vec3* from) {
+Silhouettes occluder_edges(const Scene& scene, const glm::vec3* from, uint32_t skip) {
   Silhouettes out;
   for (uint32_t si = 0; si < scene.shapes.size(); ++si) {
+    if (si == skip) continue;
     const Shape& s = scene.shapes[si];
     if (s.kind == Shape::Kind::sphere) {
       SilhouetteElement e;

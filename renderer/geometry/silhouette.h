@@ -47,8 +47,9 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window);
 // The edges that can cast a shadow edge, seen from `from` (a point light): mesh edges whose faces
 // face opposite ways from it, open mesh edges, quad edges and spheres; without `from` (area
 // lights, whose points vary) every mesh edge whose faces meet at an angle, to be tested per
-// sample with silhouette_from. Weighted by length in space (a sphere: its circumference).
-Silhouettes occluder_edges(const Scene& scene, const glm::vec3* from);
+// sample with silhouette_from. Weighted by length in space (a sphere: its circumference). Shape
+// `skip` (a lamp that cannot shadow itself) is left out.
+Silhouettes occluder_edges(const Scene& scene, const glm::vec3* from, uint32_t skip = UINT32_MAX);
 
 // Whether a mesh segment is a silhouette seen from `from` (true for open edges and non-meshes).
 bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec3& from);

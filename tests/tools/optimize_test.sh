@@ -52,6 +52,13 @@ for spec in "shapes.glow.center[0] 0.35" "shapes.glow.center[1] 0.8" "shapes.glo
   set -- $spec; within_2_percent "$tmp/glow.out" "$1" "$2"; done
 grep -q '"center": \[' "$tmp/glow/final-scene.json" && ok "a component job writes the whole vector" || bad "glow final scene"
 
+# 1c. Shadows alone: a blocker outside the camera's view found from its shadow (truth x -0.4, z -0.6).
+sed "s|\.\./out/shadow-fit|$tmp/shadow|; s|shadow-fit.json|$scenes/shadow-fit.json|; s|shadow-truth.json|$scenes/shadow-truth.json|" \
+  "$scenes/shadow-fit.job.json" > "$tmp/shadow.json"
+${mpiexec/ N / 2 } "$dray" optimize "$tmp/shadow.json" --threads 1 > "$tmp/shadow.out" 2>&1 || bad "shadow optimize exited $?"
+within_2_percent "$tmp/shadow.out" "shapes.blocker.corner[0]" -0.4
+within_2_percent "$tmp/shadow.out" "shapes.blocker.corner[2]" -0.6
+
 # 2. Killed and resumed: the same final parameters, bitwise, as an uninterrupted run.
 job "$tmp/full.json" "$tmp/full" 40
 ${mpiexec/ N / 2 } "$dray" optimize "$tmp/full.json" --threads 1 -q || bad "uninterrupted run exited $?"
