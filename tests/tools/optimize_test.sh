@@ -19,6 +19,12 @@ job() {  # job FILE OUTPUT ITERATIONS [EXTRA JSON]
 JSON
 }
 
+example_job() {  # example_job NAME: scenes/NAME-fit.job.json on 2 ranks, output in $tmp/NAME, console in $tmp/NAME.out
+  sed "s|\.\./out/$1-fit|$tmp/$1|; s|$1-fit.json|$scenes/$1-fit.json|; s|$1-truth.json|$scenes/$1-truth.json|" \
+    "$scenes/$1-fit.job.json" > "$tmp/$1.json"
+  ${mpiexec/ N / 2 } "$dray" optimize "$tmp/$1.json" --threads 1 > "$tmp/$1.out" 2>&1 || bad "$1 optimize exited $?"
+}
+
 within_2_percent() {  # within_2_percent OUTPUT PARAM TRUTH: the final value printed for PARAM
   local got
   got=$(awk -v n="$2" '$1 == n {print $2}' "$1")
@@ -45,19 +51,20 @@ grep -q '"position"' "$tmp/a/final-scene.json" && "$dray" render "$tmp/a/final-s
 
 # 1b. Silhouettes alone: an emitting sphere's x, y and radius (truth 0.35, 0.8, 0.55) within 2%, on
 # 2 ranks, from the boundary term (its interior derivative is zero). One component per key.
-sed "s|\.\./out/glow-fit|$tmp/glow|; s|glow-fit.json|$scenes/glow-fit.json|; s|glow-truth.json|$scenes/glow-truth.json|" \
-  "$scenes/glow-fit.job.json" > "$tmp/glow.json"
-${mpiexec/ N / 2 } "$dray" optimize "$tmp/glow.json" --threads 1 > "$tmp/glow.out" 2>&1 || bad "glow optimize exited $?"
+example_job glow
 for spec in "shapes.glow.center[0] 0.35" "shapes.glow.center[1] 0.8" "shapes.glow.radius 0.55"; do
   set -- $spec; within_2_percent "$tmp/glow.out" "$1" "$2"; done
 grep -q '"center": \[' "$tmp/glow/final-scene.json" && ok "a component job writes the whole vector" || bad "glow final scene"
 
 # 1c. Shadows alone: a blocker outside the camera's view found from its shadow (truth x -0.4, z -0.6).
-sed "s|\.\./out/shadow-fit|$tmp/shadow|; s|shadow-fit.json|$scenes/shadow-fit.json|; s|shadow-truth.json|$scenes/shadow-truth.json|" \
-  "$scenes/shadow-fit.job.json" > "$tmp/shadow.json"
-${mpiexec/ N / 2 } "$dray" optimize "$tmp/shadow.json" --threads 1 > "$tmp/shadow.out" 2>&1 || bad "shadow optimize exited $?"
+example_job shadow
 within_2_percent "$tmp/shadow.out" "shapes.blocker.corner[0]" -0.4
 within_2_percent "$tmp/shadow.out" "shapes.blocker.corner[2]" -0.6
+
+# 1d. A mesh's pose from one view: the bunny's x and rotation about y (truth 0.17, 20 degrees).
+example_job pose
+within_2_percent "$tmp/pose.out" "shapes.bunny.translate[0]" 0.17
+within_2_percent "$tmp/pose.out" "shapes.bunny.rotate_y" 20
 
 # 2. Killed and resumed: the same final parameters, bitwise, as an uninterrupted run.
 job "$tmp/full.json" "$tmp/full" 40
