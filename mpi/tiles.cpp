@@ -216,11 +216,11 @@ Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job,
     double count = double(nonfinite);
     allreduce_sum(ctx, std::span<double>(&count, 1));
     stats->nonfinite_samples = long(count);
-    double b[2] = {double(splat.samples), double(splat.nonfinite)};
-    allreduce_sum(ctx, std::span<double>(b, 2));
+    double b[3] = {double(splat.samples), double(splat.nonfinite), double(splat.drawn)};
+    allreduce_sum(ctx, std::span<double>(b, 3));
     stats->boundary_hits = long(b[0]);
     stats->boundary_nonfinite = long(b[1]);
-    stats->boundary_samples = job.outputs.wrt.empty() ? 0 : default_boundary_samples(scene, window);
+    stats->boundary_samples = long(b[2]);
     stats->boundary_seconds = boundary_seconds;
     stats->boundary_mpi_seconds = boundary_mpi;
   }

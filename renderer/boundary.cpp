@@ -17,7 +17,7 @@ namespace dray {
 long default_boundary_samples(const Scene& scene, const Tile& w) {
   if (scene.render.boundary_samples >= 0) return scene.render.boundary_samples;
   const long pixels = long(w.x1 - w.x0) * long(w.y1 - w.y0);
-  return std::max(1024L, pixels * long(scene.render.spp) / 16);
+  return std::max(1024L, pixels * long(scene.render.spp) / 20);
 }
 
 bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
@@ -144,7 +144,8 @@ void for_each_sample(long n, int first, int stride, int threads, Body&& body) {
 }
 
 // One pass's edges: camera silhouettes (samples 0 .. n-1) and, when any light casts hard
-// shadows, shadow edges (samples n .. 2n-1).
+// shadows, shadow edges (samples n .. n + n/2 - 1: each costs a few rays, not two paths, and
+// their steps carry no Monte Carlo noise).
 struct BoundaryPass {
   const Scene& scene;
   Tile window;
@@ -157,10 +158,11 @@ struct BoundaryPass {
       : scene(s), window(w), n(n_), silhouettes(find_silhouettes(s, w)), shadows(find_shadow_edges(s)),
         frame(camera_frame(s.camera, ParamView<float>(s.params))) {}
 
-  long total() const { return shadows.lights.empty() ? n : 2 * n; }
+  long shadow_count() const { return shadows.lights.empty() ? 0 : std::max(1L, n / 2); }
+  long total() const { return n + shadow_count(); }
   bool sample(uint64_t k, BoundarySample& b, long* nonfinite) const {
     if (k < uint64_t(n)) return boundary_sample(scene, silhouettes, frame, window, k, uint64_t(n), b, nonfinite);
-    return shadow_sample(scene, shadows, frame, window, k - uint64_t(n), uint64_t(n), b, nonfinite);
+    return shadow_sample(scene, shadows, frame, window, k - uint64_t(n), uint64_t(shadow_count()), b, nonfinite);
   }
 };
 
@@ -195,6 +197,7 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
           batch_out[size_t(j)].push_back({base + t * 3 + size_t(c), double(b.delta[c]) * double(ad::tangent(motion, int(t - c0)))});
     }
   });
+  out.drawn = samples_of(pass.total(), first, stride);
   for (size_t j = 0; j < batch_out.size(); ++j) {
     for (const auto& [at, v] : batch_out[j])
       if (!out.sums[at].add(v)) ++out.nonfinite;

@@ -29,8 +29,8 @@ namespace dray {
 // The film offset of the two paths across an edge, in pixels.
 inline constexpr float kEdgeOffset = 1e-3f;
 
-// The default boundary sample count: one per 16 pixel samples of the window (two paths each,
-// on edges where paths are costlier than average: about 0.4x the primal on the bunny).
+// The default count of camera-silhouette samples: one per 20 pixel samples of the window (two
+// paths each, on edges where paths are costlier than average); shadow edges get half as many.
 long default_boundary_samples(const Scene& scene, const Tile& window);
 
 // Whether any of the scalars moves an edge of the image (a shape's geometry, the camera, a point
@@ -135,7 +135,8 @@ T boundary_motion(const Scene& scene, const ParamView<T>& P, const CameraFrame<T
 // an edge. Any split of the samples over ranks and threads sums to the same bits.
 struct BoundarySplat {
   std::vector<ad::FixedSum> sums;
-  long samples = 0, nonfinite = 0;  // samples that landed with a step, and dropped ones
+  long drawn = 0;                   // samples drawn here (silhouettes and shadows)
+  long samples = 0, nonfinite = 0;  // of which landed with a step, and dropped ones
 };
 BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, const Tile& window, long n,
                              int first, int stride, int threads);

@@ -67,8 +67,8 @@ void SceneArgs::add_to(CLI::App* cmd) {
   cmd->add_option("--seed", seed, "Random seed (default: the scene's render.seed; same as --set render.seed=S)")
       ->check(whole_number(0, std::numeric_limits<long>::max()));
   cmd->add_option("--boundary-samples", boundary_samples,
-                  "Edge samples per derivative pass for the visibility (boundary) term; 0: none (default: the scene's "
-                  "render.boundary_samples, else pixels x spp / 16, at least 1024; same as --set render.boundary_samples=N)")
+                  "Camera-silhouette samples per derivative pass for the visibility (boundary) term, plus half as many for shadow edges; 0: none (default: the scene's "
+                  "render.boundary_samples, else pixels x spp / 20, at least 1024; same as --set render.boundary_samples=N)")
       ->check(whole_number(0, 1L << 40));
 }
 
