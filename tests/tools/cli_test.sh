@@ -101,12 +101,15 @@ expect 0 "gradcheck on parameters that move no edge" "$dray" gradcheck "$scenes/
   --param materials.red.albedo lights.key.intensity[0] materials.steel.tint[2] lights.sky.radiance[1] --seed 2
 has "$tmp/stdout" "PASS" "gradcheck passes"
 has "$tmp/stdout" "materials.red.albedo[2]" "gradcheck lists each component"
-expect 1 "gradcheck on a lamp's radius (its shadows move: no shadow-edge term yet)" "$dray" gradcheck "$scenes/spheres.json" $grad \
+expect 1 "gradcheck on a lamp's radius (sky shadows and floor contact move: not covered)" "$dray" gradcheck "$scenes/spheres.json" $grad \
   --param shapes.glow.radius
 has "$tmp/stdout" "DIFFERS" "the difference is shown"
 expect 0 "gradcheck on silhouettes (5 seeds, h and h/2, 64-spp differences)" "$dray" gradcheck "$scenes/glow-fit.json" \
   --param shapes.glow.center shapes.glow.radius camera.origin[2] --step 0.01 --seeds 5 --fd-spp 64
 has "$tmp/stdout" "over 5 seeds" "the seeds are reported"
+expect 0 "gradcheck on a light's position (shadow edges, direct light)" "$dray" gradcheck "$scenes/spheres.json" \
+  --set camera.width=80 --set camera.height=60 --spp 16 --set render.max_depth=1 --param lights.key.position \
+  --step 0.01 --seeds 5 --fd-spp 64
 expect 2 "gradcheck without --param" "$dray" gradcheck "$scenes/spheres.json"
 
 # --- issue 11: what a new user meets
