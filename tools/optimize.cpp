@@ -72,6 +72,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   std::vector<Slot> slots;
   for (const auto& s : job.scalars) slots.push_back(s.slot);
   scene.render.spp = job.spp;
+  if (job.boundary_samples >= 0) scene.render.boundary_samples = job.boundary_samples;
 
   // The target: an image, or a scene rendered first (every rank gets it in full).
   if (!job.target_scene.empty()) {

@@ -34,7 +34,7 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
   JsonReader rd(path);
   json j = read_json_file(path);
   rd.object(j, "", {"scene", "target", "params", "optimizer", "loss", "spp", "output", "snapshot_every", "checkpoint_every",
-                    "seed", "gradient_samples"},
+                    "seed", "gradient_samples", "boundary_samples"},
             {"scene", "target", "params", "output"});
   Job job;
   job.file = path;
@@ -69,6 +69,7 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
     job.loss_name = l;
   }
   if (j.contains("spp")) job.spp = int(rd.integer(j["spp"], "/spp", 1, 1 << 20));
+  if (j.contains("boundary_samples")) job.boundary_samples = rd.integer(j["boundary_samples"], "/boundary_samples", 0, 1L << 40);
   if (j.contains("snapshot_every")) job.snapshot_every = int(rd.integer(j["snapshot_every"], "/snapshot_every", 0, 1 << 24));
   if (j.contains("checkpoint_every")) job.checkpoint_every = int(rd.integer(j["checkpoint_every"], "/checkpoint_every", 0, 1 << 24));
   if (j.contains("seed")) job.seed = uint64_t(rd.integer(j["seed"], "/seed", 0, 1L << 40));
@@ -116,7 +117,7 @@ json job_settings(const Job& job, const json& scene_doc) {
   auto bound = [](double b) { return std::isfinite(b) ? json(b) : json(nullptr); };
   for (const Scalar& sc : job.scalars) params[sc.name] = {{"lr", sc.lr}, {"min", bound(sc.min)}, {"max", bound(sc.max)}};
   return {{"scene", job.scene_path}, {"scene_document", scene_doc}, {"target_image", job.target_image},
-          {"target_scene", job.target_scene}, {"target_spp", job.target_spp}, {"spp", job.spp},
+          {"target_scene", job.target_scene}, {"target_spp", job.target_spp}, {"spp", job.spp}, {"boundary_samples", job.boundary_samples},
           {"optimizer", job.optimizer}, {"beta1", job.beta1}, {"beta2", job.beta2}, {"epsilon", job.epsilon},
           {"lr_decay", job.lr_decay}, {"loss", job.loss_name}, {"seed", job.seed},
           {"gradient_samples", job.independent ? "independent" : "same"}, {"params", params}};

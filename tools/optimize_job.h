@@ -30,6 +30,7 @@ struct Job {
   Loss loss = Loss::l2;
   std::string loss_name = "l2";
   uint64_t seed = 0;
+  long boundary_samples = -1;        // per gradient pass; -1: the scene's (render.boundary_samples or its default)
   bool independent = true;           // adjoint samples independent of the primal's
   std::vector<std::string> entries;  // the parameters named, as whole vectors (NAME[i] gives NAME)
   std::vector<Scalar> scalars;

@@ -56,6 +56,12 @@ for spec in "shapes.glow.center[0] 0.35" "shapes.glow.center[1] 0.8" "shapes.glo
   set -- $spec; within_2_percent "$tmp/glow.out" "$1" "$2"; done
 grep -q '"center": \[' "$tmp/glow/final-scene.json" && ok "a component job writes the whole vector" || bad "glow final scene"
 
+# boundary_samples 0 turns the visibility term off: the glowing sphere, whose interior derivative
+# is zero, then stays where it starts (radius 0.8).
+sed 's|"spp": 4,|"spp": 4, "boundary_samples": 0,|; s|"iterations": 100|"iterations": 5|; s|'"$tmp"'/glow|'"$tmp"'/glow0|' "$tmp/glow.json" > "$tmp/glow0.json"
+"$dray" optimize "$tmp/glow0.json" > "$tmp/glow0.out" 2>&1 && grep -Eq "shapes.glow.radius +0.8$" "$tmp/glow0.out" \
+  && ok "boundary_samples 0: no visibility gradient, the sphere stays" || { bad "boundary_samples 0"; cat "$tmp/glow0.out"; }
+
 # 1c. Shadows alone: a blocker outside the camera's view found from its shadow (truth x -0.4, z -0.6).
 example_job shadow
 within_2_percent "$tmp/shadow.out" "shapes.blocker.corner[0]" -0.4
