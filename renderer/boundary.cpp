@@ -63,7 +63,7 @@ bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const Silhou
   const glm::vec3 centre = scene.params.get_vec3(s.a);
   const float r = scene.params.get(s.b);
   Circle c;
-  if (!tangent_circle(centre, r, to_glm(f.origin), c)) return false;
+  if (!tangent_circle(centre, r, seen_from_point(to_glm(f.origin)), c)) return false;
   const float phi = 2.f * kPi * u;
   const glm::vec3 p = c.centre + (c.u * std::cos(phi) + c.v * std::sin(phi)) * c.radius;
   const glm::vec3 dp = (c.v * std::cos(phi) - c.u * std::sin(phi)) * c.radius;  // d p / d phi

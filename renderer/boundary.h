@@ -52,14 +52,15 @@ struct BoundarySample {
   uint32_t light = 0;           // index into Scene::lights
   uint32_t light_prim = 0;      // area light: the primitive q was drawn on, with numbers lu, lv
   float lu = 0, lv = 0;
+  glm::vec3 light_dir{0.f};     // environment: the direction ω toward the light
   uint32_t receiver = 0;        // BVH primitive the shadow falls on
-  glm::vec2 receiver_uv{0.f};   // its surface coordinates there (triangle, quad)
-  glm::vec3 receiver_omega{0.f}, receiver_normal{0.f};  // sphere: direction from the centre; normal
+  PrimCoords receiver_at;       // its material point there
+  glm::vec3 receiver_normal{0.f};
 };
 
-// The shadow-casting edges of one pass: per light that casts hard shadows (point and area
-// lights), its occluder edges (occluder_edges: silhouettes from a point light; candidates for an
-// area light, tested per sample).
+// The shadow-casting edges of one pass: per light (point, area, environment), its occluder edges
+// (occluder_edges: silhouettes from a point light; candidates for an area light or an
+// environment, tested per sample).
 struct ShadowEdges {
   std::vector<uint32_t> lights;
   std::vector<Silhouettes> edges;
@@ -109,11 +110,12 @@ Vec3<T> edge_point(const Scene& scene, const ParamView<T>& P, const BoundarySamp
 template <class T>
 Vec3<T> shadow_point(const Scene& scene, const ParamView<T>& P, const BoundarySample& b, const Vec3<T>& p) {
   const Light& light = scene.lights[b.light];
-  const Vec3<T> q = light.kind == Light::Kind::point ? P.vec3(light.position)
-                                                      : sample_prim(lift_prim(scene, P, b.light_prim), b.lu, b.lv).p;
+  // The light point q; for an environment any point along the line from p toward ω.
+  const Vec3<T> q = light.kind == Light::Kind::point         ? P.vec3(light.position)
+                    : light.kind == Light::Kind::environment ? p + Vec3<T>(b.light_dir)
+                                                             : sample_prim(lift_prim(scene, P, b.light_prim), b.lu, b.lv).p;
   const PrimT<T> rp = lift_prim(scene, P, b.receiver);
-  const Vec3<T> r = rp.kind == PrimGeom::sphere ? rp.a + Vec3<T>(b.receiver_omega) * rp.r
-                                                : rp.a + rp.b * T(b.receiver_uv.x) + rp.c * T(b.receiver_uv.y);
+  const Vec3<T> r = prim_point(rp, b.receiver_at);
   const Vec3<T> n(b.receiver_normal);
   const T t = dot(r - q, n) / dot(p - q, n);
   return q + (p - q) * t;

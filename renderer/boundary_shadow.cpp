@@ -2,7 +2,8 @@
 // boundary segments for direct light): direct light is an integral over light points q; for a
 // point p on an occluder's edge seen from q, the ray q -> p continues to the receiver y, where the
 // shadow edge lies. Its film position is y's projection, its radiance step the unoccluded direct
-// light from q at y, known in closed form.
+// light from q at y, known in closed form. An environment's "points" are directions ω (uniform
+// on the sphere): the edge is seen from infinitely far along ω, the line through p runs along -ω.
 #include <algorithm>
 #include <cmath>
 
@@ -19,7 +20,6 @@ ShadowEdges find_shadow_edges(const Scene& scene) {
   ShadowEdges out;
   for (uint32_t i = 0; i < scene.lights.size(); ++i) {
     const Light& l = scene.lights[i];
-    if (l.kind == Light::Kind::environment) continue;
     const glm::vec3 q = l.kind == Light::Kind::point ? scene.params.get_vec3(l.position) : glm::vec3(0.f);
     // A sphere or quad lamp cannot shadow its own light.
     const bool convex_lamp = l.kind == Light::Kind::area && scene.shapes[l.shape].kind != Shape::Kind::mesh;
@@ -35,8 +35,27 @@ namespace {
 
 constexpr uint64_t kShadowStream = 0x736861646f777321ull;  // "shadows!"
 
-// The direct light that the light point q (normal nq for an area light; 0 for a point light)
-// sends along `ray` back to the camera, per unit of the light's pick: 0 where q is hidden.
+// The first surface along the ray from p in direction d that is not the graze of edge e's own
+// shape at p (the line touches the occluder there; rounded, it may enter and leave it right after
+// p, and a sphere's tangent cannot meet it again at all): such hits are skipped. `scale` sets
+// "right after".
+bool hit_past_edge(const Scene& scene, const SilhouetteElement& e, const glm::vec3& p, const glm::vec3& d,
+                   const glm::vec3& from, float scale, Hit& hit, float& t) {
+  t = detail::ray_epsilon(p, from, scale);
+  for (int skips = 0;; ++skips) {
+    if (!scene.bvh.intersect(Ray{p + d * t, d}, hit)) return false;
+    const bool graze = scene.bvh.prim_refs()[hit.prim].shape == e.shape &&
+                       (e.kind == SilhouetteElement::Kind::circle || t + hit.t < 1e-3f * scale);
+    if (!graze || skips == 2) break;
+    t += hit.t + detail::ray_epsilon(p + d * (t + hit.t), from, scale);
+  }
+  t += hit.t;
+  return true;
+}
+
+// The direct light that the light point q (normal nq for an area light; 0 for a point light; for
+// an environment, `q` is the direction ω toward it) sends along `ray` back to the camera, per unit
+// of the light's pick: 0 where q is hidden.
 glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q, const glm::vec3& nq, const Ray& ray) {
   Hit hit;
   if (!scene.bvh.intersect(ray, hit)) return glm::vec3(0.f);
@@ -47,14 +66,15 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   const SurfacePoint<float> sp = eval_hit(prim, RayT<float>{Vec3<float>(ray.o), Vec3<float>(ray.d)}, hit, 0.f);
   glm::vec3 y = to_glm(sp.p), n = to_glm(sp.n);
   if (glm::dot(n, ray.d) > 0.f) n = -n;
-  const glm::vec3 to = q - y;
-  const float d2 = glm::dot(to, to), d = std::sqrt(d2);
+  const bool env = light.kind == Light::Kind::environment;
+  const glm::vec3 to = env ? q : q - y;
+  const float d2 = env ? 1.f : glm::dot(to, to), d = std::sqrt(d2);
   const float cos_y = glm::dot(n, to) / d;
   if (cos_y <= 0.f) return glm::vec3(0.f);
   glm::vec3 radiance;
   float cos_q = 1.f;
-  if (light.kind == Light::Kind::point) {
-    radiance = scene.params.get_vec3(light.intensity);
+  if (light.kind != Light::Kind::area) {
+    radiance = scene.params.get_vec3(light.intensity);  // W/sr, or the environment's radiance
   } else {
     const Material& lm = scene.materials[scene.material_of(light.prims.front())];
     cos_q = -glm::dot(nq, to) / d;
@@ -62,10 +82,17 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
     if (cos_q <= 0.f) return glm::vec3(0.f);
     radiance = scene.params.get_vec3(lm.emission);
   }
-  const glm::vec3 origin = y + n * detail::ray_epsilon(y, ray.o, hit.t);
-  // An area light's point is offset to the side that faces y, as in next-event estimation.
-  const glm::vec3 target = light.kind == Light::Kind::point ? q : q + (glm::dot(nq, to) < 0.f ? nq : -nq) * detail::ray_epsilon(q);
-  if (scene.bvh.occluded(detail::shadow_ray(origin, target))) return glm::vec3(0.f);
+  // Off the surface along the line to the light, not along the normal: the line through y
+  // stays, so the step is seen where the shadow point is, whatever the offset (along the normal,
+  // a grazing light's shadow edge moved by offset / tan(elevation), past the ±kEdgeOffset rays).
+  const glm::vec3 origin = y + to * (detail::ray_epsilon(y, ray.o, hit.t) / (d * std::max(cos_y, 1e-2f)));
+  if (env) {
+    if (scene.bvh.occluded(Ray{origin, q, INFINITY})) return glm::vec3(0.f);
+  } else {
+    // An area light's point is offset to the side that faces y, as in next-event estimation.
+    const glm::vec3 target = light.kind == Light::Kind::point ? q : q + (glm::dot(nq, to) < 0.f ? nq : -nq) * detail::ray_epsilon(q);
+    if (scene.bvh.occluded(detail::shadow_ray(origin, target))) return glm::vec3(0.f);
+  }
   return scene.params.get_vec3(mat.reflectance) * (1.f / kPi) * radiance * (cos_y * cos_q / d2);
 }
 
@@ -82,11 +109,17 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   const Silhouettes& list = edges.edges[li];
   b.shadow = true;
   b.light = edges.lights[li];
-  // The light point: a point light's position, or a point uniform in an area light's area.
+  // The light point: a point light's position, or a point uniform in an area light's area, or
+  // for an environment a direction uniform on the sphere.
   glm::vec3 q, nq(0.f);
   double weight = double(n_lights);  // 1 / (pdf of the light and of q)
   if (light.kind == Light::Kind::point) {
     q = scene.params.get_vec3(light.position);
+  } else if (light.kind == Light::Kind::environment) {
+    const float z = 1.f - 2.f * sampler.next(), rxy = std::sqrt(std::max(0.f, 1.f - z * z));
+    const float phi = 2.f * kPi * sampler.next();
+    q = b.light_dir = glm::vec3(rxy * std::cos(phi), rxy * std::sin(phi), z);
+    weight *= 4.0 * kPi;
   } else {
     const float u3 = sampler.next();
     b.lu = sampler.next();
@@ -99,6 +132,8 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
     nq = to_glm(s.n);
     weight *= double(light.area);
   }
+  const bool env = light.kind == Light::Kind::environment;
+  const glm::vec4 from = env ? seen_from_direction(q) : seen_from_point(q);
   // An occluder edge point p, and p as a function of the edge parameter (a dual: its tangent is
   // the derivative along the edge).
   using D1 = ad::Dual<1>;
@@ -111,7 +146,7 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   const float u = sampler.next();
   Vec3<D1> p;
   if (e.kind == SilhouetteElement::Kind::segment) {
-    if (light.kind != Light::Kind::point && !silhouette_from(scene, e, q)) return false;
+    if (light.kind != Light::Kind::point && !silhouette_from(scene, e, from)) return false;
     glm::vec3 p0, p1;
     segment_endpoints(scene, e, p0, p1);
     b.s = u;
@@ -121,7 +156,7 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
     const glm::vec3 centre = scene.params.get_vec3(s.a);
     const float r = scene.params.get(s.b);
     Circle c;
-    if (!tangent_circle(centre, r, q, c)) return false;
+    if (!tangent_circle(centre, r, from, c)) return false;
     const D1 phi(2.f * kPi * u, 0);
     p = Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
     b.omega = (value(p) - centre) / r;
@@ -129,35 +164,27 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   }
   const glm::vec3 p_f = value(p);
   // q must see p, and the ray q -> p goes on to the receiver.
-  const glm::vec3 dir = p_f - q;
-  const float dist = glm::length(dir);
-  if (!(dist > 0.f)) return false;
-  const glm::vec3 d = dir / dist;
-  if (scene.bvh.occluded(Ray{q + nq * detail::ray_epsilon(q), d, dist * (1.f - 1e-4f)})) return false;
-  // The line grazes the occluder at p: a hit on it right after p is that touch, rounded (a
-  // sphere's tangent cannot meet it again at all). Go on past it, once.
   Hit hit;
-  float start = detail::ray_epsilon(p_f, q, dist);
-  if (!scene.bvh.intersect(Ray{p_f + d * start, d}, hit)) return false;
-  if (scene.bvh.prim_refs()[hit.prim].shape == e.shape &&
-      (e.kind == SilhouetteElement::Kind::circle || hit.t < 1e-3f * dist)) {
-    start += hit.t + detail::ray_epsilon(p_f + d * (start + hit.t), q, dist);
-    if (!scene.bvh.intersect(Ray{p_f + d * start, d}, hit)) return false;
+  float t;
+  glm::vec3 d;
+  if (env) {
+    const float scale = glm::length(scene.bvh.bounds().hi - scene.bvh.bounds().lo);
+    if (hit_past_edge(scene, e, p_f, q, p_f, scale, hit, t)) return false;
+    d = -q;
+    if (!hit_past_edge(scene, e, p_f, d, p_f, scale, hit, t)) return false;
+  } else {
+    const glm::vec3 dir = p_f - q;
+    const float dist = glm::length(dir);
+    if (!(dist > 0.f)) return false;
+    d = dir / dist;
+    if (scene.bvh.occluded(Ray{q + nq * detail::ray_epsilon(q), d, dist * (1.f - 1e-4f)})) return false;
+    if (!hit_past_edge(scene, e, p_f, d, q, dist, hit, t)) return false;
   }
-  const glm::vec3 y = p_f + d * (start + hit.t);
+  const glm::vec3 y = p_f + d * t;
   const PrimT<float> rp = lift_prim(scene, ParamView<float>(scene.params), hit.prim);
   b.receiver = hit.prim;
   b.receiver_normal = to_glm(prim_normal(rp, Vec3<float>(y)));
-  if (rp.kind == PrimGeom::sphere) {
-    b.receiver_omega = b.receiver_normal;
-  } else {
-    // y's coordinates in the receiver's frame a + u b + v c (least squares in the plane).
-    const glm::vec3 rel = y - to_glm(rp.a), eb = to_glm(rp.b), ec = to_glm(rp.c);
-    const float bb = glm::dot(eb, eb), bc = glm::dot(eb, ec), cc = glm::dot(ec, ec), det = bb * cc - bc * bc;
-    if (!(det > 0.f)) return false;
-    const float rb = glm::dot(rel, eb), rc = glm::dot(rel, ec);
-    b.receiver_uv = {(rb * cc - rc * bc) / det, (rc * bb - rb * bc) / det};
-  }
+  if (!prim_coords(rp, y, b.receiver_at)) return false;
   // The shadow point on the film, and its speed along the edge parameter.
   const Vec3<D1> yd = shadow_point(scene, ParamView<D1>(scene.params), b, p);
   const CameraFrame<D1> fd = camera_frame(scene.camera, ParamView<D1>(scene.params));

@@ -1,6 +1,9 @@
 #pragma once
 // A BVH primitive lifted to the kernel's scalar type: its geometry read from the parameter
 // table, the differentiable re-evaluation of a hit found in float, and points sampled on it.
+#include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
+
 #include "renderer/camera.h"
 #include "renderer/intersect.h"
 #include "renderer/scene.h"
@@ -93,6 +96,35 @@ SurfacePoint<T> eval_hit(const PrimT<T>& prim, const RayT<T>& ray, const Hit& hi
   }
   Vec3<T> p = ray.o + ray.d * h.t;
   return {p, prim_normal(prim, p)};
+}
+
+// A material point of a primitive: surface coordinates that stay with the surface when its
+// parameters move (a triangle's or quad's a + u b + v c; a sphere's direction from its centre).
+struct PrimCoords {
+  glm::vec2 uv{0.f};
+  glm::vec3 omega{0.f};
+};
+
+// The coordinates of the float point p on the primitive (least squares in its plane). False for
+// a degenerate primitive.
+inline bool prim_coords(const PrimT<float>& prim, const glm::vec3& p, PrimCoords& out) {
+  if (prim.kind == PrimGeom::sphere) {
+    out.omega = (p - to_glm(prim.a)) / prim.r;
+    return prim.r > 0.f;
+  }
+  const glm::vec3 rel = p - to_glm(prim.a), eb = to_glm(prim.b), ec = to_glm(prim.c);
+  const float bb = glm::dot(eb, eb), bc = glm::dot(eb, ec), cc = glm::dot(ec, ec), det = bb * cc - bc * bc;
+  if (!(det > 0.f)) return false;
+  const float rb = glm::dot(rel, eb), rc = glm::dot(rel, ec);
+  out.uv = {(rb * cc - rc * bc) / det, (rc * bb - rb * bc) / det};
+  return true;
+}
+
+// The material point with coordinates c, in T: it moves with the primitive.
+template <class T>
+Vec3<T> prim_point(const PrimT<T>& prim, const PrimCoords& c) {
+  return prim.kind == PrimGeom::sphere ? prim.a + Vec3<T>(c.omega) * prim.r
+                                       : prim.a + prim.b * T(c.uv.x) + prim.c * T(c.uv.y);
 }
 
 // A point on the primitive from two uniform numbers, uniform in area.

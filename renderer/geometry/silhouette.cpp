@@ -31,14 +31,24 @@ std::vector<MeshEdge> mesh_edges(const Mesh& mesh) {
   return edges;
 }
 
-bool tangent_circle(const glm::vec3& c, float r, const glm::vec3& eye, Circle& out) {
-  const glm::vec3 d = eye - c;
-  const float dist2 = glm::dot(d, d);
-  if (!(dist2 > r * r)) return false;
-  // The tangent points p satisfy (p - c) . (eye - c) = r^2: a circle in the plane normal to d.
-  const glm::vec3 w = d / std::sqrt(dist2);
-  out.centre = c + w * (r * r / std::sqrt(dist2));
-  out.radius = r * std::sqrt(std::max(0.f, 1.f - r * r / dist2));
+bool tangent_circle(const glm::vec3& c, float r, const glm::vec4& eye, Circle& out) {
+  glm::vec3 w;
+  if (eye.w == 0.f) {
+    // Seen from infinitely far: the great circle normal to the direction.
+    const float len = glm::length(glm::vec3(eye));
+    if (!(len > 0.f)) return false;
+    w = glm::vec3(eye) / len;
+    out.centre = c;
+    out.radius = r;
+  } else {
+    const glm::vec3 d = glm::vec3(eye) / eye.w - c;
+    const float dist2 = glm::dot(d, d);
+    if (!(dist2 > r * r)) return false;
+    // The tangent points p satisfy (p - c) . (eye - c) = r^2: a circle in the plane normal to d.
+    w = d / std::sqrt(dist2);
+    out.centre = c + w * (r * r / std::sqrt(dist2));
+    out.radius = r * std::sqrt(std::max(0.f, 1.f - r * r / dist2));
+  }
   const glm::vec3 helper = std::fabs(w.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
   out.u = glm::normalize(glm::cross(helper, w));
   out.v = glm::cross(w, out.u);
@@ -136,13 +146,13 @@ void segment_endpoints(const Scene& scene, const SilhouetteElement& e, glm::vec3
   }
 }
 
-bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec3& from) {
+bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from) {
   const Shape& s = scene.shapes[e.shape];
   if (s.kind != Shape::Kind::mesh || e.mesh_edge == UINT32_MAX) return true;
   const Mesh& m = scene.meshes[s.mesh];
   const MeshEdge& edge = m.edges[e.mesh_edge];
   if (edge.f1 == MeshEdge::kOpen) return true;
-  const glm::vec3 to = from - m.world_positions[edge.v0];
+  const glm::vec3 to = glm::vec3(from) - m.world_positions[edge.v0] * from.w;
   return (glm::dot(face_normal(m, edge.f0), to) > 0.f) != (glm::dot(face_normal(m, edge.f1), to) > 0.f);
 }
 
@@ -198,7 +208,7 @@ Silhouettes occluder_edges(const Scene& scene, const glm::vec3* from, uint32_t s
       continue;
     }
     segment_edges(scene, si, [&](SilhouetteElement e) {
-      if (from && !silhouette_from(scene, e, *from)) return;
+      if (from && !silhouette_from(scene, e, seen_from_point(*from))) return;
       glm::vec3 p0, p1;
       segment_endpoints(scene, e, p0, p1);
       e.weight = glm::length(p1 - p0);
@@ -223,7 +233,7 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
     switch (s.kind) {
       case Shape::Kind::sphere: {
         Circle c;
-        if (!tangent_circle(scene.params.get_vec3(s.a), scene.params.get(s.b), eye, c)) break;
+        if (!tangent_circle(scene.params.get_vec3(s.a), scene.params.get(s.b), seen_from_point(eye), c)) break;
         SilhouetteElement e;
         e.kind = SilhouetteElement::Kind::circle;
         e.shape = si;

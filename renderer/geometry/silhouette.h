@@ -11,6 +11,7 @@
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
 #include "renderer/camera.h"
 #include "renderer/render.h"
@@ -51,18 +52,24 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window);
 // `skip` (a lamp that cannot shadow itself) is left out.
 Silhouettes occluder_edges(const Scene& scene, const glm::vec3* from, uint32_t skip = UINT32_MAX);
 
+// Where edges are seen from, in homogeneous coordinates: a point (w = 1), or for light from
+// infinitely far away (an environment) the direction toward it (w = 0).
+inline glm::vec4 seen_from_point(const glm::vec3& p) { return glm::vec4(p, 1.f); }
+inline glm::vec4 seen_from_direction(const glm::vec3& d) { return glm::vec4(d, 0.f); }
+
 // Whether a mesh segment is a silhouette seen from `from` (true for open edges and non-meshes).
-bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec3& from);
+bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from);
 
 // The world-space endpoints of a segment element (float, current parameters).
 void segment_endpoints(const Scene& scene, const SilhouetteElement& e, glm::vec3& p0, glm::vec3& p1);
 
-// A sphere's tangent circle seen from `eye`: centre, radius and an orthonormal frame of its
+// A sphere's tangent circle seen from `eye` (homogeneous, as for silhouette_from: from a
+// direction it is the great circle across it): centre, radius and an orthonormal frame of its
 // plane. False when the eye is inside the sphere (no silhouette).
 struct Circle {
   glm::vec3 centre, u, v;
   float radius;
 };
-bool tangent_circle(const glm::vec3& centre, float radius, const glm::vec3& eye, Circle& out);
+bool tangent_circle(const glm::vec3& centre, float radius, const glm::vec4& eye, Circle& out);
 
 }  // namespace dray

@@ -110,6 +110,10 @@ has "$tmp/stdout" "over 5 seeds" "the seeds are reported"
 expect 0 "gradcheck on a light's position (shadow edges, direct light)" "$dray" gradcheck "$scenes/spheres.json" \
   --set camera.width=80 --set camera.height=60 --spp 16 --set render.max_depth=1 --param lights.key.position \
   --step 0.01 --seeds 5 --fd-spp 64
+expect 0 "gradcheck on a sphere's pose (shadows of the point light, the sphere lamp and the sky; the mirror made diffuse)" \
+  "$dray" gradcheck "$scenes/spheres.json" --set camera.width=80 --set camera.height=60 --spp 16 --set render.max_depth=1 \
+  --set 'materials.steel={"type":"diffuse","albedo":[0.5,0.5,0.5]}' --param shapes.right.radius shapes.right.center[0] \
+  --step 0.01 --seeds 8 --fd-spp 128 --boundary-samples 50000
 expect 2 "gradcheck without --param" "$dray" gradcheck "$scenes/spheres.json"
 
 # --- issue 11: what a new user meets
