@@ -232,9 +232,11 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
       Vec3<float> t, b;
       detail::basis(Vec3<float>(n_f), t, b);
       const glm::vec3 wi = to_glm(t) * lx + to_glm(b) * ly + n_f * lz;
-      const T cos = dot(n, Vec3<T>(wi));
       beta *= albedo;
-      turn = cos / T(value(cos));  // value: exactly 1
+      if constexpr (ad::is_differentiable_v<T>) {
+        const T cos = dot(n, Vec3<T>(wi));
+        turn = cos / T(value(cos));  // value: exactly 1
+      }
       bsdf_pdf = lz * inv_pi;
       specular = false;
       prev_p = sp.p;
