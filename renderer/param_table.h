@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -34,9 +35,15 @@ class ParamTable {
 
   const std::vector<float>& values() const { return values_; }
   const std::vector<ParamEntry>& entries() const { return entries_; }
+  // Another name for a parameter (an older spelling that scenes, jobs and scripts use: the
+  // diffuse `albedo` of `reflectance`); `find` answers to both, `entries` lists the name only.
+  void alias(const std::string& other, const std::string& name) { aliases_.push_back({other, name}); }
+
   std::optional<ParamEntry> find(const std::string& name) const {
     for (const auto& e : entries_)
       if (e.name == name) return e;
+    for (const auto& [other, target] : aliases_)
+      if (other == name) return find(target);
     return std::nullopt;
   }
 
@@ -49,6 +56,7 @@ class ParamTable {
   }
   std::vector<float> values_;
   std::vector<ParamEntry> entries_;
+  std::vector<std::pair<std::string, std::string>> aliases_;
 };
 
 // One scalar parameter: its display name (`materials.white.albedo[1]`) and slot.

@@ -38,8 +38,11 @@ struct Loader {
     m.name = name;
     m.kind = kind;
     std::string prefix = "materials." + name + ".";
-    m.reflectance = scene.params.add(prefix + (kind == Material::Kind::mirror ? "tint" : "albedo"),
-                                     reflectance);
+    // Mitsuba 3's names (diffuse `reflectance`, conductor `specular_reflectance`); the names of
+    // dray's first scenes stay aliases.
+    const bool mirror = kind == Material::Kind::mirror;
+    m.reflectance = scene.params.add(prefix + (mirror ? "specular_reflectance" : "reflectance"), reflectance);
+    scene.params.alias(prefix + (mirror ? "tint" : "albedo"), prefix + (mirror ? "specular_reflectance" : "reflectance"));
     if (emission) {
       m.emission = scene.params.add(prefix + "emission", *emission);
       m.emissive = emission->x > 0.f || emission->y > 0.f || emission->z > 0.f;
@@ -88,6 +91,13 @@ struct Loader {
       r.boundary_samples = rd.integer(j["boundary_samples"], p + "/boundary_samples", 0, 1L << 40);
   }
 
+  // The key a material gives a colour under: Mitsuba's `name`, or the older `alias`, not both.
+  std::string colour_key(const json& m, const std::string& p, const char* name, const char* alias) {
+    if (m.contains(name) && m.contains(alias))
+      rd.fail(p + "/" + alias, std::string("is another name for \"") + name + "\": give one of them");
+    return m.contains(alias) ? alias : name;
+  }
+
   void materials(const json& j) {
     if (!j.is_object()) rd.fail("/materials", std::string("must be an object, got ") + j.type_name());
     for (auto it = j.begin(); it != j.end(); ++it) {
@@ -96,10 +106,11 @@ struct Loader {
       if (!m.is_object() || !m.contains("type")) rd.fail(p + "/type", "required key is missing");
       std::string type = rd.string(m["type"], p + "/type");
       if (type == "diffuse") {
-        rd.object(m, p, {"type", "albedo", "emission", "two_sided"});
-        glm::vec3 albedo = m.contains("albedo") ? rd.colour(m["albedo"], p + "/albedo") : glm::vec3(0.8f);
+        rd.object(m, p, {"type", "reflectance", "albedo", "emission", "two_sided"});
+        const std::string key = colour_key(m, p, "reflectance", "albedo");
+        glm::vec3 albedo = m.contains(key) ? rd.colour(m[key], p + "/" + key) : glm::vec3(0.5f);
         for (int i = 0; i < 3; ++i)
-          if (albedo[i] > 1.f) rd.fail(p + "/albedo", "must be <= 1, got " + fmt_number(albedo[i]));
+          if (albedo[i] > 1.f) rd.fail(p + "/" + key, "must be <= 1, got " + fmt_number(albedo[i]));
         glm::vec3 emission;
         bool has_emission = m.contains("emission");
         if (has_emission) emission = rd.colour(m["emission"], p + "/emission");
@@ -114,8 +125,9 @@ struct Loader {
           scene.materials[index].two_sided = m["two_sided"].get<bool>();
         }
       } else if (type == "mirror") {
-        rd.object(m, p, {"type", "tint"});
-        glm::vec3 tint = m.contains("tint") ? rd.colour(m["tint"], p + "/tint") : glm::vec3(1.f);
+        rd.object(m, p, {"type", "specular_reflectance", "tint"});
+        const std::string key = colour_key(m, p, "specular_reflectance", "tint");
+        glm::vec3 tint = m.contains(key) ? rd.colour(m[key], p + "/" + key) : glm::vec3(1.f);
         add_material(it.key(), Material::Kind::mirror, tint, nullptr);
       } else {
         rd.fail(p + "/type", "unknown material type \"" + type + "\" (expected diffuse or mirror)");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <utility>
 
 namespace dray {
 
@@ -41,6 +42,17 @@ bool is_bare_word(const std::string& t) {
   if (t.empty() || std::string("[{\"-+0123456789").find(t[0]) != std::string::npos) return false;
   if (t[0] == '.' && t.size() > 1 && std::isdigit(static_cast<unsigned char>(t[1]))) return false;
   return t.find_first_of("[]{}\",: \t") == std::string::npos;
+}
+
+// Keys with two spellings (Mitsuba's and dray's first): --set writes the one the document has.
+const std::string& spelled_as_in(const json& object, const std::string& key) {
+  static const std::pair<std::string, std::string> kTwins[] = {{"reflectance", "albedo"}, {"specular_reflectance", "tint"}};
+  if (object.contains(key)) return key;
+  for (const auto& [a, b] : kTwins) {
+    if (key == a && object.contains(b)) return b;
+    if (key == b && object.contains(a)) return a;
+  }
+  return key;
 }
 
 }  // namespace
@@ -97,11 +109,12 @@ void apply_override(json& doc, const std::string& assignment) {
     } else {
       if (node->is_null()) *node = json::object();
       if (!node->is_object()) throw LoadError("--set " + key + ": \"" + s + "\" is inside a value that is not an object");
+      const std::string& name = last ? spelled_as_in(*node, s) : s;
       if (last && value.is_null()) {  // KEY=null removes the key
-        node->erase(s);
+        node->erase(name);
         return;
       }
-      node = &(*node)[s];
+      node = &(*node)[name];
     }
     if (last) *node = value;
   }

@@ -282,3 +282,36 @@ TEST_CASE("dray params needs no BVH: loading can skip it", "[loader]") {
   CHECK(s.bvh.prim_refs().empty());
   CHECK(s.params.find("shapes.bunny.translate").has_value());
 }
+
+TEST_CASE("materials take Mitsuba's names; dray's first names stay aliases", "[loader]") {
+  // The parameter is listed under Mitsuba's name and found under both.
+  Scene s = load_scene(kScenes + "/spheres.json");
+  std::vector<std::string> listed;
+  for (const auto& e : s.params.entries()) listed.push_back(e.name);
+  CHECK(std::count(listed.begin(), listed.end(), "materials.red.reflectance") == 1);
+  CHECK(std::count(listed.begin(), listed.end(), "materials.steel.specular_reflectance") == 1);
+  CHECK(std::count(listed.begin(), listed.end(), "materials.red.albedo") == 0);
+  CHECK(s.params.find("materials.red.albedo")->slot == s.params.find("materials.red.reflectance")->slot);
+  CHECK(s.params.find("materials.steel.tint")->slot == s.params.find("materials.steel.specular_reflectance")->slot);
+  // A name resolves to the spelling asked for (derivative files and job columns keep it).
+  CHECK(resolve_scalars(s.params, {"materials.red.albedo[2]"})[0].name == "materials.red.albedo[2]");
+  CHECK(resolve_scalars(s.params, {"materials.red.albedo[2]"})[0].slot ==
+        resolve_scalars(s.params, {"materials.red.reflectance[2]"})[0].slot);
+  // Either key in the document; both is an error naming the pair; Mitsuba's default 0.5.
+  json doc = minimal();
+  doc["materials"]["white"] = {{"type", "diffuse"}, {"reflectance", {0.2, 0.3, 0.4}}};
+  doc["materials"]["chrome"] = {{"type", "mirror"}, {"specular_reflectance", {0.9, 0.8, 0.7}}};
+  doc["materials"]["grey"] = {{"type", "diffuse"}};
+  Scene m = load_scene(doc, "scene.json");
+  CHECK(m.params.get_vec3(m.params.find("materials.white.albedo")->slot) == glm::vec3(0.2f, 0.3f, 0.4f));
+  CHECK(m.params.get_vec3(m.params.find("materials.chrome.tint")->slot) == glm::vec3(0.9f, 0.8f, 0.7f));
+  CHECK(m.params.get_vec3(m.params.find("materials.grey.reflectance")->slot) == glm::vec3(0.5f));
+  doc["materials"]["white"]["albedo"] = {0.1, 0.1, 0.1};
+  CHECK_THAT(error_of(doc), Catch::Contains("/materials/white/albedo: is another name for \"reflectance\": give one of them"));
+  // --set under either name writes the key the document has.
+  json old = minimal();
+  apply_override(old, "materials.white.reflectance=[0.3, 0.3, 0.3]");
+  CHECK(!old["materials"]["white"].contains("reflectance"));
+  Scene o = load_scene(old, "scene.json");
+  CHECK(o.params.get_vec3(o.params.find("materials.white.reflectance")->slot) == glm::vec3(0.3f));
+}
