@@ -1,8 +1,12 @@
 #pragma once
 // Exact, order-independent sums of doubles (DESIGN.md invariant 3): each addend is rounded once
-// to a multiple of 2^-64 and added as a 128-bit integer. Integer addition is associative, so a
-// sum over samples split across any number of threads and ranks is bitwise the same. The range
-// is |sum| < 2^63 (9.2e18), the resolution 2^-64 (5.4e-20) per addend.
+// to a multiple of 2^-80 and added as a 128-bit integer. Integer addition is associative, so a
+// sum over samples split across any number of threads and ranks is bitwise the same.
+//
+// Range: one accumulator refuses an addend that would take it to 2^30 (1.07e9) or beyond, so
+// that up to 2^16 accumulators (threads times ranks) merge without leaving the 128 bits. A
+// gradient pass sums loss derivatives of order one over pixels: realistic sums stay below 1e4,
+// and a contribution as small as 2^-80 (8.3e-25) still counts.
 #include <cmath>
 #include <cstdint>
 
@@ -14,18 +18,20 @@ __extension__ typedef unsigned __int128 uint128;
 struct FixedSum {
   int128 bits = 0;
 
-  static constexpr double kScale = 0x1p64;   // one unit of the integer is 2^-64
-  static constexpr double kLimit = 0x1p62;   // addends beyond (in units of 1) are refused
+  static constexpr int kFractionBits = 80;  // one unit of the integer is 2^-80
+  static constexpr double kLimit = 0x1p30;  // |sum| of one accumulator stays below this
 
-  // Adds x (rounded to the nearest multiple of 2^-64). A non-finite or out-of-range addend is
-  // refused (returns false) and leaves the sum unchanged.
+  // Adds x (rounded to the nearest multiple of 2^-80). A non-finite addend, or one that would
+  // take the sum to kLimit or beyond, is refused (returns false) and leaves the sum unchanged.
   bool add(double x) {
     if (!(std::fabs(x) < kLimit)) return false;
-    // The whole part and the fraction, each exact; the fraction times 2^64 is exact too.
-    const double hi = std::trunc(x);
-    const double frac = x - hi;
-    const auto frac_bits = static_cast<int128>(std::nearbyint(frac * kScale));
-    bits += (static_cast<int128>(static_cast<int64_t>(hi)) << 64) + frac_bits;
+    // The whole part and the fraction, each exact; the fraction times 2^80 is exact too.
+    const double whole = std::trunc(x);
+    const auto frac = static_cast<int128>(std::nearbyint(std::ldexp(x - whole, kFractionBits)));
+    const int128 sum = bits + (static_cast<int128>(static_cast<int64_t>(whole)) << kFractionBits) + frac;
+    constexpr int128 cap = int128(1) << (30 + kFractionBits);
+    if (sum >= cap || sum <= -cap) return false;
+    bits = sum;
     return true;
   }
 
@@ -34,11 +40,12 @@ struct FixedSum {
     return *this;
   }
 
-  // The sum as a double (within one rounding of the exact sum; a function of the bits alone).
+  // The sum as a double (a function of the bits alone: the same bits give the same double).
   double value() const {
     const bool neg = bits < 0;
     const uint128 m = neg ? -static_cast<uint128>(bits) : static_cast<uint128>(bits);
-    const double v = double(uint64_t(m >> 64)) + std::ldexp(double(uint64_t(m)), -64);
+    const double v = std::ldexp(double(uint64_t(m >> 64)), 64 - kFractionBits) +
+                     std::ldexp(double(uint64_t(m)), -kFractionBits);
     return neg ? -v : v;
   }
 };

@@ -7,34 +7,6 @@
 
 namespace dray::mpi {
 
-namespace {
-
-// The boundary term, from every rank's share of n samples; `image` is the primal, complete on
-// every rank (each rank needs d loss / d pixel wherever its samples land).
-void add_boundary_gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
-                           std::span<const Slot> params, int threads, long n, const Image& image,
-                           DistributedGradient& out) {
-  const int w = scene.camera.width, h = scene.camera.height;
-  // The gradient and, last, the dropped-sample count: one exact allreduce.
-  std::vector<ad::FixedSum> sums(params.size() + 1);
-  run_agreed(ctx, [&] {
-    const double t0 = ctx.seconds();
-    const Image dloss = loss_adjoint_image(image, target, loss, 3.0 * w * h);
-    sums.back().add(double(boundary_gradient(scene, dloss, params, n, ctx.rank(), ctx.size(), threads,
-                                             std::span<ad::FixedSum>(sums).first(params.size()))));
-    out.boundary_seconds = ctx.seconds() - t0;
-  });
-  const double t0 = ctx.seconds();
-  allreduce_sum(ctx, std::span<ad::FixedSum>(sums));
-  out.boundary_mpi_seconds += ctx.seconds() - t0;
-  out.mpi_seconds += ctx.seconds() - t0;
-  for (size_t k = 0; k < params.size(); ++k) out.gradient[k] += sums[k].value();
-  out.dropped_samples += long(sums.back().value());
-  out.boundary_samples = n;
-}
-
-}  // namespace
-
 DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
                              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
                              Image* primal) {
@@ -52,23 +24,40 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
   ctx.barrier();
   const double t0 = ctx.seconds();
   out.wait_seconds = t0 - tw;
-  // One message: loss, drop counts and the gradient.
-  std::vector<double> buf = {local.loss, double(local.dropped_samples), double(local.dropped_pixels)};
-  buf.insert(buf.end(), local.gradient.begin(), local.gradient.end());
-  allreduce_sum(ctx, buf);
   // The boundary term needs the whole primal on every rank (one allgather, which also serves a
   // requested primal); otherwise only a requested primal is gathered, to rank 0.
   const long n_boundary = moves_edges(scene, params) ? default_boundary_samples(scene, Tile{0, 0, w, h}) : 0;
-  const double t_image = ctx.seconds();
   if (n_boundary > 0) allgather_static_tiles(ctx, tiles, image);
   else if (primal) gather_tiles(ctx, tiles, mine, image);
-  if (n_boundary > 0) out.boundary_mpi_seconds = ctx.seconds() - t_image;
-  out.mpi_seconds = ctx.seconds() - t0;
-  out.loss = buf[0];
-  out.dropped_samples = long(buf[1]);
-  out.dropped_pixels = long(buf[2]);
-  out.gradient.assign(buf.begin() + 3, buf.end());
-  if (n_boundary > 0) add_boundary_gradient(ctx, scene, target, loss, params, threads, n_boundary, image, out);
+  out.mpi_seconds = out.boundary_mpi_seconds = ctx.seconds() - t0;
+  if (n_boundary == 0) out.boundary_mpi_seconds = 0;
+  // Exact sums, merged in one allreduce: the gradient (interior and boundary terms), the loss
+  // and the drop counts. Integer sums: bitwise the same for any rank and thread count.
+  std::vector<ad::FixedSum> sums = std::move(local.gradient_sums);
+  const size_t n = params.size();
+  sums.resize(n + 3);
+  sums[n] = local.loss_sum;
+  long dropped = local.dropped_samples;
+  if (n_boundary > 0) {
+    run_agreed(ctx, [&] {
+      const double tb = ctx.seconds();
+      const Image dloss = loss_adjoint_image(image, target, loss, 3.0 * w * h);
+      dropped += boundary_gradient(scene, dloss, params, n_boundary, ctx.rank(), ctx.size(), threads,
+                                   std::span<ad::FixedSum>(sums).first(n));
+      out.boundary_seconds = ctx.seconds() - tb;
+    });
+    out.boundary_samples = n_boundary;
+  }
+  sums[n + 1].add(double(dropped));
+  sums[n + 2].add(double(local.dropped_pixels));
+  const double tr = ctx.seconds();
+  allreduce_sum(ctx, std::span<ad::FixedSum>(sums));
+  out.mpi_seconds += ctx.seconds() - tr;
+  if (n_boundary > 0) out.boundary_mpi_seconds += ctx.seconds() - tr;
+  for (size_t k = 0; k < n; ++k) out.gradient.push_back(sums[k].value());
+  out.loss = sums[n].value();
+  out.dropped_samples = long(sums[n + 1].value());
+  out.dropped_pixels = long(sums[n + 2].value());
   if (primal && ctx.is_root()) *primal = std::move(image);
   return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The distributed gradient pass: tiles over ranks (static, interleaved), each rank's gradient
-// summed over its tiles, then one MPI_Allreduce of loss, gradient and drop counts.
+// summed exactly (fixed point) over its pixels and boundary samples, then one exact allreduce of
+// loss, gradient and drop counts: bitwise the same for any rank count, thread count and tiles.
 #include <span>
 #include <vector>
 
@@ -16,7 +17,7 @@ struct DistributedGradient {
   double wait_seconds = 0;       // waiting for the slowest rank (load imbalance), at a barrier
   double mpi_seconds = 0;        // then communicating: every collective, the boundary term's included
   // The boundary (edge) term: samples drawn, their time on this rank, and the part of
-  // mpi_seconds it needs (the image allgather and the exact gradient allreduce).
+  // mpi_seconds spent while it is on (the image allgather and the one exact allreduce).
   long boundary_samples = 0;
   double boundary_seconds = 0, boundary_mpi_seconds = 0;
 };

@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include "ad/dual.h"
+#include "ad/exact_gradient.h"
 #include "ad/var.h"
 #include "renderer/integrator.h"
 #include "renderer/parallel.h"
@@ -229,13 +230,13 @@ long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const S
   std::vector<int> seeds(scene.params.values().size(), -1);
   for (size_t k = 0; k < params.size(); ++k) seeds[params[k]] = int(k);
   const ParamView<ad::Var> P(scene.params, seeds.data());
-  // One accumulator per thread: no two threads add to one.
-  std::vector<std::vector<ad::FixedSum>> per_thread(size_t(threads), std::vector<ad::FixedSum>(params.size()));
+  // One accumulator per thread (no two threads add to one); a sample is one unit.
+  ad::ExactGradient acc(threads, params.size());
   std::vector<long> dropped(size_t(threads), 0);
   for_each_sample(pass.total(), first, stride, threads, [&](int, uint64_t k) {
-    const size_t me = size_t(omp_get_thread_num());
+    const int me = omp_get_thread_num();
     BoundarySample b;
-    if (!pass.sample(k, b, &dropped[me])) return;
+    if (!pass.sample(k, b, &dropped[size_t(me)])) return;
     const float* a = dloss.pixel(b.px, b.py);
     const float weight = a[0] * b.delta[0] + a[1] * b.delta[1] + a[2] * b.delta[2];
     if (weight == 0.f) return;
@@ -244,15 +245,14 @@ long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const S
     const ad::Var motion = boundary_motion(scene, P, camera_frame(scene.camera, P), b);
     tape.begin_adjoints();
     tape.seed(motion.i, weight);
-    std::vector<ad::FixedSum>& acc = per_thread[me];
-    if (!tape.backward_to([&](int g, float adj) { acc[size_t(g)].add(double(adj)); })) ++dropped[me];
+    ad::ThreadGradient& mine = acc.thread(me);
+    if (!tape.backward_to([&](int g, float adj) { mine.stage(size_t(g), double(adj)); }) || !mine.commit())
+      ++dropped[size_t(me)];
     tape.clear();
   });
+  acc.merge_into(gradient);  // refused units are counted in `dropped` already
   long n_dropped = 0;
-  for (size_t t = 0; t < per_thread.size(); ++t) {
-    for (size_t g = 0; g < params.size(); ++g) gradient[g] += per_thread[t][g];
-    n_dropped += dropped[t];
-  }
+  for (long d : dropped) n_dropped += d;
   return n_dropped;
 }
 

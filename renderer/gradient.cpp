@@ -3,6 +3,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <omp.h>
+
+#include "ad/exact_gradient.h"
 #include "ad/var.h"
 #include "renderer/parallel.h"
 #include "renderer/pixel_estimate.h"
@@ -54,19 +57,15 @@ Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, do
 
 namespace {
 
-struct TileResult {
-  double loss = 0;
-  std::vector<double> gradient;
-  long dropped_samples = 0, dropped_pixels = 0;
-};
-
 // Replays the pixel's samples in the Var kernel, seeding each sample's radiance with
-// d loss / d pixel / spp, and adds the parameter adjoints to `gradient`.
-void adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, uint64_t seed, int x, int y,
-                   const glm::dvec3& dloss_dpixel, TileResult& out) {
+// d loss / d pixel / spp, stages the parameter adjoints and commits them (one unit: the pixel).
+// Returns the samples dropped (their gradient not finite).
+long adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, uint64_t seed, int x, int y,
+                   const glm::dvec3& dloss_dpixel, ad::ThreadGradient& acc) {
   ad::Tape& tape = ad::Tape::local();
   const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
   const int n = scene.render.spp;
+  long dropped = 0;
   for (int s = 0; s < n; ++s) {
     tape.clear();
     Sampler sampler(seed, pixel, uint64_t(s));
@@ -75,9 +74,11 @@ void adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, uint64_t see
     Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
     tape.begin_adjoints();
     for (int c = 0; c < 3; ++c) tape.seed(L[c].i, float(dloss_dpixel[c] / n));
-    if (!tape.backward(out.gradient)) ++out.dropped_samples;
+    if (!tape.backward_to([&](int g, float adj) { acc.stage(size_t(g), double(adj)); })) ++dropped;
   }
   tape.clear();
+  if (!acc.commit()) ++dropped;
+  return dropped;
 }
 
 }  // namespace
@@ -89,11 +90,13 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   for (size_t k = 0; k < params.size(); ++k) seeds[params[k]] = int(k);
   const ParamView<float> Pf(scene.params);
   const ParamView<ad::Var> Pv(scene.params, seeds.data());
-  std::vector<TileResult> per_tile(ids.size());
+  // Per thread: the gradient (the loss is one more entry, last), and drop counts.
+  ad::ExactGradient acc(threads, params.size() + 1);
+  std::vector<long> dropped_samples(size_t(threads), 0), dropped_pixels(size_t(threads), 0);
   parallel_for(int(ids.size()), threads, [&](int i) {
     inject_fault(ids[size_t(i)]);
-    TileResult& r = per_tile[size_t(i)];
-    r.gradient.assign(params.size(), 0.0);
+    const int me = omp_get_thread_num();
+    ad::ThreadGradient& mine = acc.thread(me);
     const Tile& t = tiles[size_t(ids[size_t(i)])];
     for (int y = t.y0; y < t.y1; ++y)
       for (int x = t.x0; x < t.x1; ++x) {
@@ -107,21 +110,26 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
           l += loss_term(loss, px[c], tp[c]) / normaliser;
           dloss[c] = loss_derivative(loss, px[c], tp[c]) / normaliser;
         }
-        if (!std::isfinite(l)) {  // a non-finite pixel: no loss, no gradient
-          ++r.dropped_pixels;
+        mine.stage(params.size(), l);
+        if (!std::isfinite(l) || !mine.commit()) {  // a non-finite pixel: no loss, no gradient
+          mine.discard();
+          ++dropped_pixels[size_t(me)];
           continue;
         }
-        r.loss += l;
-        if (!params.empty()) adjoint_pixel(scene, Pv, adjoint_seed, x, y, dloss, r);
+        if (!params.empty()) dropped_samples[size_t(me)] += adjoint_pixel(scene, Pv, adjoint_seed, x, y, dloss, mine);
       }
   });
   GradientResult out;
-  out.gradient.assign(params.size(), 0.0);
-  for (const TileResult& r : per_tile) {  // in tile order: deterministic
-    out.loss += r.loss;
-    for (size_t k = 0; k < params.size(); ++k) out.gradient[k] += r.gradient[k];
-    out.dropped_samples += r.dropped_samples;
-    out.dropped_pixels += r.dropped_pixels;
+  std::vector<ad::FixedSum> sums(params.size() + 1);
+  acc.merge_into(sums);
+  out.loss_sum = sums.back();
+  sums.pop_back();
+  out.gradient_sums = std::move(sums);
+  out.loss = out.loss_sum.value();
+  for (const ad::FixedSum& g : out.gradient_sums) out.gradient.push_back(g.value());
+  for (int t = 0; t < threads; ++t) {
+    out.dropped_samples += dropped_samples[size_t(t)];
+    out.dropped_pixels += dropped_pixels[size_t(t)];
   }
   return out;
 }

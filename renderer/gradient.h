@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ad/fixed_sum.h"
 #include "renderer/image.h"
 #include "renderer/render.h"
 #include "renderer/scene.h"
@@ -31,17 +32,22 @@ double loss_derivative(Loss loss, double rendered, double target);
 Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, double normaliser);
 
 struct GradientResult {
-  double loss = 0;                // this process's share of the loss (already divided by `normaliser`)
-  std::vector<double> gradient;   // d loss / d params[k], this process's share
-  long dropped_samples = 0;       // samples whose gradient was not finite: dropped
+  // This process's share, as exact fixed-point sums (order-independent: merge them across ranks
+  // with mpi::allreduce_sum) and as their values.
+  ad::FixedSum loss_sum;                     // the loss (already divided by `normaliser`)
+  std::vector<ad::FixedSum> gradient_sums;   // d loss / d params[k]
+  double loss = 0;
+  std::vector<double> gradient;
+  long dropped_samples = 0;       // samples whose gradient was not finite or out of range: dropped
   long dropped_pixels = 0;        // pixels whose value was not finite: no loss, no gradient
 };
 
 // Over tiles[ids]: renders each pixel (into `primal`, full size), adds its loss against `target`
 // (full size) divided by `normaliser` (3 x the global pixel count for a mean), and accumulates
-// the gradient with respect to the scalars at `params`. Every tile accumulates its own gradient
-// (one thread each); tiles are summed in the order of `ids`, so the result does not depend on
-// the thread count or schedule.
+// the gradient with respect to the scalars at `params`. Each pixel's samples are summed in
+// order, then committed to its thread's exact accumulators (ad/exact_gradient.h): the result is
+// bitwise the same for any tiles, thread count or schedule, and memory is O(parameters) per
+// thread, independent of the tiles.
 //
 // The adjoint pass replays the primal's samples (the exact gradient of this image's loss) when
 // adjoint_seed equals the scene's seed. With another seed it replays a sample set of its own:

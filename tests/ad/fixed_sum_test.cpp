@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "ad/exact_gradient.h"
 #include "ad/fixed_sum.h"
 
 using dray::ad::FixedSum;
@@ -33,17 +34,73 @@ TEST_CASE("a fixed-point sum does not depend on the order of its addends", "[fix
 
 TEST_CASE("fixed-point sums are exact for representable values and refuse what they cannot hold", "[fixed_sum]") {
   FixedSum s;
-  REQUIRE(s.add(1e15));
-  REQUIRE(s.add(0x1p-60));
-  REQUIRE(s.add(-1e15));
-  REQUIRE(s.value() == 0x1p-60);  // floating point would give 0
+  REQUIRE(s.add(1e8));
+  REQUIRE(s.add(0x1p-78));
+  REQUIRE(s.add(-1e8));
+  REQUIRE(s.value() == 0x1p-78);  // floating point would give 0
   REQUIRE(s.add(-3.25));
-  REQUIRE(s.value() == -3.25 + 0x1p-60);
+  REQUIRE(s.value() == -3.25 + 0x1p-78);
   REQUIRE_FALSE(s.add(std::nan("")));
   REQUIRE_FALSE(s.add(INFINITY));
-  REQUIRE_FALSE(s.add(1e19));
-  REQUIRE(s.value() == -3.25 + 0x1p-60);
+  REQUIRE_FALSE(s.add(2e9));
+  REQUIRE(s.value() == -3.25 + 0x1p-78);
+  // Contributions down to 2^-80 count.
+  FixedSum tiny;
+  for (int i = 0; i < 1024; ++i) REQUIRE(tiny.add(0x1p-80));
+  REQUIRE(tiny.value() == 0x1p-70);
+  // The sum's own range: refused when it would reach 2^30, unchanged after.
+  FixedSum big;
+  REQUIRE(big.add(0x1p29));
+  REQUIRE(big.add(0x1p29 - 1));
+  REQUIRE_FALSE(big.add(1.0));
+  REQUIRE(big.value() == 0x1p30 - 1);
   FixedSum neg;
   neg.add(-0.1);
   REQUIRE(neg.value() == -0.1);
+}
+
+TEST_CASE("per-thread exact gradients: staged per unit, committed all or none, the same bits for any split", "[fixed_sum]") {
+  using dray::ad::ExactGradient;
+  using dray::ad::ThreadGradient;
+  // Units of work (each: a few (parameter, adjoint) pairs staged in order), as pixels are.
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<std::vector<std::pair<size_t, double>>> units(2000);
+  for (auto& unit : units)
+    for (int k = 0; k < 5; ++k) unit.push_back({size_t(rng() % 50), u(rng) * std::ldexp(1.0, int(rng() % 40) - 30)});
+  auto run = [&](int threads, int chunk) {
+    ExactGradient acc(threads, 50);
+    for (size_t i = 0; i < units.size(); ++i) {
+      ThreadGradient& t = acc.thread(int((i / size_t(chunk)) % size_t(threads)));
+      for (auto [g, x] : units[i]) t.stage(g, x);
+      REQUIRE(t.commit());
+    }
+    std::vector<FixedSum> out(50);
+    REQUIRE(acc.merge_into(out) == 0);
+    return out;
+  };
+  const std::vector<FixedSum> one = run(1, 1);
+  for (auto [threads, chunk] : {std::pair{2, 1}, std::pair{3, 7}, std::pair{8, 100}}) {
+    const std::vector<FixedSum> other = run(threads, chunk);
+    for (size_t g = 0; g < 50; ++g) REQUIRE(other[g].bits == one[g].bits);
+  }
+  // A unit with a non-finite or out-of-range adjoint leaves every sum as it was.
+  ThreadGradient t(4);
+  t.stage(0, 1.5);
+  REQUIRE(t.commit());
+  t.stage(0, 2.0);
+  t.stage(1, 1.0);
+  t.stage(2, std::nan(""));
+  REQUIRE_FALSE(t.commit());
+  t.stage(3, 2e9);
+  REQUIRE_FALSE(t.commit());
+  REQUIRE(t.refused() == 2);
+  REQUIRE(t.sums()[0].value() == 1.5);
+  REQUIRE(t.sums()[1].value() == 0.0);
+  // Discarded stages add nothing; the next unit starts clean.
+  t.stage(1, 5.0);
+  t.discard();
+  t.stage(1, 0.25);
+  REQUIRE(t.commit());
+  REQUIRE(t.sums()[1].value() == 0.25);
 }
