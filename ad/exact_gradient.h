@@ -16,7 +16,10 @@ namespace dray::ad {
 
 class ThreadGradient {
  public:
-  explicit ThreadGradient(size_t n) : sums_(n), stage_(n, 0.0), staged_(n, 0) {}
+  // `plain`: commit into plain double sums instead (order-dependent: only for measuring what the
+  // exact sums cost, tools/bench).
+  explicit ThreadGradient(size_t n, bool plain = false)
+      : sums_(plain ? 0 : n), plain_(plain ? n : 0), stage_(n, 0.0), staged_(n, 0) {}
 
   // Adds x to parameter g's staged adjoint.
   void stage(size_t g, double x) {
@@ -30,6 +33,11 @@ class ThreadGradient {
   // Commits the staged adjoints to the exact sums, all or none, and clears the stage. Returns
   // false (and counts it in refused()) when a sum refused its addend: not finite, or out of range.
   bool commit() {
+    if (!plain_.empty()) {
+      for (uint32_t g : touched_) plain_[g] += stage_[g];
+      discard();
+      return true;
+    }
     undo_.clear();
     bool ok = true;
     for (uint32_t g : touched_) {
@@ -56,10 +64,12 @@ class ThreadGradient {
   }
 
   std::span<const FixedSum> sums() const { return sums_; }
+  std::span<const double> plain_sums() const { return plain_; }
   long refused() const { return refused_; }
 
  private:
   std::vector<FixedSum> sums_;
+  std::vector<double> plain_;
   std::vector<double> stage_;
   std::vector<uint8_t> staged_;
   std::vector<uint32_t> touched_;
@@ -70,9 +80,9 @@ class ThreadGradient {
 // One ThreadGradient per thread (no two threads write one accumulator), merged in integers.
 class ExactGradient {
  public:
-  ExactGradient(int threads, size_t n) : n_(n) {
+  ExactGradient(int threads, size_t n, bool plain = false) : n_(n) {
     per_thread_.reserve(size_t(threads));
-    for (int t = 0; t < threads; ++t) per_thread_.emplace_back(n);
+    for (int t = 0; t < threads; ++t) per_thread_.emplace_back(n, plain);
   }
 
   ThreadGradient& thread(int t) { return per_thread_[size_t(t)]; }
@@ -81,10 +91,17 @@ class ExactGradient {
   long merge_into(std::span<FixedSum> out) const {
     long refused = 0;
     for (const ThreadGradient& t : per_thread_) {
-      for (size_t g = 0; g < n_; ++g) out[g] += t.sums()[g];
+      for (size_t g = 0; g < t.sums().size(); ++g) out[g] += t.sums()[g];
       refused += t.refused();
     }
     return refused;
+  }
+  // Plain mode: the threads' double sums, added in thread order.
+  std::vector<double> plain_total() const {
+    std::vector<double> out(n_, 0.0);
+    for (const ThreadGradient& t : per_thread_)
+      for (size_t g = 0; g < t.plain_sums().size(); ++g) out[g] += t.plain_sums()[g];
+    return out;
   }
 
  private:

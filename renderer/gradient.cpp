@@ -85,13 +85,13 @@ long adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, uint64_t see
 
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
-                              int threads, Image& primal, uint64_t adjoint_seed) {
+                              int threads, Image& primal, uint64_t adjoint_seed, bool plain_sums) {
   std::vector<int> seeds(scene.params.values().size(), -1);
   for (size_t k = 0; k < params.size(); ++k) seeds[params[k]] = int(k);
   const ParamView<float> Pf(scene.params);
   const ParamView<ad::Var> Pv(scene.params, seeds.data());
   // Per thread: the gradient (the loss is one more entry, last), and drop counts.
-  ad::ExactGradient acc(threads, params.size() + 1);
+  ad::ExactGradient acc(threads, params.size() + 1, plain_sums);
   std::vector<long> dropped_samples(size_t(threads), 0), dropped_pixels(size_t(threads), 0);
   parallel_for(int(ids.size()), threads, [&](int i) {
     inject_fault(ids[size_t(i)]);
@@ -120,13 +120,19 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
       }
   });
   GradientResult out;
-  std::vector<ad::FixedSum> sums(params.size() + 1);
-  acc.merge_into(sums);
-  out.loss_sum = sums.back();
-  sums.pop_back();
-  out.gradient_sums = std::move(sums);
-  out.loss = out.loss_sum.value();
-  for (const ad::FixedSum& g : out.gradient_sums) out.gradient.push_back(g.value());
+  if (plain_sums) {
+    out.gradient = acc.plain_total();
+    out.loss = out.gradient.back();
+    out.gradient.pop_back();
+  } else {
+    std::vector<ad::FixedSum> sums(params.size() + 1);
+    acc.merge_into(sums);
+    out.loss_sum = sums.back();
+    sums.pop_back();
+    out.gradient_sums = std::move(sums);
+    out.loss = out.loss_sum.value();
+    for (const ad::FixedSum& g : out.gradient_sums) out.gradient.push_back(g.value());
+  }
   for (int t = 0; t < threads; ++t) {
     out.dropped_samples += dropped_samples[size_t(t)];
     out.dropped_pixels += dropped_pixels[size_t(t)];

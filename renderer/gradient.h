@@ -53,8 +53,11 @@ struct GradientResult {
 // adjoint_seed equals the scene's seed. With another seed it replays a sample set of its own:
 // dLoss/dpixel and dpixel/dparam are then independent estimates, and the gradient is unbiased
 // (with shared samples, E[(I - T) dI] carries a Cov(I, dI) / spp bias).
+//
+// `plain_sums` (tools/bench only) sums in plain doubles instead, to measure the exact sums' cost:
+// the result then has values but no exact sums, and depends on the schedule.
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
-                              int threads, Image& primal, uint64_t adjoint_seed);
+                              int threads, Image& primal, uint64_t adjoint_seed, bool plain_sums = false);
 
 }  // namespace dray

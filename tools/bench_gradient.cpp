@@ -59,6 +59,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   double primal = time([&] { render_tiles(scene, tiles, ids, img, threads); });
+  // The same pass summing in plain doubles: what the exact fixed-point sums cost.
+  double plain = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, scene.render.seed + 1, true); });
+  std::printf("exact sums: %.3f s against plain double sums %.3f s: exact/plain %.3fx\n", grad, plain, grad / plain);
   std::printf("%s %dx%d, %d spp, %d thread(s): primal %.3f s, gradient pass with all %zu parameters %.3f s: %.2fx\n",
               scene_path.c_str(), width, height, spp, threads, primal, all.size(), grad, grad / primal);
   return 0;
