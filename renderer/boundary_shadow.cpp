@@ -25,6 +25,17 @@ ShadowEdges find_shadow_edges(const Scene& scene) {
     const bool convex_lamp = l.kind == Light::Kind::area && scene.shapes[l.shape].kind != Shape::Kind::mesh;
     Silhouettes e = occluder_edges(scene, l.kind == Light::Kind::point ? &q : nullptr, convex_lamp ? l.shape : UINT32_MAX);
     if (e.elements.empty()) continue;
+    if (l.kind == Light::Kind::environment) {
+      // Seen from a direction drawn within its lune, an edge is always a silhouette: weigh it
+      // by the lune's share of the sphere (a smooth mesh's nearly flat edges: small).
+      double sum = 0;
+      e.cdf.clear();
+      for (SilhouetteElement& el : e.elements) {
+        glm::vec3 n0, n1;
+        el.weight *= silhouette_lune(scene, el, n0, n1) / kPi;
+        e.cdf.push_back(sum += double(el.weight));
+      }
+    }
     out.lights.push_back(i);
     out.edges.push_back(std::move(e));
   }
@@ -64,13 +75,13 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   const ParamView<float> P(scene.params);
   const PrimT<float> prim = lift_prim(scene, P, hit.prim);
   const SurfacePoint<float> sp = eval_hit(prim, RayT<float>{Vec3<float>(ray.o), Vec3<float>(ray.d)}, hit, 0.f);
-  glm::vec3 y = to_glm(sp.p), n = to_glm(sp.n);
-  if (glm::dot(n, ray.d) > 0.f) n = -n;
+  glm::vec3 y = to_glm(sp.p), n = to_glm(sp.n), ns = to_glm(shading_normal(scene, P, hit.prim, prim, sp.p, sp.n));
+  if (glm::dot(n, ray.d) > 0.f) n = -n, ns = -ns;
   const bool env = light.kind == Light::Kind::environment;
   const glm::vec3 to = env ? q : q - y;
   const float d2 = env ? 1.f : glm::dot(to, to), d = std::sqrt(d2);
-  const float cos_y = glm::dot(n, to) / d;
-  if (cos_y <= 0.f) return glm::vec3(0.f);
+  const float cos_y = glm::dot(ns, to) / d;  // shaded as the integrator shades, leaks excluded
+  if (cos_y <= 0.f || glm::dot(n, to) <= 0.f) return glm::vec3(0.f);
   glm::vec3 radiance;
   float cos_q = 1.f;
   if (light.kind != Light::Kind::area) {
@@ -116,10 +127,7 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   if (light.kind == Light::Kind::point) {
     q = scene.params.get_vec3(light.position);
   } else if (light.kind == Light::Kind::environment) {
-    const float z = 1.f - 2.f * sampler.next(), rxy = std::sqrt(std::max(0.f, 1.f - z * z));
-    const float phi = 2.f * kPi * sampler.next();
-    q = b.light_dir = glm::vec3(rxy * std::cos(phi), rxy * std::sin(phi), z);
-    weight *= 4.0 * kPi;
+    // The direction is drawn once the edge is known (below).
   } else {
     const float u3 = sampler.next();
     b.lu = sampler.next();
@@ -133,7 +141,6 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
     weight *= double(light.area);
   }
   const bool env = light.kind == Light::Kind::environment;
-  const glm::vec4 from = env ? seen_from_direction(q) : seen_from_point(q);
   // An occluder edge point p, and p as a function of the edge parameter (a dual: its tangent is
   // the derivative along the edge).
   using D1 = ad::Dual<1>;
@@ -143,6 +150,28 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   const SilhouetteElement& e = list.elements[ei];
   b.element = &e;
   weight *= list.total() / double(e.weight);
+  if (env) {
+    // A direction uniform in the edge's lune (silhouette_lune): z along the edge uniform, the
+    // azimuth about it in the two arcs where the faces' normals disagree on the side.
+    glm::vec3 n0, n1;
+    const float alpha = silhouette_lune(scene, e, n0, n1);
+    const float z = 1.f - 2.f * sampler.next(), rxy = std::sqrt(std::max(0.f, 1.f - z * z));
+    const float t = 2.f * sampler.next();
+    if (alpha < kPi) {
+      const glm::vec3 c = glm::cross(n0, n1);
+      if (!(glm::length(c) > 0.f)) return false;
+      const glm::vec3 axis = glm::normalize(c), side = glm::cross(axis, n0);  // n1 = cos α n0 + sin α side
+      const float psi = 0.5f * kPi + alpha * (t - std::floor(t)) + (t >= 1.f ? kPi : 0.f);
+      q = (n0 * std::cos(psi) + side * std::sin(psi)) * rxy + axis * z;
+      weight *= 4.0 * double(alpha);
+    } else {
+      const float phi = kPi * t;
+      q = glm::vec3(rxy * std::cos(phi), rxy * std::sin(phi), z);
+      weight *= 4.0 * kPi;
+    }
+    b.light_dir = q;
+  }
+  const glm::vec4 from = env ? seen_from_direction(q) : seen_from_point(q);
   const float u = sampler.next();
   Vec3<D1> p;
   if (e.kind == SilhouetteElement::Kind::segment) {

@@ -124,9 +124,14 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
     SurfacePoint<T> sp = eval_hit(prim, ray, hit, 0.f);
     const Material& mat = scene.materials[scene.material_of(hit.prim)];
 
-    // Two-sided surfaces: face the normal towards the incoming ray.
-    Vec3<T> n = value(dot(sp.n, ray.d)) > 0.f ? -sp.n : sp.n;
-    glm::vec3 p_f = value(sp.p), n_f = value(n);
+    // Two-sided surfaces: face the normal towards the incoming ray. n, the geometric normal,
+    // decides sides and offsets; ns, the shading normal (smooth meshes), shades. Light never
+    // leaks through a surface: a direction must be above both.
+    const bool back = value(dot(sp.n, ray.d)) > 0.f;
+    Vec3<T> n = back ? -sp.n : sp.n;
+    Vec3<T> ns = shading_normal(scene, P, hit.prim, prim, sp.p, sp.n);
+    if (back) ns = -ns;
+    glm::vec3 p_f = value(sp.p), n_f = value(n), ns_f = value(ns);
 
     // Emission leaves the front side only (the side the geometric normal points to), or both.
     if (mat.emissive && (mat.two_sided || value(dot(sp.n, ray.d)) < 0.f)) {
@@ -155,7 +160,8 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
     const glm::vec3 origin_f = value(origin);
 
     if (mat.kind == Material::Kind::mirror) {
-      Vec3<T> d = ray.d - n * (T(2.f) * dot(ray.d, n));
+      Vec3<T> d = ray.d - ns * (T(2.f) * dot(ray.d, ns));
+      if (!(glm::dot(value(d), n_f) > 0.f)) break;  // reflected below the surface
       beta *= P.vec3(mat.reflectance);
       ray = {origin, d};
       specular = true;
@@ -174,8 +180,8 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
             T dist2 = dot(to, to);
             T dist = ad::sqrt(dist2);
             Vec3<T> wi = to / dist;
-            T cos = dot(n, wi);
-            if (value(cos) <= 0.f) break;
+            T cos = dot(ns, wi);
+            if (value(cos) <= 0.f || glm::dot(n_f, value(wi)) <= 0.f) break;
             if (bvh.occluded(detail::shadow_ray(origin_f, value(P.vec3(light.position))))) break;
             L += beta * f * P.vec3(light.intensity) * (cos / (dist2 * T(light_pick)));
             break;
@@ -184,12 +190,12 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
             float z = 1.f - 2.f * u1, rxy = std::sqrt(std::max(0.f, 1.f - z * z));
             float phi = 2.f * kPi * u2;
             glm::vec3 wi(rxy * std::cos(phi), rxy * std::sin(phi), z);
-            float cos_f = glm::dot(n_f, wi);
-            if (cos_f <= 0.f) break;
+            float cos_f = glm::dot(ns_f, wi);
+            if (cos_f <= 0.f || glm::dot(n_f, wi) <= 0.f) break;
             if (bvh.occluded(Ray{origin_f, wi, INFINITY})) break;
             float light_pdf = light_pick / (4.f * kPi);
             float w = power_heuristic(light_pdf, cos_f * inv_pi);
-            T cos = dot(n, Vec3<T>(wi));
+            T cos = dot(ns, Vec3<T>(wi));
             L += beta * f * P.vec3(light.intensity) * (cos * T(w / light_pdf));
             break;
           }
@@ -203,14 +209,14 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
             T dist2 = dot(to, to);
             T dist = ad::sqrt(dist2);
             Vec3<T> wi = to / dist;
-            T cos = dot(n, wi);
+            T cos = dot(ns, wi);
             const Material& lm = scene.materials[scene.material_of(light.prims[k])];
             T cos_l = -dot(q.n, wi);  // > 0: the shading point sees the front side
             if (lm.two_sided && value(cos_l) < 0.f) {
               cos_l = -cos_l;
               q.n = -q.n;
             }
-            if (value(cos) <= 0.f || value(cos_l) <= 0.f) break;
+            if (value(cos) <= 0.f || value(cos_l) <= 0.f || glm::dot(n_f, value(wi)) <= 0.f) break;
             // The light point, offset to its emitting side (the side facing the shading point).
             const glm::vec3 q_f = value(q.p);
             if (bvh.occluded(detail::shadow_ray(origin_f, q_f + value(q.n) * detail::ray_epsilon(q_f)))) break;
@@ -230,17 +236,18 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
       float r = std::sqrt(u1), phi = 2.f * kPi * u2;
       float lx = r * std::cos(phi), ly = r * std::sin(phi), lz = std::sqrt(std::max(0.f, 1.f - u1));
       Vec3<float> t, b;
-      detail::basis(Vec3<float>(n_f), t, b);
-      const glm::vec3 wi = to_glm(t) * lx + to_glm(b) * ly + n_f * lz;
+      detail::basis(Vec3<float>(ns_f), t, b);
+      const glm::vec3 wi = to_glm(t) * lx + to_glm(b) * ly + ns_f * lz;
+      if (!(glm::dot(wi, n_f) > 0.f)) break;  // below the geometric surface: the path ends
       beta *= albedo;
       if constexpr (ad::is_differentiable_v<T>) {
-        const T cos = dot(n, Vec3<T>(wi));
+        const T cos = dot(ns, Vec3<T>(wi));
         turn = cos / T(value(cos));  // value: exactly 1
       }
       bsdf_pdf = lz * inv_pi;
       specular = false;
       prev_p = sp.p;
-      prev_n = n;
+      prev_n = ns;
       ray = {origin, Vec3<T>(wi)};
     }
 

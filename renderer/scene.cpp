@@ -86,6 +86,9 @@ void Scene::build_geometry() {
         m.world_positions.resize(m.object_positions.size());
         for (size_t i = 0; i < m.object_positions.size(); ++i)
           m.world_positions[i] = to_glm(transform_point(xf, Vec3<float>(m.object_positions[i])));
+        m.world_normals.resize(m.object_normals.size());
+        for (size_t i = 0; i < m.object_normals.size(); ++i)
+          m.world_normals[i] = to_glm(transform_normal(xf, Vec3<float>(m.object_normals[i])));
         for (uint32_t f = 0; f < m.indices.size() / 3; ++f) {
           glm::vec3 v0 = m.world_positions[m.indices[3 * f]];
           glm::vec3 v1 = m.world_positions[m.indices[3 * f + 1]];

@@ -36,6 +36,9 @@ struct Mesh {
   std::vector<glm::vec3> world_positions;
   std::vector<uint32_t> indices;          // 3 per triangle
   std::vector<uint32_t> face_materials;   // one material index per triangle
+  // Shading normals, 3 per triangle (one per corner), unit; empty: flat shading (face normals).
+  std::vector<glm::vec3> object_normals;
+  std::vector<glm::vec3> world_normals;   // rotated by the transform (build_geometry)
   std::vector<MeshEdge> edges;            // topology, for silhouettes (built with the geometry)
 };
 

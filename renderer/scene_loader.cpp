@@ -1,5 +1,6 @@
 #include "renderer/scene_loader.h"
 
+#include "renderer/geometry/mesh_normals.h"
 #include "renderer/io/obj_file.h"
 
 #include <algorithm>
@@ -186,7 +187,7 @@ struct Loader {
         shape.c = scene.params.add(prefix + "edge_v", ev);
         shape.material = material_ref(s["material"], p + "/material");
       } else if (type == "mesh") {
-        rd.object(s, p, {"name", "type", "file", "material", "materials", "transform"}, {"file"});
+        rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals"}, {"file"});
         shape.kind = Shape::Kind::mesh;
         shape.mesh = uint32_t(scene.meshes.size());
         scene.meshes.emplace_back();
@@ -205,6 +206,13 @@ struct Loader {
                  scene.meshes.back());
         transform(s.contains("transform") ? s["transform"] : json::object(), p + "/transform",
                   prefix, shape.transform);
+        // Smooth shading as in Mitsuba 3: the file's `vn`, else computed; `face_normals: true`
+        // shades flat.
+        Mesh& mesh = scene.meshes.back();
+        if (s.contains("face_normals") && !s["face_normals"].is_boolean())
+          rd.fail(p + "/face_normals", std::string("must be true or false, got ") + s["face_normals"].type_name());
+        if (s.value("face_normals", false)) mesh.object_normals.clear();
+        else if (mesh.object_normals.empty()) mesh.object_normals = vertex_normals(mesh.object_positions, mesh.indices);
       } else {
         rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad or mesh)");
       }
@@ -247,6 +255,7 @@ struct Loader {
     const ObjFile obj = read_obj_file(file, where);
     mesh.object_positions = obj.positions;
     mesh.indices = obj.indices;
+    mesh.object_normals = obj.corner_normals;
     // The OBJ's own materials, used when the scene names none.
     std::vector<uint32_t> obj_materials;
     const auto& mtls = obj.materials;

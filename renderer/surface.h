@@ -98,6 +98,36 @@ SurfacePoint<T> eval_hit(const PrimT<T>& prim, const RayT<T>& ray, const Hit& hi
   return {p, prim_normal(prim, p)};
 }
 
+// The shading normal at p (in T) on BVH primitive `prim`, lifted as `pt`, whose geometric
+// normal is ng: a smooth mesh's corner normals interpolated at p's barycentrics (following the
+// transform when it is being differentiated, so the normal turns with the mesh); else ng.
+template <class T>
+Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim, const PrimT<T>& pt, const Vec3<T>& p,
+                       const Vec3<T>& ng) {
+  const PrimRef& ref = scene.bvh.prim_refs()[prim];
+  const Shape& s = scene.shapes[ref.shape];
+  if (s.kind != Shape::Kind::mesh) return ng;
+  const Mesh& m = scene.meshes[s.mesh];
+  if (m.object_normals.empty()) return ng;
+  const Vec3<T> rel = p - pt.a;
+  const T bb = dot(pt.b, pt.b), bc = dot(pt.b, pt.c), cc = dot(pt.c, pt.c), det = bb * cc - bc * bc;
+  if (!(value(det) > 0.f)) return ng;
+  const T rb = dot(rel, pt.b), rc = dot(rel, pt.c);
+  const T u = (rb * cc - rc * bc) / det, v = (rc * bb - rb * bc) / det;
+  const size_t base = 3 * size_t(ref.index);
+  Vec3<T> n[3];
+  if (transform_active(P, s.transform)) {
+    const TransformT<T> t = lift_transform(P, s.transform);
+    for (int k = 0; k < 3; ++k) n[k] = transform_normal(t, Vec3<T>(Vec3<float>(m.object_normals[base + size_t(k)])));
+  } else {
+    for (int k = 0; k < 3; ++k) n[k] = Vec3<T>(Vec3<float>(m.world_normals[base + size_t(k)]));
+  }
+  const Vec3<T> ns = n[0] * (T(1.f) - u - v) + n[1] * u + n[2] * v;
+  const T len = length(ns);
+  if (!(value(len) > 0.f)) return ng;
+  return ns / len;
+}
+
 // A material point of a primitive: surface coordinates that stay with the surface when its
 // parameters move (a triangle's or quad's a + u b + v c; a sphere's direction from its centre).
 struct PrimCoords {

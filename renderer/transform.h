@@ -39,4 +39,15 @@ Vec3<T> transform_point(const TransformT<T>& t, const Vec3<T>& p_object) {
   return p + t.translate;
 }
 
+// A direction or normal in world space: the rotation alone (a uniform scale keeps directions;
+// normalise after, as a negative scale flips them).
+template <class T>
+Vec3<T> transform_normal(const TransformT<T>& t, const Vec3<T>& n_object) {
+  Vec3<T> n = n_object * t.scale;
+  n = {n.x, t.c[0] * n.y - t.s[0] * n.z, t.s[0] * n.y + t.c[0] * n.z};
+  n = {t.c[1] * n.x + t.s[1] * n.z, n.y, t.c[1] * n.z - t.s[1] * n.x};
+  n = {t.c[2] * n.x - t.s[2] * n.y, t.s[2] * n.x + t.c[2] * n.y, n.z};
+  return normalize(n);
+}
+
 }  // namespace dray

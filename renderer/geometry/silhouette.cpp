@@ -156,6 +156,17 @@ bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::
   return (glm::dot(face_normal(m, edge.f0), to) > 0.f) != (glm::dot(face_normal(m, edge.f1), to) > 0.f);
 }
 
+float silhouette_lune(const Scene& scene, const SilhouetteElement& e, glm::vec3& n0, glm::vec3& n1) {
+  const Shape& s = scene.shapes[e.shape];
+  if (s.kind != Shape::Kind::mesh || e.mesh_edge == UINT32_MAX) return kPi;
+  const Mesh& m = scene.meshes[s.mesh];
+  const MeshEdge& edge = m.edges[e.mesh_edge];
+  if (edge.f1 == MeshEdge::kOpen) return kPi;
+  n0 = face_normal(m, edge.f0);
+  n1 = face_normal(m, edge.f1);
+  return std::acos(std::clamp(glm::dot(n0, n1), -1.f, 1.f));
+}
+
 namespace {
 
 // The segment elements of quad or mesh shape si (weights not set): a quad's four edges, every
@@ -224,6 +235,12 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
   const glm::vec3 eye = to_glm(f.origin);
   Silhouettes out;
   auto add_segment = [&](SilhouetteElement e) {
+    // A smooth mesh's radiance is continuous across an edge between two faces the eye sees
+    // both of (or neither): only its silhouettes (and open edges) are edges of the image.
+    const Shape& s = scene.shapes[e.shape];
+    if (s.kind == Shape::Kind::mesh && !scene.meshes[s.mesh].object_normals.empty() &&
+        !silhouette_from(scene, e, seen_from_point(eye)))
+      return;
     glm::vec3 p0, p1;
     segment_endpoints(scene, e, p0, p1);
     if (clip_segment(f, window, p0, p1, e)) out.elements.push_back(e);

@@ -1,8 +1,9 @@
 #pragma once
 // The edges across which the image is discontinuous as seen from the camera, for boundary
 // sampling (Li et al. 2018, "Differentiable Monte Carlo Ray Tracing through Edge Sampling"):
-// triangle-mesh edges whose faces meet at an angle (every such edge: shading is flat, so even
-// an edge between two visible faces separates two radiances), open mesh edges, the four edges of
+// for a flat-shaded mesh every edge whose faces meet at an angle (even an edge between two
+// visible faces separates two radiances), for a smooth-shaded one its silhouettes from the eye;
+// open mesh edges, the four edges of
 // a quad, and the tangent circle of a sphere. Each is clipped to the film window and weighted by
 // its length there, in pixels. Found in float, once per pass; whether an edge is hidden behind
 // another surface is left to the samples (both sides then see the same radiance).
@@ -59,6 +60,12 @@ inline glm::vec4 seen_from_direction(const glm::vec3& d) { return glm::vec4(d, 0
 
 // Whether a mesh segment is a silhouette seen from `from` (true for open edges and non-meshes).
 bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from);
+
+// The directions from infinitely far from which element e is a silhouette form a lune between
+// the great circles normal to its two faces' normals n0 and n1: returns its half-width α, the
+// angle between the normals (the lune's solid angle is 4α), with the normals. Open mesh edges,
+// quad edges and spheres are silhouettes from every direction: π.
+float silhouette_lune(const Scene& scene, const SilhouetteElement& e, glm::vec3& n0, glm::vec3& n1);
 
 // The world-space endpoints of a segment element (float, current parameters).
 void segment_endpoints(const Scene& scene, const SilhouetteElement& e, glm::vec3& p0, glm::vec3& p1);

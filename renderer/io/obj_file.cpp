@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <glm/common.hpp>
+#include <glm/geometric.hpp>
 #include <glm/vector_relational.hpp>
 #include <tiny_obj_loader.h>
 
@@ -116,10 +117,20 @@ ObjFile read_obj_file(const fs::path& file, const std::string& where) {
     if (glm::any(glm::greaterThan(e, glm::vec3(0.f)))) om.emission = e;
     obj.materials.push_back(om);
   }
+  const size_t nn = attrib.normals.size() / 3;
+  bool all_normals = nn > 0;
   for (const auto& sh : reader.GetShapes()) {
     const auto& idx = sh.mesh.indices;
     for (size_t f = 0; f < idx.size() / 3; ++f) {
       for (int k = 0; k < 3; ++k) {
+        const int ni = idx[3 * f + k].normal_index;
+        if (ni < 0 || size_t(ni) >= nn) all_normals = false;
+        if (all_normals) {
+          const glm::vec3 n(attrib.normals[3 * size_t(ni)], attrib.normals[3 * size_t(ni) + 1], attrib.normals[3 * size_t(ni) + 2]);
+          const float len = glm::length(n);
+          if (!(len > 0.f) || !std::isfinite(len)) all_normals = false;
+          else obj.corner_normals.push_back(n / len);
+        }
         int vi = idx[3 * f + k].vertex_index;
         if (vi < 0 || size_t(vi) >= nv) {
           std::string problem = locate_bad_face(file);
@@ -130,6 +141,7 @@ ObjFile read_obj_file(const fs::path& file, const std::string& where) {
       obj.face_material.push_back(sh.mesh.material_ids[f]);
     }
   }
+  if (!all_normals) obj.corner_normals.clear();  // partial or degenerate `vn`: computed instead
   if (obj.indices.empty()) {
     size_t points = 0, lines = 0;
     for (const auto& sh : reader.GetShapes()) points += sh.points.indices.size(), lines += sh.lines.indices.size();

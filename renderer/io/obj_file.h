@@ -22,6 +22,7 @@ struct ObjMaterial {
 struct ObjFile {
   std::vector<glm::vec3> positions;
   std::vector<uint32_t> indices;  // 3 per triangle
+  std::vector<glm::vec3> corner_normals;  // `vn`, 3 per triangle; empty unless every corner has one
   std::vector<int> face_material;
   std::vector<ObjMaterial> materials;
 };
