@@ -110,9 +110,11 @@ Vec3<T> edge_point(const Scene& scene, const ParamView<T>& P, const BoundarySamp
 template <class T>
 Vec3<T> shadow_point(const Scene& scene, const ParamView<T>& P, const BoundarySample& b, const Vec3<T>& p) {
   const Light& light = scene.lights[b.light];
-  // The light point q; for an environment any point along the line from p toward ω.
+  // The light point q; from infinitely far, any point along the line from p toward the light
+  // (a directional light's direction is a parameter: in T).
   const Vec3<T> q = light.kind == Light::Kind::point         ? P.vec3(light.position)
                     : light.kind == Light::Kind::environment ? p + Vec3<T>(b.light_dir)
+                    : light.kind == Light::Kind::directional ? p - normalize(P.vec3(light.direction))
                                                              : sample_prim(lift_prim(scene, P, b.light_prim), b.lu, b.lv).p;
   const PrimT<T> rp = lift_prim(scene, P, b.receiver);
   const Vec3<T> r = prim_point(rp, b.receiver_at);

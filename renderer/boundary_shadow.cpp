@@ -20,10 +20,14 @@ ShadowEdges find_shadow_edges(const Scene& scene) {
   ShadowEdges out;
   for (uint32_t i = 0; i < scene.lights.size(); ++i) {
     const Light& l = scene.lights[i];
-    const glm::vec3 q = l.kind == Light::Kind::point ? scene.params.get_vec3(l.position) : glm::vec3(0.f);
+    // Seen from a point light's position or a directional light's direction: silhouettes now.
+    const glm::vec4 from = l.kind == Light::Kind::point         ? seen_from_point(scene.params.get_vec3(l.position))
+                           : l.kind == Light::Kind::directional ? seen_from_direction(-scene.params.get_vec3(l.direction))
+                                                                : glm::vec4(0.f);
+    const bool fixed = l.kind == Light::Kind::point || l.kind == Light::Kind::directional;
     // A sphere or quad lamp cannot shadow its own light.
     const bool convex_lamp = l.kind == Light::Kind::area && scene.shapes[l.shape].kind != Shape::Kind::mesh;
-    Silhouettes e = occluder_edges(scene, l.kind == Light::Kind::point ? &q : nullptr, convex_lamp ? l.shape : UINT32_MAX);
+    Silhouettes e = occluder_edges(scene, fixed ? &from : nullptr, convex_lamp ? l.shape : UINT32_MAX);
     if (e.elements.empty()) continue;
     if (l.kind == Light::Kind::environment) {
       // Seen from a direction drawn within its lune, an edge is always a silhouette: weigh it
@@ -77,7 +81,8 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   const SurfacePoint<float> sp = eval_hit(prim, RayT<float>{Vec3<float>(ray.o), Vec3<float>(ray.d)}, hit, 0.f);
   glm::vec3 y = to_glm(sp.p), n = to_glm(sp.n), ns = to_glm(shading_normal(scene, P, hit.prim, prim, sp.p, sp.n));
   if (glm::dot(n, ray.d) > 0.f) n = -n, ns = -ns;
-  const bool env = light.kind == Light::Kind::environment;
+  // From infinitely far (the environment, a directional light), q is the direction toward it.
+  const bool env = light.kind == Light::Kind::environment || light.kind == Light::Kind::directional;
   const glm::vec3 to = env ? q : q - y;
   const float d2 = env ? 1.f : glm::dot(to, to), d = std::sqrt(d2);
   const float cos_y = glm::dot(ns, to) / d;  // shaded as the integrator shades, leaks excluded
@@ -85,7 +90,7 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   glm::vec3 radiance;
   float cos_q = 1.f;
   if (light.kind != Light::Kind::area) {
-    radiance = scene.params.get_vec3(light.intensity);  // W/sr, or the environment's radiance
+    radiance = scene.params.get_vec3(light.intensity);  // W/sr, the environment's radiance, or irradiance
   } else {
     const Material& lm = scene.materials[scene.material_of(light.prims.front())];
     cos_q = -glm::dot(nq, to) / d;
@@ -126,6 +131,8 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   double weight = double(n_lights);  // 1 / (pdf of the light and of q)
   if (light.kind == Light::Kind::point) {
     q = scene.params.get_vec3(light.position);
+  } else if (light.kind == Light::Kind::directional) {
+    q = b.light_dir = -glm::normalize(scene.params.get_vec3(light.direction));
   } else if (light.kind == Light::Kind::environment) {
     // The direction is drawn once the edge is known (below).
   } else {
@@ -141,6 +148,7 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
     weight *= double(light.area);
   }
   const bool env = light.kind == Light::Kind::environment;
+  const bool at_infinity = env || light.kind == Light::Kind::directional;
   // An occluder edge point p, and p as a function of the edge parameter (a dual: its tangent is
   // the derivative along the edge).
   using D1 = ad::Dual<1>;
@@ -171,11 +179,11 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
     }
     b.light_dir = q;
   }
-  const glm::vec4 from = env ? seen_from_direction(q) : seen_from_point(q);
+  const glm::vec4 from = at_infinity ? seen_from_direction(q) : seen_from_point(q);
   const float u = sampler.next();
   Vec3<D1> p;
   if (e.kind == SilhouetteElement::Kind::segment) {
-    if (light.kind != Light::Kind::point && !silhouette_from(scene, e, from)) return false;
+    if (!silhouette_from(scene, e, from)) return false;  // for point and directional lights, true
     glm::vec3 p0, p1;
     segment_endpoints(scene, e, p0, p1);
     b.s = u;
@@ -196,7 +204,7 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   Hit hit;
   float t;
   glm::vec3 d;
-  if (env) {
+  if (at_infinity) {
     const float scale = glm::length(scene.bvh.bounds().hi - scene.bvh.bounds().lo);
     if (hit_past_edge(scene, e, p_f, q, p_f, scale, hit, t)) return false;
     d = -q;

@@ -186,6 +186,15 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
             L += beta * f * P.vec3(light.intensity) * (cos / (dist2 * T(light_pick)));
             break;
           }
+          case Light::Kind::directional: {
+            const Vec3<T> wi = -normalize(P.vec3(light.direction));
+            const glm::vec3 wi_f = value(wi);
+            T cos = dot(ns, wi);
+            if (value(cos) <= 0.f || glm::dot(n_f, wi_f) <= 0.f) break;
+            if (bvh.occluded(Ray{origin_f, wi_f, INFINITY})) break;
+            L += beta * f * P.vec3(light.intensity) * (cos / T(light_pick));
+            break;
+          }
           case Light::Kind::environment: {
             float z = 1.f - 2.f * u1, rxy = std::sqrt(std::max(0.f, 1.f - z * z));
             float phi = 2.f * kPi * u2;

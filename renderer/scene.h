@@ -62,11 +62,12 @@ struct Shape {
 };
 
 struct Light {
-  enum class Kind { point, environment, area };
+  enum class Kind { point, environment, area, directional };
   std::string name;
   Kind kind = Kind::point;
   Slot position = kNoSlot;   // point
-  Slot intensity = kNoSlot;  // point: W/sr; environment: radiance
+  Slot direction = kNoSlot;  // directional: the direction the light travels (any length)
+  Slot intensity = kNoSlot;  // point: W/sr; environment: radiance; directional: irradiance W/m²
   uint32_t shape = 0;        // area: the emissive shape
   // area: the emissive primitives of the shape (BVH primitive ids) and their area CDF.
   std::vector<uint32_t> prims;

@@ -311,8 +311,17 @@ struct Loader {
         light.kind = Light::Kind::environment;
         light.intensity = scene.params.add(prefix + "radiance", rd.colour(l["radiance"], p + "/radiance"));
         scene.environment = int(scene.lights.size());
+      } else if (type == "directional") {
+        // Mitsuba 3's `directional`: light from infinitely far along `direction`, `irradiance`
+        // W/m² on a surface facing it.
+        rd.object(l, p, {"name", "type", "direction", "irradiance"}, {"direction", "irradiance"});
+        light.kind = Light::Kind::directional;
+        const glm::vec3 d = rd.vec3(l["direction"], p + "/direction");
+        if (!(glm::dot(d, d) > 0.f)) rd.fail(p + "/direction", "must not be zero");
+        light.direction = scene.params.add(prefix + "direction", d);
+        light.intensity = scene.params.add(prefix + "irradiance", rd.colour(l["irradiance"], p + "/irradiance"));
       } else {
-        rd.fail(p + "/type", "unknown light type \"" + type + "\" (expected point or environment)");
+        rd.fail(p + "/type", "unknown light type \"" + type + "\" (expected point, directional or environment)");
       }
       scene.lights.push_back(light);
     }

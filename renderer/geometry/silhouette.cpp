@@ -205,7 +205,7 @@ void finish(Silhouettes& out) {
 
 }  // namespace
 
-Silhouettes occluder_edges(const Scene& scene, const glm::vec3* from, uint32_t skip) {
+Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t skip) {
   Silhouettes out;
   for (uint32_t si = 0; si < scene.shapes.size(); ++si) {
     if (si == skip) continue;
@@ -219,7 +219,7 @@ Silhouettes occluder_edges(const Scene& scene, const glm::vec3* from, uint32_t s
       continue;
     }
     segment_edges(scene, si, [&](SilhouetteElement e) {
-      if (from && !silhouette_from(scene, e, seen_from_point(*from))) return;
+      if (from && !silhouette_from(scene, e, *from)) return;
       glm::vec3 p0, p1;
       segment_endpoints(scene, e, p0, p1);
       e.weight = glm::length(p1 - p0);

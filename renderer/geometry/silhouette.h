@@ -46,12 +46,13 @@ struct Silhouettes {
 // The candidate edges of the scene for the camera at its current parameters, over `window`.
 Silhouettes find_silhouettes(const Scene& scene, const Tile& window);
 
-// The edges that can cast a shadow edge, seen from `from` (a point light): mesh edges whose faces
+// The edges that can cast a shadow edge, seen from `from` (a point light, or a directional one's
+// direction: homogeneous, as for silhouette_from): mesh edges whose faces
 // face opposite ways from it, open mesh edges, quad edges and spheres; without `from` (area
 // lights, whose points vary) every mesh edge whose faces meet at an angle, to be tested per
 // sample with silhouette_from. Weighted by length in space (a sphere: its circumference). Shape
 // `skip` (a lamp that cannot shadow itself) is left out.
-Silhouettes occluder_edges(const Scene& scene, const glm::vec3* from, uint32_t skip = UINT32_MAX);
+Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t skip = UINT32_MAX);
 
 // Where edges are seen from, in homogeneous coordinates: a point (w = 1), or for light from
 // infinitely far away (an environment) the direction toward it (w = 0).

@@ -5,6 +5,7 @@
 
 #include <glm/vec2.hpp>
 
+#include "ad/dual.h"
 #include "renderer/image_compare.h"
 #include "renderer/integrator.h"
 #include "renderer/render.h"
@@ -136,6 +137,34 @@ TEST_CASE("direct light from a point light on a plane matches the closed form", 
       }
     }
   }
+}
+
+TEST_CASE("direct light from a directional light on a plane: irradiance x cos x albedo / pi, and its derivatives", "[integrator]") {
+  const float rho = 0.6f;
+  const glm::vec3 E(1.f, 2.f, 3.f), dir(0.3f, -1.f, 0.2f);
+  json doc = {{"camera", {{"origin", {0, 5, 5}}, {"target", {0, 0, 0}}}},
+              {"render", {{"max_depth", 1}}},
+              {"materials", {{"m", {{"type", "diffuse"}, {"reflectance", rho}}}}},
+              {"shapes", {{{"type", "quad"}, {"corner", {-10, 0, -10}}, {"edge_u", {20, 0, 0}}, {"edge_v", {0, 0, 20}}, {"material", "m"}}}},
+              {"lights", {{{"name", "sun"}, {"type", "directional"}, {"direction", {dir.x, dir.y, dir.z}}, {"irradiance", {E.x, E.y, E.z}}}}}};
+  Scene s = load_scene(doc, "plane.json");
+  // The derivative by the direction's y: cos = -d_y / |d| with d = dir, d cos / d d_y = -(|d|² - d_y²) / |d|³.
+  const Slot dy = s.params.find("lights.sun.direction")->slot + 1;
+  std::vector<int> seeds(s.params.values().size(), -1);
+  seeds[dy] = 0;
+  ParamView<ad::Dual<1>> P(s.params, seeds.data());
+  for (glm::vec2 xz : {glm::vec2(0, 0), glm::vec2(2, -3)}) {
+    RayT<ad::Dual<1>> ray{Vec3<ad::Dual<1>>(glm::vec3(xz.x, 5, xz.y)), Vec3<ad::Dual<1>>(glm::vec3(0, -1, 0))};
+    Sampler sampler(0, 0, 0);
+    const Vec3<ad::Dual<1>> L = radiance(s, P, ray, sampler);
+    const float len = glm::length(dir), cos = -dir.y / len, dcos = -(len * len - dir.y * dir.y) / (len * len * len);
+    for (int k = 0; k < 3; ++k) {
+      CHECK(L[k].v == Approx(rho / kPi * E[k] * cos).epsilon(1e-5));
+      CHECK(L[k].d[0] == Approx(rho / kPi * E[k] * dcos).epsilon(1e-4));
+    }
+  }
+  doc["lights"][0]["direction"] = {0, 0, 0};
+  CHECK_THROWS_WITH(load_scene(doc, "plane.json"), Catch::Contains("/lights/0 (sun)/direction: must not be zero"));
 }
 
 TEST_CASE("a mirror reflects the environment tinted, and max_depth 0 shows only emission",
