@@ -81,6 +81,11 @@ template <int N> Dual<N> sqrt(const Dual<N>& a) {
 template <int N> Dual<N> sin(const Dual<N>& a) { return chain(a, std::sin(a.v), std::cos(a.v)); }
 // d cos(a) = -sin(a) da
 template <int N> Dual<N> cos(const Dual<N>& a) { return chain(a, std::cos(a.v), -std::sin(a.v)); }
+// d acos(a) = -da / sqrt(1 - a^2) (at |a| = 1 taken as 0, not inf)
+template <int N> Dual<N> acos(const Dual<N>& a) {
+  const float s = 1.f - a.v * a.v;
+  return chain(a, std::acos(a.v), s > 0.f ? -1.f / std::sqrt(s) : 0.f);
+}
 // d tan(a) = (1 + tan^2(a)) da
 template <int N> Dual<N> tan(const Dual<N>& a) {
   float y = std::tan(a.v);

@@ -35,6 +35,7 @@ T lift(float v, int seed_index) {
 inline float sqrt(float x) { return std::sqrt(x); }
 inline float sin(float x) { return std::sin(x); }
 inline float cos(float x) { return std::cos(x); }
+inline float acos(float x) { return std::acos(x); }
 inline float tan(float x) { return std::tan(x); }
 inline float abs(float x) { return std::fabs(x); }
 inline float exp(float x) { return std::exp(x); }

@@ -66,6 +66,11 @@ inline Var sqrt(const Var& a) {
 inline Var sin(const Var& a) { return chain(a, std::sin(a.v), std::cos(a.v)); }
 // d cos(a) = -sin(a) da
 inline Var cos(const Var& a) { return chain(a, std::cos(a.v), -std::sin(a.v)); }
+// d acos(a) = -da / sqrt(1 - a^2) (at |a| = 1 taken as 0, not inf)
+inline Var acos(const Var& a) {
+  const float s = 1.f - a.v * a.v;
+  return chain(a, std::acos(a.v), s > 0.f ? -1.f / std::sqrt(s) : 0.f);
+}
 // d tan(a) = (1 + tan^2(a)) da
 inline Var tan(const Var& a) {
   float y = std::tan(a.v);

@@ -21,10 +21,11 @@ ShadowEdges find_shadow_edges(const Scene& scene) {
   for (uint32_t i = 0; i < scene.lights.size(); ++i) {
     const Light& l = scene.lights[i];
     // Seen from a point light's position or a directional light's direction: silhouettes now.
-    const glm::vec4 from = l.kind == Light::Kind::point         ? seen_from_point(scene.params.get_vec3(l.position))
+    const bool positioned = l.kind == Light::Kind::point || l.kind == Light::Kind::spot;
+    const glm::vec4 from = positioned                           ? seen_from_point(scene.params.get_vec3(l.position))
                            : l.kind == Light::Kind::directional ? seen_from_direction(-scene.params.get_vec3(l.direction))
                                                                 : glm::vec4(0.f);
-    const bool fixed = l.kind == Light::Kind::point || l.kind == Light::Kind::directional;
+    const bool fixed = positioned || l.kind == Light::Kind::directional;
     // A sphere or quad lamp cannot shadow its own light.
     const bool convex_lamp = l.kind == Light::Kind::area && scene.shapes[l.shape].kind != Shape::Kind::mesh;
     Silhouettes e = occluder_edges(scene, fixed ? &from : nullptr, convex_lamp ? l.shape : UINT32_MAX);
@@ -91,6 +92,7 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   float cos_q = 1.f;
   if (light.kind != Light::Kind::area) {
     radiance = scene.params.get_vec3(light.intensity);  // W/sr, the environment's radiance, or irradiance
+    if (light.kind == Light::Kind::spot) radiance *= spot_falloff(ParamView<float>(scene.params), light, Vec3<float>(-to / d));
   } else {
     const Material& lm = scene.materials[scene.material_of(light.prims.front())];
     cos_q = -glm::dot(nq, to) / d;
@@ -106,7 +108,7 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
     if (scene.bvh.occluded(Ray{origin, q, INFINITY})) return glm::vec3(0.f);
   } else {
     // An area light's point is offset to the side that faces y, as in next-event estimation.
-    const glm::vec3 target = light.kind == Light::Kind::point ? q : q + (glm::dot(nq, to) < 0.f ? nq : -nq) * detail::ray_epsilon(q);
+    const glm::vec3 target = light.kind != Light::Kind::area ? q : q + (glm::dot(nq, to) < 0.f ? nq : -nq) * detail::ray_epsilon(q);
     if (scene.bvh.occluded(detail::shadow_ray(origin, target))) return glm::vec3(0.f);
   }
   return scene.params.get_vec3(mat.reflectance) * (1.f / kPi) * radiance * (cos_y * cos_q / d2);
@@ -129,7 +131,7 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   // for an environment a direction uniform on the sphere.
   glm::vec3 q, nq(0.f);
   double weight = double(n_lights);  // 1 / (pdf of the light and of q)
-  if (light.kind == Light::Kind::point) {
+  if (light.kind == Light::Kind::point || light.kind == Light::Kind::spot) {
     q = scene.params.get_vec3(light.position);
   } else if (light.kind == Light::Kind::directional) {
     q = b.light_dir = -glm::normalize(scene.params.get_vec3(light.direction));

@@ -92,6 +92,20 @@ T area_turn(const PrimT<T>& prim, const glm::vec3& hit, const Vec3<T>& x, const 
 
 }  // namespace detail
 
+// A spot light's falloff for light leaving it along unit direction d (Mitsuba 3's `spot`): 1
+// within beam_width of its axis, then linear in the angle to 0 at cutoff_angle (continuous: no
+// edge to sample). The angles and the axis are parameters.
+template <class T>
+T spot_falloff(const ParamView<T>& P, const Light& light, const Vec3<T>& d) {
+  const Vec3<T> axis = normalize(P.vec3(light.target) - P.vec3(light.position));
+  const T cos_theta = dot(axis, d);
+  const T deg = T(kPi / 180.f);
+  const T cutoff = P.scalar(light.cutoff) * deg, beam = P.scalar(light.beam) * deg;
+  if (value(cos_theta) >= std::cos(value(beam))) return T(1.f);
+  if (value(cos_theta) <= std::cos(value(cutoff))) return T(0.f);
+  return (cutoff - ad::acos(cos_theta)) / (cutoff - beam);
+}
+
 // The radiance arriving along `ray` (one path sample).
 template <class T>
 Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler& sampler) {
@@ -184,6 +198,18 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
             if (value(cos) <= 0.f || glm::dot(n_f, value(wi)) <= 0.f) break;
             if (bvh.occluded(detail::shadow_ray(origin_f, value(P.vec3(light.position))))) break;
             L += beta * f * P.vec3(light.intensity) * (cos / (dist2 * T(light_pick)));
+            break;
+          }
+          case Light::Kind::spot: {
+            Vec3<T> to = P.vec3(light.position) - sp.p;
+            T dist2 = dot(to, to);
+            Vec3<T> wi = to / ad::sqrt(dist2);
+            T cos = dot(ns, wi);
+            if (value(cos) <= 0.f || glm::dot(n_f, value(wi)) <= 0.f) break;
+            const T falloff = spot_falloff(P, light, -wi);
+            if (!(value(falloff) > 0.f)) break;
+            if (bvh.occluded(detail::shadow_ray(origin_f, value(P.vec3(light.position))))) break;
+            L += beta * f * P.vec3(light.intensity) * (falloff * cos / (dist2 * T(light_pick)));
             break;
           }
           case Light::Kind::directional: {

@@ -62,12 +62,14 @@ struct Shape {
 };
 
 struct Light {
-  enum class Kind { point, environment, area, directional };
+  enum class Kind { point, environment, area, directional, spot };
   std::string name;
   Kind kind = Kind::point;
   Slot position = kNoSlot;   // point
   Slot direction = kNoSlot;  // directional: the direction the light travels (any length)
-  Slot intensity = kNoSlot;  // point: W/sr; environment: radiance; directional: irradiance W/m²
+  Slot target = kNoSlot;     // spot: the point its axis passes through
+  Slot cutoff = kNoSlot, beam = kNoSlot;  // spot: cutoff_angle and beam_width, degrees
+  Slot intensity = kNoSlot;  // point, spot (on its axis): W/sr; environment: radiance; directional: irradiance W/m²
   uint32_t shape = 0;        // area: the emissive shape
   // area: the emissive primitives of the shape (BVH primitive ids) and their area CDF.
   std::vector<uint32_t> prims;

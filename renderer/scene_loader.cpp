@@ -311,6 +311,24 @@ struct Loader {
         light.kind = Light::Kind::environment;
         light.intensity = scene.params.add(prefix + "radiance", rd.colour(l["radiance"], p + "/radiance"));
         scene.environment = int(scene.lights.size());
+      } else if (type == "spot") {
+        // Mitsuba 3's `spot` (its to_world a lookat: position and target): `intensity` W/sr on
+        // the axis, 1 within `beam_width` of it, falling linearly in angle to 0 at `cutoff_angle`.
+        rd.object(l, p, {"name", "type", "position", "target", "intensity", "cutoff_angle", "beam_width"},
+                  {"position", "target", "intensity"});
+        light.kind = Light::Kind::spot;
+        const glm::vec3 pos = rd.vec3(l["position"], p + "/position"), target = rd.vec3(l["target"], p + "/target");
+        if (!(glm::length(target - pos) > 0.f)) rd.fail(p + "/target", "must differ from position");
+        const float cutoff = l.contains("cutoff_angle") ? rd.number(l["cutoff_angle"], p + "/cutoff_angle") : 20.f;
+        if (!(cutoff > 0.f && cutoff < 90.f)) rd.fail(p + "/cutoff_angle", "must be in (0, 90) degrees, got " + fmt_number(cutoff));
+        const float beam = l.contains("beam_width") ? rd.number(l["beam_width"], p + "/beam_width") : cutoff * 0.75f;
+        if (!(beam >= 0.f && beam < cutoff))
+          rd.fail(p + "/beam_width", "must be in [0, cutoff_angle) = [0, " + fmt_number(cutoff) + "), got " + fmt_number(beam));
+        light.position = scene.params.add(prefix + "position", pos);
+        light.target = scene.params.add(prefix + "target", target);
+        light.intensity = scene.params.add(prefix + "intensity", rd.colour(l["intensity"], p + "/intensity"));
+        light.cutoff = scene.params.add(prefix + "cutoff_angle", cutoff);
+        light.beam = scene.params.add(prefix + "beam_width", beam);
       } else if (type == "directional") {
         // Mitsuba 3's `directional`: light from infinitely far along `direction`, `irradiance`
         // W/m² on a surface facing it.
@@ -321,7 +339,7 @@ struct Loader {
         light.direction = scene.params.add(prefix + "direction", d);
         light.intensity = scene.params.add(prefix + "irradiance", rd.colour(l["irradiance"], p + "/irradiance"));
       } else {
-        rd.fail(p + "/type", "unknown light type \"" + type + "\" (expected point, directional or environment)");
+        rd.fail(p + "/type", "unknown light type \"" + type + "\" (expected point, spot, directional or environment)");
       }
       scene.lights.push_back(light);
     }

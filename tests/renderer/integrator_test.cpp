@@ -167,6 +167,38 @@ TEST_CASE("direct light from a directional light on a plane: irradiance x cos x 
   CHECK_THROWS_WITH(load_scene(doc, "plane.json"), Catch::Contains("/lights/0 (sun)/direction: must not be zero"));
 }
 
+TEST_CASE("a spot light on a plane: Mitsuba's linear falloff in angle, and its derivative by the cutoff angle", "[integrator]") {
+  const float rho = 0.5f, h = 2.f, I = 30.f, cutoff = 30.f, beam = 10.f;
+  json doc = {{"camera", {{"origin", {0, 5, 5}}, {"target", {0, 0, 0}}}},
+              {"render", {{"max_depth", 1}}},
+              {"materials", {{"m", {{"type", "diffuse"}, {"reflectance", rho}}}}},
+              {"shapes", {{{"type", "quad"}, {"corner", {-10, 0, -10}}, {"edge_u", {20, 0, 0}}, {"edge_v", {0, 0, 20}}, {"material", "m"}}}},
+              {"lights", {{{"name", "s"}, {"type", "spot"}, {"position", {0, h, 0}}, {"target", {0, 0, 0}}, {"intensity", I},
+                           {"cutoff_angle", cutoff}, {"beam_width", beam}}}}};
+  Scene s = load_scene(doc, "plane.json");
+  std::vector<int> seeds(s.params.values().size(), -1);
+  seeds[s.params.find("lights.s.cutoff_angle")->slot] = 0;
+  ParamView<ad::Dual<1>> P(s.params, seeds.data());
+  // Points on the floor at angles 0, 5 (inside the beam), 20 (on the ramp) and 35 degrees (outside).
+  for (float angle : {0.f, 5.f, 20.f, 35.f}) {
+    const float x = h * std::tan(angle * kPi / 180.f);
+    RayT<ad::Dual<1>> ray{Vec3<ad::Dual<1>>(glm::vec3(x, 5, 0)), Vec3<ad::Dual<1>>(glm::vec3(0, -1, 0))};
+    Sampler sampler(0, 0, 0);
+    const Vec3<ad::Dual<1>> L = radiance(s, P, ray, sampler);
+    const float r2 = x * x + h * h, cos = h / std::sqrt(r2);
+    const float falloff = angle <= beam ? 1.f : angle >= cutoff ? 0.f : (cutoff - angle) / (cutoff - beam);
+    // d falloff / d cutoff on the ramp: (angle - beam) / (cutoff - beam)^2 (angles in degrees cancel).
+    const float dfalloff = angle > beam && angle < cutoff ? (angle - beam) / ((cutoff - beam) * (cutoff - beam)) : 0.f;
+    INFO("at " << angle << " degrees");
+    CHECK(L[0].v == Approx(rho / kPi * I * falloff * cos / r2).epsilon(1e-4).margin(1e-9));
+    CHECK(L[0].d[0] == Approx(rho / kPi * I * dfalloff * cos / r2).epsilon(1e-3).margin(1e-9));
+  }
+  doc["lights"][0]["beam_width"] = 30;
+  CHECK_THROWS_WITH(load_scene(doc, "plane.json"), Catch::Contains("/lights/0 (s)/beam_width: must be in [0, cutoff_angle) = [0, 30), got 30"));
+  doc["lights"][0]["target"] = {0, h, 0};
+  CHECK_THROWS_WITH(load_scene(doc, "plane.json"), Catch::Contains("/lights/0 (s)/target: must differ from position"));
+}
+
 TEST_CASE("a mirror reflects the environment tinted, and max_depth 0 shows only emission",
           "[integrator]") {
   json doc = {

@@ -174,7 +174,7 @@ TEST_CASE("broken scenes are rejected with the file and JSON path", "[loader]") 
       {"render.max_depth=1.5", "scene.json: /render/max_depth: must be an integer, got number"},
       {"render.samples=4", "scene.json: /render/samples: unknown key"},
       {"colour=1", "scene.json: /colour: unknown key"},
-      {"lights=[{\"type\": \"spot\"}]", "scene.json: /lights/0/type: unknown light type \"spot\""},
+      {"lights=[{\"type\": \"laser\"}]", "scene.json: /lights/0/type: unknown light type \"laser\""},
       {"lights=[{\"type\": \"point\", \"position\": [0, 1, 0]}]", "scene.json: /lights/0/intensity: required key is missing"},
       {"lights=[{\"type\": \"point\", \"position\": [0, 1, 0], \"intensity\": -2}]",
        "scene.json: /lights/0/intensity: must be >= 0, got -2"},

@@ -83,7 +83,7 @@ set_bad "misspelled key" "base.json: /shapes/0 (ball)/radus: unknown key (expect
 set_bad "unknown top-level key" "base.json: /lightz: unknown key" lightz=1
 set_bad "unknown shape type" "base.json: /shapes/0 (ball)/type: unknown shape type \"cube\"" shapes.ball.type=cube
 set_bad "unknown material type" "base.json: /materials/white/type: unknown material type \"glass\"" materials.white.type=glass
-set_bad "unknown light type" "base.json: /lights/0 (key)/type: unknown light type \"spot\"" lights.key.type=spot
+set_bad "unknown light type" "base.json: /lights/0 (key)/type: unknown light type \"laser\"" lights.key.type=laser
 set_bad "undefined material" "base.json: /shapes/0 (ball)/material: no material named \"marble\"" shapes.ball.material=marble
 set_bad "shape without type" "base.json: /shapes/1/type: required key is missing" 'shapes[1]={"radius":1}'
 set_bad "camera removed" "base.json: /camera: required key is missing" camera=null
