@@ -33,13 +33,11 @@ ShadowEdges find_shadow_edges(const Scene& scene) {
     if (l.kind == Light::Kind::environment) {
       // Seen from a direction drawn within its lune, an edge is always a silhouette: weigh it
       // by the lune's share of the sphere (a smooth mesh's nearly flat edges: small).
-      double sum = 0;
-      e.cdf.clear();
       for (SilhouetteElement& el : e.elements) {
         glm::vec3 n0, n1;
         el.weight *= silhouette_lune(scene, el, n0, n1) / kPi;
-        e.cdf.push_back(sum += double(el.weight));
       }
+      e.sum_weights();
     }
     out.lights.push_back(i);
     out.edges.push_back(std::move(e));

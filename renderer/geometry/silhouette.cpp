@@ -196,13 +196,6 @@ void segment_edges(const Scene& scene, uint32_t si, Add&& add) {
   }
 }
 
-void finish(Silhouettes& out) {
-  out.cdf.clear();
-  out.cdf.reserve(out.elements.size());
-  double sum = 0;
-  for (const auto& e : out.elements) out.cdf.push_back(sum += double(e.weight));
-}
-
 }  // namespace
 
 Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t skip) {
@@ -226,7 +219,7 @@ Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t s
       if (e.weight > 0.f) out.elements.push_back(e);
     });
   }
-  finish(out);
+  out.sum_weights();
   return out;
 }
 
@@ -264,7 +257,7 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
         break;
     }
   }
-  finish(out);
+  out.sum_weights();
   return out;
 }
 

@@ -41,6 +41,12 @@ struct Silhouettes {
   std::vector<SilhouetteElement> elements;
   std::vector<double> cdf;  // running sum of the weights
   double total() const { return cdf.empty() ? 0.0 : cdf.back(); }
+  // Recomputes cdf from the elements' weights.
+  void sum_weights() {
+    cdf.clear();
+    double sum = 0;
+    for (const auto& e : elements) cdf.push_back(sum += double(e.weight));
+  }
 };
 
 // The candidate edges of the scene for the camera at its current parameters, over `window`.

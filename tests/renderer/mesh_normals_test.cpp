@@ -5,11 +5,11 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include <glm/geometric.hpp>
 
+#include "tests/temp_dir.h"
 #include "renderer/boundary.h"
 #include "renderer/geometry/mesh_normals.h"
 #include "renderer/render.h"
@@ -17,7 +17,6 @@
 
 using namespace dray;
 using nlohmann::json;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -95,14 +94,8 @@ double rms_inside(const Image& a, const Image& b) {
   return std::sqrt(sum / double(std::max(n, 1L)));
 }
 
-struct TempDir {
-  fs::path dir = fs::temp_directory_path() / ("dray_normals_test_" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(dir); }
-  ~TempDir() { fs::remove_all(dir); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir / name) << text;
-    return (dir / name).string();
-  }
+struct TempDir : dray::testing::TempDir {
+  TempDir() : dray::testing::TempDir("dray_normals_test_") {}
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/temp_dir.h"
 #include "renderer/scene_loader.h"
 
 using namespace dray;
@@ -35,15 +36,8 @@ std::string error_of(const json& doc) {
   return "(no error)";
 }
 
-// A temporary folder with files in it, removed at the end.
-struct TempDir {
-  fs::path dir = fs::temp_directory_path() / ("dray_loader_test_" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(dir); }
-  ~TempDir() { fs::remove_all(dir); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir / name) << text;
-    return (dir / name).string();
-  }
+struct TempDir : dray::testing::TempDir {
+  TempDir() : dray::testing::TempDir("dray_loader_test_") {}
 };
 
 }  // namespace
