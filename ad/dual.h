@@ -98,6 +98,10 @@ template <int N> Dual<N> exp(const Dual<N>& a) {
 }
 // d log(a) = da / a
 template <int N> Dual<N> log(const Dual<N>& a) { return chain(a, std::log(a.v), 1.f / a.v); }
+// d erf(a) = 2/sqrt(pi) exp(-a^2) da
+template <int N> Dual<N> erf(const Dual<N>& a) {
+  return chain(a, std::erf(a.v), 1.12837917f * std::exp(-a.v * a.v));
+}
 // d |a| = sign(a) da (0 at 0)
 template <int N> Dual<N> abs(const Dual<N>& a) {
   return chain(a, std::fabs(a.v), a.v > 0.f ? 1.f : (a.v < 0.f ? -1.f : 0.f));

@@ -40,6 +40,7 @@ inline float tan(float x) { return std::tan(x); }
 inline float abs(float x) { return std::fabs(x); }
 inline float exp(float x) { return std::exp(x); }
 inline float log(float x) { return std::log(x); }
+inline float erf(float x) { return std::erf(x); }
 inline float min(float a, float b) { return a < b ? a : b; }
 inline float max(float a, float b) { return a > b ? a : b; }
 

@@ -83,6 +83,8 @@ inline Var exp(const Var& a) {
 }
 // d log(a) = da / a
 inline Var log(const Var& a) { return chain(a, std::log(a.v), 1.f / a.v); }
+// d erf(a) = 2/sqrt(pi) exp(-a^2) da
+inline Var erf(const Var& a) { return chain(a, std::erf(a.v), 1.12837917f * std::exp(-a.v * a.v)); }
 // d |a| = sign(a) da (0 at 0)
 inline Var abs(const Var& a) { return chain(a, std::fabs(a.v), a.v > 0.f ? 1.f : (a.v < 0.f ? -1.f : 0.f)); }
 // min and max pick one argument exactly as the float versions do; its derivative follows.

@@ -74,18 +74,27 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   Hit hit;
   if (!scene.bvh.intersect(ray, hit)) return glm::vec3(0.f);
   const Material& mat = scene.materials[scene.material_of(hit.prim)];
-  if (mat.kind != Material::Kind::diffuse) return glm::vec3(0.f);  // mirrors: not covered
   const ParamView<float> P(scene.params);
   const PrimT<float> prim = lift_prim(scene, P, hit.prim);
   const SurfacePoint<float> sp = eval_hit(prim, RayT<float>{Vec3<float>(ray.o), Vec3<float>(ray.d)}, hit, 0.f);
   glm::vec3 y = to_glm(sp.p), n = to_glm(sp.n), ns = to_glm(shading_normal(scene, P, hit.prim, prim, sp.p, sp.n));
-  if (glm::dot(n, ray.d) > 0.f) n = -n, ns = -ns;
+  // Shaded as the integrator shades: the BSDF of the side seen, its frame facing the ray unless it
+  // transmits; Dirac lobes see no light point; leaks excluded.
+  const bool back = glm::dot(n, ray.d) > 0.f;
+  const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
+  const uint32_t flags = bsdf_flags(bsdf);
+  if (!has_smooth_lobe(flags)) return glm::vec3(0.f);
+  if (back && !(flags & kLobeTransmission)) n = -n, ns = -ns;
   // From infinitely far (the environment, a directional light), q is the direction toward it.
   const bool env = light.kind == Light::Kind::environment || light.kind == Light::Kind::directional;
   const glm::vec3 to = env ? q : q - y;
   const float d2 = env ? 1.f : glm::dot(to, to), d = std::sqrt(d2);
-  const float cos_y = glm::dot(ns, to) / d;  // shaded as the integrator shades, leaks excluded
-  if (cos_y <= 0.f || glm::dot(n, to) <= 0.f) return glm::vec3(0.f);
+  const Frame<float> frame{Vec3<float>(ns)};
+  const Vec3<float> wo = frame.to_local(Vec3<float>(-ray.d)), wi = frame.to_local(Vec3<float>(to / d));
+  if (!same_side(n, to / d, wi.z)) return glm::vec3(0.f);
+  const float cos_y = std::fabs(wi.z);
+  const glm::vec3 f = to_glm(bsdf_f(bsdf, P, wo, wi)) * (mat.opacity == kNoSlot ? 1.f : P.scalar(mat.opacity));
+  if (!(f.x > 0.f || f.y > 0.f || f.z > 0.f)) return glm::vec3(0.f);
   glm::vec3 radiance;
   float cos_q = 1.f;
   if (light.kind != Light::Kind::area) {
@@ -109,7 +118,7 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
     const glm::vec3 target = light.kind != Light::Kind::area ? q : q + (glm::dot(nq, to) < 0.f ? nq : -nq) * detail::ray_epsilon(q);
     if (scene.bvh.occluded(detail::shadow_ray(origin, target))) return glm::vec3(0.f);
   }
-  return scene.params.get_vec3(mat.reflectance) * (1.f / kPi) * radiance * (cos_y * cos_q / d2);
+  return f * radiance * (cos_y * cos_q / d2);
 }
 
 }  // namespace

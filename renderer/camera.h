@@ -8,7 +8,6 @@
 
 namespace dray {
 
-inline constexpr float kPi = 3.14159265358979323846f;
 
 // The camera's frame in T: it depends on parameters only, so it is built once and shared by
 // many samples.

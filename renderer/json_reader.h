@@ -1,6 +1,7 @@
 #pragma once
 // Reading JSON documents (scenes, jobs) with errors that say where:
 // `scene.json: /shapes/2/radius: must be > 0, got -1`.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
@@ -66,18 +68,23 @@ class JsonReader {
   // Checks that j is an object whose keys are all in `allowed` and that `required` are there.
   void object(const json& j, const std::string& path, std::initializer_list<const char*> allowed,
               std::initializer_list<const char*> required = {}) const {
+    object(j, path, std::vector<std::string>(allowed.begin(), allowed.end()), required);
+  }
+  void object(const json& j, const std::string& path, const std::vector<std::string>& allowed,
+              std::initializer_list<const char*> required = {}) const {
     if (!j.is_object()) fail(path, std::string("must be an object, got ") + j.type_name());
     for (auto it = j.begin(); it != j.end(); ++it) {
-      bool ok = false;
-      for (const char* a : allowed) ok = ok || it.key() == a;
-      if (!ok) {
-        std::string list;
-        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        fail(path + "/" + it.key(), "unknown key (expected one of: " + list + ")");
-      }
+      if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(path + "/" + it.key(), "unknown key (expected one of: " + list + ")");
     }
     for (const char* r : required)
       if (!j.contains(r)) fail(path + "/" + r, "required key is missing");
+  }
+  bool boolean(const json& j, const std::string& path) const {
+    if (!j.is_boolean()) fail(path, std::string("must be true or false, got ") + j.type_name());
+    return j.get<bool>();
   }
 
   double number(const json& j, const std::string& path) const {

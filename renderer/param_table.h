@@ -79,6 +79,9 @@ struct ParamView {
   const int* seeds = nullptr;  // one per slot, or nullptr: nothing seeded
 
   explicit ParamView(const ParamTable& t, const int* seeds_ = nullptr) : values(t.values().data()), seeds(seeds_) {}
+  explicit ParamView(const float* values_, const int* seeds_ = nullptr) : values(values_), seeds(seeds_) {}
+  // The same values as plain constants: for decisions and weights that carry no derivative.
+  ParamView<float> values_only() const { return ParamView<float>(values); }
   T scalar(Slot s) const { return ad::lift<T>(values[s], seeds ? seeds[s] : -1); }
   Vec3<T> vec3(Slot s) const { return {scalar(s), scalar(s + 1), scalar(s + 2)}; }
   // Whether any of the n slots from s is seeded.

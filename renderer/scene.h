@@ -7,17 +7,18 @@
 
 #include <glm/vec3.hpp>
 
+#include "renderer/bsdfs/bsdf.h"
 #include "renderer/bvh.h"
 #include "renderer/param_table.h"
 
 namespace dray {
 
+// A material: the BSDFs of its two sides, a mask's opacity, and emission.
 struct Material {
-  enum class Kind { diffuse, mirror };
   std::string name;
-  Kind kind = Kind::diffuse;
-  Slot reflectance = kNoSlot;  // diffuse: albedo; mirror: tint
-  Slot emission = kNoSlot;     // kNoSlot: not emissive
+  uint32_t front = 0, back = 0;  // indices into Scene::bsdfs; the same unless `twosided` gives two
+  Slot opacity = kNoSlot;        // `mask`: the probability that a path stops here; kNoSlot: opaque
+  Slot emission = kNoSlot;       // kNoSlot: not emissive
   bool emissive = false;       // an area light (decides light sampling): declared emission,
                                // or for OBJ materials a non-zero Ke or Ka
   bool two_sided = false;      // emits from both sides (default: the front side only)
@@ -94,11 +95,13 @@ struct Scene {
   ParamTable params;
   Camera camera;
   RenderSettings render;
+  std::vector<Bsdf> bsdfs;
   std::vector<Material> materials;
   std::vector<Shape> shapes;
   std::vector<Mesh> meshes;
   std::vector<Light> lights;
   int environment = -1;  // index of the environment light, if any
+  bool has_masks = false;  // a `mask` material: shadow rays must cross surfaces
   Bvh bvh;
   std::vector<std::string> warnings;  // for people: no light, an OBJ's missing .mtl
 

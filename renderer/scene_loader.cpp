@@ -1,6 +1,7 @@
 #include "renderer/scene_loader.h"
 
 #include "renderer/geometry/mesh_normals.h"
+#include "renderer/io/material_reader.h"
 #include "renderer/io/obj_file.h"
 
 #include <algorithm>
@@ -33,24 +34,10 @@ struct Loader {
     scene.path = path;
   }
 
-  uint32_t add_material(const std::string& name, Material::Kind kind, glm::vec3 reflectance,
-                        const glm::vec3* emission) {
-    Material m;
-    m.name = name;
-    m.kind = kind;
-    std::string prefix = "materials." + name + ".";
-    // Mitsuba 3's names (diffuse `reflectance`, conductor `specular_reflectance`); the names of
-    // dray's first scenes stay aliases.
-    const bool mirror = kind == Material::Kind::mirror;
-    m.reflectance = scene.params.add(prefix + (mirror ? "specular_reflectance" : "reflectance"), reflectance);
-    scene.params.alias(prefix + (mirror ? "tint" : "albedo"), prefix + (mirror ? "specular_reflectance" : "reflectance"));
-    if (emission) {
-      m.emission = scene.params.add(prefix + "emission", *emission);
-      m.emissive = emission->x > 0.f || emission->y > 0.f || emission->z > 0.f;
-    }
-    scene.materials.push_back(m);
-    material_index[name] = uint32_t(scene.materials.size() - 1);
-    return uint32_t(scene.materials.size() - 1);
+  uint32_t add_material(const std::string& name, const glm::vec3& reflectance, const glm::vec3* emission) {
+    const uint32_t index = MaterialReader(rd, scene).add_diffuse(name, reflectance, emission);
+    material_index[name] = index;
+    return index;
   }
 
   void camera(const json& j) {
@@ -92,48 +79,10 @@ struct Loader {
       r.boundary_samples = rd.integer(j["boundary_samples"], p + "/boundary_samples", 0, 1L << 40);
   }
 
-  // The key a material gives a colour under: Mitsuba's `name`, or the older `alias`, not both.
-  std::string colour_key(const json& m, const std::string& p, const char* name, const char* alias) {
-    if (m.contains(name) && m.contains(alias))
-      rd.fail(p + "/" + alias, std::string("is another name for \"") + name + "\": give one of them");
-    return m.contains(alias) ? alias : name;
-  }
-
   void materials(const json& j) {
     if (!j.is_object()) rd.fail("/materials", std::string("must be an object, got ") + j.type_name());
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      const std::string p = "/materials/" + it.key();
-      const json& m = it.value();
-      if (!m.is_object() || !m.contains("type")) rd.fail(p + "/type", "required key is missing");
-      std::string type = rd.string(m["type"], p + "/type");
-      if (type == "diffuse") {
-        rd.object(m, p, {"type", "reflectance", "albedo", "emission", "two_sided"});
-        const std::string key = colour_key(m, p, "reflectance", "albedo");
-        glm::vec3 albedo = m.contains(key) ? rd.colour(m[key], p + "/" + key) : glm::vec3(0.5f);
-        for (int i = 0; i < 3; ++i)
-          if (albedo[i] > 1.f) rd.fail(p + "/" + key, "must be <= 1, got " + fmt_number(albedo[i]));
-        glm::vec3 emission;
-        bool has_emission = m.contains("emission");
-        if (has_emission) emission = rd.colour(m["emission"], p + "/emission");
-        uint32_t index = add_material(it.key(), Material::Kind::diffuse, albedo, has_emission ? &emission : nullptr);
-        // A material that declares emission is a light even at zero, so that an optimization
-        // can start a light from dark.
-        scene.materials[index].emissive = has_emission;
-        // Emission leaves the front side only (as Mitsuba's area emitter), both with two_sided.
-        if (m.contains("two_sided")) {
-          if (!m["two_sided"].is_boolean()) rd.fail(p + "/two_sided", std::string("must be true or false, got ") + m["two_sided"].type_name());
-          if (!has_emission) rd.fail(p + "/two_sided", "applies to emission: give \"emission\" too");
-          scene.materials[index].two_sided = m["two_sided"].get<bool>();
-        }
-      } else if (type == "mirror") {
-        rd.object(m, p, {"type", "specular_reflectance", "tint"});
-        const std::string key = colour_key(m, p, "specular_reflectance", "tint");
-        glm::vec3 tint = m.contains(key) ? rd.colour(m[key], p + "/" + key) : glm::vec3(1.f);
-        add_material(it.key(), Material::Kind::mirror, tint, nullptr);
-      } else {
-        rd.fail(p + "/type", "unknown material type \"" + type + "\" (expected diffuse or mirror)");
-      }
-    }
+    MaterialReader reader(rd, scene);
+    for (auto it = j.begin(); it != j.end(); ++it) material_index[it.key()] = reader.read(it.key(), it.value(), "/materials/" + it.key());
   }
 
   uint32_t material_ref(const json& j, const std::string& path) {
@@ -265,7 +214,7 @@ struct Loader {
           obj_materials.push_back(mapped->second);
           continue;
         }
-        obj_materials.push_back(add_material(shape_name + "." + m.name, Material::Kind::diffuse, m.albedo,
+        obj_materials.push_back(add_material(shape_name + "." + m.name, m.albedo,
                                              m.emission ? &*m.emission : nullptr));
       }
       for (const auto& entry : mapping) {
@@ -286,7 +235,7 @@ struct Loader {
       } else if (id >= 0 && size_t(id) < obj_materials.size()) {
         mesh.face_materials.push_back(obj_materials[size_t(id)]);
       } else {
-        if (!fallback) fallback = add_material(shape_name + ".default", Material::Kind::diffuse, glm::vec3(0.8f), nullptr);
+        if (!fallback) fallback = add_material(shape_name + ".default", glm::vec3(0.8f), nullptr);
         mesh.face_materials.push_back(*fallback);
       }
     }

@@ -8,8 +8,16 @@
 
 namespace dray {
 
+inline constexpr float kPi = 3.14159265358979323846f;
+
 using ad::detach;
 using ad::value;
+// The kernel's math, found for float here and for the AD types by argument-dependent lookup.
+using ad::abs;
+using ad::acos;
+using ad::erf;
+using ad::exp;
+using ad::sqrt;
 
 template <class T>
 struct Vec3 {

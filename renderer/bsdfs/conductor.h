@@ -1,0 +1,47 @@
+#pragma once
+// Mitsuba 3's `conductor`: a smooth metal, a Dirac reflection weighted by the conductor Fresnel
+// term of its complex index (eta, k; a named `material`; or none: a perfect mirror) and by
+// `specular_reflectance`. dray's `mirror` is this with no index.
+#include "renderer/bsdfs/fresnel.h"
+#include "renderer/bsdfs/frame.h"
+#include "renderer/param_table.h"
+
+namespace dray {
+
+// A conductor's Fresnel reflectance per channel at cos_i; no index (kNoSlot): 1.
+template <class T>
+Vec3<T> conductor_fresnel(const ParamView<T>& P, Slot eta, Slot k, const T& cos_i) {
+  if (eta == kNoSlot) return Vec3<T>(T(1.f));
+  const Vec3<T> e = P.vec3(eta), kk = P.vec3(k);
+  return {fresnel_conductor(cos_i, e.x, kk.x), fresnel_conductor(cos_i, e.y, kk.y), fresnel_conductor(cos_i, e.z, kk.z)};
+}
+
+struct ConductorBsdf {
+  Slot eta = kNoSlot, k = kNoSlot;     // vec3 each; kNoSlot: a perfect mirror
+  Slot specular_reflectance = kNoSlot;  // vec3
+
+  uint32_t flags() const { return kLobeDelta | kLobeReflection; }
+
+  template <class T>
+  Vec3<T> f(const ParamView<T>&, const Vec3<T>&, const Vec3<T>&) const {
+    return Vec3<T>(T(0.f));
+  }
+  float pdf(const ParamView<float>&, const glm::vec3&, const glm::vec3&) const { return 0.f; }
+
+  BsdfSample sample(const ParamView<float>& P, const glm::vec3& wo, float, glm::vec2) const {
+    BsdfSample s;
+    if (!(wo.z > 0.f)) return s;
+    s.wi = reflect_local(wo);
+    s.pdf = 1.f;
+    s.weight = to_glm(delta(P, Vec3<float>(wo), s).weight);
+    s.lobe = flags();
+    return s;
+  }
+
+  template <class T>
+  DeltaLobe<T> delta(const ParamView<T>& P, const Vec3<T>& wo, const BsdfSample&) const {
+    return {reflect_local(wo), conductor_fresnel(P, eta, k, wo.z) * P.vec3(specular_reflectance)};
+  }
+};
+
+}  // namespace dray

@@ -1,0 +1,55 @@
+// plastic: χ² of the mixture (Dirac coating reflection and diffuse base, the Dirac share one more
+// cell), consistency and reciprocity, energy ≤ 1, Mitsuba's diffuse term, derivatives.
+#include "ad/dual.h"
+#include "tests/bsdfs/bsdf_checks.h"
+
+using namespace dray;
+using namespace dray::test;
+
+namespace {
+BsdfFixture plastic(glm::vec3 rho, bool nonlinear = false, float int_ior = 1.49f) {
+  BsdfFixture fx;
+  PlasticBsdf b;
+  b.int_ior = fx.params.add("int_ior", int_ior);
+  b.ext_ior = fx.params.add("ext_ior", 1.000277f);
+  b.diffuse_reflectance = fx.params.add("diffuse_reflectance", rho);
+  b.specular_reflectance = fx.params.add("specular_reflectance", glm::vec3(1.f));
+  b.nonlinear = nonlinear;
+  fx.bsdf = b;
+  return fx;
+}
+}  // namespace
+
+TEST_CASE("plastic: samples follow the pdf and the Dirac share (chi2)", "[bsdf]") {
+  check_chi2(plastic(glm::vec3(0.5f)), {0.f, 45.f, 80.f});
+  check_chi2(plastic({0.1f, 0.2f, 0.05f}), {20.f, 70.f});
+}
+
+TEST_CASE("plastic: consistency, reciprocity, energy, Mitsuba's diffuse term", "[bsdf]") {
+  check_consistency(plastic({0.2f, 0.5f, 0.8f}), true);
+  check_consistency(plastic({0.2f, 0.5f, 0.8f}, true), true);
+  for (float theta : {0.f, 60.f, 85.f}) {
+    // A white base with internal reflections (nonlinear) reflects everything: F + (1 - F) (1 - F_dr,int) /
+    // (1 - F_dr,int) = 1, up to the 0.1% of the F_dr fit; the linear model (ρ / (1 - F_dr)) keeps ≤ 1 too.
+    const Albedo a = albedo(plastic(glm::vec3(1.f), true), direction(theta));
+    INFO("theta " << theta << ": sampled " << a.sampled << " +- " << a.sampled_error);
+    CHECK(a.sampled == Approx(1.).margin(2e-3 + 4. * a.sampled_error));
+    const Albedo b = albedo(plastic(glm::vec3(0.9f)), direction(theta));
+    CHECK(b.sampled <= 1.0 + 4. * b.sampled_error);
+  }
+  // f = ρ / (1 - F_dr(1/η)) (1 - F(θi)) (1 - F(θo)) / (π η²)
+  const BsdfFixture fx = plastic(glm::vec3(0.5f));
+  const float eta = 1.49f / 1.000277f, ci = 0.8f, co = 0.5f;
+  const Vec3<float> wi(std::sqrt(1 - ci * ci), 0.f, ci), wo(0.f, std::sqrt(1 - co * co), co);
+  const float expected = 0.5f / (1.f - fresnel_diffuse_reflectance(1.f / eta)) * (1.f - fresnel_dielectric(ci, eta)) *
+                         (1.f - fresnel_dielectric(co, eta)) / (kPi * eta * eta);
+  CHECK(bsdf_f(fx.bsdf, fx.view(), wo, wi).x == Approx(expected).epsilon(1e-5));
+}
+
+TEST_CASE("plastic: derivatives of f in the base colour and the IOR", "[bsdf][gradcheck]") {
+  BsdfFixture fx = plastic({0.2f, 0.5f, 0.8f}, true);
+  const PlasticBsdf b = std::get<PlasticBsdf>(fx.bsdf);
+  const glm::vec3 wo = direction(30.f), wi = direction(70.f, 120.f);
+  check_f_derivative<ad::Dual<1>>(fx, b.int_ior, wo, wi, 1e-3f);
+  check_f_derivative<ad::Dual<1>>(fx, b.diffuse_reflectance + 1, wo, wi, 1e-3f);
+}
