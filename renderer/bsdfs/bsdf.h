@@ -14,10 +14,13 @@
 #include "renderer/bsdfs/diffuse.h"
 #include "renderer/bsdfs/plastic.h"
 #include "renderer/bsdfs/rough_conductor.h"
+#include "renderer/bsdfs/rough_dielectric.h"
+#include "renderer/bsdfs/rough_plastic.h"
 
 namespace dray {
 
-using Bsdf = std::variant<DiffuseBsdf, ConductorBsdf, RoughConductorBsdf, DielectricBsdf, PlasticBsdf>;
+using Bsdf = std::variant<DiffuseBsdf, ConductorBsdf, RoughConductorBsdf, DielectricBsdf, RoughDielectricBsdf, PlasticBsdf,
+                          RoughPlasticBsdf>;
 
 inline uint32_t bsdf_flags(const Bsdf& b) {
   return std::visit([](const auto& x) { return x.flags(); }, b);

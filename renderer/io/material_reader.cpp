@@ -138,18 +138,37 @@ uint32_t MaterialReader::bsdf(const json& m, const std::string& p, const std::st
     b.specular_transmittance = colour(m, p, prefix, "specular_transmittance", glm::vec3(1.f));
     return push(b);
   }
-  if (type == "plastic") {
-    rd_.object(m, p, with({"type", "int_ior", "ext_ior", "diffuse_reflectance", "specular_reflectance", "nonlinear"}, extra));
+  if (type == "roughdielectric") {
+    rd_.object(m, p, with({"type", "int_ior", "ext_ior", "specular_reflectance", "specular_transmittance", "distribution",
+                           "alpha", "alpha_u", "alpha_v", "sample_visible"}, extra));
+    RoughDielectricBsdf b;
+    roughness(m, p, prefix, b.distribution, b.alpha_u, b.alpha_v);
+    b.int_ior = scene_.params.add(prefix + "int_ior", ior(m, p, "int_ior", "bk7"));
+    b.ext_ior = scene_.params.add(prefix + "ext_ior", ior(m, p, "ext_ior", "air"));
+    b.specular_reflectance = colour(m, p, prefix, "specular_reflectance", glm::vec3(1.f));
+    b.specular_transmittance = colour(m, p, prefix, "specular_transmittance", glm::vec3(1.f));
+    return push(b);
+  }
+  if (type == "plastic" || type == "roughplastic") {
+    const bool rough = type == "roughplastic";
+    std::vector<std::string> keys = {"type", "int_ior", "ext_ior", "diffuse_reflectance", "specular_reflectance", "nonlinear"};
+    if (rough) keys.insert(keys.end(), {"distribution", "alpha", "sample_visible"});
+    rd_.object(m, p, with(keys, extra));
     PlasticBsdf b;
     b.int_ior = scene_.params.add(prefix + "int_ior", ior(m, p, "int_ior", "polypropylene"));
     b.ext_ior = scene_.params.add(prefix + "ext_ior", ior(m, p, "ext_ior", "air"));
     b.diffuse_reflectance = colour(m, p, prefix, "diffuse_reflectance", glm::vec3(0.5f), nullptr, true);
     b.specular_reflectance = colour(m, p, prefix, "specular_reflectance", glm::vec3(1.f));
     b.nonlinear = m.contains("nonlinear") && rd_.boolean(m["nonlinear"], p + "/nonlinear");
-    return push(b);
+    if (!rough) return push(b);
+    RoughPlasticBsdf r;
+    r.base = b;
+    Slot alpha_v;
+    roughness(m, p, prefix, r.distribution, r.alpha, alpha_v);
+    return push(r);
   }
   rd_.fail(p + "/type", "unknown material type \"" + type +
-                            "\" (expected diffuse, conductor, roughconductor, dielectric, plastic, mirror, twosided or mask)");
+                            "\" (expected diffuse, conductor, roughconductor, dielectric, roughdielectric, plastic, roughplastic, mirror, twosided or mask)");
 }
 
 uint32_t MaterialReader::read(const std::string& name, const json& m, const std::string& p) {

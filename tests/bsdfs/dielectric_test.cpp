@@ -9,14 +9,7 @@ using namespace dray::test;
 
 namespace {
 BsdfFixture glass(float int_ior = 1.5f, float ext_ior = 1.f) {
-  BsdfFixture fx;
-  DielectricBsdf b;
-  b.int_ior = fx.params.add("int_ior", int_ior);
-  b.ext_ior = fx.params.add("ext_ior", ext_ior);
-  b.specular_reflectance = fx.params.add("specular_reflectance", glm::vec3(1.f));
-  b.specular_transmittance = fx.params.add("specular_transmittance", glm::vec3(1.f));
-  fx.bsdf = b;
-  return fx;
+  return with_interface(DielectricBsdf{}, int_ior, ext_ior);
 }
 }  // namespace
 

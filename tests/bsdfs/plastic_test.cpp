@@ -1,4 +1,4 @@
-// plastic: χ² of the mixture (Dirac coating reflection and diffuse base, the Dirac share one more
+// plastic and roughplastic: χ² of the mixture (Dirac coating reflection and diffuse base, the Dirac share one more
 // cell), consistency and reciprocity, energy ≤ 1, Mitsuba's diffuse term, derivatives.
 #include "ad/dual.h"
 #include "tests/bsdfs/bsdf_checks.h"
@@ -16,6 +16,15 @@ BsdfFixture plastic(glm::vec3 rho, bool nonlinear = false, float int_ior = 1.49f
   b.specular_reflectance = fx.params.add("specular_reflectance", glm::vec3(1.f));
   b.nonlinear = nonlinear;
   fx.bsdf = b;
+  return fx;
+}
+BsdfFixture rough_plastic(MicrofacetType t, float alpha, glm::vec3 rho) {
+  BsdfFixture fx = plastic(rho);
+  RoughPlasticBsdf r;
+  r.base = std::get<PlasticBsdf>(fx.bsdf);
+  r.distribution = t;
+  r.alpha = fx.params.add("alpha", alpha);
+  fx.bsdf = r;
   return fx;
 }
 }  // namespace
@@ -52,4 +61,23 @@ TEST_CASE("plastic: derivatives of f in the base colour and the IOR", "[bsdf][gr
   const glm::vec3 wo = direction(30.f), wi = direction(70.f, 120.f);
   check_f_derivative<ad::Dual<1>>(fx, b.int_ior, wo, wi, 1e-3f);
   check_f_derivative<ad::Dual<1>>(fx, b.diffuse_reflectance + 1, wo, wi, 1e-3f);
+}
+
+TEST_CASE("roughplastic: chi2, consistency, reciprocity, energy, derivatives of alpha and the IOR", "[bsdf][gradcheck]") {
+  for (MicrofacetType t : {MicrofacetType::beckmann, MicrofacetType::ggx}) {
+    INFO((t == MicrofacetType::ggx ? "ggx" : "beckmann"));
+    check_chi2(rough_plastic(t, 0.2f, {0.6f, 0.2f, 0.1f}), {0.f, 45.f, 80.f});
+    check_consistency(rough_plastic(t, 0.3f, {0.2f, 0.5f, 0.8f}), true);
+    for (float theta : {0.f, 60.f, 85.f}) {
+      const Albedo a = albedo(rough_plastic(t, 0.3f, glm::vec3(0.9f)), direction(theta));
+      INFO("theta " << theta << ": quadrature " << a.quadrature << ", sampled " << a.sampled << " +- " << a.sampled_error);
+      CHECK(a.sampled == Approx(a.quadrature).margin(4. * a.sampled_error + 3e-3));
+      CHECK(a.sampled <= 1.0 + 4. * a.sampled_error);
+    }
+    BsdfFixture fx = rough_plastic(t, 0.3f, {0.2f, 0.5f, 0.8f});
+    const RoughPlasticBsdf& b = std::get<RoughPlasticBsdf>(fx.bsdf);
+    const glm::vec3 wo = direction(30.f), wi = direction(35.f, 175.f);  // near the highlight: both lobes
+    check_f_derivative<ad::Dual<1>>(fx, b.alpha, wo, wi, 1e-3f);
+    check_f_derivative<ad::Dual<1>>(fx, b.base.int_ior, wo, wi, 1e-3f);
+  }
 }

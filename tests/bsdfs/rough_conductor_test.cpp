@@ -12,9 +12,7 @@ namespace {
 BsdfFixture rough(MicrofacetType type, float au, float av, glm::vec3 eta = glm::vec3(0.f), glm::vec3 k = glm::vec3(1.f)) {
   BsdfFixture fx;
   RoughConductorBsdf b;
-  b.distribution = type;
-  b.alpha_u = fx.params.add("alpha_u", au);
-  b.alpha_v = au == av ? b.alpha_u : fx.params.add("alpha_v", av);
+  add_roughness(fx, b, type, au, av);
   b.eta = fx.params.add("eta", eta);
   b.k = fx.params.add("k", k);
   b.specular_reflectance = fx.params.add("specular_reflectance", glm::vec3(1.f));
@@ -22,7 +20,6 @@ BsdfFixture rough(MicrofacetType type, float au, float av, glm::vec3 eta = glm::
   return fx;
 }
 
-const char* name(MicrofacetType t) { return t == MicrofacetType::ggx ? "ggx" : "beckmann"; }
 
 }  // namespace
 
