@@ -163,7 +163,7 @@ void write_image(const Image& img, const std::string& path) {
 }
 
 // Decodes by extension, without the checks of read_image.
-static Image read_image_file(const std::string& path) {
+static Image read_image_file(const std::string& path, bool raw) {
   std::string e = extension(path);
   if (e == ".exr") {
     float* rgba = nullptr;
@@ -178,19 +178,27 @@ static Image read_image_file(const std::string& path) {
     return img;
   }
   int w = 0, h = 0, n = 0;
+  if (e == ".hdr") {  // Radiance RGBE: linear already
+    float* fx = stbi_loadf(path.c_str(), &w, &h, &n, 3);
+    if (!fx) throw std::runtime_error(path + ": cannot read image: " + stbi_failure_reason());
+    Image img(w, h, 3);
+    std::copy(fx, fx + size_t(w) * h * 3, img.data.begin());
+    stbi_image_free(fx);
+    return img;
+  }
   unsigned char* px = stbi_load(path.c_str(), &w, &h, &n, 3);
   if (!px) throw std::runtime_error(path + ": cannot read image: " + stbi_failure_reason());
   Image img(w, h, 3);
-  for (size_t i = 0; i < size_t(w) * h * 3; ++i) img.data[i] = srgb_to_linear(px[i] / 255.f);
+  for (size_t i = 0; i < size_t(w) * h * 3; ++i) img.data[i] = raw ? px[i] / 255.f : srgb_to_linear(px[i] / 255.f);
   stbi_image_free(px);
   return img;
 }
 
-Image read_image(const std::string& path) {
+Image read_image(const std::string& path, bool raw) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw std::runtime_error(path + ": cannot open: no such file");
   if (!std::filesystem::is_regular_file(path, ec)) throw std::runtime_error(path + ": is not a regular file");
-  Image img = read_image_file(path);
+  Image img = read_image_file(path, raw);
   for (size_t i = 0; i < img.data.size(); ++i)
     if (!std::isfinite(img.data[i])) {
       const size_t px = i / 3;

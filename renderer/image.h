@@ -21,10 +21,11 @@ struct Image {
 // linear float, with `spp` as the header attribute "dray_spp"), atomically (a temporary file
 // renamed over `path`). Throws std::runtime_error naming the file on failure.
 void write_image(const Image& img, const std::string& path);
-// Reads a PNG (decoded from sRGB to linear) or EXR as 3 channels (a 1-channel EXR is
-// repeated into all three), with `spp` from the EXR header when present. Throws
-// std::runtime_error naming the file, also for a pixel that is not finite.
-Image read_image(const std::string& path);
+// Reads an 8-bit image stb_image decodes (PNG, JPEG, …: from sRGB to linear, unless `raw`), a
+// Radiance HDR or an EXR (linear) as 3 channels (a 1-channel EXR is repeated into all three),
+// with `spp` from the EXR header when present. Throws std::runtime_error naming the file, also
+// for a pixel that is not finite.
+Image read_image(const std::string& path, bool raw = false);
 
 // Channels [first, first + count) as an image of their own.
 Image channels_of(const Image& img, int first, int count);

@@ -80,7 +80,6 @@ template <class T>
 Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler& sampler) {
   using detail::power_heuristic;
   const Bvh& bvh = scene.bvh;
-  const ParamView<float> Pf = P.values_only();  // for decisions and MIS weights
   const int n_lights = int(scene.lights.size());
   const float light_pick = n_lights > 0 ? 1.f / float(n_lights) : 0.f;
 
@@ -161,6 +160,10 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
     const Frame<T> frame(ns);
     const Frame<float> frame_f(Vec3<float>(value(ns)));
     const Vec3<T> wo = frame.to_local(-ray.d);
+    // The BSDF's inputs: parameters and textures at the material point's UV.
+    const glm::vec2 uv = scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, value(prim), value(sp.p));
+    const Inputs<T> in(P, scene.textures.data(), uv);
+    const Inputs<float> in_f = in.values_only();
     const glm::vec3 wo_f = value(wo);
     // The start of a ray leaving toward world direction d: off the surface on d's side.
     auto origin_toward = [&](const glm::vec3& d) { return sp.p + n * T(glm::dot(n_f, d) > 0.f ? eps : -eps); };
@@ -173,14 +176,14 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
       const glm::vec3 wi_f = value(ls.wi);
       const Vec3<T> wi = frame.to_local(ls.wi);
       if (ls.valid && same_side(n_f, wi_f, value(wi.z))) {
-        const Vec3<T> f = bsdf_f(bsdf, P, wo, wi);
+        const Vec3<T> f = bsdf_f(bsdf, in, wo, wi);
         const glm::vec3 f_f = value(f);
         if (f_f.x > 0.f || f_f.y > 0.f || f_f.z > 0.f) {
           const glm::vec3 o = value(origin_toward(wi_f));
           const Ray shadow = ls.infinite ? Ray{o, wi_f, INFINITY} : detail::shadow_ray(o, ls.target);
           const T passed = transmittance(scene, P, shadow);
           if (value(passed) > 0.f) {
-            const float w = ls.pdf > 0.f ? power_heuristic(ls.pdf, dray::bsdf_pdf(bsdf, Pf, wo_f, value(wi))) : 1.f;
+            const float w = ls.pdf > 0.f ? power_heuristic(ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi))) : 1.f;
             L += beta * f * ls.weight * (abs(wi.z) * T(w) * passed);
           }
         }
@@ -193,10 +196,10 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
     // uses (light from a fixed ω or light point), so the surface's turning shows as d cos / cos,
     // not as a turning ray.
     const float u1 = sampler.next(), u2 = sampler.next(), uc = sampler.next();
-    const BsdfSample s = bsdf_sample(bsdf, Pf, wo_f, uc, {u1, u2});
+    const BsdfSample s = bsdf_sample(bsdf, in_f, wo_f, uc, {u1, u2});
     if (!s.lobe) break;
     if (s.lobe & kLobeDelta) {
-      const DeltaLobe<T> d = bsdf_delta(bsdf, P, wo, s);
+      const DeltaLobe<T> d = bsdf_delta(bsdf, in, wo, s);
       const Vec3<T> wi = frame.to_world(d.wi);
       const glm::vec3 wi_f = value(wi);
       if (!same_side(n_f, wi_f, value(d.wi.z))) break;  // would leave through the wrong side
@@ -209,7 +212,7 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
       // The value is recomputed in T as in float, so that every scalar type renders the same image.
       const Vec3<T> wi = frame.to_local(Vec3<T>(wi_f));
       const float c = std::fabs(value(wi.z));
-      beta *= bsdf_f(bsdf, P, wo, wi) * T(c / s.pdf);
+      beta *= bsdf_f(bsdf, in, wo, wi) * T(c / s.pdf);
       turn = abs(wi.z) / T(c);  // value: exactly 1
       bsdf_pdf = s.pdf;
       specular = false;

@@ -21,13 +21,23 @@ inline constexpr Slot kNoSlot = UINT32_MAX;
 struct ParamEntry {
   std::string name;
   Slot slot;
-  uint32_t size;  // 1 for a scalar, 3 for a vector
+  uint32_t size;  // 1 for a scalar, 3 for a vector, the element count of a block
+  std::vector<uint32_t> shape;  // a block's dimensions (H, W, C), row-major; empty otherwise
+  bool block() const { return !shape.empty(); }
 };
 
 class ParamTable {
  public:
   Slot add(const std::string& name, float v) { return add(name, &v, 1); }
   Slot add(const std::string& name, const glm::vec3& v) { return add(name, &v.x, 3); }
+
+  // A parameter block: a large array (a texture's texels) under one name, listed by its shape,
+  // its elements named NAME[i,j,c].
+  Slot add_block(const std::string& name, const std::vector<float>& v, std::vector<uint32_t> shape) {
+    const Slot s = add(name, v.data(), uint32_t(v.size()));
+    entries_.back().shape = std::move(shape);
+    return s;
+  }
 
   float get(Slot s) const { return values_[s]; }
   glm::vec3 get_vec3(Slot s) const { return {values_[s], values_[s + 1], values_[s + 2]}; }
@@ -66,7 +76,8 @@ struct ScalarParam {
 };
 
 // Expands parameter names into scalars: a vector name gives its components (NAME[0..2]),
-// NAME[i] one component. Throws std::runtime_error for an unknown name or index.
+// NAME[i] one component; a block's NAME gives every element, NAME[i,j,c] one. Throws
+// std::runtime_error for an unknown name or index.
 std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vector<std::string>& names);
 
 // How the kernel reads parameters in scalar type T: through ad::lift, which seeds the slots

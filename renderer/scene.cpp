@@ -22,20 +22,46 @@ float geom_area(const PrimGeom& g) {
 
 }  // namespace
 
+namespace {
+
+// The indices in NAME[i] or NAME[i,j,c] (empty without brackets).
+std::vector<long> parse_indices(const std::string& name, std::string& base) {
+  base = name;
+  const auto open = name.find('[');
+  if (open == std::string::npos) return {};
+  const auto close = name.find(']', open);
+  const std::string inside = name.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
+  std::vector<long> out;
+  size_t start = 0;
+  bool ok = close == name.size() - 1;
+  while (ok) {
+    const size_t comma = inside.find(',', start);
+    std::string digits = inside.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    digits.erase(0, digits.find_first_not_of(' '));
+    digits.erase(digits.find_last_not_of(' ') + 1);
+    ok = !digits.empty() && digits.size() < 10 && std::all_of(digits.begin(), digits.end(), ::isdigit);
+    if (ok) out.push_back(std::stol(digits));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (!ok) throw std::runtime_error("parameter \"" + name + "\": expected NAME, NAME[i] or, for a block, NAME[i,j,c]");
+  base = name.substr(0, open);
+  return out;
+}
+
+std::string shape_text(const std::vector<uint32_t>& shape) {
+  std::string t;
+  for (uint32_t d : shape) t += (t.empty() ? "" : "x") + std::to_string(d);
+  return t;
+}
+
+}  // namespace
+
 std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vector<std::string>& names) {
   std::vector<ScalarParam> out;
   for (const std::string& name : names) {
-    std::string base = name;
-    int component = -1;
-    auto open = name.find('[');
-    if (open != std::string::npos) {
-      auto close = name.find(']', open);
-      std::string digits = name.substr(open + 1, close == std::string::npos ? std::string::npos : close - open - 1);
-      if (close != name.size() - 1 || digits.empty() || !std::all_of(digits.begin(), digits.end(), ::isdigit))
-        throw std::runtime_error("parameter \"" + name + "\": expected NAME or NAME[i]");
-      base = name.substr(0, open);
-      component = std::stoi(digits);
-    }
+    std::string base;
+    const std::vector<long> index = parse_indices(name, base);
     auto e = table.find(base);
     // The document's spelling of a transform parameter: shapes.X.transform.translate.
     if (auto k = base.find(".transform."); !e && k != std::string::npos) {
@@ -43,6 +69,26 @@ std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vec
       e = table.find(base);
     }
     if (!e) throw std::runtime_error("unknown parameter \"" + base + "\" (dray params SCENE lists them)");
+    if (e->block()) {
+      if (index.empty()) {  // the whole block
+        for (uint32_t i = 0; i < e->size; ++i) out.push_back({base + "[" + std::to_string(i) + "]", e->slot + i});
+        continue;
+      }
+      if (index.size() != e->shape.size())
+        throw std::runtime_error("parameter \"" + name + "\": " + base + " is a " + shape_text(e->shape) + " block: name an element with " +
+                                 std::to_string(e->shape.size()) + " indices");
+      size_t flat = 0;
+      for (size_t d = 0; d < index.size(); ++d) {
+        if (index[d] >= long(e->shape[d]))
+          throw std::runtime_error("parameter \"" + name + "\": index " + std::to_string(index[d]) + " is out of range for " + base +
+                                   " (" + shape_text(e->shape) + ")");
+        flat = flat * e->shape[d] + size_t(index[d]);
+      }
+      out.push_back({name, e->slot + Slot(flat)});
+      continue;
+    }
+    if (index.size() > 1) throw std::runtime_error("parameter \"" + name + "\": expected NAME or NAME[i]");
+    const int component = index.empty() ? -1 : int(index[0]);
     if (component >= int(e->size))
       throw std::runtime_error("parameter \"" + name + "\": " + base + " has " + std::to_string(e->size) +
                                (e->size == 1 ? " component" : " components"));

@@ -10,6 +10,7 @@
 #include "renderer/bsdfs/bsdf.h"
 #include "renderer/bvh.h"
 #include "renderer/param_table.h"
+#include "renderer/textures/texture.h"
 
 namespace dray {
 
@@ -40,6 +41,8 @@ struct Mesh {
   // Shading normals, 3 per triangle (one per corner), unit; empty: flat shading (face normals).
   std::vector<glm::vec3> object_normals;
   std::vector<glm::vec3> world_normals;   // rotated by the transform (build_geometry)
+  // Texture coordinates, 3 per triangle (OBJ `vt`); empty: the barycentric (b1, b2), as Mitsuba.
+  std::vector<glm::vec2> corner_uvs;
   std::vector<MeshEdge> edges;            // topology, for silhouettes (built with the geometry)
 };
 
@@ -95,6 +98,7 @@ struct Scene {
   ParamTable params;
   Camera camera;
   RenderSettings render;
+  std::vector<Texture> textures;
   std::vector<Bsdf> bsdfs;
   std::vector<Material> materials;
   std::vector<Shape> shapes;

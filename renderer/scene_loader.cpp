@@ -30,6 +30,8 @@ struct Loader {
   Scene scene;
   std::map<std::string, uint32_t> material_index;
 
+  TextureReader textures{rd, scene, base_dir};
+
   Loader(const std::string& path) : rd(path), base_dir(fs::path(path).parent_path()) {
     scene.path = path;
   }
@@ -81,7 +83,7 @@ struct Loader {
 
   void materials(const json& j) {
     if (!j.is_object()) rd.fail("/materials", std::string("must be an object, got ") + j.type_name());
-    MaterialReader reader(rd, scene);
+    MaterialReader reader(rd, scene, &textures);
     for (auto it = j.begin(); it != j.end(); ++it) material_index[it.key()] = reader.read(it.key(), it.value(), "/materials/" + it.key());
   }
 
@@ -205,6 +207,7 @@ struct Loader {
     mesh.object_positions = obj.positions;
     mesh.indices = obj.indices;
     mesh.object_normals = obj.corner_normals;
+    mesh.corner_uvs = obj.corner_uvs;
     // The OBJ's own materials, used when the scene names none.
     std::vector<uint32_t> obj_materials;
     const auto& mtls = obj.materials;
@@ -315,9 +318,10 @@ struct Loader {
   }
 
   Scene load(const json& doc, bool build) {
-    rd.object(doc, "", {"camera", "render", "materials", "shapes", "lights"}, {"camera", "shapes"});
+    rd.object(doc, "", {"camera", "render", "textures", "materials", "shapes", "lights"}, {"camera", "shapes"});
     camera(doc["camera"]);
     if (doc.contains("render")) render(doc["render"]);
+    if (doc.contains("textures")) textures.read_all(doc["textures"]);
     if (doc.contains("materials")) materials(doc["materials"]);
     shapes(doc["shapes"]);
     if (doc.contains("lights")) lights(doc["lights"]);

@@ -1,6 +1,9 @@
 #pragma once
 // A BVH primitive lifted to the kernel's scalar type: its geometry read from the parameter
 // table, the differentiable re-evaluation of a hit found in float, and points sampled on it.
+#include <algorithm>
+#include <cmath>
+
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
@@ -155,6 +158,25 @@ template <class T>
 Vec3<T> prim_point(const PrimT<T>& prim, const PrimCoords& c) {
   return prim.kind == PrimGeom::sphere ? prim.a + Vec3<T>(c.omega) * prim.r
                                        : prim.a + prim.b * T(c.uv.x) + prim.c * T(c.uv.y);
+}
+
+// The surface coordinates (UV) of the float point p on BVH primitive `prim`, lifted as pf, as
+// Mitsuba 3 defines them: a sphere's (φ / 2π, θ / π) about its z axis; a quad's (u, v) of
+// corner + u edge_u + v edge_v; a mesh's interpolated `vt`, else the barycentric (b1, b2). A
+// material point keeps its UV when parameters move: a float, with no derivative.
+inline glm::vec2 surface_uv(const Scene& scene, uint32_t prim, const PrimT<float>& pf, const glm::vec3& p) {
+  PrimCoords c;
+  if (!prim_coords(pf, p, c)) return glm::vec2(0.f);
+  if (pf.kind == PrimGeom::sphere) {
+    float u = std::atan2(c.omega.y, c.omega.x) * (0.5f / kPi);
+    if (u < 0.f) u += 1.f;
+    return {u, std::acos(std::clamp(c.omega.z, -1.f, 1.f)) / kPi};
+  }
+  const PrimRef& ref = scene.bvh.prim_refs()[prim];
+  const Shape& s = scene.shapes[ref.shape];
+  if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) return c.uv;
+  const glm::vec2* t = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];
+  return t[0] * (1.f - c.uv.x - c.uv.y) + t[1] * c.uv.x + t[2] * c.uv.y;
 }
 
 // A point on the primitive from two uniform numbers, uniform in area.

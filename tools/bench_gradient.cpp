@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   CLI::App app{"Gradient pass vs primal render"};
   std::string scene_path = "scenes/cornell-box.json";
   int width = 64, height = 64, spp = 8, threads = 1, repeats = 3;
-  bool gradient_only = false;
+  bool gradient_only = false, primal_only = false;
+  std::vector<std::string> wrt;
   app.add_option("SCENE", scene_path, "Scene file");
   app.add_option("--width", width, "Image width");
   app.add_option("--height", height, "Image height");
@@ -27,12 +28,19 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "Threads");
   app.add_option("--repeats", repeats, "Timed runs (median reported)");
   app.add_flag("--gradient-only", gradient_only, "Only run the gradient pass once (for peak-memory measurements)");
+  app.add_flag("--primal-only", primal_only, "Only render once (the primal's peak memory)");
+  app.add_option("--wrt", wrt, "Parameters to differentiate (names or blocks, as dray params lists them; default: all)");
   CLI11_PARSE(app, argc, argv);
 
   Scene scene = load_scene(scene_path, {"camera.width=" + std::to_string(width), "camera.height=" + std::to_string(height),
                                         "render.spp=" + std::to_string(spp)});
-  std::vector<Slot> all(scene.params.values().size());
-  std::iota(all.begin(), all.end(), Slot(0));
+  std::vector<Slot> all;
+  if (wrt.empty()) {
+    all.resize(scene.params.values().size());
+    std::iota(all.begin(), all.end(), Slot(0));
+  } else {
+    for (const ScalarParam& p : resolve_scalars(scene.params, wrt)) all.push_back(p.slot);
+  }
   std::vector<Tile> tiles = make_tiles(width, height, 16);
   std::vector<int> ids(tiles.size());
   std::iota(ids.begin(), ids.end(), 0);
@@ -50,6 +58,13 @@ int main(int argc, char** argv) {
     }
     return median(t);
   };
+  if (primal_only) {
+    const double primal = time([&] { render_tiles(scene, tiles, ids, img, threads); });
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    std::printf("%dx%d, %d spp: primal %.3f s, peak RSS %ld KB\n", width, height, spp, primal, ru.ru_maxrss);
+    return 0;
+  }
   double grad = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, scene.render.seed + 1); });
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

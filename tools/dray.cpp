@@ -27,6 +27,12 @@ int run_params(const mpi::Context& ctx, const SceneArgs& args) {
   if (!ctx.is_root()) return 0;
   for (const ParamEntry& e : scene.params.entries()) {
     std::printf("%-40s", e.name.c_str());
+    if (e.block()) {  // a block: its shape, not its values
+      std::string shape;
+      for (uint32_t d : e.shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
+      std::printf(" block %s (%u values; name one as %s[i,j,c])\n", shape.c_str(), e.size, e.name.c_str());
+      continue;
+    }
     for (uint32_t i = 0; i < e.size; ++i) std::printf(" %g", scene.params.get(e.slot + i));
     std::printf("\n");
   }

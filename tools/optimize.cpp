@@ -34,6 +34,27 @@ CLI::App* add_optimize_command(CLI::App& app, OptimizeArgs& a) {
 
 namespace {
 
+// Each optimised block's name and the mean of its values: a block's millions of values stay out
+// of the console and progress.csv (the checkpoint and the final scene's image keep them).
+std::vector<std::pair<std::string, double>> block_means(const Job& job, const std::vector<double>& value) {
+  std::vector<std::pair<std::string, double>> out;
+  std::vector<long> count;
+  for (size_t k = 0; k < job.scalars.size(); ++k) {
+    const int b = job.scalars[k].block;
+    if (b < 0) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == job.entries[size_t(b)]; });
+    if (it == out.end()) {
+      out.push_back({job.entries[size_t(b)], 0.0});
+      count.push_back(0);
+      it = out.end() - 1;
+    }
+    it->second += value[k];
+    ++count[size_t(it - out.begin())];
+  }
+  for (size_t i = 0; i < out.size(); ++i) out[i].second /= double(count[i]);
+  return out;
+}
+
 // Tiles of the gradient pass: small, so that static interleaving balances uneven images.
 constexpr int kTileSize = 8;
 
@@ -143,7 +164,9 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     csv.open(out / "progress.csv", std::ios::trunc);
     if (keep.empty()) {
       csv << "iteration,loss,gradient_norm,dropped_samples";
-      for (const auto& s : job.scalars) csv << "," << s.name;
+      for (const auto& s : job.scalars)
+        if (s.block < 0) csv << "," << s.name;
+      for (const auto& b : block_means(job, state.value)) csv << "," << b.first << "(mean)";
       csv << ",seconds\n";
     }
     for (const auto& line : keep) csv << line << "\n";
@@ -211,7 +234,12 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
       csv << k << "," << g.loss << "," << std::sqrt(norm2) << "," << g.dropped_samples;
       char buf[32];
       for (size_t k = 0; k < n; ++k) {
+        if (job.scalars[k].block >= 0) continue;  // blocks: their mean below, their values in the checkpoint
         std::snprintf(buf, sizeof buf, "%.9g", state.value[k]);
+        csv << "," << buf;
+      }
+      for (const auto& b : block_means(job, state.value)) {
+        std::snprintf(buf, sizeof buf, "%.9g", b.second);
         csv << "," << buf;
       }
       csv << "," << secs << "\n";
@@ -251,7 +279,11 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
       std::printf("dray optimize: %d iterations, %.2f s; MPI communication %.2f%% of it, waiting for other ranks "
                   "%.2f%%; %d ranks x %d threads\n",
                   job.iterations - first_iteration, total_seconds, share * mpi_seconds, share * wait_seconds, ctx.size(), threads);
-      for (size_t k = 0; k < n; ++k) std::printf("  %-36s %.6g\n", job.scalars[k].name.c_str(), state.value[k]);
+      for (size_t k = 0; k < n; ++k)
+        if (job.scalars[k].block < 0) std::printf("  %-36s %.6g\n", job.scalars[k].name.c_str(), state.value[k]);
+      for (const auto& b : block_means(job, state.value))
+        std::printf("  %-36s block, mean %.6g (written to %s)\n", b.first.c_str(), b.second,
+                    (out / (b.first.substr(9, b.first.rfind('.') - 9) + ".exr")).c_str());
       std::printf("wrote %s\n", (out / "final-scene.json").c_str());
     }
   });

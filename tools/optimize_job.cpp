@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "renderer/image.h"
 #include "renderer/scene_loader.h"
 
 namespace fs = std::filesystem;
@@ -22,6 +23,9 @@ fs::path relative_to(const fs::path& dir, const std::string& p) { return fs::pat
 std::string writable_key(const json& doc, const std::string& name, const JsonReader& rd, const std::string& where) {
   auto dot1 = name.find('.'), dot2 = name.rfind('.');
   std::string group = name.substr(0, dot1), object = name.substr(dot1 + 1, dot2 - dot1 - 1);
+  if (group == "textures" && !(doc.contains("textures") && doc["textures"].contains(object)))
+    rd.fail(where, "\"" + name + "\" is an inline texture and cannot be written back to the scene; name it in \"textures\" "
+                   "and refer to it by name");
   if (group == "materials" && !(doc.contains("materials") && doc["materials"].contains(object)))
     rd.fail(where, "\"" + name + "\" comes from an OBJ file and cannot be written back to the scene; map the OBJ "
                    "material to a scene material (the mesh's \"materials\")");
@@ -101,10 +105,15 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
     const std::string whole = it.key().substr(0, it.key().find('['));
     writable_key(scene_doc, whole, rd, where);
     if (std::find(job.entries.begin(), job.entries.end(), whole) == job.entries.end()) job.entries.push_back(whole);
+    const bool block = scene.params.find(whole)->block();
+    const int entry = int(std::find(job.entries.begin(), job.entries.end(), whole) - job.entries.begin());
+    std::vector<uint8_t> taken(scene.params.values().size(), 0);
+    for (const Scalar& other : job.scalars) taken[other.slot] = 1;
     for (const auto& s : sc) {
-      for (const Scalar& other : job.scalars)
-        if (other.slot == s.slot) rd.fail(where, s.name + " is already optimised (as " + other.name + ")");
-      job.scalars.push_back({s.name, s.slot, lr, lo, hi});
+      if (taken[s.slot])
+        for (const Scalar& other : job.scalars)
+          if (other.slot == s.slot) rd.fail(where, s.name + " is already optimised (as " + other.name + ")");
+      job.scalars.push_back({s.name, s.slot, lr, lo, hi, block ? entry : -1});
     }
   }
   return job;
@@ -173,13 +182,33 @@ State read_checkpoint(const Job& job, const json& settings, const fs::path& path
 
 json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& out_dir) {
   JsonReader rd(job.file);
+  const fs::path scene_dir = fs::path(job.scene_path).parent_path();
   for (const std::string& name : job.entries) {
     auto e = *scene.params.find(name);
+    if (e.block()) {
+      // A texture's texels: written as a linear EXR beside the final scene, which names it.
+      const std::string texture = name.substr(9, name.rfind('.') - 9);
+      Image img(int(e.shape[1]), int(e.shape[0]), 3);
+      for (uint32_t i = 0; i < e.size; ++i) img.data[i] = scene.params.get(e.slot + i);
+      const std::string file = texture + ".exr";
+      write_image(img, (out_dir / file).string());
+      json& t = doc["textures"][texture];
+      for (const char* k : {"width", "height", "value", "raw"}) t.erase(k);
+      t["filename"] = file;
+      continue;
+    }
     json value = json::array();
     for (uint32_t i = 0; i < e.size; ++i) value.push_back(scene.params.get(e.slot + i));
     apply_override(doc, writable_key(doc, name, rd, "/params/" + name) + "=" + (e.size == 1 ? value[0] : value).dump());
   }
-  const fs::path scene_dir = fs::path(job.scene_path).parent_path();
+  if (doc.contains("textures"))  // image files the final scene did not write: relative to it
+    for (auto& [key, t] : doc["textures"].items())
+      if (t.is_object() && t.contains("filename") && t["filename"].is_string() &&
+          !fs::path(t["filename"].get<std::string>()).is_absolute() &&
+          std::find(job.entries.begin(), job.entries.end(), "textures." + key + ".data") == job.entries.end()) {
+        fs::path f = relative_to(scene_dir, t["filename"]);
+        t["filename"] = fs::relative(fs::absolute(f), fs::absolute(out_dir)).string();
+      }
   if (doc.contains("shapes"))
     for (auto& s : doc["shapes"])
       if (s.contains("file") && s["file"].is_string() && !fs::path(s["file"].get<std::string>()).is_absolute()) {

@@ -17,6 +17,7 @@ struct Scalar {
   std::string name;  // materials.white.albedo[1]
   Slot slot;
   double lr, min, max;
+  int block = -1;  // an element of a parameter block: the index of its name in Job::entries
 };
 
 struct Job {

@@ -4,31 +4,31 @@
 // `specular_reflectance`. dray's `mirror` is this with no index.
 #include "renderer/bsdfs/fresnel.h"
 #include "renderer/bsdfs/frame.h"
-#include "renderer/param_table.h"
+#include "renderer/textures/texture.h"
 
 namespace dray {
 
 // A conductor's Fresnel reflectance per channel at cos_i; no index (kNoSlot): 1.
 template <class T>
-Vec3<T> conductor_fresnel(const ParamView<T>& P, Slot eta, Slot k, const T& cos_i) {
-  if (eta == kNoSlot) return Vec3<T>(T(1.f));
+Vec3<T> conductor_fresnel(const Inputs<T>& P, const ColourInput& eta, const ColourInput& k, const T& cos_i) {
+  if (!eta.given()) return Vec3<T>(T(1.f));
   const Vec3<T> e = P.vec3(eta), kk = P.vec3(k);
   return {fresnel_conductor(cos_i, e.x, kk.x), fresnel_conductor(cos_i, e.y, kk.y), fresnel_conductor(cos_i, e.z, kk.z)};
 }
 
 struct ConductorBsdf {
-  Slot eta = kNoSlot, k = kNoSlot;     // vec3 each; kNoSlot: a perfect mirror
-  Slot specular_reflectance = kNoSlot;  // vec3
+  ColourInput eta, k;  // none: a perfect mirror
+  ColourInput specular_reflectance;  // vec3
 
   uint32_t flags() const { return kLobeDelta | kLobeReflection; }
 
   template <class T>
-  Vec3<T> f(const ParamView<T>&, const Vec3<T>&, const Vec3<T>&) const {
+  Vec3<T> f(const Inputs<T>&, const Vec3<T>&, const Vec3<T>&) const {
     return Vec3<T>(T(0.f));
   }
-  float pdf(const ParamView<float>&, const glm::vec3&, const glm::vec3&) const { return 0.f; }
+  float pdf(const Inputs<float>&, const glm::vec3&, const glm::vec3&) const { return 0.f; }
 
-  BsdfSample sample(const ParamView<float>& P, const glm::vec3& wo, float, glm::vec2) const {
+  BsdfSample sample(const Inputs<float>& P, const glm::vec3& wo, float, glm::vec2) const {
     BsdfSample s;
     if (!(wo.z > 0.f)) return s;
     s.wi = reflect_local(wo);
@@ -39,7 +39,7 @@ struct ConductorBsdf {
   }
 
   template <class T>
-  DeltaLobe<T> delta(const ParamView<T>& P, const Vec3<T>& wo, const BsdfSample&) const {
+  DeltaLobe<T> delta(const Inputs<T>& P, const Vec3<T>& wo, const BsdfSample&) const {
     return {reflect_local(wo), conductor_fresnel(P, eta, k, wo.z) * P.vec3(specular_reflectance)};
   }
 };

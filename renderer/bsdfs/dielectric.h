@@ -4,24 +4,24 @@
 // crossing into a denser medium is scaled by (n_i / n_t)², as in Mitsuba's radiance transport.
 #include "renderer/bsdfs/fresnel.h"
 #include "renderer/bsdfs/frame.h"
-#include "renderer/param_table.h"
+#include "renderer/textures/texture.h"
 
 namespace dray {
 
 struct DielectricBsdf {
   Slot int_ior = kNoSlot, ext_ior = kNoSlot;                        // scalars
-  Slot specular_reflectance = kNoSlot, specular_transmittance = kNoSlot;  // vec3
+  ColourInput specular_reflectance, specular_transmittance;  // vec3
 
   uint32_t flags() const { return kLobeDelta | kLobeReflection | kLobeTransmission; }
 
   template <class T>
-  Vec3<T> f(const ParamView<T>&, const Vec3<T>&, const Vec3<T>&) const {
+  Vec3<T> f(const Inputs<T>&, const Vec3<T>&, const Vec3<T>&) const {
     return Vec3<T>(T(0.f));
   }
-  float pdf(const ParamView<float>&, const glm::vec3&, const glm::vec3&) const { return 0.f; }
+  float pdf(const Inputs<float>&, const glm::vec3&, const glm::vec3&) const { return 0.f; }
 
   // wo may be on either side (z < 0: inside).
-  BsdfSample sample(const ParamView<float>& P, const glm::vec3& wo, float uc, glm::vec2) const {
+  BsdfSample sample(const Inputs<float>& P, const glm::vec3& wo, float uc, glm::vec2) const {
     BsdfSample s;
     if (wo.z == 0.f) return s;
     const float F = fresnel_dielectric(wo.z, P.scalar(int_ior) / P.scalar(ext_ior));
@@ -38,7 +38,7 @@ struct DielectricBsdf {
 
   // The lobe `s` chose, in T: F / P(reflect) or (1 - F) (n_i/n_t)² / P(refract).
   template <class T>
-  DeltaLobe<T> delta(const ParamView<T>& P, const Vec3<T>& wo, const BsdfSample& s) const {
+  DeltaLobe<T> delta(const Inputs<T>& P, const Vec3<T>& wo, const BsdfSample& s) const {
     T cos_t, eta_ti;
     const T F = fresnel_dielectric(wo.z, P.scalar(int_ior) / P.scalar(ext_ior), cos_t, eta_ti);
     if (s.lobe & kLobeReflection) return {reflect_local(wo), P.vec3(specular_reflectance) * (F / T(s.pdf))};

@@ -1,26 +1,26 @@
 #pragma once
 // Mitsuba 3's `diffuse`: Lambertian reflection, f = reflectance / π.
 #include "renderer/bsdfs/frame.h"
-#include "renderer/param_table.h"
+#include "renderer/textures/texture.h"
 
 namespace dray {
 
 struct DiffuseBsdf {
-  Slot reflectance = kNoSlot;
+  ColourInput reflectance;
 
   uint32_t flags() const { return kLobeDiffuse | kLobeReflection; }
 
   template <class T>
-  Vec3<T> f(const ParamView<T>& P, const Vec3<T>& wo, const Vec3<T>& wi) const {
+  Vec3<T> f(const Inputs<T>& P, const Vec3<T>& wo, const Vec3<T>& wi) const {
     if (!(value(wo.z) > 0.f && value(wi.z) > 0.f)) return Vec3<T>(T(0.f));
     return P.vec3(reflectance) * T(1.f / kPi);
   }
 
-  float pdf(const ParamView<float>&, const glm::vec3& wo, const glm::vec3& wi) const {
+  float pdf(const Inputs<float>&, const glm::vec3& wo, const glm::vec3& wi) const {
     return wo.z > 0.f && wi.z > 0.f ? wi.z / kPi : 0.f;
   }
 
-  BsdfSample sample(const ParamView<float>& P, const glm::vec3& wo, float, glm::vec2 u) const {
+  BsdfSample sample(const Inputs<float>& P, const glm::vec3& wo, float, glm::vec2 u) const {
     BsdfSample s;
     if (!(wo.z > 0.f)) return s;
     s.wi = cosine_hemisphere(u);

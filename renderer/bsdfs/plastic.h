@@ -7,19 +7,19 @@
 
 #include "renderer/bsdfs/fresnel.h"
 #include "renderer/bsdfs/frame.h"
-#include "renderer/param_table.h"
+#include "renderer/textures/texture.h"
 
 namespace dray {
 
 struct PlasticBsdf {
   Slot int_ior = kNoSlot, ext_ior = kNoSlot;                        // scalars
-  Slot diffuse_reflectance = kNoSlot, specular_reflectance = kNoSlot;  // vec3
+  ColourInput diffuse_reflectance, specular_reflectance;  // vec3
   bool nonlinear = false;
 
   uint32_t flags() const { return kLobeDelta | kLobeDiffuse | kLobeReflection; }
 
   template <class T>
-  Vec3<T> f(const ParamView<T>& P, const Vec3<T>& wo, const Vec3<T>& wi) const {
+  Vec3<T> f(const Inputs<T>& P, const Vec3<T>& wo, const Vec3<T>& wi) const {
     if (!(value(wo.z) > 0.f && value(wi.z) > 0.f)) return Vec3<T>(T(0.f));
     const T eta = P.scalar(int_ior) / P.scalar(ext_ior);
     const T fdr = fresnel_diffuse_reflectance(T(1.f) / eta);
@@ -32,7 +32,7 @@ struct PlasticBsdf {
 
   // The probability of the Dirac lobe at wo (Mitsuba's: the Fresnel term against the means of the
   // two reflectances).
-  float specular_probability(const ParamView<float>& P, const glm::vec3& wo) const {
+  float specular_probability(const Inputs<float>& P, const glm::vec3& wo) const {
     const float F = fresnel_dielectric(wo.z, P.scalar(int_ior) / P.scalar(ext_ior));
     const float s_mean = mean(to_glm(P.vec3(specular_reflectance))), d_mean = mean(to_glm(P.vec3(diffuse_reflectance)));
     const float w = s_mean + d_mean > 0.f ? s_mean / (s_mean + d_mean) : 0.5f;
@@ -40,12 +40,12 @@ struct PlasticBsdf {
     return ps + pd > 0.f ? ps / (ps + pd) : 0.5f;
   }
 
-  float pdf(const ParamView<float>& P, const glm::vec3& wo, const glm::vec3& wi) const {
+  float pdf(const Inputs<float>& P, const glm::vec3& wo, const glm::vec3& wi) const {
     if (!(wo.z > 0.f && wi.z > 0.f)) return 0.f;
     return (1.f - specular_probability(P, wo)) * wi.z / kPi;
   }
 
-  BsdfSample sample(const ParamView<float>& P, const glm::vec3& wo, float uc, glm::vec2 u) const {
+  BsdfSample sample(const Inputs<float>& P, const glm::vec3& wo, float uc, glm::vec2 u) const {
     BsdfSample s;
     if (!(wo.z > 0.f)) return s;
     const float ps = specular_probability(P, wo);
@@ -65,7 +65,7 @@ struct PlasticBsdf {
   }
 
   template <class T>
-  DeltaLobe<T> delta(const ParamView<T>& P, const Vec3<T>& wo, const BsdfSample& s) const {
+  DeltaLobe<T> delta(const Inputs<T>& P, const Vec3<T>& wo, const BsdfSample& s) const {
     const T F = fresnel_dielectric(wo.z, P.scalar(int_ior) / P.scalar(ext_ior));
     return {reflect_local(wo), P.vec3(specular_reflectance) * (F / T(s.pdf))};
   }

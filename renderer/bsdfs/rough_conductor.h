@@ -9,18 +9,18 @@ namespace dray {
 struct RoughConductorBsdf {
   MicrofacetType distribution = MicrofacetType::beckmann;
   Slot alpha_u = kNoSlot, alpha_v = kNoSlot;  // scalars; the same slot when isotropic
-  Slot eta = kNoSlot, k = kNoSlot;
-  Slot specular_reflectance = kNoSlot;
+  ColourInput eta, k;
+  ColourInput specular_reflectance;
 
   uint32_t flags() const { return kLobeGlossy | kLobeReflection; }
 
   template <class T>
-  Microfacet<T> microfacet(const ParamView<T>& P) const {
+  Microfacet<T> microfacet(const Inputs<T>& P) const {
     return {distribution, P.scalar(alpha_u), P.scalar(alpha_v)};
   }
 
   template <class T>
-  Vec3<T> f(const ParamView<T>& P, const Vec3<T>& wo, const Vec3<T>& wi) const {
+  Vec3<T> f(const Inputs<T>& P, const Vec3<T>& wo, const Vec3<T>& wi) const {
     if (!(value(wo.z) > 0.f && value(wi.z) > 0.f)) return Vec3<T>(T(0.f));
     const Vec3<T> m = normalize(wo + wi);
     const Microfacet<T> d = microfacet(P);
@@ -30,13 +30,13 @@ struct RoughConductorBsdf {
     return conductor_fresnel(P, eta, k, dot(wo, m)) * P.vec3(specular_reflectance) * scalar;
   }
 
-  float pdf(const ParamView<float>& P, const glm::vec3& wo, const glm::vec3& wi) const {
+  float pdf(const Inputs<float>& P, const glm::vec3& wo, const glm::vec3& wi) const {
     if (!(wo.z > 0.f && wi.z > 0.f)) return 0.f;
     const glm::vec3 m = glm::normalize(wo + wi);
     return visible_normal_pdf(microfacet(P), wo, m) / (4.f * glm::dot(wo, m));
   }
 
-  BsdfSample sample(const ParamView<float>& P, const glm::vec3& wo, float, glm::vec2 u) const {
+  BsdfSample sample(const Inputs<float>& P, const glm::vec3& wo, float, glm::vec2 u) const {
     BsdfSample s;
     if (!(wo.z > 0.f)) return s;
     const glm::vec3 m = sample_visible_normal(microfacet(P), wo, u);

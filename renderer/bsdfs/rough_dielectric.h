@@ -12,19 +12,19 @@ struct RoughDielectricBsdf {
   MicrofacetType distribution = MicrofacetType::beckmann;
   Slot alpha_u = kNoSlot, alpha_v = kNoSlot;
   Slot int_ior = kNoSlot, ext_ior = kNoSlot;
-  Slot specular_reflectance = kNoSlot, specular_transmittance = kNoSlot;
+  ColourInput specular_reflectance, specular_transmittance;
 
   uint32_t flags() const { return kLobeGlossy | kLobeReflection | kLobeTransmission; }
 
   template <class T>
-  Microfacet<T> microfacet(const ParamView<T>& P) const {
+  Microfacet<T> microfacet(const Inputs<T>& P) const {
     return {distribution, P.scalar(alpha_u), P.scalar(alpha_v)};
   }
 
   // The microfacet normal that takes wo to wi (upper hemisphere), and eta_t = n(wi side) /
   // n(wo side) for a refraction (1 for a reflection). False if there is none.
   template <class T>
-  bool half_vector(const ParamView<T>& P, const Vec3<T>& wo, const Vec3<T>& wi, Vec3<T>& m, T& eta_t) const {
+  bool half_vector(const Inputs<T>& P, const Vec3<T>& wo, const Vec3<T>& wi, Vec3<T>& m, T& eta_t) const {
     const float co = value(wo.z), ci = value(wi.z);
     if (co == 0.f || ci == 0.f) return false;
     const bool reflect = co * ci > 0.f;
@@ -40,7 +40,7 @@ struct RoughDielectricBsdf {
   }
 
   template <class T>
-  Vec3<T> f(const ParamView<T>& P, const Vec3<T>& wo, const Vec3<T>& wi) const {
+  Vec3<T> f(const Inputs<T>& P, const Vec3<T>& wo, const Vec3<T>& wi) const {
     Vec3<T> m;
     T eta_t;
     if (!half_vector(P, wo, wi, m, eta_t)) return Vec3<T>(T(0.f));
@@ -55,7 +55,7 @@ struct RoughDielectricBsdf {
     return P.vec3(specular_transmittance) * ((T(1.f) - F) * D * G * abs(om * im) / (cos_oi * denom * denom));
   }
 
-  float pdf(const ParamView<float>& P, const glm::vec3& wo, const glm::vec3& wi) const {
+  float pdf(const Inputs<float>& P, const glm::vec3& wo, const glm::vec3& wi) const {
     Vec3<float> m;
     float eta_t;
     if (!half_vector(P, Vec3<float>(wo), Vec3<float>(wi), m, eta_t)) return 0.f;
@@ -68,7 +68,7 @@ struct RoughDielectricBsdf {
     return pm * (1.f - F) * eta_t * eta_t * std::fabs(im) / (denom * denom);
   }
 
-  BsdfSample sample(const ParamView<float>& P, const glm::vec3& wo, float uc, glm::vec2 u) const {
+  BsdfSample sample(const Inputs<float>& P, const glm::vec3& wo, float uc, glm::vec2 u) const {
     BsdfSample s;
     if (wo.z == 0.f) return s;
     const glm::vec3 wo_up = wo.z > 0.f ? wo : -wo;

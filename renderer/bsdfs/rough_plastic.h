@@ -17,12 +17,12 @@ struct RoughPlasticBsdf {
   uint32_t flags() const { return kLobeGlossy | kLobeDiffuse | kLobeReflection; }
 
   template <class T>
-  Microfacet<T> microfacet(const ParamView<T>& P) const {
+  Microfacet<T> microfacet(const Inputs<T>& P) const {
     return {distribution, P.scalar(alpha), P.scalar(alpha)};
   }
 
   template <class T>
-  Vec3<T> f(const ParamView<T>& P, const Vec3<T>& wo, const Vec3<T>& wi) const {
+  Vec3<T> f(const Inputs<T>& P, const Vec3<T>& wo, const Vec3<T>& wi) const {
     if (!(value(wo.z) > 0.f && value(wi.z) > 0.f)) return Vec3<T>(T(0.f));
     Vec3<T> result = base.f(P, wo, wi);
     const Vec3<T> m = normalize(wo + wi);
@@ -33,14 +33,14 @@ struct RoughPlasticBsdf {
     return result + P.vec3(base.specular_reflectance) * (F * D * d.G(wo, wi, m) / (T(4.f) * wo.z * wi.z));
   }
 
-  float pdf(const ParamView<float>& P, const glm::vec3& wo, const glm::vec3& wi) const {
+  float pdf(const Inputs<float>& P, const glm::vec3& wo, const glm::vec3& wi) const {
     if (!(wo.z > 0.f && wi.z > 0.f)) return 0.f;
     const float ps = base.specular_probability(P, wo);
     const glm::vec3 m = glm::normalize(wo + wi);
     return ps * visible_normal_pdf(microfacet(P), wo, m) / (4.f * glm::dot(wo, m)) + (1.f - ps) * wi.z / kPi;
   }
 
-  BsdfSample sample(const ParamView<float>& P, const glm::vec3& wo, float uc, glm::vec2 u) const {
+  BsdfSample sample(const Inputs<float>& P, const glm::vec3& wo, float uc, glm::vec2 u) const {
     BsdfSample s;
     if (!(wo.z > 0.f)) return s;
     s.wi = uc < base.specular_probability(P, wo) ? reflect_about(wo, sample_visible_normal(microfacet(P), wo, u))

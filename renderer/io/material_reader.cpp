@@ -28,12 +28,28 @@ uint32_t MaterialReader::push(const Bsdf& b) {
   return uint32_t(scene_.bsdfs.size() - 1);
 }
 
-Slot MaterialReader::colour(const json& m, const std::string& p, const std::string& prefix, const std::string& key,
-                            const glm::vec3& fallback, const char* alias, bool at_most_one) {
+ColourInput MaterialReader::colour(const json& m, const std::string& p, const std::string& prefix, const std::string& key,
+                                   const glm::vec3& fallback, const char* alias, bool at_most_one) {
   std::string given = key;
   if (alias && m.contains(alias)) {
     if (m.contains(key)) rd_.fail(p + "/" + alias, "is another name for \"" + key + "\": give one of them");
     given = alias;
+  }
+  if (m.contains(given) && (m[given].is_string() || m[given].is_object())) {
+    const std::string path = p + "/" + given;
+    if (!textures_) rd_.fail(path, "must be a colour here, not a texture");
+    ColourInput in;
+    if (m[given].is_object() && !m[given].contains("type"))
+      rd_.fail(path, "must be an array of 3 numbers, one number, or a texture (the name of one, or an object with a \"type\")");
+    if (m[given].is_object()) {
+      // An inline texture, named after the material and key: textures.MATERIAL.KEY.data.
+      in.texture = textures_->read(prefix.substr(10) + given, m[given], path);
+    } else {
+      in.texture = textures_->find(m[given].get<std::string>());
+      if (in.texture < 0)
+        rd_.fail(path, "no texture named \"" + m[given].get<std::string>() + "\" in /textures (" + textures_->names() + ")");
+    }
+    return in;
   }
   const glm::vec3 c = m.contains(given) ? rd_.colour(m[given], p + "/" + given) : fallback;
   if (at_most_one)
@@ -80,7 +96,7 @@ void MaterialReader::roughness(const json& m, const std::string& p, const std::s
 
 // A conductor's complex index: `material` (Mitsuba's names; default "none", a perfect mirror) or
 // `eta` and `k` (RGB or one number).
-void MaterialReader::conductor_index(const json& m, const std::string& p, const std::string& prefix, Slot& eta, Slot& k) {
+void MaterialReader::conductor_index(const json& m, const std::string& p, const std::string& prefix, ColourInput& eta, ColourInput& k) {
   if (m.contains("material") && (m.contains("eta") || m.contains("k")))
     rd_.fail(p + "/material", "give either material or eta and k, not both");
   if (m.contains("eta") != m.contains("k")) rd_.fail(p + (m.contains("eta") ? "/k" : "/eta"), "required with " + std::string(m.contains("eta") ? "eta" : "k"));

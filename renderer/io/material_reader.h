@@ -6,6 +6,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "renderer/io/texture_reader.h"
 #include "renderer/json_reader.h"
 #include "renderer/scene.h"
 
@@ -13,7 +14,9 @@ namespace dray {
 
 class MaterialReader {
  public:
-  MaterialReader(const JsonReader& rd, Scene& scene) : rd_(rd), scene_(scene) {}
+  // `textures`: where colours given as a texture name or an inline texture object are found.
+  MaterialReader(const JsonReader& rd, Scene& scene, TextureReader* textures = nullptr)
+      : rd_(rd), scene_(scene), textures_(textures) {}
 
   // Adds material `name` from its JSON object at path p; returns its index in scene.materials.
   uint32_t read(const std::string& name, const nlohmann::json& m, const std::string& p);
@@ -26,18 +29,20 @@ class MaterialReader {
   // material-level ones). Parameters are named prefix + key.
   uint32_t bsdf(const nlohmann::json& m, const std::string& p, const std::string& prefix,
                 const std::vector<std::string>& extra);
-  Slot colour(const nlohmann::json& m, const std::string& p, const std::string& prefix, const std::string& key,
-              const glm::vec3& fallback, const char* alias = nullptr, bool at_most_one = false);
+  // A colour: a value (a parameter named prefix + key), a texture's name, or an inline texture.
+  ColourInput colour(const nlohmann::json& m, const std::string& p, const std::string& prefix, const std::string& key,
+                     const glm::vec3& fallback, const char* alias = nullptr, bool at_most_one = false);
   Slot scalar(const nlohmann::json& m, const std::string& p, const std::string& prefix, const std::string& key,
               float fallback);
   float ior(const nlohmann::json& m, const std::string& p, const std::string& key, const char* fallback);
   void roughness(const nlohmann::json& m, const std::string& p, const std::string& prefix, MicrofacetType& type,
                  Slot& alpha_u, Slot& alpha_v);
-  void conductor_index(const nlohmann::json& m, const std::string& p, const std::string& prefix, Slot& eta, Slot& k);
+  void conductor_index(const nlohmann::json& m, const std::string& p, const std::string& prefix, ColourInput& eta, ColourInput& k);
   uint32_t push(const Bsdf& b);
 
   const JsonReader& rd_;
   Scene& scene_;
+  TextureReader* textures_;
 };
 
 }  // namespace dray

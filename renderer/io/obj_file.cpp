@@ -117,8 +117,8 @@ ObjFile read_obj_file(const fs::path& file, const std::string& where) {
     if (glm::any(glm::greaterThan(e, glm::vec3(0.f)))) om.emission = e;
     obj.materials.push_back(om);
   }
-  const size_t nn = attrib.normals.size() / 3;
-  bool all_normals = nn > 0;
+  const size_t nn = attrib.normals.size() / 3, nt = attrib.texcoords.size() / 2;
+  bool all_normals = nn > 0, all_uvs = nt > 0;
   for (const auto& sh : reader.GetShapes()) {
     const auto& idx = sh.mesh.indices;
     for (size_t f = 0; f < idx.size() / 3; ++f) {
@@ -131,6 +131,13 @@ ObjFile read_obj_file(const fs::path& file, const std::string& where) {
           if (!(len > 0.f) || !std::isfinite(len)) all_normals = false;
           else obj.corner_normals.push_back(n / len);
         }
+        const int ti = idx[3 * f + k].texcoord_index;
+        if (ti < 0 || size_t(ti) >= nt) all_uvs = false;
+        if (all_uvs) {
+          const glm::vec2 uv(attrib.texcoords[2 * size_t(ti)], 1.f - attrib.texcoords[2 * size_t(ti) + 1]);
+          if (!std::isfinite(uv.x) || !std::isfinite(uv.y)) all_uvs = false;
+          else obj.corner_uvs.push_back(uv);
+        }
         int vi = idx[3 * f + k].vertex_index;
         if (vi < 0 || size_t(vi) >= nv) {
           std::string problem = locate_bad_face(file);
@@ -142,6 +149,7 @@ ObjFile read_obj_file(const fs::path& file, const std::string& where) {
     }
   }
   if (!all_normals) obj.corner_normals.clear();  // partial or degenerate `vn`: computed instead
+  if (!all_uvs) obj.corner_uvs.clear();          // partial `vt`: barycentric coordinates instead
   if (obj.indices.empty()) {
     size_t points = 0, lines = 0;
     for (const auto& sh : reader.GetShapes()) points += sh.points.indices.size(), lines += sh.lines.indices.size();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 namespace dray {
@@ -23,6 +24,9 @@ struct ObjFile {
   std::vector<glm::vec3> positions;
   std::vector<uint32_t> indices;  // 3 per triangle
   std::vector<glm::vec3> corner_normals;  // `vn`, 3 per triangle; empty unless every corner has one
+  // `vt`, 3 per triangle, v flipped (1 - v: image rows from the top, as Mitsuba reads OBJ); empty
+  // unless every corner has one.
+  std::vector<glm::vec2> corner_uvs;
   std::vector<int> face_material;
   std::vector<ObjMaterial> materials;
 };

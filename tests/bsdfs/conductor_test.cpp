@@ -36,12 +36,12 @@ TEST_CASE("conductor: mirror direction, Fresnel weight, perfect mirror without a
 
   // d weight / d eta_red in T against differences.
   std::vector<int> seeds(gold.params.values().size(), -1);
-  seeds[b.eta] = 0;
+  seeds[b.eta.slot] = 0;
   using D1 = ad::Dual<1>;
   const DeltaLobe<D1> d = bsdf_delta(gold.bsdf, ParamView<D1>(gold.params, seeds.data()), Vec3<D1>(Vec3<float>(wo)), s);
   const float h = 1e-3f;
   auto weight_at = [&](float v) {
-    gold.params.set(b.eta, v);
+    gold.params.set(b.eta.slot, v);
     return bsdf_sample(gold.bsdf, gold.view(), wo, 0.3f, {0.1f, 0.9f}).weight.x;
   };
   const float diff = (weight_at(0.143f + h) - weight_at(0.143f - h)) / (2 * h);

@@ -60,7 +60,7 @@ TEST_CASE("plastic: derivatives of f in the base colour and the IOR", "[bsdf][gr
   const PlasticBsdf b = std::get<PlasticBsdf>(fx.bsdf);
   const glm::vec3 wo = direction(30.f), wi = direction(70.f, 120.f);
   check_f_derivative<ad::Dual<1>>(fx, b.int_ior, wo, wi, 1e-3f);
-  check_f_derivative<ad::Dual<1>>(fx, b.diffuse_reflectance + 1, wo, wi, 1e-3f);
+  check_f_derivative<ad::Dual<1>>(fx, b.diffuse_reflectance.slot + 1, wo, wi, 1e-3f);
 }
 
 TEST_CASE("roughplastic: chi2, consistency, reciprocity, energy, derivatives of alpha and the IOR", "[bsdf][gradcheck]") {

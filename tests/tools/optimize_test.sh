@@ -72,6 +72,18 @@ example_job pose
 within_2_percent "$tmp/pose.out" "shapes.bunny.translate[0]" 0.17
 within_2_percent "$tmp/pose.out" "shapes.bunny.rotate_y" 20
 
+# 1e. A texture: the 128x128 albedo block recovered from the target, PSNR >= 30 dB against the
+# truth image over all its texels (the camera sees the whole plane); the final scene names the
+# written image and renders; the console and progress.csv summarise the block (49152 values).
+example_job texture
+psnr=$("$dray" diff "$tmp/texture/albedo.exr" "$scenes/textures/texture-truth.png" | awk '$1 == "PSNR" {print $2}')
+awk -v p="$psnr" 'BEGIN {exit !(p >= 30)}' && ok "texture recovered: PSNR $psnr dB >= 30" || { bad "texture PSNR $psnr dB"; cat "$tmp/texture.out"; }
+grep -q '"filename": "albedo.exr"' "$tmp/texture/final-scene.json" && "$dray" render "$tmp/texture/final-scene.json" -o "$tmp/texture/final.exr" -q \
+  && ok "the final scene names albedo.exr and renders" || bad "texture final scene"
+grep -Eq "textures.albedo.data +block, mean" "$tmp/texture.out" && [ $(wc -l < "$tmp/texture.out") -lt 200 ] \
+  && head -1 "$tmp/texture/progress.csv" | grep -q "textures.albedo.data(mean),seconds" \
+  && ok "a block is summarised in the console and progress.csv" || { bad "block summary"; head -5 "$tmp/texture.out"; }
+
 # 2. Killed and resumed: the same final parameters, bitwise, as an uninterrupted run.
 job "$tmp/full.json" "$tmp/full" 40
 ${mpiexec/ N / 2 } "$dray" optimize "$tmp/full.json" --threads 1 -q || bad "uninterrupted run exited $?"

@@ -1,0 +1,95 @@
+#include "renderer/io/texture_reader.h"
+
+#include <stdexcept>
+
+#include "renderer/image.h"
+
+namespace dray {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string TextureReader::names() const {
+  std::string out;
+  for (const auto& [n, i] : index_) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none defined" : out;
+}
+
+void TextureReader::read_all(const json& j) {
+  if (!j.is_object()) rd_.fail("/textures", std::string("must be an object, got ") + j.type_name());
+  for (auto it = j.begin(); it != j.end(); ++it) read(it.key(), it.value(), "/textures/" + it.key());
+}
+
+int TextureReader::read(const std::string& name, const json& t, const std::string& p) {
+  if (!t.is_object() || !t.contains("type")) rd_.fail(p + "/type", "required key is missing");
+  const std::string type = rd_.string(t["type"], p + "/type");
+  const std::string prefix = "textures." + name + ".";
+  Texture tex;
+  tex.name = name;
+  auto to_uv = [&] {
+    if (!t.contains("to_uv")) return;
+    const json& x = t["to_uv"];
+    const std::string q = p + "/to_uv";
+    rd_.object(x, q, {"scale", "offset"});
+    auto pair = [&](const char* key, float fallback) {
+      if (!x.contains(key)) return glm::vec2(fallback);
+      if (x[key].is_number()) return glm::vec2(float(rd_.number(x[key], q + "/" + key)));
+      if (!x[key].is_array() || x[key].size() != 2) rd_.fail(q + "/" + key, "must be a number or an array of 2 numbers");
+      return glm::vec2(float(rd_.number(x[key][0], q + "/" + key + "/0")), float(rd_.number(x[key][1], q + "/" + key + "/1")));
+    };
+    tex.scale = pair("scale", 1.f);
+    tex.offset = pair("offset", 0.f);
+  };
+  if (type == "checkerboard") {
+    rd_.object(t, p, {"type", "color0", "color1", "to_uv"});
+    tex.kind = Texture::Kind::checkerboard;
+    tex.color0 = scene_.params.add(prefix + "color0", t.contains("color0") ? rd_.colour(t["color0"], p + "/color0") : glm::vec3(0.4f));
+    tex.color1 = scene_.params.add(prefix + "color1", t.contains("color1") ? rd_.colour(t["color1"], p + "/color1") : glm::vec3(0.2f));
+    to_uv();
+  } else if (type == "bitmap") {
+    // Mitsuba's keys, and dray's `width`, `height`, `value` for a constant start (an optimization's).
+    rd_.object(t, p, {"type", "filename", "raw", "filter_type", "wrap_mode", "to_uv", "width", "height", "value"});
+    tex.kind = Texture::Kind::bitmap;
+    Image img;
+    if (t.contains("filename")) {
+      for (const char* k : {"width", "height", "value"})
+        if (t.contains(k)) rd_.fail(p + "/" + k, "give either filename or width, height and value");
+      const std::string rel = rd_.string(t["filename"], p + "/filename");
+      const fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir_ / rel;
+      const bool raw = t.contains("raw") && rd_.boolean(t["raw"], p + "/raw");
+      try {
+        img = read_image(file.string(), raw);
+      } catch (const std::exception& e) {
+        rd_.fail(p + "/filename", e.what());
+      }
+    } else {
+      if (!t.contains("width") || !t.contains("height"))
+        rd_.fail(p + "/filename", "required (or width, height and value for a constant bitmap)");
+      const int w = int(rd_.integer(t["width"], p + "/width", 1, 1 << 15)), h = int(rd_.integer(t["height"], p + "/height", 1, 1 << 15));
+      img = Image(w, h, 3);
+      const glm::vec3 v = t.contains("value") ? rd_.colour(t["value"], p + "/value") : glm::vec3(0.5f);
+      for (size_t i = 0; i < size_t(w) * size_t(h); ++i)
+        for (int c = 0; c < 3; ++c) img.data[i * 3 + c] = v[c];
+    }
+    tex.width = img.width;
+    tex.height = img.height;
+    tex.data = scene_.params.add_block(prefix + "data", img.data, {uint32_t(img.height), uint32_t(img.width), 3u});
+    const std::string filter = t.contains("filter_type") ? rd_.string(t["filter_type"], p + "/filter_type") : "bilinear";
+    if (filter != "bilinear" && filter != "nearest") rd_.fail(p + "/filter_type", "must be \"bilinear\" or \"nearest\", got \"" + filter + "\"");
+    tex.nearest = filter == "nearest";
+    const std::string wrap = t.contains("wrap_mode") ? rd_.string(t["wrap_mode"], p + "/wrap_mode") : "repeat";
+    if (wrap == "repeat") tex.wrap = Texture::Wrap::repeat;
+    else if (wrap == "mirror") tex.wrap = Texture::Wrap::mirror;
+    else if (wrap == "clamp") tex.wrap = Texture::Wrap::clamp;
+    else rd_.fail(p + "/wrap_mode", "must be \"repeat\", \"mirror\" or \"clamp\", got \"" + wrap + "\"");
+    to_uv();
+  } else {
+    rd_.fail(p + "/type", "unknown texture type \"" + type + "\" (expected bitmap or checkerboard)");
+  }
+  if (index_.count(name)) rd_.fail(p, "duplicate texture name \"" + name + "\"");
+  scene_.textures.push_back(tex);
+  index_[name] = int(scene_.textures.size() - 1);
+  return index_[name];
+}
+
+}  // namespace dray

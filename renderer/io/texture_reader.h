@@ -1,0 +1,38 @@
+#pragma once
+// Reads textures (Mitsuba 3's `bitmap` and `checkerboard`) into Scene::textures, their values
+// into the parameter table: `textures.NAME.data` (a bitmap's H×W×3 block), `textures.NAME.color0`.
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "renderer/json_reader.h"
+#include "renderer/scene.h"
+
+namespace dray {
+
+class TextureReader {
+ public:
+  TextureReader(const JsonReader& rd, Scene& scene, std::filesystem::path base_dir)
+      : rd_(rd), scene_(scene), base_dir_(std::move(base_dir)) {}
+
+  // Adds texture `name` from its JSON object at path p; returns its index in scene.textures.
+  int read(const std::string& name, const nlohmann::json& t, const std::string& p);
+
+  // The /textures section: every entry, by name.
+  void read_all(const nlohmann::json& j);
+
+  // The texture a material names (a string), or -1 with a message naming the textures.
+  int find(const std::string& name) const {
+    auto it = index_.find(name);
+    return it == index_.end() ? -1 : it->second;
+  }
+  std::string names() const;
+
+ private:
+  const JsonReader& rd_;
+  Scene& scene_;
+  std::filesystem::path base_dir_;
+  std::map<std::string, int> index_;
+};
+
+}  // namespace dray
