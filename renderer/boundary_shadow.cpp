@@ -99,7 +99,9 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   glm::vec3 radiance;
   float cos_q = 1.f;
   if (light.kind != Light::Kind::area) {
-    radiance = scene.params.get_vec3(light.intensity);  // W/sr, the environment's radiance, or irradiance
+    // W/sr, the environment's radiance (q: the direction toward it), or irradiance
+    radiance = light.kind == Light::Kind::environment ? to_glm(environment_radiance(light, P, q))
+                                                      : scene.params.get_vec3(light.intensity);
     if (light.kind == Light::Kind::spot) radiance *= spot_falloff(ParamView<float>(scene.params), light, Vec3<float>(-to / d));
   } else {
     const Material& lm = scene.materials[scene.material_of(light.prims.front())];

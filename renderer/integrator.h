@@ -96,8 +96,9 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
     Hit hit;
     if (!bvh.intersect(fray, hit)) {
       if (scene.environment >= 0) {
-        Vec3<T> Le = P.vec3(scene.lights[scene.environment].intensity);
-        float w = specular ? 1.f : power_heuristic(bsdf_pdf, light_pick / (4.f * kPi));
+        const Light& env = scene.lights[scene.environment];
+        const Vec3<T> Le = environment_radiance(env, P, fray.d);
+        const float w = specular ? 1.f : power_heuristic(bsdf_pdf, light_pick * environment_pdf(env, fray.d));
         L += beta * turn * Le * T(w);
       }
       break;

@@ -109,6 +109,11 @@ bool Scene::moves_geometry(Slot slot) const {
   return false;
 }
 
+void Scene::build_light_tables() {
+  for (Light& l : lights)
+    if (l.env.data != kNoSlot) build_envmap_tables(l.env, params);
+}
+
 void Scene::build_geometry() {
   std::vector<PrimRef> refs;
   std::vector<PrimGeom> geoms;
@@ -163,6 +168,7 @@ void Scene::build_geometry() {
     l.prims.push_back(i);
     l.cdf.push_back(l.area);
   }
+  build_light_tables();
 }
 
 }  // namespace dray

@@ -9,6 +9,7 @@
 
 #include "renderer/bsdfs/bsdf.h"
 #include "renderer/bvh.h"
+#include "renderer/lights/envmap.h"
 #include "renderer/param_table.h"
 #include "renderer/textures/texture.h"
 
@@ -74,6 +75,7 @@ struct Light {
   Slot target = kNoSlot;     // spot: the point its axis passes through
   Slot cutoff = kNoSlot, beam = kNoSlot;  // spot: cutoff_angle and beam_width, degrees
   Slot intensity = kNoSlot;  // point, spot (on its axis): W/sr; environment: radiance; directional: irradiance W/m²
+  EnvMap env;                // environment from an image (`envmap`): env.data != kNoSlot
   uint32_t shape = 0;        // area: the emissive shape
   // area: the emissive primitives of the shape (BVH primitive ids) and their area CDF.
   std::vector<uint32_t> prims;
@@ -112,6 +114,10 @@ struct Scene {
   // Recomputes world-space geometry from the parameters, rebuilds the BVH and the
   // area-light tables. Call after loading and after any parameter changes.
   void build_geometry();
+
+  // Rebuilds the environment map's sampling table from its texels' values (build_geometry does it
+  // too): after changing them.
+  void build_light_tables();
 
   // Whether the parameter at `slot` shapes the geometry (a shape's position, size or transform):
   // after changing it, build_geometry() must run. Colours, lights and the camera need no rebuild.

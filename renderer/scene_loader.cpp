@@ -1,6 +1,7 @@
 #include "renderer/scene_loader.h"
 
 #include "renderer/geometry/mesh_normals.h"
+#include "renderer/image.h"
 #include "renderer/io/material_reader.h"
 #include "renderer/io/obj_file.h"
 
@@ -263,6 +264,38 @@ struct Loader {
         light.kind = Light::Kind::environment;
         light.intensity = scene.params.add(prefix + "radiance", rd.colour(l["radiance"], p + "/radiance"));
         scene.environment = int(scene.lights.size());
+      } else if (type == "envmap") {
+        // Mitsuba 3's `envmap`: an equirectangular image (`filename`, any format textures read,
+        // linear: HDR or EXR; 8-bit images decoded from sRGB), times `scale`, turned by `rotate_y`
+        // degrees about +y; dray's `width`, `height` and `value` give a constant start instead.
+        rd.object(l, p, {"name", "type", "filename", "scale", "rotate_y", "width", "height", "value"});
+        if (scene.environment >= 0) rd.fail(p, "only one environment light is allowed");
+        light.kind = Light::Kind::environment;
+        Image img;
+        if (l.contains("filename")) {
+          for (const char* k : {"width", "height", "value"})
+            if (l.contains(k)) rd.fail(p + "/" + k, "give either filename or width, height and value");
+          const std::string rel = rd.string(l["filename"], p + "/filename");
+          const fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir / rel;
+          try {
+            img = read_image(file.string());
+          } catch (const std::exception& e) {
+            rd.fail(p + "/filename", e.what());
+          }
+        } else {
+          if (!l.contains("width") || !l.contains("height")) rd.fail(p + "/filename", "required (or width, height and value)");
+          img = Image(int(rd.integer(l["width"], p + "/width", 1, 1 << 15)), int(rd.integer(l["height"], p + "/height", 1, 1 << 15)), 3);
+          const glm::vec3 v = l.contains("value") ? rd.colour(l["value"], p + "/value") : glm::vec3(1.f);
+          for (size_t k = 0; k < img.data.size(); ++k) img.data[k] = v[int(k % 3)];
+        }
+        for (float x : img.data)
+          if (x < 0.f) rd.fail(p + "/filename", "has a negative radiance, " + fmt_number(x));
+        light.env.width = img.width;
+        light.env.height = img.height;
+        light.env.data = scene.params.add_block(prefix + "data", img.data, {uint32_t(img.height), uint32_t(img.width), 3u});
+        light.env.scale = scene.params.add(prefix + "scale", l.contains("scale") ? rd.positive(l["scale"], p + "/scale") : 1.f);
+        light.env.rotate_y = l.contains("rotate_y") ? float(rd.number(l["rotate_y"], p + "/rotate_y")) * kPi / 180.f : 0.f;
+        scene.environment = int(scene.lights.size());
       } else if (type == "spot") {
         // Mitsuba 3's `spot` (its to_world a lookat: position and target): `intensity` W/sr on
         // the axis, 1 within `beam_width` of it, falling linearly in angle to 0 at `cutoff_angle`.
@@ -291,7 +324,7 @@ struct Loader {
         light.direction = scene.params.add(prefix + "direction", d);
         light.intensity = scene.params.add(prefix + "irradiance", rd.colour(l["irradiance"], p + "/irradiance"));
       } else {
-        rd.fail(p + "/type", "unknown light type \"" + type + "\" (expected point, spot, directional or environment)");
+        rd.fail(p + "/type", "unknown light type \"" + type + "\" (expected point, spot, directional, environment or envmap)");
       }
       scene.lights.push_back(light);
     }

@@ -25,6 +25,18 @@ T spot_falloff(const ParamView<T>& P, const Light& light, const Vec3<T>& d) {
   return (cutoff - acos(cos_theta)) / (cutoff - beam);
 }
 
+// The radiance an environment light sends along direction d (toward it): constant, or its map's.
+template <class T>
+Vec3<T> environment_radiance(const Light& l, const ParamView<T>& P, const glm::vec3& d) {
+  return l.env.data == kNoSlot ? P.vec3(l.intensity) : envmap_radiance(l.env, P, d);
+}
+
+// The solid-angle density with which next-event estimation draws d from an environment light
+// (before the light's pick): uniform on the sphere, or its map's.
+inline float environment_pdf(const Light& l, const glm::vec3& d) {
+  return l.env.data == kNoSlot ? 1.f / (4.f * kPi) : envmap_pdf(l.env, d);
+}
+
 // The probability (per unit solid angle, as seen from `from`) that next-event estimation picks the
 // point `at` on primitive `prim` of area light `light`.
 template <class T>
@@ -77,10 +89,19 @@ LightSample<T> sample_light(const Scene& scene, const ParamView<T>& P, const Lig
       s.infinite = true;
       break;
     case Light::Kind::environment: {
-      const float z = 1.f - 2.f * u1, rxy = std::sqrt(std::max(0.f, 1.f - z * z)), phi = 2.f * kPi * u2;
-      s.wi = Vec3<T>(glm::vec3(rxy * std::cos(phi), rxy * std::sin(phi), z));
-      s.pdf = pick / (4.f * kPi);
-      s.weight = P.vec3(light.intensity) * T(1.f / s.pdf);
+      glm::vec3 d;
+      float pdf;
+      if (light.env.data != kNoSlot) {
+        d = sample_envmap(light.env, u1, u2, pdf);
+      } else {
+        const float z = 1.f - 2.f * u1, rxy = std::sqrt(std::max(0.f, 1.f - z * z)), phi = 2.f * kPi * u2;
+        d = glm::vec3(rxy * std::cos(phi), rxy * std::sin(phi), z);
+        pdf = 1.f / (4.f * kPi);
+      }
+      if (!(pdf > 0.f)) return s;
+      s.wi = Vec3<T>(d);
+      s.pdf = pick * pdf;
+      s.weight = environment_radiance(light, P, d) * T(1.f / s.pdf);
       s.infinite = true;
       break;
     }

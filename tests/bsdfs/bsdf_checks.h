@@ -13,6 +13,7 @@
 #include "ad/dual.h"
 #include "renderer/bsdfs/bsdf.h"
 #include "renderer/sampler.h"
+#include "tests/chi2.h"
 
 namespace dray::test {
 
@@ -49,112 +50,18 @@ inline glm::vec3 direction(float theta_deg, float phi_deg = 0.f) {
   return {std::sin(t) * std::cos(p), std::sin(t) * std::sin(p), std::cos(t)};
 }
 
-// The regularised upper incomplete gamma function Q(a, x) (series below a + 1, Lentz's continued
-// fraction above): the p-value of a χ² statistic x2 with k degrees of freedom is Q(k/2, x2/2).
-inline double gamma_q(double a, double x) {
-  if (x <= 0.) return 1.;
-  const double log_prefix = -x + a * std::log(x) - std::lgamma(a);
-  if (x < a + 1.) {
-    double term = 1. / a, sum = term;
-    for (int n = 1; n < 10000 && std::fabs(term) > 1e-15 * std::fabs(sum); ++n) sum += term *= x / (a + n);
-    return 1. - sum * std::exp(log_prefix);
-  }
-  double b = x + 1. - a, c = 1e300, d = 1. / b, h = d;
-  for (int i = 1; i < 10000; ++i) {
-    const double an = -i * (i - a);
-    b += 2.;
-    d = an * d + b;
-    if (std::fabs(d) < 1e-300) d = 1e-300;
-    c = b + an / c;
-    if (std::fabs(c) < 1e-300) c = 1e-300;
-    d = 1. / d;
-    const double delta = d * c;
-    h *= delta;
-    if (std::fabs(delta - 1.) < 1e-15) break;
-  }
-  return std::exp(log_prefix) * h;
-}
-
-struct Chi2Result {
-  double statistic = 0., p_value = 0.;
-  int dof = 0;
-  double delta_fraction = 0.;  // samples that chose a Dirac lobe
-};
-
-// Draws n samples at wo and compares their histogram over (θ, φ) cells (as Mitsuba 3's chi2 tests)
-// with the integral of pdf() over each cell (Gauss-Legendre, (4q)² points). Samples of Dirac
-// lobes form one more cell, expected to hold what the pdf leaves of the unit mass. Cells expected
-// to hold fewer than 5 samples are pooled.
-inline Chi2Result chi2_test(const BsdfFixture& fx, const glm::vec3& wo, int n = 1000000, int res_z = 30, int res_phi = 40,
-                            int q = 6) {
+// The χ² test of sample() against pdf() at wo (tests/chi2.h).
+inline Chi2Result chi2_test(const BsdfFixture& fx, const glm::vec3& wo, int n = 1000000) {
   const ParamView<float> P = fx.view();
-  std::vector<double> observed(size_t(res_z * res_phi) + 1, 0.), expected(observed.size(), 0.);
-  Sampler sampler(7, uint64_t(wo.z * 1e6f), 0);
-  for (int i = 0; i < n; ++i) {
+  auto draw = [&](Sampler& sampler) {
     const float u1 = sampler.next(), u2 = sampler.next(), uc = sampler.next();
     const BsdfSample s = bsdf_sample(fx.bsdf, P, wo, uc, {u1, u2});
-    if (!s.lobe) continue;  // absorbed: counts nowhere (the pdf integrates to less than 1)
-    if (s.lobe & kLobeDelta) {
-      observed.back() += 1.;
-      continue;
-    }
-    const float theta = std::acos(std::clamp(s.wi.z, -1.f, 1.f));
-    float phi = std::atan2(s.wi.y, s.wi.x);
-    if (phi < 0.f) phi += 2.f * kPi;
-    const int iz = std::min(int(theta / kPi * float(res_z)), res_z - 1);
-    const int ip = std::min(int(phi / (2.f * kPi) * float(res_phi)), res_phi - 1);
-    observed[size_t(iz * res_phi + ip)] += 1.;
-  }
-  // Gauss-Legendre, 4 points on each of q sub-intervals per axis: open (no point on a cell's edge,
-  // where a pdf may drop to 0 at the horizon) and exact to degree 7 on each.
-  const double gx[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526};
-  const double gw[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538};
-  double total = 0.;
-  for (int iz = 0; iz < res_z; ++iz)
-    for (int ip = 0; ip < res_phi; ++ip) {
-      const double dt = M_PI / res_z / q, dp = 2. * M_PI / res_phi / q;
-      const double t0 = M_PI * iz / res_z, p0 = 2. * M_PI * ip / res_phi;
-      double sum = 0.;
-      for (int a = 0; a < 4 * q; ++a)
-        for (int b = 0; b < 4 * q; ++b) {
-          const double th = t0 + dt * (a / 4 + 0.5 + 0.5 * gx[a % 4]), phi = p0 + dp * (b / 4 + 0.5 + 0.5 * gx[b % 4]);
-          const double z = std::cos(th), r = std::sin(th);
-          const glm::vec3 wi(float(r * std::cos(phi)), float(r * std::sin(phi)), float(z));
-          sum += gw[a % 4] * gw[b % 4] * double(bsdf_pdf(fx.bsdf, P, wo, wi)) * r;
-        }
-      const double integral = sum * (0.5 * dt) * (0.5 * dp);
-      expected[size_t(iz * res_phi + ip)] = integral * n;
-      total += integral;
-    }
-  // The Dirac lobes' mass; with none, nothing is expected there.
-  expected.back() = (bsdf_flags(fx.bsdf) & kLobeDelta) ? std::max(0., 1. - total) * n : 0.;
-  Chi2Result r;
-  r.delta_fraction = observed.back() / n;
-  // An absorbing BSDF (the sample fails where the pdf has no mass) is compared on the samples it
-  // returned: scale the expectation to their count.
-  double obs_total = 0., exp_total = 0.;
-  for (size_t i = 0; i < observed.size(); ++i) obs_total += observed[i], exp_total += expected[i];
-  double pooled_o = 0., pooled_e = 0.;
-  int cells = 0;
-  for (size_t i = 0; i < observed.size(); ++i) {
-    const double e = expected[i] * obs_total / exp_total, o = observed[i];
-    if (e < 5.) {
-      pooled_o += o;
-      pooled_e += e;
-      continue;
-    }
-    r.statistic += (o - e) * (o - e) / e;
-    ++cells;
-  }
-  if (pooled_e >= 5.) {
-    r.statistic += (pooled_o - pooled_e) * (pooled_o - pooled_e) / pooled_e;
-    ++cells;
-  } else if (pooled_o > 20.) {
-    r.statistic += 1e9;  // samples where the pdf says there are none
-  }
-  r.dof = cells - 1;
-  r.p_value = gamma_q(0.5 * r.dof, 0.5 * r.statistic);
-  return r;
+    if (!s.lobe) return Chi2Draw{};
+    if (s.lobe & kLobeDelta) return Chi2Draw{Chi2Draw::dirac, {}};
+    return Chi2Draw{Chi2Draw::direction, s.wi};
+  };
+  auto pdf = [&](const glm::vec3& wi) { return double(bsdf_pdf(fx.bsdf, P, wo, wi)); };
+  return chi2_sphere(draw, pdf, (bsdf_flags(fx.bsdf) & kLobeDelta) != 0, uint64_t(wo.z * 1e6f), n);
 }
 
 // Runs the χ² test at each incidence angle, at significance 1% over all of them (Šidák).
