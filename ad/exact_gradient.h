@@ -1,112 +1,186 @@
 #pragma once
 // Gradient accumulation that scales and is exact (DESIGN.md invariants 3 and 4): each thread
 // stages one unit of work's adjoints (a pixel's samples, a boundary sample) in doubles, in the
-// fixed order of that unit, then commits them into its own exact fixed-point accumulators. Only
-// the parameters the unit touched are visited (a list, not a sweep), so a unit costs O(its
-// tape), not O(parameters), and memory is O(parameters) per thread, independent of tiles.
-// Units are the same whatever the rank count, thread count, tile size or schedule, and integer
-// sums do not depend on order: the total is bitwise the same for any of them.
+// fixed order of that unit, then commits them, all or none, into exact fixed-point accumulators.
+// Integer sums do not depend on order, so the total is bitwise the same for any rank count,
+// thread count, tile size or schedule. Small parameter sets (up to 2^20) are staged densely and
+// summed per thread (no locks; 25 B per parameter and thread); large ones (a texture's million
+// texels) are staged in a hash map of the unit's touched parameters and summed into the rank's
+// one array (16 B per parameter), a commit locking the stripes of the parameters it touches.
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "ad/fixed_sum.h"
 
 namespace dray::ad {
 
+class ExactGradient;
+
 class ThreadGradient {
+ public:
+  // Adds x to parameter g's staged adjoint.
+  void stage(size_t g, double x) {
+    if (dense_) {
+      if (!staged_[g]) {
+        staged_[g] = 1;
+        touched_.push_back(uint32_t(g));
+      }
+      stage_[g] += x;
+      return;
+    }
+    auto [it, inserted] = where_.try_emplace(uint32_t(g), uint32_t(touched_.size()));
+    if (inserted) {
+      touched_.push_back(uint32_t(g));
+      values_.push_back(x);
+    } else {
+      values_[it->second] += x;
+    }
+  }
+
+  // Commits the staged adjoints to the sums, all or none, and clears the stage. Returns false
+  // (and counts it in refused()) when a sum refused its addend: not finite, or out of range.
+  bool commit();
+
+  // Drops the staged adjoints (a unit whose gradient is not used).
+  void discard() {
+    if (dense_) {
+      for (uint32_t g : touched_) {
+        stage_[g] = 0.0;
+        staged_[g] = 0;
+      }
+    } else {
+      where_.clear();
+      values_.clear();
+    }
+    touched_.clear();
+  }
+
+  long refused() const { return refused_; }
+
+ private:
+  friend class ExactGradient;
+  static constexpr size_t kDenseLimit = size_t(1) << 20;  // parameters staged densely up to this
+
+  ThreadGradient(ExactGradient& owner, size_t n, bool plain)
+      : owner_(&owner),
+        dense_(n <= kDenseLimit),
+        stage_(dense_ ? n : 0, 0.0),
+        staged_(dense_ ? n : 0, 0),
+        sums_(dense_ && !plain ? n : 0),
+        plain_sums_(dense_ && plain ? n : 0) {}
+  double staged(size_t k) const { return dense_ ? stage_[touched_[k]] : values_[k]; }
+
+  ExactGradient* owner_;
+  bool dense_;
+  std::vector<double> stage_;  // dense
+  std::vector<uint8_t> staged_;
+  std::unordered_map<uint32_t, uint32_t> where_;  // sparse: parameter -> position in touched_
+  std::vector<double> values_;
+  std::vector<uint32_t> touched_;
+  std::vector<int128> undo_;
+  std::vector<FixedSum> sums_;       // dense: this thread's own sums
+  std::vector<double> plain_sums_;
+  long refused_ = 0;
+};
+
+// The rank's sums and one ThreadGradient per thread (thread(t) is used by thread t only).
+class ExactGradient {
  public:
   // `plain`: commit into plain double sums instead (order-dependent: only for measuring what the
   // exact sums cost, tools/bench).
-  explicit ThreadGradient(size_t n, bool plain = false)
-      : sums_(plain ? 0 : n), plain_(plain ? n : 0), stage_(n, 0.0), staged_(n, 0) {}
+  ExactGradient(int threads, size_t n, bool plain = false)
+      : n_(n),
+        plain_(plain),
+        shared_(n > ThreadGradient::kDenseLimit),
+        sums_(shared_ && !plain ? n : 0),
+        plain_sums_(shared_ && plain ? n : 0),
+        locks_(new std::mutex[kStripes]) {
+    per_thread_.reserve(size_t(threads));
+    for (int t = 0; t < threads; ++t) per_thread_.push_back(ThreadGradient(*this, n, plain));
+  }
+  ExactGradient(const ExactGradient&) = delete;
+  ExactGradient& operator=(const ExactGradient&) = delete;
 
-  // Adds x to parameter g's staged adjoint.
-  void stage(size_t g, double x) {
-    if (!staged_[g]) {
-      staged_[g] = 1;
-      touched_.push_back(uint32_t(g));
-    }
-    stage_[g] += x;
+  ThreadGradient& thread(int t) { return per_thread_[size_t(t)]; }
+
+  // Adds the sums to `out` (size n); returns the units refused.
+  long merge_into(std::span<FixedSum> out) const {
+    for (size_t g = 0; g < sums_.size(); ++g) out[g] += sums_[g];
+    for (const ThreadGradient& t : per_thread_)
+      for (size_t g = 0; g < t.sums_.size(); ++g) out[g] += t.sums_[g];
+    return refused();
+  }
+  // The sums, moved out when shared (no copy of n accumulators); the object is spent.
+  std::vector<FixedSum> take_sums() {
+    if (shared_) return std::move(sums_);
+    std::vector<FixedSum> out(n_);
+    merge_into(out);
+    return out;
+  }
+  long refused() const {
+    long r = 0;
+    for (const ThreadGradient& t : per_thread_) r += t.refused();
+    return r;
+  }
+  // Plain mode: the double sums (threads added in thread order).
+  std::vector<double> plain_total() const {
+    std::vector<double> out = shared_ ? plain_sums_ : std::vector<double>(n_, 0.0);
+    for (const ThreadGradient& t : per_thread_)
+      for (size_t g = 0; g < t.plain_sums_.size(); ++g) out[g] += t.plain_sums_[g];
+    return out;
   }
 
-  // Commits the staged adjoints to the exact sums, all or none, and clears the stage. Returns
-  // false (and counts it in refused()) when a sum refused its addend: not finite, or out of range.
-  bool commit() {
-    if (!plain_.empty()) {
-      for (uint32_t g : touched_) plain_[g] += stage_[g];
-      discard();
-      return true;
-    }
+ private:
+  friend class ThreadGradient;
+  // Parameters are locked in stripes of 4096 consecutive ones, 64 stripes cycling.
+  static constexpr int kStripes = 64, kStripeShift = 12;
+  static int stripe(uint32_t g) { return int((g >> kStripeShift) % kStripes); }
+
+  size_t n_;
+  bool plain_, shared_;
+  std::vector<FixedSum> sums_;  // shared (large parameter sets)
+  std::vector<double> plain_sums_;
+  std::unique_ptr<std::mutex[]> locks_;
+  std::vector<ThreadGradient> per_thread_;
+};
+
+inline bool ThreadGradient::commit() {
+  ExactGradient& o = *owner_;
+  const bool shared = o.shared_;
+  std::vector<FixedSum>& sums = shared ? o.sums_ : sums_;
+  std::vector<double>& plain = shared ? o.plain_sums_ : plain_sums_;
+  uint64_t stripes = 0;
+  if (shared) {
+    for (uint32_t g : touched_) stripes |= uint64_t(1) << ExactGradient::stripe(g);
+    // Locked in ascending order (no deadlock); held for the whole unit (all or none).
+    for (int s = 0; s < ExactGradient::kStripes; ++s)
+      if (stripes >> s & 1) o.locks_[size_t(s)].lock();
+  }
+  bool ok = true;
+  if (o.plain_) {
+    for (size_t k = 0; k < touched_.size(); ++k) plain[touched_[k]] += staged(k);
+  } else {
     undo_.clear();
-    bool ok = true;
-    for (uint32_t g : touched_) {
-      undo_.push_back(sums_[g].bits);
-      if (!sums_[g].add(stage_[g])) {
+    for (size_t k = 0; k < touched_.size(); ++k) {
+      FixedSum& sum = sums[touched_[k]];
+      undo_.push_back(sum.bits);
+      if (!sum.add(staged(k))) {
         ok = false;
         break;
       }
     }
     if (!ok)
-      for (size_t k = 0; k < undo_.size(); ++k) sums_[touched_[k]].bits = undo_[k];
-    discard();
-    if (!ok) ++refused_;
-    return ok;
+      for (size_t k = 0; k < undo_.size(); ++k) sums[touched_[k]].bits = undo_[k];
   }
-
-  // Drops the staged adjoints (a unit whose gradient is not used).
-  void discard() {
-    for (uint32_t g : touched_) {
-      stage_[g] = 0.0;
-      staged_[g] = 0;
-    }
-    touched_.clear();
-  }
-
-  std::span<const FixedSum> sums() const { return sums_; }
-  std::span<const double> plain_sums() const { return plain_; }
-  long refused() const { return refused_; }
-
- private:
-  std::vector<FixedSum> sums_;
-  std::vector<double> plain_;
-  std::vector<double> stage_;
-  std::vector<uint8_t> staged_;
-  std::vector<uint32_t> touched_;
-  std::vector<int128> undo_;
-  long refused_ = 0;
-};
-
-// One ThreadGradient per thread (no two threads write one accumulator), merged in integers.
-class ExactGradient {
- public:
-  ExactGradient(int threads, size_t n, bool plain = false) : n_(n) {
-    per_thread_.reserve(size_t(threads));
-    for (int t = 0; t < threads; ++t) per_thread_.emplace_back(n, plain);
-  }
-
-  ThreadGradient& thread(int t) { return per_thread_[size_t(t)]; }
-
-  // Adds every thread's sums to `out` (size n); returns the units refused.
-  long merge_into(std::span<FixedSum> out) const {
-    long refused = 0;
-    for (const ThreadGradient& t : per_thread_) {
-      for (size_t g = 0; g < t.sums().size(); ++g) out[g] += t.sums()[g];
-      refused += t.refused();
-    }
-    return refused;
-  }
-  // Plain mode: the threads' double sums, added in thread order.
-  std::vector<double> plain_total() const {
-    std::vector<double> out(n_, 0.0);
-    for (const ThreadGradient& t : per_thread_)
-      for (size_t g = 0; g < t.plain_sums().size(); ++g) out[g] += t.plain_sums()[g];
-    return out;
-  }
-
- private:
-  size_t n_;
-  std::vector<ThreadGradient> per_thread_;
-};
+  for (int s = 0; s < ExactGradient::kStripes; ++s)
+    if (stripes >> s & 1) o.locks_[size_t(s)].unlock();
+  discard();
+  if (!ok) ++refused_;
+  return ok;
+}
 
 }  // namespace dray::ad

@@ -42,10 +42,12 @@ struct FixedSum {
 
   // The sum as a double (a function of the bits alone: the same bits give the same double).
   double value() const {
+    if (bits == 0) return 0.0;
     const bool neg = bits < 0;
     const uint128 m = neg ? -static_cast<uint128>(bits) : static_cast<uint128>(bits);
-    const double v = std::ldexp(double(uint64_t(m >> 64)), 64 - kFractionBits) +
-                     std::ldexp(double(uint64_t(m)), -kFractionBits);
+    // Scaling by powers of two is exact: the same as ldexp, without its call.
+    constexpr double hi_unit = 0x1p-16, lo_unit = 0x1p-80;  // 2^(64 - 80), 2^-80
+    const double v = double(uint64_t(m >> 64)) * hi_unit + double(uint64_t(m)) * lo_unit;
     return neg ? -v : v;
   }
 };

@@ -125,8 +125,7 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
     out.loss = out.gradient.back();
     out.gradient.pop_back();
   } else {
-    std::vector<ad::FixedSum> sums(params.size() + 1);
-    acc.merge_into(sums);
+    std::vector<ad::FixedSum> sums = acc.take_sums();
     out.loss_sum = sums.back();
     sums.pop_back();
     out.gradient_sums = std::move(sums);

@@ -61,7 +61,7 @@ class ParamTable {
   Slot add(const std::string& name, const float* v, uint32_t n) {
     Slot s = Slot(values_.size());
     values_.insert(values_.end(), v, v + n);
-    entries_.push_back({name, s, n});
+    entries_.push_back({name, s, n, {}});
     return s;
   }
   std::vector<float> values_;

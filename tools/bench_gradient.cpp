@@ -39,7 +39,14 @@ int main(int argc, char** argv) {
     all.resize(scene.params.values().size());
     std::iota(all.begin(), all.end(), Slot(0));
   } else {
-    for (const ScalarParam& p : resolve_scalars(scene.params, wrt)) all.push_back(p.slot);
+    for (const std::string& name : wrt) {
+      // A whole block by its slots: millions of element names would weigh more than the pass.
+      if (auto e = scene.params.find(name); e && e->block()) {
+        for (uint32_t i = 0; i < e->size; ++i) all.push_back(e->slot + i);
+        continue;
+      }
+      for (const ScalarParam& p : resolve_scalars(scene.params, {name})) all.push_back(p.slot);
+    }
   }
   std::vector<Tile> tiles = make_tiles(width, height, 16);
   std::vector<int> ids(tiles.size());

@@ -122,6 +122,21 @@ void print_warnings(const mpi::Context& ctx, const Scene& scene) {
   for (const std::string& w : scene.warnings) std::fprintf(stderr, "dray: warning: %s\n", w.c_str());
 }
 
+std::vector<ScalarParam> resolve_per_image(const Scene& scene, const std::vector<std::string>& names, const std::string& flag) {
+  for (const std::string& name : names)
+    if (auto e = scene.params.find(name); e && e->block()) {
+      std::string shape;
+      for (uint32_t d : e->shape) shape += (shape.empty() ? "" : "x") + std::to_string(d);
+      throw LoadError(flag + " " + name + ": a " + shape + " block of " + std::to_string(e->size) +
+                      " values, one image each; name elements as " + name + "[i,j,c]");
+    }
+  try {
+    return resolve_scalars(scene.params, names);
+  } catch (const std::runtime_error& e) {
+    throw LoadError(e.what());
+  }
+}
+
 std::string derivative_file_stem(const std::string& param) {
   // materials.red.albedo[1] -> materials.red.albedo.1: no characters a shell would expand.
   std::string s;

@@ -93,6 +93,10 @@ void check_writable(const std::filesystem::path& path);
 // The scene's loading warnings (no light, an OBJ's missing .mtl), once, on rank 0's stderr.
 void print_warnings(const mpi::Context& ctx, const Scene& scene);
 
+// The scalars named for one derivative image each (--wrt, --param): a whole parameter block (a
+// texture's texels) is refused, naming how to pick elements. Throws LoadError.
+std::vector<ScalarParam> resolve_per_image(const Scene& scene, const std::vector<std::string>& names, const std::string& flag);
+
 // A parameter name as a file-name part, with nothing a shell expands: NAME[i] -> NAME.i.
 std::string derivative_file_stem(const std::string& param);
 

@@ -77,7 +77,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
     if (!args.variance.empty() && scene.render.spp < 2)
       throw LoadError("--variance needs at least 2 samples per pixel, got " + std::to_string(scene.render.spp));
     if (!args.crop.empty()) crop = crop_window(args.crop, scene);
-    wrt = resolve_scalars(scene.params, args.wrt);
+    wrt = resolve_per_image(scene, args.wrt, "--wrt");
     RenderOutputs outputs{!args.variance.empty(), std::vector<Slot>(wrt.size())};
     // The image, rank 0's gather buffer, and the 3-channel copy written out.
     check_image_memory(ctx, args.scene.scene, scene.camera.width, scene.camera.height, outputs.channels(),

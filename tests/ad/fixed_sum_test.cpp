@@ -1,6 +1,8 @@
 // FixedSum: exact, order-independent sums.
 #include <catch2/catch.hpp>
 
+#include <omp.h>
+
 #include <algorithm>
 #include <random>
 #include <vector>
@@ -84,23 +86,56 @@ TEST_CASE("per-thread exact gradients: staged per unit, committed all or none, t
     const std::vector<FixedSum> other = run(threads, chunk);
     for (size_t g = 0; g < 50; ++g) REQUIRE(other[g].bits == one[g].bits);
   }
-  // A unit with a non-finite or out-of-range adjoint leaves every sum as it was.
-  ThreadGradient t(4);
-  t.stage(0, 1.5);
-  REQUIRE(t.commit());
-  t.stage(0, 2.0);
-  t.stage(1, 1.0);
-  t.stage(2, std::nan(""));
-  REQUIRE_FALSE(t.commit());
-  t.stage(3, 2e9);
-  REQUIRE_FALSE(t.commit());
-  REQUIRE(t.refused() == 2);
-  REQUIRE(t.sums()[0].value() == 1.5);
-  REQUIRE(t.sums()[1].value() == 0.0);
-  // Discarded stages add nothing; the next unit starts clean.
-  t.stage(1, 5.0);
-  t.discard();
-  t.stage(1, 0.25);
-  REQUIRE(t.commit());
-  REQUIRE(t.sums()[1].value() == 0.25);
+  // A unit with a non-finite or out-of-range adjoint leaves every sum as it was; discarded stages
+  // add nothing. Dense staging (few parameters) and sparse (over a million) alike.
+  for (size_t n : {size_t(4), size_t(3) << 20}) {
+    ExactGradient acc(1, n);
+    ThreadGradient& t = acc.thread(0);
+    const size_t far = n - 1;
+    t.stage(0, 1.5);
+    REQUIRE(t.commit());
+    t.stage(0, 2.0);
+    t.stage(far, 1.0);
+    t.stage(2, std::nan(""));
+    REQUIRE_FALSE(t.commit());
+    t.stage(3, 2e9);
+    REQUIRE_FALSE(t.commit());
+    REQUIRE(t.refused() == 2);
+    t.stage(far, 5.0);
+    t.discard();
+    t.stage(far, 0.25);
+    t.stage(far, 0.5);
+    REQUIRE(t.commit());
+    std::vector<FixedSum> out(n);
+    REQUIRE(acc.merge_into(out) == 2);
+    REQUIRE(out[0].value() == 1.5);
+    REQUIRE(out[far].value() == 0.75);
+    REQUIRE(out[2].value() == 0.0);
+  }
+}
+
+TEST_CASE("exact gradients committed by concurrent threads into one array: the same bits as one thread", "[fixed_sum]") {
+  using dray::ad::ExactGradient;
+  // Units touching parameters across all lock stripes, committed from 1 and 4 OpenMP threads, in
+  // dense and sparse staging.
+  for (size_t n : {size_t(300000), size_t(1) << 21}) {
+    std::mt19937_64 rng(5);
+    std::vector<std::vector<std::pair<size_t, double>>> units(4000);
+    for (auto& unit : units)
+      for (int k = 0; k < 8; ++k) unit.push_back({size_t(rng() % n), std::ldexp(double(rng() % 1000) - 500., int(rng() % 30) - 20)});
+    auto run = [&](int threads) {
+      ExactGradient acc(threads, n);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 3)
+      for (int i = 0; i < int(units.size()); ++i) {
+        auto& t = acc.thread(omp_get_thread_num());
+        for (auto [g, x] : units[size_t(i)]) t.stage(g, x);
+        t.commit();
+      }
+      return acc.take_sums();
+    };
+    const std::vector<FixedSum> one = run(1), four = run(4);
+    bool same = true;
+    for (size_t g = 0; g < n; ++g) same = same && one[g].bits == four[g].bits;
+    REQUIRE(same);
+  }
 }

@@ -49,6 +49,33 @@ TEST_CASE("the gradient over ranks equals the one-process gradient", "[mpi][grad
   }
 }
 
+TEST_CASE("a 1000x1000 texture's gradient (3e6 parameters) over ranks is bitwise the one-process gradient", "[mpi][gradient]") {
+  // A parameter block large enough for the shared, sparsely staged accumulators.
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/bench-texture-1m.json",
+                           {"camera.width=48", "camera.height=32", "render.spp=1"});
+  const ParamEntry block = *scene.params.find("textures.albedo.data");
+  std::vector<Slot> slots(block.size);
+  std::iota(slots.begin(), slots.end(), block.slot);
+  Image target(48, 32, 3);
+  std::fill(target.data.begin(), target.data.end(), 0.3f);
+  std::vector<Tile> tiles = make_tiles(48, 32, 16);
+  std::vector<int> all(tiles.size());
+  std::iota(all.begin(), all.end(), 0);
+  Image primal(48, 32, 3);
+  const GradientResult one = gradient_tiles(scene, tiles, all, target, Loss::l2, 3.0 * 48 * 32, slots, 1, primal, 7);
+  long nonzero = 0;
+  for (const ad::FixedSum& g : one.gradient_sums) nonzero += g.bits != 0;
+  bool ok = nonzero > 1000;  // the texels the camera sees
+  for (int threads : {1, 2})
+    for (int tile : {16, 7}) {
+      mpi::DistributedGradient many = mpi::gradient(*g_ctx, scene, target, Loss::l2, slots, tile, threads, 7, nullptr);
+      ok = ok && many.loss == one.loss;
+      for (size_t k = 0; k < slots.size(); ++k) ok = ok && many.gradient[k] == one.gradient_sums[k].value();
+    }
+  INFO("ranks " << g_ctx->size() << ", texels with a gradient " << nonzero);
+  REQUIRE(mpi::all_ranks(*g_ctx, ok));
+}
+
 TEST_CASE("an exception in one rank's gradient kernel ends the pass on every rank with one status", "[mpi][gradient]") {
   Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
                            {"camera.width=40", "camera.height=24", "render.spp=1"});

@@ -84,6 +84,10 @@ grep -Eq "textures.albedo.data +block, mean" "$tmp/texture.out" && [ $(wc -l < "
   && head -1 "$tmp/texture/progress.csv" | grep -q "textures.albedo.data(mean),seconds" \
   && ok "a block is summarised in the console and progress.csv" || { bad "block summary"; head -5 "$tmp/texture.out"; }
 
+# 1f. A sphere's roughness (GGX alpha, truth 0.2 from 0.5) from its highlight, within 2%.
+example_job roughness
+within_2_percent "$tmp/roughness.out" "materials.ball.alpha" 0.2
+
 # 2. Killed and resumed: the same final parameters, bitwise, as an uninterrupted run.
 job "$tmp/full.json" "$tmp/full" 40
 ${mpiexec/ N / 2 } "$dray" optimize "$tmp/full.json" --threads 1 -q || bad "uninterrupted run exited $?"
