@@ -284,7 +284,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
         if (job.scalars[k].block < 0) std::printf("  %-36s %.6g\n", job.scalars[k].name.c_str(), state.value[k]);
       for (const auto& b : block_means(job, state.value))
         std::printf("  %-36s block, mean %.6g (written to %s)\n", b.first.c_str(), b.second,
-                    (out / (b.first.substr(9, b.first.rfind('.') - 9) + ".exr")).c_str());
+                    (out / (b.first.substr(b.first.find('.') + 1, b.first.rfind('.') - b.first.find('.') - 1) + ".exr")).c_str());
       std::printf("wrote %s\n", (out / "final-scene.json").c_str());
     }
   });

@@ -186,15 +186,22 @@ json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& o
   for (const std::string& name : job.entries) {
     auto e = *scene.params.find(name);
     if (e.block()) {
-      // A texture's texels: written as a linear EXR beside the final scene, which names it.
-      const std::string texture = name.substr(9, name.rfind('.') - 9);
+      // A texture's or an environment map's texels: written as a linear EXR beside the final
+      // scene, which names it.
+      const std::string object = name.substr(name.find('.') + 1, name.rfind('.') - name.find('.') - 1);
       Image img(int(e.shape[1]), int(e.shape[0]), 3);
       for (uint32_t i = 0; i < e.size; ++i) img.data[i] = scene.params.get(e.slot + i);
-      const std::string file = texture + ".exr";
+      const std::string file = object + ".exr";
       write_image(img, (out_dir / file).string());
-      json& t = doc["textures"][texture];
-      for (const char* k : {"width", "height", "value", "raw"}) t.erase(k);
-      t["filename"] = file;
+      json* t = nullptr;
+      if (name.rfind("textures.", 0) == 0) t = &doc["textures"][object];
+      else
+        for (auto& l : doc["lights"])
+          if (l.is_object() && l.value("name", "") == object) t = &l;
+      if (t) {
+        for (const char* k : {"width", "height", "value", "raw"}) t->erase(k);
+        (*t)["filename"] = file;
+      }
       continue;
     }
     json value = json::array();
@@ -208,6 +215,14 @@ json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& o
           std::find(job.entries.begin(), job.entries.end(), "textures." + key + ".data") == job.entries.end()) {
         fs::path f = relative_to(scene_dir, t["filename"]);
         t["filename"] = fs::relative(fs::absolute(f), fs::absolute(out_dir)).string();
+      }
+  if (doc.contains("lights"))  // environment maps the final scene did not write
+    for (auto& l : doc["lights"])
+      if (l.is_object() && l.contains("filename") && l["filename"].is_string() &&
+          !fs::path(l["filename"].get<std::string>()).is_absolute() &&
+          std::find(job.entries.begin(), job.entries.end(), "lights." + l.value("name", "") + ".data") == job.entries.end()) {
+        fs::path f = relative_to(scene_dir, l["filename"]);
+        l["filename"] = fs::relative(fs::absolute(f), fs::absolute(out_dir)).string();
       }
   if (doc.contains("shapes"))
     for (auto& s : doc["shapes"])

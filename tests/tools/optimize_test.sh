@@ -84,6 +84,22 @@ grep -Eq "textures.albedo.data +block, mean" "$tmp/texture.out" && [ $(wc -l < "
   && head -1 "$tmp/texture/progress.csv" | grep -q "textures.albedo.data(mean),seconds" \
   && ok "a block is summarised in the console and progress.csv" || { bad "block summary"; head -5 "$tmp/texture.out"; }
 
+# 1e'. An environment map's texels as a block: the final scene names the written sky.exr and renders.
+cat > "$tmp/env-fit.json" <<JSON
+{"camera": {"origin": [0, 0, 4], "target": [0, 0, 0], "fov_y": 35, "width": 16, "height": 16},
+ "render": {"spp": 2, "max_depth": 2}, "materials": {"m": {"type": "diffuse", "reflectance": 0.7}},
+ "shapes": [{"name": "ball", "type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "m"}],
+ "lights": [{"name": "sky", "type": "envmap", "width": 8, "height": 4, "value": 0.5}]}
+JSON
+sed 's/"value": 0.5/"value": [0.9, 0.6, 0.3]/' "$tmp/env-fit.json" > "$tmp/env-truth.json"
+cat > "$tmp/env.json" <<JSON
+{"scene": "$tmp/env-fit.json", "target": {"scene": "$tmp/env-truth.json", "spp": 16},
+ "params": {"lights.sky.data": {"lr": 0.05, "min": 0}}, "optimizer": {"iterations": 5}, "spp": 2, "output": "$tmp/env"}
+JSON
+"$dray" optimize "$tmp/env.json" -q && grep -q '"filename": "sky.exr"' "$tmp/env/final-scene.json" && [ -f "$tmp/env/sky.exr" ] \
+  && "$dray" render "$tmp/env/final-scene.json" -o "$tmp/env/final.png" -q \
+  && ok "an environment map's block is written as sky.exr, named by the final scene" || bad "environment map block write-back"
+
 # 1f. A sphere's roughness (GGX alpha, truth 0.2 from 0.5) from its highlight, within 2%.
 example_job roughness
 within_2_percent "$tmp/roughness.out" "materials.ball.alpha" 0.2
