@@ -1,9 +1,9 @@
 #include "renderer/scene_loader.h"
 
 #include "renderer/geometry/mesh_normals.h"
-#include "renderer/image.h"
 #include "renderer/io/material_reader.h"
 #include "renderer/io/obj_file.h"
+#include "renderer/io/texture_reader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -271,23 +271,7 @@ struct Loader {
         rd.object(l, p, {"name", "type", "filename", "scale", "rotate_y", "width", "height", "value"});
         if (scene.environment >= 0) rd.fail(p, "only one environment light is allowed");
         light.kind = Light::Kind::environment;
-        Image img;
-        if (l.contains("filename")) {
-          for (const char* k : {"width", "height", "value"})
-            if (l.contains(k)) rd.fail(p + "/" + k, "give either filename or width, height and value");
-          const std::string rel = rd.string(l["filename"], p + "/filename");
-          const fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir / rel;
-          try {
-            img = read_image(file.string());
-          } catch (const std::exception& e) {
-            rd.fail(p + "/filename", e.what());
-          }
-        } else {
-          if (!l.contains("width") || !l.contains("height")) rd.fail(p + "/filename", "required (or width, height and value)");
-          img = Image(int(rd.integer(l["width"], p + "/width", 1, 1 << 15)), int(rd.integer(l["height"], p + "/height", 1, 1 << 15)), 3);
-          const glm::vec3 v = l.contains("value") ? rd.colour(l["value"], p + "/value") : glm::vec3(1.f);
-          for (size_t k = 0; k < img.data.size(); ++k) img.data[k] = v[int(k % 3)];
-        }
+        const Image img = read_image_input(rd, l, p, base_dir, false, glm::vec3(1.f));
         for (float x : img.data)
           if (x < 0.f) rd.fail(p + "/filename", "has a negative radiance, " + fmt_number(x));
         light.env.width = img.width;

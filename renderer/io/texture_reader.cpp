@@ -2,12 +2,31 @@
 
 #include <stdexcept>
 
-#include "renderer/image.h"
 
 namespace dray {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
+
+Image read_image_input(const JsonReader& rd, const json& j, const std::string& p, const fs::path& base_dir, bool raw,
+                       const glm::vec3& fallback) {
+  if (j.contains("filename")) {
+    for (const char* k : {"width", "height", "value"})
+      if (j.contains(k)) rd.fail(p + "/" + k, "give either filename or width, height and value");
+    const std::string rel = rd.string(j["filename"], p + "/filename");
+    const fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir / rel;
+    try {
+      return read_image(file.string(), raw);
+    } catch (const std::exception& e) {
+      rd.fail(p + "/filename", e.what());
+    }
+  }
+  if (!j.contains("width") || !j.contains("height")) rd.fail(p + "/filename", "required (or width, height and value for a constant image)");
+  Image img(int(rd.integer(j["width"], p + "/width", 1, 1 << 15)), int(rd.integer(j["height"], p + "/height", 1, 1 << 15)), 3);
+  const glm::vec3 v = j.contains("value") ? rd.colour(j["value"], p + "/value") : fallback;
+  for (size_t k = 0; k < img.data.size(); ++k) img.data[k] = v[int(k % 3)];
+  return img;
+}
 
 std::string TextureReader::names() const {
   std::string out;
@@ -50,27 +69,7 @@ int TextureReader::read(const std::string& name, const json& t, const std::strin
     // Mitsuba's keys, and dray's `width`, `height`, `value` for a constant start (an optimization's).
     rd_.object(t, p, {"type", "filename", "raw", "filter_type", "wrap_mode", "to_uv", "width", "height", "value"});
     tex.kind = Texture::Kind::bitmap;
-    Image img;
-    if (t.contains("filename")) {
-      for (const char* k : {"width", "height", "value"})
-        if (t.contains(k)) rd_.fail(p + "/" + k, "give either filename or width, height and value");
-      const std::string rel = rd_.string(t["filename"], p + "/filename");
-      const fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir_ / rel;
-      const bool raw = t.contains("raw") && rd_.boolean(t["raw"], p + "/raw");
-      try {
-        img = read_image(file.string(), raw);
-      } catch (const std::exception& e) {
-        rd_.fail(p + "/filename", e.what());
-      }
-    } else {
-      if (!t.contains("width") || !t.contains("height"))
-        rd_.fail(p + "/filename", "required (or width, height and value for a constant bitmap)");
-      const int w = int(rd_.integer(t["width"], p + "/width", 1, 1 << 15)), h = int(rd_.integer(t["height"], p + "/height", 1, 1 << 15));
-      img = Image(w, h, 3);
-      const glm::vec3 v = t.contains("value") ? rd_.colour(t["value"], p + "/value") : glm::vec3(0.5f);
-      for (size_t i = 0; i < size_t(w) * size_t(h); ++i)
-        for (int c = 0; c < 3; ++c) img.data[i * 3 + c] = v[c];
-    }
+    const Image img = read_image_input(rd_, t, p, base_dir_, t.contains("raw") && rd_.boolean(t["raw"], p + "/raw"), glm::vec3(0.5f));
     tex.width = img.width;
     tex.height = img.height;
     tex.data = scene_.params.add_block(prefix + "data", img.data, {uint32_t(img.height), uint32_t(img.width), 3u});

@@ -5,10 +5,16 @@
 #include <map>
 #include <string>
 
+#include "renderer/image.h"
 #include "renderer/json_reader.h"
 #include "renderer/scene.h"
 
 namespace dray {
+
+// The image at `filename` (relative to base_dir; 8-bit formats decoded from sRGB unless `raw`), or
+// dray's constant start: `width` × `height` of `value` (default `fallback`). Errors name the key.
+Image read_image_input(const JsonReader& rd, const nlohmann::json& j, const std::string& p,
+                       const std::filesystem::path& base_dir, bool raw, const glm::vec3& fallback);
 
 class TextureReader {
  public:
