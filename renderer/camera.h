@@ -19,7 +19,7 @@ struct CameraFrame {
 };
 
 template <class T>
-CameraFrame<T> camera_frame(const Camera& cam, const ParamView<T>& P) {
+CameraFrame<T> camera_frame_from_params(const Camera& cam, const ParamView<T>& P) {
   using ad::tan;
   CameraFrame<T> f;
   f.origin = P.vec3(cam.origin);
@@ -31,6 +31,29 @@ CameraFrame<T> camera_frame(const Camera& cam, const ParamView<T>& P) {
   f.width = float(cam.width);
   f.height = float(cam.height);
   return f;
+}
+
+// The frame's fourteen entries that carry derivatives: origin, forward, right, up, half_w, half_h.
+inline constexpr int kCameraEntries = 14;
+template <class T>
+T& camera_entry(CameraFrame<T>& f, int k) {
+  Vec3<T>* v[4] = {&f.origin, &f.forward, &f.right, &f.up};
+  return k < 12 ? (*v[k / 3])[k % 3] : (k == 12 ? f.half_w : f.half_h);
+}
+
+// The frame in T: lifted once per pass when the view has it (a reverse pass), else derived from
+// the parameters.
+template <class T>
+CameraFrame<T> camera_frame(const Camera& cam, const ParamView<T>& P) {
+  if constexpr (ad::is_differentiable_v<T>)
+    if (const LiftedBlock* lifted = P.lifted(cam.origin)) {
+      CameraFrame<T> f;
+      for (int k = 0; k < kCameraEntries; ++k) camera_entry(f, k) = P.lifted_input(*lifted, k);
+      f.width = float(cam.width);
+      f.height = float(cam.height);
+      return f;
+    }
+  return camera_frame_from_params(cam, P);
 }
 
 // The ray through film position (px, py), in pixels from the top-left corner.

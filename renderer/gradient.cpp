@@ -8,6 +8,7 @@
 #include "ad/exact_gradient.h"
 #include "ad/var.h"
 #include "renderer/parallel.h"
+#include "renderer/pass_lift.h"
 #include "renderer/pixel_estimate.h"
 
 namespace dray {
@@ -61,7 +62,7 @@ namespace {
 // d loss / d pixel / spp, stages the parameter adjoints and commits them (one unit: the pixel).
 // Returns the samples dropped (their gradient not finite).
 long adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, uint64_t seed, int x, int y,
-                   const glm::dvec3& dloss_dpixel, ad::ThreadGradient& acc) {
+                   const glm::dvec3& dloss_dpixel, ad::ThreadGradient& acc, LiftedAdjoints& lifted) {
   ad::Tape& tape = ad::Tape::local();
   const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
   const int n = scene.render.spp;
@@ -74,9 +75,13 @@ long adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, uint64_t see
     Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
     tape.begin_adjoints();
     for (int c = 0; c < 3; ++c) tape.seed(L[c].i, float(dloss_dpixel[c] / n));
-    if (!tape.backward_to([&](int g, float adj) { acc.stage(size_t(g), double(adj)); })) ++dropped;
+    if (!tape.backward_to([&](int g, float adj) {
+          if (!lifted.take(g, double(adj))) acc.stage(size_t(g), double(adj));
+        }))
+      ++dropped;
   }
   tape.clear();
+  lifted.chain([&](size_t g, double adj) { acc.stage(g, adj); });
   if (!acc.commit()) ++dropped;
   return dropped;
 }
@@ -89,7 +94,11 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   std::vector<int> seeds(scene.params.values().size(), -1);
   for (size_t k = 0; k < params.size(); ++k) seeds[params[k]] = int(k);
   const ParamView<float> Pf(scene.params);
-  const ParamView<ad::Var> Pv(scene.params, seeds.data());
+  // The camera frame and moving meshes' transforms: lifted once, chained per pixel.
+  const PassLift lift = lift_pass(scene, seeds.data(), int(params.size()) + 1);
+  ParamView<ad::Var> Pv(scene.params, seeds.data());
+  Pv.lifted_blocks = &lift.blocks;
+  std::vector<LiftedAdjoints> lifted(size_t(threads), LiftedAdjoints{lift});
   // Per thread: the gradient (the loss is one more entry, last), and drop counts.
   ad::ExactGradient acc(threads, params.size() + 1, plain_sums);
   std::vector<long> dropped_samples(size_t(threads), 0), dropped_pixels(size_t(threads), 0);
@@ -116,7 +125,7 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
           ++dropped_pixels[size_t(me)];
           continue;
         }
-        if (!params.empty()) dropped_samples[size_t(me)] += adjoint_pixel(scene, Pv, adjoint_seed, x, y, dloss, mine);
+        if (!params.empty()) dropped_samples[size_t(me)] += adjoint_pixel(scene, Pv, adjoint_seed, x, y, dloss, mine, lifted[size_t(me)]);
       }
   });
   GradientResult out;

@@ -80,6 +80,16 @@ struct ScalarParam {
 // std::runtime_error for an unknown name or index.
 std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vector<std::string>& names);
 
+// Quantities derived from parameters alone (a mesh transform's entries, the camera's frame) that a
+// reverse pass lifts once per pass (renderer/pass_lift.h): their float values, and the gradient
+// index of the first, each one an input of the samples' tapes. `key` is a slot of the object they
+// belong to (a transform's rotate, the camera's origin).
+struct LiftedBlock {
+  Slot key;
+  int first_index;
+  std::vector<float> values;
+};
+
 // How the kernel reads parameters in scalar type T: through ad::lift, which seeds the slots
 // that `seeds` marks (seeds[slot] = tangent or input index, -1 = constant). Without seeds, or for
 // float, every parameter is a constant. Lifting any subset of parameters to a derivative-carrying
@@ -88,6 +98,7 @@ template <class T>
 struct ParamView {
   const float* values;
   const int* seeds = nullptr;  // one per slot, or nullptr: nothing seeded
+  const std::vector<LiftedBlock>* lifted_blocks = nullptr;  // a reverse pass's lifted quantities
 
   explicit ParamView(const ParamTable& t, const int* seeds_ = nullptr) : values(t.values().data()), seeds(seeds_) {}
   explicit ParamView(const float* values_, const int* seeds_ = nullptr) : values(values_), seeds(seeds_) {}
@@ -95,6 +106,15 @@ struct ParamView {
   ParamView<float> values_only() const { return ParamView<float>(values); }
   T scalar(Slot s) const { return ad::lift<T>(values[s], seeds ? seeds[s] : -1); }
   Vec3<T> vec3(Slot s) const { return {scalar(s), scalar(s + 1), scalar(s + 2)}; }
+  // The lifted block of the object keyed by `key`, or nullptr (then derive it from parameters).
+  const LiftedBlock* lifted(Slot key) const {
+    if (lifted_blocks)
+      for (const LiftedBlock& b : *lifted_blocks)
+        if (b.key == key) return &b;
+    return nullptr;
+  }
+  // Entry k of a lifted block, an input of differentiation.
+  T lifted_input(const LiftedBlock& b, int k) const { return ad::lift<T>(b.values[size_t(k)], b.first_index + k); }
   // Whether any of the n slots from s is seeded.
   bool active(Slot s, uint32_t n) const {
     if (!seeds || s == kNoSlot) return false;

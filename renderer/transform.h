@@ -1,53 +1,81 @@
 #pragma once
 // The mesh transform, world_from_object = translate * rotate_z * rotate_y * rotate_x * scale,
-// written once for any scalar: the BVH build evaluates it in float, the kernel in T when one
-// of its parameters is being differentiated.
+// written once for any scalar as a 3x3 linear part and a translation: the BVH build evaluates it
+// in float, the kernel in T when one of its parameters is being differentiated. A reverse pass
+// lifts it once (its twelve entries become inputs of every sample's tape, chained to the
+// parameters per pixel: renderer/pass_lift.h) instead of re-deriving it at every hit.
 #include "renderer/camera.h"
 #include "renderer/param_table.h"
 #include "renderer/scene.h"
 
 namespace dray {
 
-// The transform's parameters in T, with the rotation's sines and cosines computed once.
 template <class T>
 struct TransformT {
-  T scale;
-  T c[3], s[3];  // cos and sin of the rotation about x, y, z
+  T m[3][3];  // rotation times scale, row-major
   Vec3<T> translate;
 };
 
+// The transform's entries in T from its parameters (sines and cosines computed once).
 template <class T>
-TransformT<T> lift_transform(const ParamView<T>& P, const Transform& xf) {
+TransformT<T> transform_from_params(const ParamView<T>& P, const Transform& xf) {
   using ad::cos;
   using ad::sin;
   const T deg = T(kPi / 180.f);
-  Vec3<T> rot = P.vec3(xf.rotate);
-  TransformT<T> t{P.scalar(xf.scale), {}, {}, P.vec3(xf.translate)};
+  const Vec3<T> rot = P.vec3(xf.rotate);
+  T c[3], s[3];
   for (int a = 0; a < 3; ++a) {
-    t.c[a] = cos(rot[a] * deg);
-    t.s[a] = sin(rot[a] * deg);
+    c[a] = cos(rot[a] * deg);
+    s[a] = sin(rot[a] * deg);
   }
+  // R = Rz Ry Rx, written out; times the uniform scale.
+  const T sc = P.scalar(xf.scale);
+  const T r[3][3] = {{c[2] * c[1], c[2] * s[1] * s[0] - s[2] * c[0], c[2] * s[1] * c[0] + s[2] * s[0]},
+                     {s[2] * c[1], s[2] * s[1] * s[0] + c[2] * c[0], s[2] * s[1] * c[0] - c[2] * s[0]},
+                     {-s[1], c[1] * s[0], c[1] * c[0]}};
+  TransformT<T> t;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) t.m[i][j] = r[i][j] * sc;
+  t.translate = P.vec3(xf.translate);
   return t;
+}
+
+// The twelve entries: the linear part row by row, then the translation.
+inline constexpr int kTransformEntries = 12;
+template <class T>
+T& transform_entry(TransformT<T>& t, int k) {
+  return k < 9 ? t.m[k / 3][k % 3] : t.translate[k - 9];
+}
+
+// The transform in T: its entries lifted once per pass when the view has them (a reverse pass),
+// else derived from the parameters.
+template <class T>
+TransformT<T> lift_transform(const ParamView<T>& P, const Transform& xf) {
+  if constexpr (ad::is_differentiable_v<T>)
+    if (const LiftedBlock* lifted = P.lifted(xf.rotate)) {
+      TransformT<T> t;
+      for (int k = 0; k < kTransformEntries; ++k) transform_entry(t, k) = P.lifted_input(*lifted, k);
+      return t;
+    }
+  return transform_from_params(P, xf);
+}
+
+template <class T>
+Vec3<T> linear_part(const TransformT<T>& t, const Vec3<T>& v) {
+  return {t.m[0][0] * v.x + t.m[0][1] * v.y + t.m[0][2] * v.z, t.m[1][0] * v.x + t.m[1][1] * v.y + t.m[1][2] * v.z,
+          t.m[2][0] * v.x + t.m[2][1] * v.y + t.m[2][2] * v.z};
 }
 
 template <class T>
 Vec3<T> transform_point(const TransformT<T>& t, const Vec3<T>& p_object) {
-  Vec3<T> p = p_object * t.scale;
-  p = {p.x, t.c[0] * p.y - t.s[0] * p.z, t.s[0] * p.y + t.c[0] * p.z};  // about x
-  p = {t.c[1] * p.x + t.s[1] * p.z, p.y, t.c[1] * p.z - t.s[1] * p.x};  // about y
-  p = {t.c[2] * p.x - t.s[2] * p.y, t.s[2] * p.x + t.c[2] * p.y, p.z};  // about z
-  return p + t.translate;
+  return linear_part(t, p_object) + t.translate;
 }
 
-// A direction or normal in world space: the rotation alone (a uniform scale keeps directions;
-// normalise after, as a negative scale flips them).
+// A direction or normal in world space: the linear part alone (a uniform scale keeps
+// directions; normalise after, as a negative scale flips them).
 template <class T>
 Vec3<T> transform_normal(const TransformT<T>& t, const Vec3<T>& n_object) {
-  Vec3<T> n = n_object * t.scale;
-  n = {n.x, t.c[0] * n.y - t.s[0] * n.z, t.s[0] * n.y + t.c[0] * n.z};
-  n = {t.c[1] * n.x + t.s[1] * n.z, n.y, t.c[1] * n.z - t.s[1] * n.x};
-  n = {t.c[2] * n.x - t.s[2] * n.y, t.s[2] * n.x + t.c[2] * n.y, n.z};
-  return normalize(n);
+  return normalize(linear_part(t, n_object));
 }
 
 }  // namespace dray
