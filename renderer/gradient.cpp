@@ -10,6 +10,7 @@
 #include "renderer/parallel.h"
 #include "renderer/pass_lift.h"
 #include "renderer/pixel_estimate.h"
+#include "renderer/prb.h"
 
 namespace dray {
 
@@ -58,11 +59,33 @@ Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, do
 
 namespace {
 
-// Replays the pixel's samples in the Var kernel, seeding each sample's radiance with
-// d loss / d pixel / spp, stages the parameter adjoints and commits them (one unit: the pixel).
-// Returns the samples dropped (their gradient not finite).
-long adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, uint64_t seed, int x, int y,
-                   const glm::dvec3& dloss_dpixel, ad::ThreadGradient& acc, LiftedAdjoints& lifted) {
+// One thread's working memory for the adjoint of its pixels: O(path length) (invariant 4), the
+// recorded primal paths bounded by RecordedPaths::max_vertices.
+struct AdjointScratch {
+  RecordedPaths primal;                          // the pixel's paths from its primal pass
+  std::vector<VertexRecord> path;                // a path traced again for replay
+  std::vector<std::pair<int, float>> sample;     // one sample's adjoints, staged once known finite
+};
+
+// Where a pixel's adjoints go: lifted entries to their per-pixel stage, parameters to the
+// thread's gradient stage. finish() chains the lifted ones to parameters and commits the pixel.
+struct PixelAdjoints {
+  ad::ThreadGradient& acc;
+  LiftedAdjoints& lifted;
+  void stage(int g, float adj) {
+    if (!lifted.take(g, double(adj))) acc.stage(size_t(g), double(adj));
+  }
+  bool finish() {
+    lifted.chain([&](size_t g, double adj) { acc.stage(g, adj); });
+    return acc.commit();
+  }
+};
+
+// The reference: each sample replayed in the Var kernel on one whole-path tape (traversal
+// included), seeded with d loss / d pixel / spp. Returns the samples dropped (their gradient not
+// finite).
+long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, uint64_t seed, int x, int y,
+                              const glm::dvec3& dloss_dpixel, PixelAdjoints& out) {
   ad::Tape& tape = ad::Tape::local();
   const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
   const int n = scene.render.spp;
@@ -75,22 +98,67 @@ long adjoint_pixel(const Scene& scene, const ParamView<ad::Var>& P, uint64_t see
     Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
     tape.begin_adjoints();
     for (int c = 0; c < 3; ++c) tape.seed(L[c].i, float(dloss_dpixel[c] / n));
-    if (!tape.backward_to([&](int g, float adj) {
-          if (!lifted.take(g, double(adj))) acc.stage(size_t(g), double(adj));
-        }))
-      ++dropped;
+    if (!tape.backward_to([&](int g, float adj) { out.stage(g, adj); })) ++dropped;
   }
   tape.clear();
-  lifted.chain([&](size_t g, double adj) { acc.stage(g, adj); });
-  if (!acc.commit()) ++dropped;
+  if (!out.finish()) ++dropped;
   return dropped;
+}
+
+// Path replay: each sample's path, recorded by the pixel's primal pass (same samples) or traced
+// again in float (independent samples, or past the recording bound), replayed vertex by vertex
+// (renderer/prb.h). The same derivative as the whole-path tape.
+long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const ParamView<ad::Var>& P,
+                          const ReplaySetup& rs, uint64_t seed, bool recorded, int x, int y,
+                          const glm::dvec3& dloss_dpixel, AdjointScratch& scratch, PixelAdjoints& out) {
+  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
+  const int n = scene.render.spp;
+  const glm::vec3 dL(dloss_dpixel / double(n));
+  long dropped = 0;
+  for (int s = 0; s < n; ++s) {
+    std::span<const VertexRecord> path;
+    float jx, jy;
+    if (recorded && size_t(s) < scratch.primal.samples.size()) {
+      path = scratch.primal.path(size_t(s));
+      jx = scratch.primal.samples[size_t(s)].jx;
+      jy = scratch.primal.samples[size_t(s)].jy;
+    } else {
+      Sampler sampler(seed, pixel, uint64_t(s));
+      jx = sampler.next();
+      jy = sampler.next();
+      scratch.path.clear();
+      radiance(scene, Pf, camera_ray(camera_frame(scene.camera, Pf), float(x) + jx, float(y) + jy), sampler, &scratch.path);
+      path = scratch.path;
+    }
+    scratch.sample.clear();
+    if (!replay_path(scene, P, rs, path, float(x) + jx, float(y) + jy, dL,
+                     [&](int g, float adj) { scratch.sample.push_back({g, adj}); })) {
+      ++dropped;
+      continue;
+    }
+    for (const auto& [g, adj] : scratch.sample) out.stage(g, adj);
+  }
+  if (!out.finish()) ++dropped;
+  return dropped;
+}
+
+// Whether a seeded parameter can move rays, points or normals (not only weigh paths): the
+// camera's, the geometry's, a smooth dielectric's IOR (it bends refracted rays).
+bool moves_rays(const Scene& scene, std::span<const Slot> params, const PassLift& lift) {
+  if (!lift.blocks.empty()) return true;  // the camera or a mesh transform
+  for (Slot slot : params) {
+    if (scene.moves_geometry(slot)) return true;
+    for (const Bsdf& b : scene.bsdfs)
+      if (const auto* d = std::get_if<DielectricBsdf>(&b); d && (slot == d->int_ior || slot == d->ext_ior)) return true;
+  }
+  return false;
 }
 
 }  // namespace
 
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
-                              int threads, Image& primal, uint64_t adjoint_seed, bool plain_sums) {
+                              int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode) {
   std::vector<int> seeds(scene.params.values().size(), -1);
   for (size_t k = 0; k < params.size(); ++k) seeds[params[k]] = int(k);
   const ParamView<float> Pf(scene.params);
@@ -99,8 +167,13 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   ParamView<ad::Var> Pv(scene.params, seeds.data());
   Pv.lifted_blocks = &lift.blocks;
   std::vector<LiftedAdjoints> lifted(size_t(threads), LiftedAdjoints{lift});
+  const ReplaySetup rs{int(params.size()) + 1 + int(lift.size()), moves_rays(scene, params, lift)};
+  // With the primal's samples, the primal pass records the paths that replay walks back.
+  const bool replay = !mode.whole_path_tape, recorded = replay && adjoint_seed == scene.render.seed && !params.empty();
+  std::vector<AdjointScratch> scratch(static_cast<size_t>(threads));
+  for (AdjointScratch& a : scratch) a.primal.max_vertices = mode.record_vertices;
   // Per thread: the gradient (the loss is one more entry, last), and drop counts.
-  ad::ExactGradient acc(threads, params.size() + 1, plain_sums);
+  ad::ExactGradient acc(threads, params.size() + 1, mode.plain_sums);
   std::vector<long> dropped_samples(size_t(threads), 0), dropped_pixels(size_t(threads), 0);
   parallel_for(int(ids.size()), threads, [&](int i) {
     inject_fault(ids[size_t(i)]);
@@ -109,7 +182,9 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
     const Tile& t = tiles[size_t(ids[size_t(i)])];
     for (int y = t.y0; y < t.y1; ++y)
       for (int x = t.x0; x < t.x1; ++x) {
-        const glm::dvec3 mean = pixel_estimate(scene, Pf, x, y).mean;
+        RecordedPaths* record = recorded ? &scratch[size_t(me)].primal : nullptr;
+        if (record) record->clear();
+        const glm::dvec3 mean = pixel_estimate(scene, Pf, x, y, record).mean;
         float* px = primal.pixel(x, y);
         const float* tp = target.pixel(x, y);
         glm::dvec3 dloss(0.0);
@@ -125,11 +200,15 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
           ++dropped_pixels[size_t(me)];
           continue;
         }
-        if (!params.empty()) dropped_samples[size_t(me)] += adjoint_pixel(scene, Pv, adjoint_seed, x, y, dloss, mine, lifted[size_t(me)]);
+        if (params.empty()) continue;
+        PixelAdjoints out{mine, lifted[size_t(me)]};
+        dropped_samples[size_t(me)] +=
+            replay ? adjoint_pixel_replay(scene, Pf, Pv, rs, adjoint_seed, recorded, x, y, dloss, scratch[size_t(me)], out)
+                   : adjoint_pixel_whole_path(scene, Pv, adjoint_seed, x, y, dloss, out);
       }
   });
   GradientResult out;
-  if (plain_sums) {
+  if (mode.plain_sums) {
     out.gradient = acc.plain_total();
     out.loss = out.gradient.back();
     out.gradient.pop_back();

@@ -1,8 +1,7 @@
 #pragma once
 // The gradient pass: the loss of the rendered image against a target, and its gradient with
 // respect to scene parameters by reverse mode. A primal pass renders the pixels and their loss;
-// dLoss/dpixel then seeds an adjoint pass that replays every sample with the same random numbers
-// in the Var kernel, its tape cleared after each sample.
+// dLoss/dpixel then seeds the adjoint of the pixel's samples, by path replay (renderer/prb.h).
 #include <span>
 #include <string>
 #include <vector>
@@ -54,10 +53,23 @@ struct GradientResult {
 // dLoss/dpixel and dpixel/dparam are then independent estimates, and the gradient is unbiased
 // (with shared samples, E[(I - T) dI] carries a Cov(I, dI) / spp bias).
 //
-// `plain_sums` (tools/bench only) sums in plain doubles instead, to measure the exact sums' cost:
-// the result then has values but no exact sums, and depends on the schedule.
+// The adjoint is path replay (renderer/prb.h): with the primal's samples, the paths the primal
+// pass recorded are walked back vertex by vertex without tracing again; with independent samples
+// they are traced in float first.
+struct GradientMode {
+  // Sum in plain doubles instead (tools/bench only, to measure the exact sums' cost): the result
+  // then has values but no exact sums, and depends on the schedule.
+  bool plain_sums = false;
+  // The reference adjoint instead of path replay: each sample replayed in the Var kernel on one
+  // whole-path tape (tests, and `--whole-path-tape` of dray-bench-gradient).
+  bool whole_path_tape = false;
+  // The most path vertices a thread keeps from a pixel's primal pass for replay (about 100 B
+  // each); samples past it are traced again in float (the same paths: the gradient is bitwise
+  // the same for any bound).
+  size_t record_vertices = size_t(1) << 14;
+};
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
-                              int threads, Image& primal, uint64_t adjoint_seed, bool plain_sums = false);
+                              int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode = {});
 
 }  // namespace dray

@@ -11,6 +11,7 @@
 
 #include "ad/dual.h"
 #include "renderer/integrator.h"
+#include "renderer/prb.h"
 
 namespace dray {
 
@@ -35,9 +36,10 @@ inline float to_image_float(double v) {
 // its derivatives, accumulated in double in a fixed order so that the result is bitwise
 // reproducible. A sample whose value is not finite is dropped (it adds zero, as in pbrt) and
 // counted; so is a non-finite derivative, on its own, so that the values of a dual render stay
-// bitwise equal to the float render.
+// bitwise equal to the float render. With `record` (float only), the paths are recorded for
+// path replay (renderer/prb.h), as many as its bound allows.
 template <class T>
-PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x, int y) {
+PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x, int y, RecordedPaths* record = nullptr) {
   constexpr int N = PixelEstimate<T>::N;
   const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
   const int n = scene.render.spp;
@@ -48,7 +50,14 @@ PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x
     Sampler sampler(scene.render.seed, pixel, uint64_t(s));
     float jx = sampler.next(), jy = sampler.next();
     RayT<T> ray = camera_ray(frame, float(x) + jx, float(y) + jy);
-    Vec3<T> L = radiance(scene, P, ray, sampler);
+    Vec3<T> L;
+    if constexpr (std::is_same_v<T, float>) {
+      std::vector<VertexRecord>* into = record ? record->begin_sample(jx, jy) : nullptr;
+      L = radiance(scene, P, ray, sampler, into);
+      if (into) record->end_sample();
+    } else {
+      L = radiance(scene, P, ray, sampler);
+    }
     const glm::dvec3 v(value(L));
     if (!all_finite(v)) {
       ++e.nonfinite;

@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Gradient pass vs primal render"};
   std::string scene_path = "scenes/cornell-box.json";
   int width = 64, height = 64, spp = 8, threads = 1, repeats = 3;
-  bool gradient_only = false, primal_only = false;
+  bool gradient_only = false, primal_only = false, whole_path = false, same_samples = false;
   std::vector<std::string> wrt;
   app.add_option("SCENE", scene_path, "Scene file");
   app.add_option("--width", width, "Image width");
@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
   app.add_option("--repeats", repeats, "Timed runs (median reported)");
   app.add_flag("--gradient-only", gradient_only, "Only run the gradient pass once (for peak-memory measurements)");
   app.add_flag("--primal-only", primal_only, "Only render once (the primal's peak memory)");
+  app.add_flag("--whole-path-tape", whole_path, "The reference adjoint (one whole-path tape per sample) instead of path replay");
+  app.add_flag("--same-samples", same_samples, "Adjoint with the primal's samples (replays its recorded paths) instead of independent ones");
   app.add_option("--wrt", wrt, "Parameters to differentiate (names or blocks, as dray params lists them; default: all)");
   CLI11_PARSE(app, argc, argv);
 
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
       for (const ScalarParam& p : resolve_scalars(scene.params, {name})) all.push_back(p.slot);
     }
   }
+  const uint64_t adjoint_seed = same_samples ? scene.render.seed : scene.render.seed + 1;
   std::vector<Tile> tiles = make_tiles(width, height, 16);
   std::vector<int> ids(tiles.size());
   std::iota(ids.begin(), ids.end(), 0);
@@ -72,7 +75,7 @@ int main(int argc, char** argv) {
     std::printf("%dx%d, %d spp: primal %.3f s, peak RSS %ld KB\n", width, height, spp, primal, ru.ru_maxrss);
     return 0;
   }
-  double grad = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, scene.render.seed + 1); });
+  double grad = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, adjoint_seed, GradientMode{false, whole_path}); });
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   if (gradient_only) {
@@ -82,7 +85,7 @@ int main(int argc, char** argv) {
   }
   double primal = time([&] { render_tiles(scene, tiles, ids, img, threads); });
   // The same pass summing in plain doubles: what the exact fixed-point sums cost.
-  double plain = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, scene.render.seed + 1, true); });
+  double plain = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, adjoint_seed, GradientMode{true, whole_path}); });
   std::printf("exact sums: %.3f s against plain double sums %.3f s: exact/plain %.3fx\n", grad, plain, grad / plain);
   std::printf("%s %dx%d, %d spp, %d thread(s): primal %.3f s, gradient pass with all %zu parameters %.3f s: %.2fx\n",
               scene_path.c_str(), width, height, spp, threads, primal, all.size(), grad, grad / primal);
