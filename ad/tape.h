@@ -40,6 +40,12 @@ class Tape {
     if (b.index >= 0) args_.push_back(b);
     return end_statement();
   }
+  // Records a statement with n arguments (constants left out).
+  int32_t record_n(const Arg* a, int n) {
+    for (int k = 0; k < n; ++k)
+      if (a[k].index >= 0) args_.push_back(a[k]);
+    return end_statement();
+  }
   // An input: a statement without arguments whose adjoint goes to gradient entry `gradient_index`.
   int32_t input(int gradient_index) {
     int32_t s = end_statement();

@@ -30,6 +30,18 @@ struct Var {
     return r;
   }
 
+  // A result with n arguments in one statement (a dot product, a cross product's component).
+  template <int N>
+  static Var make_n(float value, const Tape::Arg (&a)[N]) {
+    Var r(value);
+    for (int k = 0; k < N; ++k)
+      if (a[k].index >= 0) {
+        r.i = Tape::local().record_n(a, N);
+        break;
+      }
+    return r;
+  }
+
   // d(-a) = -da
   friend Var operator-(const Var& a) { return make(-a.v, {a.i, -1.f}); }
   // d(a + b) = da + db

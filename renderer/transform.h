@@ -62,8 +62,8 @@ TransformT<T> lift_transform(const ParamView<T>& P, const Transform& xf) {
 
 template <class T>
 Vec3<T> linear_part(const TransformT<T>& t, const Vec3<T>& v) {
-  return {t.m[0][0] * v.x + t.m[0][1] * v.y + t.m[0][2] * v.z, t.m[1][0] * v.x + t.m[1][1] * v.y + t.m[1][2] * v.z,
-          t.m[2][0] * v.x + t.m[2][1] * v.y + t.m[2][2] * v.z};
+  auto row = [&](int i) { return dot(Vec3<T>(t.m[i][0], t.m[i][1], t.m[i][2]), v); };
+  return {row(0), row(1), row(2)};
 }
 
 template <class T>

@@ -4,7 +4,10 @@
 // static_assert a floating-point type, so the kernel uses Vec3<T> instead.
 #include <glm/vec3.hpp>
 
+#include <cmath>
+
 #include "ad/scalar.h"
+#include "ad/var.h"
 
 namespace dray {
 
@@ -56,6 +59,31 @@ template <class T> Vec3<T> cross(const Vec3<T>& a, const Vec3<T>& b) {
 }
 template <class T> T length(const Vec3<T>& a) { using ad::sqrt; return sqrt(dot(a, a)); }
 template <class T> Vec3<T> normalize(const Vec3<T>& a) { return a / length(a); }
+
+// The same in reverse mode as one tape statement per result, not one per operation: the values
+// are the same float operations in the same order; the rule is beside each.
+// d(a . b) = b . da + a . db
+inline ad::Var dot(const Vec3<ad::Var>& a, const Vec3<ad::Var>& b) {
+  return ad::Var::make_n(a.x.v * b.x.v + a.y.v * b.y.v + a.z.v * b.z.v,
+                         {{a.x.i, b.x.v}, {b.x.i, a.x.v}, {a.y.i, b.y.v}, {b.y.i, a.y.v}, {a.z.i, b.z.v}, {b.z.i, a.z.v}});
+}
+// d(p q - r s) = q dp + p dq - s dr - r ds, per component
+inline Vec3<ad::Var> cross(const Vec3<ad::Var>& a, const Vec3<ad::Var>& b) {
+  auto c = [](const ad::Var& p, const ad::Var& q, const ad::Var& r, const ad::Var& s) {
+    return ad::Var::make_n(p.v * q.v - r.v * s.v, {{p.i, q.v}, {q.i, p.v}, {r.i, -s.v}, {s.i, -r.v}});
+  };
+  return {c(a.y, b.z, a.z, b.y), c(a.z, b.x, a.x, b.z), c(a.x, b.y, a.y, b.x)};
+}
+// n = a / |a|: d n_i = (da_i - n_i (n . da)) / |a|
+inline Vec3<ad::Var> normalize(const Vec3<ad::Var>& a) {
+  const float inv = 1.f / std::sqrt(a.x.v * a.x.v + a.y.v * a.y.v + a.z.v * a.z.v);
+  const float n[3] = {a.x.v * inv, a.y.v * inv, a.z.v * inv};
+  auto c = [&](int k) {
+    auto arg = [&](int j, const ad::Var& aj) { return ad::Tape::Arg{aj.i, inv * ((j == k ? 1.f : 0.f) - n[k] * n[j])}; };
+    return ad::Var::make_n(n[k], {arg(0, a.x), arg(1, a.y), arg(2, a.z)});
+  };
+  return {c(0), c(1), c(2)};
+}
 
 // The primal values as a plain float vector (for traversal and decisions).
 template <class T> glm::vec3 value(const Vec3<T>& a) { return {value(a.x), value(a.y), value(a.z)}; }

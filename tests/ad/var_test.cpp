@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <functional>
+#include <type_traits>
 #include <vector>
 
 #include "ad/dual.h"
 #include "ad/var.h"
+#include "renderer/vec.h"
 
 using dray::ad::Dual;
 using dray::ad::Tape;
@@ -66,6 +68,31 @@ TEST_CASE("Var: every operation against Dual", "[var]") {
     CHECK_OP("max", max(x[0], x[1]) * x[1], x);
     CHECK_OP("with constants", (x[0] * 3.f + 1.f) / (2.f - x[1]), x);
     CHECK_OP("a long expression", sqrt(x[0] * x[0] + x[1] * x[1]) / (cos(x[0]) + 2.f) - exp(x[1] / x[0]) * abs(x[0] - 2.f), x);
+  }
+}
+
+// The vector operations that reverse mode records as one statement per result (renderer/vec.h):
+// the same values as the per-operation code (what Dual runs), the same derivatives.
+#define CHECK_VEC(name, expr, ...)                                                                 \
+  compare<6>(name, std::function<Var(const std::vector<Var>&)>(BOTH_VEC(expr)),                    \
+             std::function<Dual<6>(const std::vector<Dual<6>>&)>(BOTH_VEC(expr)), __VA_ARGS__)
+#define BOTH_VEC(expr)                                                                             \
+  [](const auto& x) {                                                                              \
+    using namespace dray;                                                                          \
+    using S = std::decay_t<decltype(x[0])>;                                                        \
+    const Vec3<S> a(x[0], x[1], x[2]), b(x[3], x[4], x[5]), c(x[0], S(2.f), x[5]);                 \
+    return expr;                                                                                   \
+  }
+
+TEST_CASE("Var: fused vector operations against Dual", "[var]") {
+  for (std::vector<float> x : {std::vector<float>{0.7f, 1.9f, -0.4f, 2.5f, 0.3f, -1.1f},
+                               std::vector<float>{-3.f, 0.2f, 1.5f, 0.f, 4.f, 0.6f}}) {
+    CHECK_VEC("dot", dot(a, b), x);
+    CHECK_VEC("dot with itself", dot(a, a), x);
+    CHECK_VEC("dot with constants", dot(c, b), x);
+    CHECK_VEC("cross", cross(a, b).x + cross(a, b).y * S(2.f) - cross(a, c).z, x);
+    CHECK_VEC("normalize", normalize(a).x + normalize(b).y * S(3.f) + normalize(c).z, x);
+    CHECK_VEC("length", length(a - b), x);
   }
 }
 
