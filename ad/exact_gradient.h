@@ -5,13 +5,13 @@
 // Integer sums do not depend on order, so the total is bitwise the same for any rank count,
 // thread count, tile size or schedule. Small parameter sets (up to 2^20) are staged densely and
 // summed per thread (no locks; 25 B per parameter and thread); large ones (a texture's million
-// texels) are staged in a hash map of the unit's touched parameters and summed into the rank's
+// texels) are staged as a list of the unit's (parameter, adjoint) pairs and summed into the rank's
 // one array (16 B per parameter), a commit locking the stripes of the parameters it touches.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "ad/fixed_sum.h"
@@ -32,13 +32,7 @@ class ThreadGradient {
       stage_[g] += x;
       return;
     }
-    auto [it, inserted] = where_.try_emplace(uint32_t(g), uint32_t(touched_.size()));
-    if (inserted) {
-      touched_.push_back(uint32_t(g));
-      values_.push_back(x);
-    } else {
-      values_[it->second] += x;
-    }
+    pending_.push_back({uint32_t(g), x});
   }
 
   // Commits the staged adjoints to the sums, all or none, and clears the stage. Returns false
@@ -53,7 +47,7 @@ class ThreadGradient {
         staged_[g] = 0;
       }
     } else {
-      where_.clear();
+      pending_.clear();
       values_.clear();
     }
     touched_.clear();
@@ -78,8 +72,22 @@ class ThreadGradient {
   bool dense_;
   std::vector<double> stage_;  // dense
   std::vector<uint8_t> staged_;
-  std::unordered_map<uint32_t, uint32_t> where_;  // sparse: parameter -> position in touched_
+  // Sparse: the unit's (parameter, adjoint) pairs as staged, then summed per parameter in staging
+  // order (a stable sort: no allocation per unit once warm, unlike a hash map).
+  std::vector<std::pair<uint32_t, double>> pending_;
   std::vector<double> values_;
+  void gather_pending() {
+    std::stable_sort(pending_.begin(), pending_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [g, x] : pending_) {
+      if (!touched_.empty() && touched_.back() == g) {
+        values_.back() += x;
+      } else {
+        touched_.push_back(g);
+        values_.push_back(x);
+      }
+    }
+    pending_.clear();
+  }
   std::vector<uint32_t> touched_;
   std::vector<int128> undo_;
   std::vector<FixedSum> sums_;       // dense: this thread's own sums
@@ -153,6 +161,7 @@ inline bool ThreadGradient::commit() {
   const bool shared = o.shared_;
   std::vector<FixedSum>& sums = shared ? o.sums_ : sums_;
   std::vector<double>& plain = shared ? o.plain_sums_ : plain_sums_;
+  if (!dense_) gather_pending();
   uint64_t stripes = 0;
   if (shared) {
     for (uint32_t g : touched_) stripes |= uint64_t(1) << ExactGradient::stripe(g);

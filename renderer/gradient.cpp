@@ -108,8 +108,8 @@ long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, u
 // Path replay: each sample's path, recorded by the pixel's primal pass (same samples) or traced
 // again in float (independent samples, or past the recording bound), replayed vertex by vertex
 // (renderer/prb.h). The same derivative as the whole-path tape.
-long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const ParamView<ad::Var>& P,
-                          const ReplaySetup& rs, uint64_t seed, bool recorded, int x, int y,
+long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const CameraFrame<float>& frame,
+                          const ParamView<ad::Var>& P, const ReplaySetup& rs, uint64_t seed, bool recorded, int x, int y,
                           const glm::dvec3& dloss_dpixel, AdjointScratch& scratch, PixelAdjoints& out) {
   const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
   const int n = scene.render.spp;
@@ -127,7 +127,7 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
       jx = sampler.next();
       jy = sampler.next();
       scratch.path.clear();
-      radiance(scene, Pf, camera_ray(camera_frame(scene.camera, Pf), float(x) + jx, float(y) + jy), sampler, &scratch.path);
+      radiance(scene, Pf, camera_ray(frame, float(x) + jx, float(y) + jy), sampler, &scratch.path);
       path = scratch.path;
     }
     scratch.sample.clear();
@@ -143,14 +143,17 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
 }
 
 // Whether a seeded parameter can move rays, points or normals (not only weigh paths): the
-// camera's, the geometry's, a smooth dielectric's IOR (it bends refracted rays).
-bool moves_rays(const Scene& scene, std::span<const Slot> params, const PassLift& lift) {
+// camera's, the geometry's, a smooth dielectric's IOR (it bends refracted rays). O(objects), not
+// O(parameters): a texture's million texels are not visited.
+bool moves_rays(const Scene& scene, const ParamView<ad::Var>& P, const PassLift& lift) {
   if (!lift.blocks.empty()) return true;  // the camera or a mesh transform
-  for (Slot slot : params) {
-    if (scene.moves_geometry(slot)) return true;
-    for (const Bsdf& b : scene.bsdfs)
-      if (const auto* d = std::get_if<DielectricBsdf>(&b); d && (slot == d->int_ior || slot == d->ext_ior)) return true;
-  }
+  for (const Shape& s : scene.shapes)
+    if (P.active(s.a, 3) || P.active(s.b, s.kind == Shape::Kind::sphere ? 1 : 3) || P.active(s.c, 3) ||
+        transform_active(P, s.transform))
+      return true;
+  for (const Bsdf& b : scene.bsdfs)
+    if (const auto* d = std::get_if<DielectricBsdf>(&b); d && (P.active(d->int_ior, 1) || P.active(d->ext_ior, 1)))
+      return true;
   return false;
 }
 
@@ -167,10 +170,11 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   ParamView<ad::Var> Pv(scene.params, seeds.data());
   Pv.lifted_blocks = &lift.blocks;
   std::vector<LiftedAdjoints> lifted(size_t(threads), LiftedAdjoints{lift});
-  const ReplaySetup rs{int(params.size()) + 1 + int(lift.size()), moves_rays(scene, params, lift)};
+  const ReplaySetup rs{int(params.size()) + 1 + int(lift.size()), moves_rays(scene, Pv, lift)};
   // With the primal's samples, the primal pass records the paths that replay walks back.
   const bool replay = !mode.whole_path_tape, recorded = replay && adjoint_seed == scene.render.seed && !params.empty();
   std::vector<AdjointScratch> scratch(static_cast<size_t>(threads));
+  const CameraFrame<float> frame = camera_frame(scene.camera, Pf);
   for (AdjointScratch& a : scratch) a.primal.max_vertices = mode.record_vertices;
   // Per thread: the gradient (the loss is one more entry, last), and drop counts.
   ad::ExactGradient acc(threads, params.size() + 1, mode.plain_sums);
@@ -203,7 +207,7 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
         if (params.empty()) continue;
         PixelAdjoints out{mine, lifted[size_t(me)]};
         dropped_samples[size_t(me)] +=
-            replay ? adjoint_pixel_replay(scene, Pf, Pv, rs, adjoint_seed, recorded, x, y, dloss, scratch[size_t(me)], out)
+            replay ? adjoint_pixel_replay(scene, Pf, frame, Pv, rs, adjoint_seed, recorded, x, y, dloss, scratch[size_t(me)], out)
                    : adjoint_pixel_whole_path(scene, Pv, adjoint_seed, x, y, dloss, out);
       }
   });
