@@ -2,6 +2,7 @@
 
 #include "renderer/geometry/mesh_normals.h"
 #include "renderer/io/material_reader.h"
+#include "renderer/io/mitsuba_xml.h"
 #include "renderer/io/obj_file.h"
 #include "renderer/io/texture_reader.h"
 
@@ -15,6 +16,9 @@
 #include <sstream>
 
 #include <glm/common.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/matrix.hpp>
 #include <glm/geometric.hpp>
 #include <glm/vector_relational.hpp>
 
@@ -157,7 +161,7 @@ struct Loader {
         load_obj(rd.string(s["file"], p + "/file"), p + "/file", shape.name, material, mapping,
                  scene.meshes.back());
         transform(s.contains("transform") ? s["transform"] : json::object(), p + "/transform",
-                  prefix, shape.transform);
+                  prefix, shape.transform, scene.meshes.back());
         // Smooth shading as in Mitsuba 3: the file's `vn`, else computed; `face_normals: true`
         // shades flat.
         Mesh& mesh = scene.meshes.back();
@@ -172,8 +176,11 @@ struct Loader {
     }
   }
 
-  void transform(const json& j, const std::string& p, const std::string& prefix, Transform& t) {
-    rd.object(j, p, {"scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
+  // A mesh's transform: an optional constant `matrix` (4x4, row-major, applied to the file's
+  // vertices and normals first: Mitsuba's to_world), then the parameters scale, rotate, translate.
+  void transform(const json& j, const std::string& p, const std::string& prefix, Transform& t, Mesh& mesh) {
+    rd.object(j, p, {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
+    if (j.contains("matrix")) apply_matrix(j["matrix"], p + "/matrix", mesh);
     float scale = j.contains("scale") ? rd.positive(j["scale"], p + "/scale") : 1.f;
     t.scale = scene.params.add(prefix + "scale", scale);
     // Three consecutive scalar slots, read together as a vector.
@@ -182,6 +189,20 @@ struct Loader {
     scene.params.add(prefix + "rotate_z", j.contains("rotate_z") ? float(rd.number(j["rotate_z"], p + "/rotate_z")) : 0.f);
     t.translate = scene.params.add(prefix + "translate",
                                    j.contains("translate") ? rd.vec3(j["translate"], p + "/translate") : glm::vec3(0.f));
+  }
+
+  void apply_matrix(const json& j, const std::string& p, Mesh& mesh) {
+    if (!j.is_array() || j.size() != 16) rd.fail(p, "must be an array of 16 numbers (a 4x4 matrix, row by row)");
+    glm::dmat4 m(1.0);
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c) m[c][r] = rd.number(j[size_t(4 * r + c)], p + "/" + std::to_string(4 * r + c));
+    if (m[0][3] != 0.0 || m[1][3] != 0.0 || m[2][3] != 0.0 || m[3][3] != 1.0)
+      rd.fail(p, "must be affine: its last row must be 0 0 0 1");
+    const glm::dmat3 linear(m);
+    if (!(std::fabs(glm::determinant(linear)) > 0.0)) rd.fail(p, "must be invertible");
+    const glm::dmat3 normal = glm::transpose(glm::inverse(linear));
+    for (glm::vec3& v : mesh.object_positions) v = glm::vec3(m * glm::dvec4(glm::dvec3(v), 1.0));
+    for (glm::vec3& n : mesh.object_normals) n = glm::vec3(glm::normalize(normal * glm::dvec3(n)));
   }
 
   void load_obj(const std::string& rel, const std::string& jpath, const std::string& shape_name,
@@ -356,10 +377,27 @@ Scene load_scene(const json& doc, const std::string& path, bool build_geometry) 
   return Loader(path).load(doc, build_geometry);
 }
 
-Scene load_scene(const std::string& path, const std::vector<std::string>& overrides, bool build_geometry) {
-  json doc = read_json_file(path);
+bool is_mitsuba_scene(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+  return ext == ".xml";
+}
+
+json read_scene_document(const std::string& path, const std::map<std::string, std::string>& defines,
+                         std::vector<std::string>& warnings) {
+  if (is_mitsuba_scene(path)) return read_mitsuba_xml(path, defines, warnings);
+  if (!defines.empty()) throw LoadError(path + ": -D defines values of Mitsuba XML scenes; this scene is JSON (use --set)");
+  return read_json_file(path);
+}
+
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides, bool build_geometry,
+                 const std::map<std::string, std::string>& defines) {
+  std::vector<std::string> warnings;
+  json doc = read_scene_document(path, defines, warnings);
   for (const auto& o : overrides) apply_override(doc, o);
-  return load_scene(doc, path, build_geometry);
+  Scene scene = load_scene(doc, path, build_geometry);
+  scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
+  return scene;
 }
 
 }  // namespace dray

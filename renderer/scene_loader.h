@@ -1,6 +1,7 @@
 #pragma once
-// Loading scenes from JSON (and the OBJ meshes they name). Every error names the file and the
+// Loading scenes from JSON or Mitsuba 3 XML (and the OBJ meshes they name). Every error names the file and the
 // JSON path or OBJ line, e.g. `scene.json: /shapes/2/radius: must be > 0, got -1`.
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,9 +13,18 @@
 
 namespace dray {
 
-// Loads `path`, applying `overrides` ("render.spp=4", "shapes.ball.radius=2",
-// "materials.white.albedo[1]=0.5") first, and builds the geometry (BVH) unless told not to.
-Scene load_scene(const std::string& path, const std::vector<std::string>& overrides = {}, bool build_geometry = true);
+// Loads `path` (dray JSON, or Mitsuba 3 XML by its .xml extension: renderer/io/mitsuba_xml.h, its
+// <default> values overridden by `defines`), applying `overrides` ("render.spp=4",
+// "shapes.ball.radius=2", "materials.white.albedo[1]=0.5") to the scene document first, and builds
+// the geometry (BVH) unless told not to.
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides = {}, bool build_geometry = true,
+                 const std::map<std::string, std::string>& defines = {});
+
+// The scene document of `path`: the JSON itself, or a Mitsuba XML scene converted (what
+// `dray convert` writes). Conversion warnings are appended to `warnings`.
+nlohmann::json read_scene_document(const std::string& path, const std::map<std::string, std::string>& defines,
+                                   std::vector<std::string>& warnings);
+bool is_mitsuba_scene(const std::string& path);
 
 // The same from an already-parsed document; `path` is used for messages and relative files.
 Scene load_scene(const nlohmann::json& doc, const std::string& path, bool build_geometry = true);

@@ -56,7 +56,11 @@ CLI::Validator real_number(double min, bool inclusive, double max) {
 }
 
 void SceneArgs::add_to(CLI::App* cmd) {
-  cmd->add_option("SCENE", scene, "Scene file (JSON)")->required();
+  cmd->add_option("SCENE", scene, "Scene file: dray JSON, or Mitsuba 3 XML (.xml)")->required();
+  cmd->add_option("-D", defines_given,
+                  "Set a Mitsuba XML scene's $name, NAME=VALUE, one per -D (overrides its <default name=\"NAME\">), as "
+                  "Mitsuba's -D")
+      ->allow_extra_args(false);
   cmd->add_option("--set", sets,
                   "Override a scene value, KEY=VALUE, one per --set (e.g. --set render.spp=4 --set shapes.ball.radius=2; "
                   "KEY may be any parameter name of dray params, NAME[i] one component; VALUE is JSON, a bare word a "
@@ -78,6 +82,16 @@ std::vector<std::string> SceneArgs::overrides() const {
   if (seed >= 0) o.push_back("render.seed=" + std::to_string(seed));
   if (boundary_samples >= 0) o.push_back("render.boundary_samples=" + std::to_string(boundary_samples));
   return o;
+}
+
+std::map<std::string, std::string> SceneArgs::defines() const {
+  std::map<std::string, std::string> d;
+  for (const std::string& given : defines_given) {
+    const size_t eq = given.find('=');
+    if (eq == std::string::npos || eq == 0) throw LoadError("-D " + given + ": expected NAME=VALUE");
+    d[given.substr(0, eq)] = given.substr(eq + 1);
+  }
+  return d;
 }
 
 void add_threads_option(CLI::App* cmd, int& threads) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,12 +32,14 @@ CLI::Validator real_number(double min, bool inclusive, double max = INFINITY);
 struct SceneArgs {
   std::string scene;
   std::vector<std::string> sets;
+  std::vector<std::string> defines_given;  // -D name=value (Mitsuba XML scenes)
   int spp = 0;
   long seed = -1;
   long boundary_samples = -1;
 
   void add_to(CLI::App* cmd);
   std::vector<std::string> overrides() const;  // --spp, --seed and --boundary-samples as --set
+  std::map<std::string, std::string> defines() const;  // -D, as name -> value
 };
 
 // Prints the agreed error once (rank 0) and returns its exit code.
@@ -149,6 +152,13 @@ struct DerivativeFiles {
 };
 DerivativeFiles derivative_files(const std::string& out, const std::string& param);
 DerivativeFiles write_derivative(const Image& image, int channel, const std::string& out, const std::string& param);
+
+struct ConvertArgs {
+  SceneArgs scene;
+  std::string output;
+};
+CLI::App* add_convert_command(CLI::App& app, ConvertArgs& args);
+int run_convert(const mpi::Context& ctx, const ConvertArgs& args);
 
 struct OptimizeArgs {
   std::string job;

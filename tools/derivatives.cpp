@@ -138,7 +138,7 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
   Scene scene;
   std::vector<ScalarParam> params;
   mpi::Status st = mpi::agree_on(ctx, [&] {
-    scene = load_scene(a.scene.scene, a.scene.overrides());
+    scene = load_scene(a.scene.scene, a.scene.overrides(), true, a.scene.defines());
     params = resolve_per_image(scene, a.params, "--param");
     // The derivative render and its gather buffer, then two plain renders at a time.
     check_image_memory(ctx, a.scene.scene, scene.camera.width, scene.camera.height, 3 * int(params.size() + 1), 2.5);

@@ -22,7 +22,7 @@ using namespace dray::cli;
 int run_params(const mpi::Context& ctx, const SceneArgs& args) {
   Scene scene;
   // The parameters only: no BVH.
-  mpi::Status st = mpi::agree_on(ctx, [&] { scene = load_scene(args.scene, args.overrides(), false); });
+  mpi::Status st = mpi::agree_on(ctx, [&] { scene = load_scene(args.scene, args.overrides(), false, args.defines()); });
   if (st.code) return report(ctx, st);
   if (!ctx.is_root()) return 0;
   for (const ParamEntry& e : scene.params.entries()) {
@@ -75,6 +75,8 @@ int main(int argc, char** argv) {
   CLI::App* diff_cmd = add_diff_command(app, diff);
   RegressArgs regress;
   CLI::App* regress_cmd = add_regress_command(app, regress);
+  ConvertArgs convert;
+  CLI::App* convert_cmd = add_convert_command(app, convert);
 
   // An unknown command: say so, and list the commands.
   std::string names;
@@ -109,6 +111,7 @@ int main(int argc, char** argv) {
     if (*gradcheck_cmd) return run_gradcheck(ctx, gradcheck);
     if (*optimize_cmd) return run_optimize(ctx, optimize);
     if (*regress_cmd) return run_regress(ctx, regress);
+    if (*convert_cmd) return run_convert(ctx, convert);
   } catch (const mpi::AgreedError& e) {  // every rank is here, with the same status
     return report(ctx, e.status);
   } catch (const std::exception& e) {

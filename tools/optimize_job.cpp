@@ -84,8 +84,11 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
   }
 
   // The scene, and the parameters in it.
-  scene_doc = read_json_file(job.scene_path);
+  // A Mitsuba XML scene is converted: the job works on (and writes back) its native document.
+  std::vector<std::string> warnings;
+  scene_doc = read_scene_document(job.scene_path, {}, warnings);
   scene = load_scene(scene_doc, job.scene_path);
+  scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
   const json& ps = j["params"];
   if (!ps.is_object() || ps.empty()) rd.fail("/params", "must be an object naming at least one parameter");
   for (auto it = ps.begin(); it != ps.end(); ++it) {

@@ -72,7 +72,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
       throw LoadError("--exposure applies to PNG output only (EXR stays linear): " + out);
     dist = mpi::parse_distribution(args.distribution);
     const double t0 = ctx.seconds();
-    scene = load_scene(args.scene.scene, args.scene.overrides());
+    scene = load_scene(args.scene.scene, args.scene.overrides(), true, args.scene.defines());
     load_seconds = ctx.seconds() - t0;
     if (!args.variance.empty() && scene.render.spp < 2)
       throw LoadError("--variance needs at least 2 samples per pixel, got " + std::to_string(scene.render.spp));

@@ -132,7 +132,20 @@ msg "--spp 4294967297" 'dray render: --spp must be a whole number in [1, 1048576
 msg "--threads 0" 'dray render: --threads must be a whole number in [1, 4096], got "0"' "$dray" render "$S" --threads 0
 msg "gradcheck --tol 0" 'dray gradcheck: --tol must be a number > 0, got "0"' "$dray" gradcheck "$S" --param shapes.left.radius --tol 0
 msg "diff --alpha 2" 'dray diff: --alpha must be a number in [1e-12, 0.5], got "2"' "$dray" diff "$tmp/m.exr" "$tmp/m.exr" --alpha 2
-msg "an unknown command" 'dray: unknown command "redner" (commands: render, params, gradcheck, optimize, diff, regress; dray --help)' "$dray" redner
+msg "an unknown command" 'dray: unknown command "redner" (commands: render, params, gradcheck, optimize, diff, regress, convert; dray --help)' "$dray" redner
+# A Mitsuba XML scene: rendered directly, converted to JSON (written in another folder, its paths
+# rewritten), and the two images bitwise the same; -D sets its $spp.
+X="$scenes/mitsuba/spheres.xml"
+expect 0 "render a Mitsuba XML scene" "$dray" render "$X" -D spp=2 -D res=32 -o "$tmp/x.exr" -q
+expect 0 "convert it to JSON" "$dray" convert "$X" -D spp=2 -D res=32 -o "$tmp/conv/x.json"
+has "$tmp/stdout" "wrote $tmp/conv/x.json" "convert says what it wrote"
+expect 0 "render the converted JSON" "$dray" render "$tmp/conv/x.json" -o "$tmp/y.exr" -q
+if cmp -s "$tmp/x.exr" "$tmp/y.exr"; then echo "ok   XML and converted JSON render bitwise the same"
+else echo "FAIL XML and converted JSON images differ"; fail=1; fi
+expect 0 "params of an XML scene" "$dray" params "$X"
+has "$tmp/stdout" "materials.gold.alpha" "XML objects named by their id"
+msg "-D without a value" 'dray: -D spp: expected NAME=VALUE' "$dray" render "$X" -D spp -o "$tmp/z.png"
+msg "-D on a JSON scene" "dray: $S: -D defines values of Mitsuba XML scenes; this scene is JSON (use --set)" "$dray" render "$S" -D a=1 -o "$tmp/z.png"
 msg "--set with two values" 'dray render: unexpected argument b=2 (--set and --wrt take one value each: --set A=1 --set B=2, --wrt P --wrt Q; see dray render --help)' \
   "$dray" render "$S" --set a=1 b=2
 msg "a seed beyond long" "dray: $S: /render/seed: must be in [0, 9223372036854775807], got 18446744073709551615" \

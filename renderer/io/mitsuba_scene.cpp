@@ -1,0 +1,179 @@
+// Mitsuba emitters, the sensor (with its film and sampler) and the integrator, and the reader's
+// entry point.
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "renderer/io/mitsuba_converter.h"
+#include "renderer/io/mitsuba_xml.h"
+
+namespace dray {
+
+namespace mitsuba {
+
+namespace {
+
+double rad(double degrees) { return degrees * M_PI / 180.0; }
+double deg(double radians) { return radians * 180.0 / M_PI; }
+
+}  // namespace
+
+void Converter::emitter(const pugi::xml_node& n) {
+  const std::string type = x_.attr(n, "type"), name = unique_name(n, "light", lights_.size());
+  json props = json::object();
+  glm::dmat4 to_world(1.0);
+  bool has_to_world = false;
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    if (tag(c) == "transform") {
+      if (x_.attr(c, "name") != "to_world") x_.fail(c, "an emitter's transform must be named to_world");
+      to_world = x_.transform(c);
+      has_to_world = true;
+    } else {
+      props[x_.attr(c, "name")] = property(c);
+    }
+  }
+  auto take = [&](const char* key, const json& fallback) {
+    json v = props.contains(key) ? props[key] : fallback;
+    props.erase(key);
+    return v;
+  };
+  json l = {{"name", name}};
+  if (type == "point") {
+    const glm::dvec3 p = props.contains("position") ? glm::dvec3(props["position"][0], props["position"][1], props["position"][2])
+                                                    : glm::dvec3(to_world[3]);
+    props.erase("position");
+    l.update({{"type", "point"}, {"position", vec(p)}, {"intensity", take("intensity", {1, 1, 1})}});
+  } else if (type == "constant") {
+    l.update({{"type", "environment"}, {"radiance", take("radiance", {1, 1, 1})}});
+  } else if (type == "envmap") {
+    // dray's environment turns about +y only (rotate_y): to_world must be such a rotation.
+    const glm::dmat3 r(to_world);
+    const double angle = std::atan2(r[2][0], r[0][0]);
+    const glm::dmat3 about_y(glm::dvec3(std::cos(angle), 0, -std::sin(angle)), glm::dvec3(0, 1, 0),
+                             glm::dvec3(std::sin(angle), 0, std::cos(angle)));
+    for (int i = 0; i < 3; ++i)
+      if (glm::length(r[i] - about_y[i]) > 1e-6 || to_world[3] != glm::dvec4(0, 0, 0, 1))
+        x_.fail(n, "an envmap's to_world may only rotate about +y");
+    l.update({{"type", "envmap"}, {"filename", take("filename", "")}, {"scale", take("scale", 1.0)}});
+    if (angle != 0.0) l["rotate_y"] = deg(angle);
+  } else if (type == "directional") {
+    const glm::dvec3 d = props.contains("direction") ? glm::dvec3(props["direction"][0], props["direction"][1], props["direction"][2])
+                                                     : glm::dvec3(to_world * glm::dvec4(0, 0, 1, 0));
+    props.erase("direction");
+    l.update({{"type", "directional"}, {"direction", vec(d)}, {"irradiance", take("irradiance", {1, 1, 1})}});
+  } else if (type == "spot") {
+    if (!has_to_world) x_.fail(n, "a spot light needs a to_world (a lookat: where it is and where it points)");
+    const glm::dvec3 p(to_world[3]), d(to_world * glm::dvec4(0, 0, 1, 0));
+    const double cutoff = take("cutoff_angle", 20.0).get<double>();
+    l.update({{"type", "spot"}, {"position", vec(p)}, {"target", vec(p + glm::normalize(d))},
+              {"intensity", take("intensity", {1, 1, 1})}, {"cutoff_angle", cutoff},
+              {"beam_width", take("beam_width", cutoff * 0.75)}});
+  } else if (type == "area") {
+    x_.fail(n, "an area emitter belongs inside the <shape> that emits");
+  } else {
+    x_.fail(n, "unsupported emitter type (supported: point, spot, directional, constant, envmap, area)");
+  }
+  if (!props.empty()) x_.fail(n, "unsupported property \"" + props.begin().key() + "\" for a " + type + " emitter");
+  lights_.push_back(l);
+}
+
+void Converter::sensor(const pugi::xml_node& n) {
+  if (!camera_.is_null()) x_.fail(n, "dray renders one sensor per scene");
+  if (x_.attr(n, "type") != "perspective") x_.fail(n, "unsupported sensor type (supported: perspective)");
+  glm::dmat4 to_world(1.0);
+  double fov = -1;
+  std::string axis = "x";
+  int width = 768, height = 576;  // hdrfilm's defaults
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    const std::string t = tag(c);
+    if (t == "transform") {
+      to_world = x_.transform(c);
+    } else if (t == "film") {
+      if (x_.attr(c, "type") != "hdrfilm") x_.fail(c, "unsupported film (supported: hdrfilm)");
+      for (pugi::xml_node f : c.children()) {
+        if (!element(f)) continue;
+        if (tag(f) == "rfilter") {
+          filter_seen_ = true;
+          if (x_.attr(f, "type") != "box")
+            warnings_.push_back(x_.where(f) + ": drawn with dray's box filter (tent and gaussian filters are not supported yet)");
+          continue;
+        }
+        const std::string key = x_.attr(f, "name");
+        if (key == "width") width = int(x_.integer(f));
+        else if (key == "height") height = int(x_.integer(f));
+        else if (key != "pixel_format" && key != "component_format" && key != "sample_border" && key != "banner")
+          x_.fail(f, "unsupported film property (supported: width, height, rfilter; ignored: pixel_format, "
+                     "component_format, sample_border, banner)");
+      }
+    } else if (t == "sampler") {
+      for (pugi::xml_node s : c.children()) {
+        if (!element(s)) continue;
+        const std::string key = x_.attr(s, "name");
+        if (key == "sample_count") render_["spp"] = x_.integer(s);
+        else if (key == "seed") render_["seed"] = x_.integer(s);
+        else x_.fail(s, "unsupported sampler property (supported: sample_count, seed)");
+      }
+    } else {
+      const std::string key = x_.attr(c, "name");
+      if (key == "fov") fov = x_.number(c);
+      else if (key == "fov_axis") axis = x_.attr(c, "value");
+      else if (key != "near_clip" && key != "far_clip")
+        x_.fail(c, "unsupported sensor property (supported: fov, fov_axis, to_world; ignored: near_clip, far_clip)");
+    }
+  }
+  if (fov <= 0 || fov >= 180) x_.fail(n, "needs a fov in (0, 180) degrees");
+  if (width < 1 || height < 1) x_.fail(n, "the film's width and height must be at least 1");
+  // Mitsuba's camera looks along local +z with +y up and +x to the left of the image.
+  const glm::dvec3 origin(to_world[3]), dir(to_world * glm::dvec4(0, 0, 1, 0)), up(to_world * glm::dvec4(0, 1, 0, 0)),
+      left(to_world * glm::dvec4(1, 0, 0, 0));
+  if (!(glm::length(dir) > 0.0) || !(glm::length(glm::cross(up, dir)) > 0.0)) x_.fail(n, "the sensor's to_world is degenerate");
+  if (glm::dot(glm::cross(up, dir), left) <= 0.0)
+    x_.fail(n, "a mirrored sensor (a to_world that flips the image) is not supported");
+  // The field of view along fov_axis, as dray's vertical one.
+  const double aspect = double(width) / double(height), t = std::tan(rad(fov) / 2);
+  if (axis == "smaller") axis = width < height ? "x" : "y";
+  if (axis == "larger") axis = width > height ? "x" : "y";
+  double ty;
+  if (axis == "x") ty = t / aspect;
+  else if (axis == "y") ty = t;
+  else if (axis == "diagonal") ty = t / std::sqrt(aspect * aspect + 1.0);
+  else x_.fail(n, "fov_axis must be x, y, diagonal, smaller or larger, got \"" + axis + "\"");
+  camera_ = {{"origin", vec(origin)}, {"target", vec(origin + glm::normalize(dir))}, {"up", vec(glm::normalize(up))},
+             {"fov_y", deg(2 * std::atan(ty))}, {"width", width}, {"height", height}};
+}
+
+void Converter::integrator(const pugi::xml_node& n) {
+  const std::string type = x_.attr(n, "type");
+  if (type == "moment") {  // a wrapper: its inner integrator renders the image
+    for (pugi::xml_node c : n.children())
+      if (element(c) && tag(c) == "integrator") return integrator(c);
+    x_.fail(n, "a moment integrator needs a nested integrator");
+  }
+  const bool path = type == "path" || type == "volpath" || type == "prb" || type == "prb_basic" || type == "prb_projective" ||
+                    type == "direct_projective";
+  if (!path && type != "direct")
+    x_.fail(n, "unsupported integrator (supported: path, volpath and prb variants (path tracing without media), direct, moment)");
+  long max_depth = path ? -1 : 2;
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    const std::string key = x_.attr(c, "name");
+    if (key == "max_depth" && path) max_depth = x_.integer(c);
+    else if (key == "rr_depth" && path) x_.integer(c);  // dray's roulette starts after 3 bounces (README)
+    else if (key == "hide_emitters" && x_.boolean(c)) x_.fail(c, "hide_emitters is not supported");
+    else if (key != "hide_emitters") x_.fail(c, "unsupported integrator property");
+  }
+  // Mitsuba counts path vertices (1: emitters seen directly, 2: direct light); dray bounces.
+  if (max_depth == 0 || max_depth < -1) x_.fail(n, "max_depth must be -1 (unlimited) or at least 1");
+  render_["max_depth"] = max_depth < 0 ? 1024 : max_depth - 1;
+}
+
+}  // namespace mitsuba
+
+nlohmann::json read_mitsuba_xml(const std::string& path, const std::map<std::string, std::string>& defines,
+                                std::vector<std::string>& warnings) {
+  return mitsuba::Converter(defines, warnings).run(path);
+}
+
+}  // namespace dray

@@ -1,0 +1,241 @@
+// Mitsuba 3 XML scenes (renderer/io/mitsuba_xml.h) against the equivalent dray JSON scenes:
+// bitwise the same images; $name, <default> and -D; includes, refs and aliases; version-1 files;
+// the sensor's field of view on every axis; max_depth's mapping; every refusal names the file,
+// line and element.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numeric>
+
+#include "../temp_dir.h"
+#include "renderer/render.h"
+#include "renderer/scene_loader.h"
+
+using namespace dray;
+using dray::testing::TempDir;
+using nlohmann::json;
+
+namespace {
+
+Image render(const Scene& scene) {
+  const int w = scene.camera.width, h = scene.camera.height;
+  std::vector<Tile> tiles = make_tiles(w, h, 8);
+  std::vector<int> ids(tiles.size());
+  std::iota(ids.begin(), ids.end(), 0);
+  Image img(w, h, 3);
+  render_tiles(scene, tiles, ids, img, 2);
+  return img;
+}
+
+std::string load_error(const std::string& path, const std::map<std::string, std::string>& defines = {}) {
+  try {
+    load_scene(path, {}, false, defines);
+  } catch (const LoadError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// A scene around `body` with a sensor of 24x16 pixels, 2 spp.
+std::string scene_xml(const std::string& body, const std::string& version = "3.0.0") {
+  return "<scene version=\"" + version + "\">\n" + R"(  <sensor type="perspective">
+    <float name="fov" value="40"/>
+    <string name="fov_axis" value="y"/>
+    <transform name="to_world"><lookat origin="0, 1, 6" target="0, 1, 0" up="0, 1, 0"/></transform>
+    <film type="hdrfilm"><integer name="width" value="24"/><integer name="height" value="16"/><rfilter type="box"/></film>
+    <sampler type="independent"><integer name="sample_count" value="2"/></sampler>
+  </sensor>
+)" + body + "</scene>\n";
+}
+
+const char* kTetrahedron = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+
+}  // namespace
+
+TEST_CASE("a Mitsuba scene renders bitwise as its JSON equivalent", "[mitsuba]") {
+  TempDir t("dray-mitsuba-");
+  t.write("tet.obj", kTetrahedron);
+  const std::string xml = t.write("scene.xml", scene_xml(R"(
+  <default name="red" value="0.7"/>
+  <integrator type="path"><integer name="max_depth" value="5"/></integrator>
+  <bsdf type="diffuse" id="white"><rgb name="reflectance" value="0.8"/></bsdf>
+  <bsdf type="twosided" id="paper"><bsdf type="diffuse"><rgb name="reflectance" value="$red, 0.2, 0.1"/></bsdf></bsdf>
+  <shape type="rectangle" id="floor">
+    <transform name="to_world"><rotate x="1" angle="-90"/><scale value="4"/></transform>
+    <ref id="white"/>
+  </shape>
+  <shape type="sphere" id="ball">
+    <transform name="to_world"><scale value="0.5"/><translate x="-1" y="0.5"/></transform>
+    <bsdf type="roughconductor"><string name="material" value="Au"/><float name="alpha" value="0.2"/></bsdf>
+  </shape>
+  <shape type="obj" id="tet">
+    <string name="filename" value="tet.obj"/>
+    <transform name="to_world"><rotate y="1" angle="90"/><translate x="1"/></transform>
+    <ref id="paper"/>
+  </shape>
+  <shape type="rectangle" id="lamp">
+    <transform name="to_world"><rotate x="1" angle="90"/><translate y="3"/></transform>
+    <emitter type="area"><rgb name="radiance" value="6"/></emitter>
+  </shape>
+  <emitter type="point"><point name="position" x="2" y="3" z="2"/><rgb name="intensity" value="8"/></emitter>
+  <emitter type="constant"><spectrum name="radiance" value="0.1"/></emitter>
+)"));
+  const json doc = json::parse(R"({
+    "camera": {"origin": [0, 1, 6], "target": [0, 1, 5], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16},
+    "render": {"spp": 2, "max_depth": 4},
+    "materials": {
+      "white": {"type": "diffuse", "reflectance": [0.8, 0.8, 0.8]},
+      "paper": {"type": "twosided", "bsdf": {"type": "diffuse", "reflectance": [0.7, 0.2, 0.1]}},
+      "ball": {"type": "roughconductor", "material": "Au", "alpha": 0.2},
+      "lamp": {"type": "diffuse", "reflectance": [0.5, 0.5, 0.5], "emission": [6, 6, 6]}
+    },
+    "shapes": [
+      {"name": "floor", "type": "quad", "corner": [-4, 0, 4], "edge_u": [8, 0, 0], "edge_v": [0, 0, -8], "material": "white"},
+      {"name": "ball", "type": "sphere", "center": [-1, 0.5, 0], "radius": 0.5, "material": "ball"},
+      {"name": "tet", "type": "mesh", "file": "tet.obj", "material": "paper",
+       "transform": {"matrix": [0, 0, 1, 1, 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 0, 1]}},
+      {"name": "lamp", "type": "quad", "corner": [-1, 3, -1], "edge_u": [2, 0, 0], "edge_v": [0, 0, 2], "material": "lamp"}
+    ],
+    "lights": [
+      {"name": "light0", "type": "point", "position": [2, 3, 2], "intensity": [8, 8, 8]},
+      {"name": "light1", "type": "environment", "radiance": [0.1, 0.1, 0.1]}
+    ]})");
+  const Scene from_xml = load_scene(xml);
+  const Scene from_json = load_scene(doc, t.dir / "scene.json");
+  const Image a = render(from_xml), b = render(from_json);
+  double sum = 0;
+  for (float v : a.data) sum += v;
+  CHECK(sum > 0.0);  // something is lit
+  CHECK(a.data == b.data);
+  // The same parameters, under the same names.
+  REQUIRE(from_xml.params.entries().size() == from_json.params.entries().size());
+  for (size_t i = 0; i < from_xml.params.entries().size(); ++i)
+    CHECK(from_xml.params.entries()[i].name == from_json.params.entries()[i].name);
+  CHECK(from_xml.params.values() == from_json.params.values());
+
+  SECTION("the converted document (dray convert) renders bitwise the same") {
+    std::vector<std::string> warnings;
+    const json converted = read_scene_document(xml, {}, warnings);
+    CHECK(warnings.empty());  // a box filter was given
+    CHECK(render(load_scene(converted, xml)).data == a.data);
+  }
+  SECTION("-D overrides a <default>") {
+    const Scene d = load_scene(xml, {}, true, {{"red", "0.2"}});
+    const auto red = d.params.find("materials.paper.reflectance");
+    REQUIRE(red);
+    CHECK(d.params.get(red->slot) == 0.2f);
+    CHECK(render(d).data != a.data);
+  }
+}
+
+TEST_CASE("Mitsuba structure: includes, aliases, refs, version-1 names", "[mitsuba]") {
+  TempDir t("dray-mitsuba-s-");
+  t.write("materials.xml", R"(<scene version="3.0.0">
+    <bsdf type="diffuse" id="grey"><rgb name="reflectance" value="0.4"/></bsdf>
+    <alias id="grey" as="stone"/>
+  </scene>)");
+  const std::string xml = t.write("scene.xml", scene_xml(R"(
+  <include filename="materials.xml"/>
+  <shape type="sphere" id="a"><float name="radius" value="0.5"/><ref id="stone"/></shape>
+  <shape type="cube" id="box"><transform name="to_world"><translate x="2"/></transform><ref id="grey"/></shape>
+  <emitter type="constant"/>
+)"));
+  const Scene s = load_scene(xml, {}, false);
+  REQUIRE(s.shapes.size() == 7);  // the sphere and the cube's six faces
+  CHECK(s.materials.size() == 1);
+  CHECK(s.params.get(s.params.find("materials.grey.reflectance")->slot) == 0.4f);
+  // The cube's faces face outward: each quad's normal points away from the cube's centre.
+  for (size_t k = 1; k < 7; ++k) {
+    const glm::vec3 corner = s.params.get_vec3(s.shapes[k].a), eu = s.params.get_vec3(s.shapes[k].b),
+                    ev = s.params.get_vec3(s.shapes[k].c);
+    const glm::vec3 centre = corner + 0.5f * (eu + ev), n = glm::cross(eu, ev);
+    CHECK(glm::dot(n, centre - glm::vec3(2, 0, 0)) > 0.f);
+  }
+
+  // A version-0.6 file: camelCase names and lookAt.
+  const std::string old = t.write("old.xml", R"(<scene version="0.6.0">
+    <integrator type="path"><integer name="maxDepth" value="3"/></integrator>
+    <sensor type="perspective"><float name="fov" value="30"/><string name="fovAxis" value="y"/>
+      <transform name="toWorld"><lookAt origin="0, 0, 5" target="0, 0, 0" up="0, 1, 0"/></transform>
+      <film type="hdrfilm"><integer name="width" value="8"/><integer name="height" value="8"/></film></sensor>
+    <shape type="sphere"><bsdf type="dielectric"><float name="intIOR" value="1.33"/></bsdf></shape>
+    <emitter type="constant"/>
+  </scene>)");
+  std::vector<std::string> warnings;
+  const json doc = read_scene_document(old, {}, warnings);
+  CHECK(doc["render"]["max_depth"] == 2);
+  CHECK(doc["materials"]["shape0"]["int_ior"] == 1.33);
+  CHECK(doc["camera"]["fov_y"].get<double>() == Approx(30));
+  REQUIRE(warnings.size() == 1);  // no rfilter: Mitsuba's Gaussian drawn as a box
+  CHECK(warnings[0].find("Gaussian") != std::string::npos);
+}
+
+TEST_CASE("Mitsuba sensors: the field of view on each axis, max_depth as bounces", "[mitsuba]") {
+  TempDir t("dray-mitsuba-f-");
+  auto fov_y = [&](const std::string& axis, int w, int h) {
+    const std::string xml = t.write("f.xml", R"(<scene version="3.0.0"><sensor type="perspective">
+      <float name="fov" value="50"/><string name="fov_axis" value=")" + axis + R"("/>
+      <film type="hdrfilm"><integer name="width" value=")" + std::to_string(w) + R"("/><integer name="height" value=")" +
+                                                 std::to_string(h) + R"("/></film></sensor>
+      <shape type="sphere"><transform name="to_world"><translate z="5"/></transform></shape></scene>)");
+    std::vector<std::string> warnings;
+    return read_scene_document(xml, {}, warnings)["camera"]["fov_y"].get<double>();
+  };
+  const double t50 = std::tan(25.0 * M_PI / 180.0);
+  auto from_tan = [](double t) { return 2.0 * std::atan(t) * 180.0 / M_PI; };
+  CHECK(fov_y("y", 40, 20) == Approx(50));
+  CHECK(fov_y("x", 40, 20) == Approx(from_tan(t50 / 2.0)));
+  CHECK(fov_y("diagonal", 40, 20) == Approx(from_tan(t50 * 20.0 / std::sqrt(40.0 * 40 + 20 * 20))));
+  CHECK(fov_y("smaller", 40, 20) == Approx(50));                       // the height is smaller
+  CHECK(fov_y("larger", 40, 20) == Approx(from_tan(t50 / 2.0)));        // the width is larger
+  CHECK(fov_y("smaller", 20, 40) == Approx(from_tan(t50 * 2.0)));       // the width is smaller
+
+  auto depth = [&](const std::string& integrator) {
+    const std::string xml = t.write("d.xml", scene_xml(integrator + "<shape type=\"sphere\"/>"));
+    std::vector<std::string> warnings;
+    return read_scene_document(xml, {}, warnings)["render"]["max_depth"].get<int>();
+  };
+  CHECK(depth(R"(<integrator type="path"><integer name="max_depth" value="2"/></integrator>)") == 1);  // direct light
+  CHECK(depth(R"(<integrator type="path"/>)") == 1024);                                               // unlimited
+  CHECK(depth(R"(<integrator type="direct"/>)") == 1);
+  CHECK(depth(R"(<integrator type="moment"><integrator type="path"><integer name="max_depth" value="4"/></integrator></integrator>)") == 3);
+}
+
+TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line and element", "[mitsuba]") {
+  TempDir t("dray-mitsuba-e-");
+  struct Case {
+    std::string body, message;
+  };
+  const Case cases[] = {
+      {"<shape type=\"disk\"/>", "scene.xml:9: <shape type=\"disk\">: unsupported shape type"},
+      {"<shape type=\"ply\"><string name=\"filename\" value=\"a.ply\"/></shape>", "PLY meshes are not supported yet"},
+      {"<shape type=\"sphere\"><ref id=\"nothing\"/></shape>", "scene.xml:9: <ref id=\"nothing\">: no object with id \"nothing\""},
+      {"<shape type=\"sphere\"><float name=\"radius\" value=\"big\"/></shape>", "<float name=\"radius\">: \"big\" is not a number"},
+      {"<shape type=\"sphere\"><float name=\"radius\" value=\"$r\"/></shape>", "$r is not defined"},
+      {"<emitter type=\"area\"/>", "an area emitter belongs inside the <shape>"},
+      {"<integrator type=\"path\"><integer name=\"max_depth\" value=\"0\"/></integrator>", "max_depth must be -1"},
+      {"<integrator type=\"aov\"/>", "unsupported integrator"},
+      {"<emitter type=\"envmap\"><string name=\"filename\" value=\"sky.exr\"/><transform name=\"to_world\"><rotate x=\"1\" angle=\"30\"/></transform></emitter>",
+       "may only rotate about +y"},
+      {"<shape type=\"sphere\"><transform name=\"to_world\"><scale x=\"2\"/></transform></shape>", "must keep it a sphere"},
+      {"<shape type=\"sphere\"><spectrum name=\"radius\" value=\"400:1, 700:2\"/></shape>", "wavelength:value pairs are not supported yet"},
+      {"<medium type=\"homogeneous\"/>", "unsupported element at scene level"},
+      {"<shape type=\"sphere\"><float name=\"sharpness\" value=\"1\"/></shape>", "unsupported property \"sharpness\" for a sphere"},
+      {"<bsdf type=\"diffuse\" id=\"a\"/><bsdf type=\"diffuse\" id=\"a\"/>", "id \"a\" is used twice"},
+  };
+  for (const Case& c : cases) {
+    const std::string xml = t.write("scene.xml", scene_xml(c.body));
+    const std::string e = load_error(xml);
+    INFO(c.body << "\n  -> " << e);
+    CHECK(e.find(c.message) != std::string::npos);
+    CHECK(e.rfind(xml + ":", 0) == 0);  // starts with the file
+  }
+  CHECK(load_error(t.write("bad.xml", "<scene version=\"3.0.0\">\n<shape type=\"sphere\">\n</scene>\n"))
+            .find("bad.xml:3: not well-formed XML") != std::string::npos);
+  CHECK(load_error(t.write("root.xml", "<shapes/>")).find("the root element must be <scene>") != std::string::npos);
+  CHECK(load_error(t.write("nosensor.xml", "<scene version=\"3.0.0\"><shape type=\"sphere\"/></scene>"))
+            .find("the scene has no <sensor>") != std::string::npos);
+  CHECK(load_error(t.write("mirror.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
+    <transform name="to_world"><scale x="-1"/></transform></sensor><shape type="sphere"/></scene>)"))
+            .find("a mirrored sensor") != std::string::npos);
+}
