@@ -2,6 +2,8 @@
 
 #include "renderer/geometry/mesh_normals.h"
 #include "renderer/io/material_reader.h"
+#include "renderer/io/mesh_file.h"
+#include "renderer/io/ply_file.h"
 #include "renderer/io/mitsuba_xml.h"
 #include "renderer/io/obj_file.h"
 #include "renderer/io/texture_reader.h"
@@ -215,12 +217,22 @@ struct Loader {
     if (std::ifstream probe(file); !probe) rd.fail(jpath, "cannot open \"" + file.string() + "\" for reading");
     std::string ext = file.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-    if (ext != ".obj")
+    if (ext != ".obj" && ext != ".ply" && !is_assimp_mesh(ext))
       rd.fail(jpath, "\"" + file.string() + "\": " +
-                         (ext.empty() ? std::string("has no extension") : "\"" + ext + "\" meshes are not supported yet") +
-                         "; supported mesh formats: Wavefront OBJ (.obj)");
+                         (ext.empty() ? std::string("has no extension") : "\"" + ext + "\" meshes are not supported") +
+                         "; supported mesh formats: Wavefront OBJ (.obj), PLY (.ply), glTF 2.0 (.gltf, .glb)");
     // Errors inside the file name it and the scene shape that loads it.
     const std::string where = rd.file() + ": " + jpath + ": " + file.string() + ": ";
+    if (ext != ".obj") {
+      if (!material) rd.fail(jpath.substr(0, jpath.rfind('/')) + "/material", "required for a " + ext.substr(1) + " mesh");
+      const ObjFile m = ext == ".ply" ? read_ply_file(file, where) : read_mesh_file(file, where);
+      mesh.object_positions = m.positions;
+      mesh.indices = m.indices;
+      mesh.object_normals = m.corner_normals;
+      mesh.corner_uvs = m.corner_uvs;
+      mesh.face_materials.assign(m.indices.size() / 3, *material);
+      return;
+    }
     if (std::string problem = missing_mtllib(file); !problem.empty()) {
       if (!material) throw LoadError(where + problem + "; give the shape a \"material\"");
       scene.warnings.push_back(file.string() + ": " + problem + "; the shape's \"material\" is used");

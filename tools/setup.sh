@@ -4,7 +4,7 @@ set -euo pipefail
 DRAY_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DRAY_BUILD=${DRAY_BUILD:-$DRAY_ROOT/build}
 DRAY_PACKAGES="cmake g++ make libopenmpi-dev openmpi-bin libglm-dev libstb-dev libtinyobjloader-dev
-  nlohmann-json3-dev libcli11-dev libtinyexr-dev catch2 pkg-config libpugixml-dev"
+  nlohmann-json3-dev libcli11-dev libtinyexr-dev catch2 pkg-config libpugixml-dev libassimp-dev"
 
 # Open MPI refuses to run as root, or more ranks than cores, unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

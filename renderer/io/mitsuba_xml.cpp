@@ -122,10 +122,11 @@ void Converter::shape(const pugi::xml_node& n) {
     return v;
   };
   const bool flip = take("flip_normals", false).get<bool>();
-  if (type == "obj") {
+  if (type == "obj" || type == "ply") {
     json s = {{"name", name}, {"type", "mesh"}, {"file", take("filename", "")}, {"material", material}};
     if (take("face_normals", false).get<bool>()) s["face_normals"] = true;
-    if (!take("flip_tex_coords", true).get<bool>()) x_.fail(n, "flip_tex_coords=false is not supported (dray flips OBJ texture coordinates, as Mitsuba does by default)");
+    if (type == "obj" && !take("flip_tex_coords", true).get<bool>())
+      x_.fail(n, "flip_tex_coords=false is not supported (dray flips OBJ texture coordinates, as Mitsuba does by default)");
     if (flip) x_.fail(n, "flip_normals is not supported on meshes yet");
     if (to_world != glm::dmat4(1.0)) {
       json rows = json::array();
@@ -158,10 +159,8 @@ void Converter::shape(const pugi::xml_node& n) {
                                     {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},  {{0, 0, -1}, {0, 1, 0}, {1, 0, 0}}};
     for (int f = 0; f < 6; ++f)
       shapes_.push_back(quad(name + "_" + std::to_string(f), material, to_world, faces[f][0], faces[f][1], faces[f][2], false));
-  } else if (type == "ply") {
-    x_.fail(n, "PLY meshes are not supported yet: convert the mesh to OBJ");
   } else {
-    x_.fail(n, "unsupported shape type (supported: obj, sphere, rectangle, cube)");
+    x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube)");
   }
   props.erase("filename");
   if (!props.empty()) x_.fail(n, "unsupported property \"" + props.begin().key() + "\" for a " + type);

@@ -3,7 +3,7 @@
 // one loader pipeline for both formats, and `dray convert` writes the document out. Structure
 // (`<default>`, `$name`, `-D`, `<include>`, ids and `<ref>`, `<alias>`, version-1 files
 // upgraded), values (boolean, integer, float, string, rgb, constant spectrum, point, vector,
-// transform), shapes (obj, sphere, rectangle, cube), BSDFs, textures and emitters by their Mitsuba
+// transform), shapes (obj, ply, sphere, rectangle, cube), BSDFs, textures and emitters by their Mitsuba
 // names, the perspective sensor, hdrfilm, sampler and the path/direct integrators. Anything else
 // is an error naming the file, line and element. Mitsuba's conventions: a shape without a BSDF
 // is diffuse 0.5; area emitters emit on the normal's side; `max_depth` counts path vertices (dray

@@ -58,4 +58,19 @@ inline void load_and_render(const std::filesystem::path& scene_path) {
     }
 }
 
+// The bytes as the mesh file `name` (mesh.obj, mesh.ply) of a fixed scene, loaded and rendered.
+inline void fuzz_mesh(const uint8_t* data, size_t size, const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path& dir = scratch();
+  const fs::path scene = dir / (name + "-scene.json");
+  if (!fs::exists(scene))
+    std::ofstream(scene) << R"({
+      "camera": { "origin": [0, 0.5, 3], "target": [0, 0.5, 0], "width": 4, "height": 4 },
+      "materials": { "grey": { "type": "diffuse", "albedo": 0.5, "emission": 0.2 } },
+      "shapes": [ { "type": "mesh", "file": ")" + name + R"(", "material": "grey" } ],
+      "lights": [ { "type": "point", "position": [0, 2, 2], "intensity": 5 } ] })";
+  write_file(dir / name, data, size);
+  load_and_render(scene);
+}
+
 }  // namespace dray::fuzz

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replays what fuzzing found (tests/fuzz/regressions/{scene,obj}) and the OBJ seeds through
+# Replays what fuzzing found (tests/fuzz/regressions/{scene,obj,ply,xml}) and the OBJ and PLY seeds through
 # `dray render`, as the fuzz targets load them: every input must end with exit 0 (it rendered)
 # or 2 (bad input, with a message), never a crash, a sanitizer report or a hang.
 # Usage: regressions_test.sh DRAY FUZZ_DIR
@@ -40,6 +40,21 @@ for f in "$dir"/regressions/obj/*; do
   [ -f "$f" ] || continue
   cp "$f" "$tmp/mesh.obj"
   run "OBJ $(basename "$f")" "0 2" "$dray" render "$tmp/obj-scene.json" "${small[@]}"
+done
+sed 's/mesh\.obj/mesh.ply/' "$tmp/obj-scene.json" > "$tmp/ply-scene.json"
+for f in "$dir"/ply_seeds/*.ply; do
+  cp "$f" "$tmp/mesh.ply"
+  run "PLY seed $(basename "$f")" "0" "$dray" render "$tmp/ply-scene.json" "${small[@]}"
+done
+for f in "$dir"/regressions/ply/*; do
+  [ -f "$f" ] || continue
+  cp "$f" "$tmp/mesh.ply"
+  run "PLY $(basename "$f")" "0 2" "$dray" render "$tmp/ply-scene.json" "${small[@]}"
+done
+for f in "$dir"/regressions/xml/*; do
+  [ -f "$f" ] || continue
+  cp "$f" "$tmp/scene.xml"
+  run "XML $(basename "$f")" "0 2" "$dray" render "$tmp/scene.xml" "${small[@]}"
 done
 echo "$n inputs replayed"
 exit $fail

@@ -208,7 +208,7 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
   };
   const Case cases[] = {
       {"<shape type=\"disk\"/>", "scene.xml:9: <shape type=\"disk\">: unsupported shape type"},
-      {"<shape type=\"ply\"><string name=\"filename\" value=\"a.ply\"/></shape>", "PLY meshes are not supported yet"},
+      {"<shape type=\"ply\"><string name=\"filename\" value=\"a.ply\"/></shape>", "/shapes/0 (shape0)/file: cannot open"},
       {"<shape type=\"sphere\"><ref id=\"nothing\"/></shape>", "scene.xml:9: <ref id=\"nothing\">: no object with id \"nothing\""},
       {"<shape type=\"sphere\"><float name=\"radius\" value=\"big\"/></shape>", "<float name=\"radius\">: \"big\" is not a number"},
       {"<shape type=\"sphere\"><float name=\"radius\" value=\"$r\"/></shape>", "$r is not defined"},

@@ -242,14 +242,14 @@ TEST_CASE("OBJ problems name the OBJ file", "[loader]") {
 TEST_CASE("mesh files: other formats are named, a missing .mtl is reported with its OBJ line", "[loader]") {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("dray-loader-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "m.ply") << "ply\nformat ascii 1.0\nend_header\n";
+  std::ofstream(dir / "m.stl") << "solid m\nendsolid m\n";
   std::ofstream(dir / "m.obj") << "# a triangle\nmtllib gone.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n";
   json doc = minimal();
-  apply_override(doc, "shapes=[{\"name\": \"m\", \"type\": \"mesh\", \"file\": \"m.ply\", \"material\": \"white\"}]");
+  apply_override(doc, "shapes=[{\"name\": \"m\", \"type\": \"mesh\", \"file\": \"m.stl\", \"material\": \"white\"}]");
   const std::string scene = (dir / "scene.json").string();
   CHECK_THROWS_WITH(load_scene(doc, scene), Catch::Contains("/shapes/0 (m)/file: ") &&
-                                                Catch::Contains("\".ply\" meshes are not supported yet; supported mesh "
-                                                                "formats: Wavefront OBJ (.obj)"));
+                                                Catch::Contains("\".stl\" meshes are not supported; supported mesh "
+                                                                "formats: Wavefront OBJ (.obj), PLY (.ply), glTF 2.0 (.gltf, .glb)"));
   // With the scene's material the .mtl is not needed: a warning.
   apply_override(doc, "shapes.m.file=m.obj");
   Scene s = load_scene(doc, scene);

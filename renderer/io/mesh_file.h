@@ -1,0 +1,20 @@
+#pragma once
+// glTF 2.0 / GLB meshes, read with assimp (Debian libassimp-dev) into the same triangles as an OBJ
+// (renderer/io/obj_file.h): positions, indices, per-corner normals and texture coordinates when
+// every corner has them. A glTF file's nodes are applied to its meshes, which are joined into one.
+// (PLY files have a reader of their own: renderer/io/ply_file.h.)
+#include <filesystem>
+#include <string>
+
+#include "renderer/io/obj_file.h"
+
+namespace dray {
+
+// Whether `ext` (lower case, with the dot) names a mesh format read_mesh_file reads.
+bool is_assimp_mesh(const std::string& ext);
+
+// Reads a regular, readable glTF or GLB file (no materials: the scene gives the shape one).
+// Throws LoadError(where + problem).
+ObjFile read_mesh_file(const std::filesystem::path& file, const std::string& where);
+
+}  // namespace dray

@@ -1,0 +1,242 @@
+#include "renderer/io/ply_file.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "renderer/json_reader.h"
+
+namespace dray {
+
+namespace {
+
+enum class Type { i8, u8, i16, u16, i32, u32, f32, f64 };
+
+bool parse_type(const std::string& s, Type& t) {
+  static const std::pair<const char*, Type> names[] = {
+      {"char", Type::i8},     {"int8", Type::i8},     {"uchar", Type::u8},   {"uint8", Type::u8},     {"short", Type::i16},
+      {"int16", Type::i16},   {"ushort", Type::u16},  {"uint16", Type::u16}, {"int", Type::i32},      {"int32", Type::i32},
+      {"uint", Type::u32},    {"uint32", Type::u32},  {"float", Type::f32},  {"float32", Type::f32}, {"double", Type::f64},
+      {"float64", Type::f64}};
+  for (const auto& [name, type] : names)
+    if (s == name) {
+      t = type;
+      return true;
+    }
+  return false;
+}
+
+size_t type_size(Type t) {
+  switch (t) {
+    case Type::i8: case Type::u8: return 1;
+    case Type::i16: case Type::u16: return 2;
+    case Type::i32: case Type::u32: case Type::f32: return 4;
+    case Type::f64: return 8;
+  }
+  return 1;
+}
+
+struct Property {
+  std::string name;
+  Type type = Type::f32;
+  bool list = false;
+  Type count_type = Type::u8;
+};
+
+struct Element {
+  std::string name;
+  size_t count = 0;
+  std::vector<Property> properties;
+};
+
+// Reads values from the body: ASCII words (with their line) or binary bytes (with their offset).
+class Body {
+ public:
+  Body(const std::string& data, size_t start, int line, int format, const std::string& where)
+      : data_(data), pos_(start), line_(line), format_(format), where_(where) {}
+
+  double read(Type t) {
+    if (format_ == 0) return word();
+    const size_t n = type_size(t);
+    if (pos_ + n > data_.size()) fail("the file ends inside the data (byte " + std::to_string(pos_) + ")");
+    unsigned char b[8];
+    std::memcpy(b, data_.data() + pos_, n);
+    pos_ += n;
+    if ((format_ == 2) == (std::endian::native == std::endian::little))
+      for (size_t k = 0; k < n / 2; ++k) std::swap(b[k], b[n - 1 - k]);
+    auto as = [&](auto v) {
+      std::memcpy(&v, b, sizeof v);
+      return double(v);
+    };
+    switch (t) {
+      case Type::i8: return as(int8_t());
+      case Type::u8: return as(uint8_t());
+      case Type::i16: return as(int16_t());
+      case Type::u16: return as(uint16_t());
+      case Type::i32: return as(int32_t());
+      case Type::u32: return as(uint32_t());
+      case Type::f32: return as(float());
+      case Type::f64: return as(double());
+    }
+    return 0;
+  }
+  [[noreturn]] void fail(const std::string& msg) const {
+    throw LoadError(where_ + (format_ == 0 ? "line " + std::to_string(line_) + ": " : "") + msg);
+  }
+
+ private:
+  double word() {
+    while (pos_ < data_.size() && std::isspace(static_cast<unsigned char>(data_[pos_])))
+      if (data_[pos_++] == '\n') ++line_;
+    if (pos_ >= data_.size()) fail("the file ends inside the data");
+    const size_t start = pos_;
+    while (pos_ < data_.size() && !std::isspace(static_cast<unsigned char>(data_[pos_]))) ++pos_;
+    const std::string w = data_.substr(start, pos_ - start);
+    char* end = nullptr;
+    const double v = std::strtod(w.c_str(), &end);
+    if (*end != '\0') fail("\"" + w + "\" is not a number");
+    return v;
+  }
+  const std::string& data_;
+  size_t pos_;
+  int line_, format_;  // format: 0 ascii, 1 little endian, 2 big endian
+  const std::string& where_;
+};
+
+}  // namespace
+
+ObjFile read_ply_file(const std::filesystem::path& file, const std::string& where) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw LoadError(where + "cannot open for reading");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string data = ss.str();
+  // The header, line by line.
+  size_t pos = 0;
+  int line = 0, format = -1;
+  std::vector<Element> elements;
+  auto fail = [&](const std::string& msg) -> void { throw LoadError(where + "line " + std::to_string(line) + ": " + msg); };
+  for (;;) {
+    const size_t eol = data.find('\n', pos);
+    if (eol == std::string::npos) {
+      ++line;
+      fail(line == 1 ? "not a PLY file (it does not start with \"ply\")" : "the header has no end_header");
+    }
+    std::string text = data.substr(pos, eol - pos);
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    pos = eol + 1;
+    ++line;
+    std::istringstream words(text);
+    std::string key;
+    words >> key;
+    if (line == 1) {
+      if (key != "ply") fail("not a PLY file (it does not start with \"ply\")");
+    } else if (key == "format") {
+      std::string f;
+      words >> f;
+      format = f == "ascii" ? 0 : f == "binary_little_endian" ? 1 : f == "binary_big_endian" ? 2 : -1;
+      if (format < 0) fail("unknown format \"" + f + "\" (expected ascii, binary_little_endian or binary_big_endian)");
+    } else if (key == "element") {
+      Element e;
+      std::string count;
+      words >> e.name >> count;
+      char* end = nullptr;
+      const double n = std::strtod(count.c_str(), &end);
+      if (e.name.empty() || count.empty() || *end != '\0' || !(n >= 0) || n != std::floor(n) || n > double(data.size()))
+        fail("element " + e.name + ": the count must be a whole number no larger than the file, got \"" + count + "\"");
+      e.count = size_t(n);
+      elements.push_back(e);
+    } else if (key == "property") {
+      if (elements.empty()) fail("a property before any element");
+      Property p;
+      std::string type;
+      words >> type;
+      if (type == "list") {
+        std::string count_type;
+        words >> count_type >> type;
+        if (!parse_type(count_type, p.count_type)) fail("unknown type \"" + count_type + "\"");
+        p.list = true;
+      }
+      if (!parse_type(type, p.type)) fail("unknown type \"" + type + "\"");
+      words >> p.name;
+      if (p.name.empty()) fail("a property without a name");
+      elements.back().properties.push_back(p);
+    } else if (key == "end_header") {
+      break;
+    } else if (key != "comment" && key != "obj_info" && !key.empty()) {
+      fail("unknown header line \"" + key + "\"");
+    }
+  }
+  if (format < 0) fail("the header has no format line");
+
+  // The body: vertices (positions, normals, texture coordinates) and faces; other elements skipped.
+  Body body(data, pos, line + 1, format, where);
+  ObjFile out;
+  std::vector<glm::vec3> normals;
+  std::vector<glm::vec2> uvs;
+  std::vector<std::vector<uint32_t>> faces;
+  bool have_normals = false, have_uvs = false;
+  for (const Element& e : elements) {
+    auto find = [&](std::initializer_list<const char*> names) {
+      for (const char* n : names)
+        for (size_t k = 0; k < e.properties.size(); ++k)
+          if (e.properties[k].name == n && !e.properties[k].list) return int(k);
+      return -1;
+    };
+    const int x = find({"x"}), y = find({"y"}), z = find({"z"}), nx = find({"nx"}), ny = find({"ny"}), nz = find({"nz"});
+    const int u = find({"u", "s", "texture_u", "texture_s"}), v = find({"v", "t", "texture_v", "texture_t"});
+    const bool vertex = e.name == "vertex", face = e.name == "face";
+    if (vertex) {
+      if (x < 0 || y < 0 || z < 0) body.fail("element vertex has no x, y and z");
+      have_normals = nx >= 0 && ny >= 0 && nz >= 0;
+      have_uvs = u >= 0 && v >= 0;
+    }
+    std::vector<double> values(e.properties.size());
+    for (size_t i = 0; i < e.count; ++i) {
+      std::vector<uint32_t> list;
+      for (size_t k = 0; k < e.properties.size(); ++k) {
+        const Property& p = e.properties[k];
+        if (!p.list) {
+          values[k] = body.read(p.type);
+          continue;
+        }
+        const double n = body.read(p.count_type);
+        if (!(n >= 0) || n != std::floor(n) || n > 1e6) body.fail(e.name + " " + std::to_string(i) + ": a list of " + std::to_string(n) + " items");
+        const bool indices = face && (p.name == "vertex_indices" || p.name == "vertex_index");
+        for (size_t j = 0; j < size_t(n); ++j) {
+          const double item = body.read(p.type);
+          if (indices) {
+            if (!(item >= 0) || item >= double(out.positions.size()))
+              body.fail("face " + std::to_string(i) + ": vertex index " + std::to_string(long(item)) + " is out of range (" +
+                        std::to_string(out.positions.size()) + " vertices)");
+            list.push_back(uint32_t(item));
+          }
+        }
+        if (indices && list.size() < 3) body.fail("face " + std::to_string(i) + " has fewer than 3 vertices");
+      }
+      if (vertex) {
+        const glm::vec3 p{float(values[size_t(x)]), float(values[size_t(y)]), float(values[size_t(z)])};
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) body.fail("vertex " + std::to_string(i) + " is not finite");
+        out.positions.push_back(p);
+        if (have_normals) normals.push_back({float(values[size_t(nx)]), float(values[size_t(ny)]), float(values[size_t(nz)])});
+        if (have_uvs) uvs.push_back({float(values[size_t(u)]), float(values[size_t(v)])});
+      }
+      if (face && !list.empty()) faces.push_back(std::move(list));
+    }
+  }
+  // Polygons as fans of triangles; normals and texture coordinates per corner.
+  for (const auto& f : faces)
+    for (size_t k = 1; k + 1 < f.size(); ++k)
+      for (uint32_t i : {f[0], f[k], f[k + 1]}) {
+        out.indices.push_back(i);
+        if (have_normals) out.corner_normals.push_back(normals[i]);
+        if (have_uvs) out.corner_uvs.push_back(uvs[i]);
+      }
+  if (out.indices.empty()) throw LoadError(where + "has no faces");
+  out.face_material.assign(out.indices.size() / 3, -1);
+  return out;
+}
+
+}  // namespace dray

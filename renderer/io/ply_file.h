@@ -1,0 +1,19 @@
+#pragma once
+// PLY meshes (ASCII, binary little and big endian), read directly: positions (x, y, z), normals
+// (nx, ny, nz) and texture coordinates (u v, s t, texture_u texture_v, texture_s texture_t, used
+// as they are, as Mitsuba does) of the `vertex` element, `vertex_indices` (or `vertex_index`) of
+// the `face` element, polygons fan-triangulated; other elements and properties skipped. assimp's
+// PLY reader hung on a non-numeric count and crashed on a truncated binary file: this one checks
+// every count against the file's size and every index against the vertices.
+#include <filesystem>
+#include <string>
+
+#include "renderer/io/obj_file.h"
+
+namespace dray {
+
+// Throws LoadError(where + problem), the problem naming the header or ASCII line, or the byte
+// where a binary file ends early.
+ObjFile read_ply_file(const std::filesystem::path& file, const std::string& where);
+
+}  // namespace dray
