@@ -31,6 +31,44 @@ inline json vec(const glm::dvec3& v) {
 }
 inline glm::dvec3 apply(const glm::dmat4& m, const glm::dvec3& p, double w) { return glm::dvec3(m * glm::dvec4(p, w)); }
 
+// A plugin's named property values, taken one by one with their type checked; what is left at
+// the end is unsupported.
+class Properties {
+ public:
+  Properties(const XmlFiles& x, const pugi::xml_node& n) : x_(x), n_(n) {}
+  void set(const std::string& key, json v) { values_[key] = std::move(v); }
+  json take(const char* key, const json& fallback) {
+    json v = values_.contains(key) ? values_[key] : fallback;
+    values_.erase(key);
+    return v;
+  }
+  bool flag(const char* key, bool fallback) {
+    const json v = take(key, fallback);
+    if (!v.is_boolean()) x_.fail(n_, std::string(key) + " must be a boolean");
+    return v.get<bool>();
+  }
+  double number(const char* key, double fallback) {
+    const json v = take(key, fallback);
+    if (!v.is_number()) x_.fail(n_, std::string(key) + " must be a number");
+    return v.get<double>();
+  }
+  glm::dvec3 point(const char* key, const glm::dvec3& fallback) {
+    const json v = take(key, vec(fallback));
+    if (!v.is_array() || v.size() != 3 || !v[0].is_number() || !v[1].is_number() || !v[2].is_number())
+      x_.fail(n_, std::string(key) + " must be a point or vector");
+    return {v[0].get<double>(), v[1].get<double>(), v[2].get<double>()};
+  }
+  // Fails naming the first property nobody took.
+  void finish(const std::string& what) const {
+    if (!values_.empty()) x_.fail(n_, "unsupported property \"" + values_.begin().key() + "\" for " + what);
+  }
+
+ private:
+  const XmlFiles& x_;
+  pugi::xml_node n_;
+  json values_ = json::object();
+};
+
 // The document a Mitsuba scene converts to, built object by object in file order.
 class Converter {
  public:
@@ -43,6 +81,8 @@ class Converter {
   mitsuba::XmlFiles x_;
   std::vector<std::string>& warnings_;
   std::map<std::string, pugi::xml_node> ids_;
+  std::map<std::string, std::string> material_of_id_;  // a bsdf's id -> its material's name
+  std::string default_material_;                        // Mitsuba's diffuse 0.5, once needed
   std::set<std::string> names_;
   json camera_, render_ = json::object(), shapes_ = json::array(), lights_ = json::array();
   json materials_ = json::object(), textures_ = json::object();
@@ -66,11 +106,15 @@ class Converter {
     if (tag(o) != kind) x_.fail(n, "refers to a <" + tag(o) + ">, expected a <" + kind + ">");
     return o;
   }
-  // A unique name for the objects dray names (shapes, lights): the id, else kind + index.
-  std::string unique_name(const pugi::xml_node& n, const std::string& kind, size_t index) {
-    std::string name = n.attribute("id") ? x_.attr(n, "id") : kind + std::to_string(index);
+  // An id as a part of parameter names (materials.ID.reflectance): letters, digits, _ and -.
+  static std::string safe(std::string name) {
     for (char& c : name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+    return name.empty() ? "_" : name;
+  }
+  // A unique name for the objects dray names (shapes, lights): the id, else kind + index.
+  std::string unique_name(const pugi::xml_node& n, const std::string& kind, size_t index) {
+    std::string name = safe(n.attribute("id") ? x_.attr(n, "id") : kind + std::to_string(index));
     while (!names_.insert(name).second) name += "_";
     return name;
   }
@@ -81,7 +125,7 @@ class Converter {
   json texture(const pugi::xml_node& n);
   // A top-level texture with an id: added to /textures under it; its name.
   std::string texture_name(const pugi::xml_node& n) {
-    const std::string id = x_.attr(n, "id");
+    const std::string id = safe(x_.attr(n, "id"));
     if (!textures_.contains(id)) textures_[id] = texture(n);
     return id;
   }
@@ -90,8 +134,16 @@ class Converter {
   // The material of a named <bsdf> (top level or referenced): /materials under its id.
   std::string material_for(const pugi::xml_node& n) {
     const std::string id = x_.attr(n, "id");
-    if (!materials_.contains(id)) materials_[id] = bsdf(n);
-    return id;
+    if (auto it = material_of_id_.find(id); it != material_of_id_.end()) return it->second;
+    const std::string name = add_material(safe(id), bsdf(n));
+    material_of_id_[id] = name;
+    return name;
+  }
+  // Adds material m under `name`, or name_, name__, ... when taken; returns the name used.
+  std::string add_material(std::string name, json m) {
+    while (materials_.contains(name)) name += "_";
+    materials_[name] = std::move(m);
+    return name;
   }
 
   void shape(const pugi::xml_node& n);

@@ -20,7 +20,7 @@ double deg(double radians) { return radians * 180.0 / M_PI; }
 
 void Converter::emitter(const pugi::xml_node& n) {
   const std::string type = x_.attr(n, "type"), name = unique_name(n, "light", lights_.size());
-  json props = json::object();
+  Properties props(x_, n);
   glm::dmat4 to_world(1.0);
   bool has_to_world = false;
   for (pugi::xml_node c : n.children()) {
@@ -30,22 +30,16 @@ void Converter::emitter(const pugi::xml_node& n) {
       to_world = x_.transform(c);
       has_to_world = true;
     } else {
-      props[x_.attr(c, "name")] = property(c);
+      props.set(x_.attr(c, "name"), property(c));
     }
   }
-  auto take = [&](const char* key, const json& fallback) {
-    json v = props.contains(key) ? props[key] : fallback;
-    props.erase(key);
-    return v;
-  };
   json l = {{"name", name}};
+  const json one = {1, 1, 1};
   if (type == "point") {
-    const glm::dvec3 p = props.contains("position") ? glm::dvec3(props["position"][0], props["position"][1], props["position"][2])
-                                                    : glm::dvec3(to_world[3]);
-    props.erase("position");
-    l.update({{"type", "point"}, {"position", vec(p)}, {"intensity", take("intensity", {1, 1, 1})}});
+    l.update({{"type", "point"}, {"position", vec(props.point("position", glm::dvec3(to_world[3])))},
+              {"intensity", props.take("intensity", one)}});
   } else if (type == "constant") {
-    l.update({{"type", "environment"}, {"radiance", take("radiance", {1, 1, 1})}});
+    l.update({{"type", "environment"}, {"radiance", props.take("radiance", one)}});
   } else if (type == "envmap") {
     // dray's environment turns about +y only (rotate_y): to_world must be such a rotation.
     const glm::dmat3 r(to_world);
@@ -53,28 +47,27 @@ void Converter::emitter(const pugi::xml_node& n) {
     const glm::dmat3 about_y(glm::dvec3(std::cos(angle), 0, -std::sin(angle)), glm::dvec3(0, 1, 0),
                              glm::dvec3(std::sin(angle), 0, std::cos(angle)));
     for (int i = 0; i < 3; ++i)
-      if (glm::length(r[i] - about_y[i]) > 1e-6 || to_world[3] != glm::dvec4(0, 0, 0, 1))
+      if (!(glm::length(r[i] - about_y[i]) <= 1e-6) || to_world[3] != glm::dvec4(0, 0, 0, 1))
         x_.fail(n, "an envmap's to_world may only rotate about +y");
-    l.update({{"type", "envmap"}, {"filename", take("filename", "")}, {"scale", take("scale", 1.0)}});
+    l.update({{"type", "envmap"}, {"filename", props.take("filename", "")}, {"scale", props.take("scale", 1.0)}});
     if (angle != 0.0) l["rotate_y"] = deg(angle);
   } else if (type == "directional") {
-    const glm::dvec3 d = props.contains("direction") ? glm::dvec3(props["direction"][0], props["direction"][1], props["direction"][2])
-                                                     : glm::dvec3(to_world * glm::dvec4(0, 0, 1, 0));
-    props.erase("direction");
-    l.update({{"type", "directional"}, {"direction", vec(d)}, {"irradiance", take("irradiance", {1, 1, 1})}});
+    const glm::dvec3 d = props.point("direction", glm::dvec3(to_world * glm::dvec4(0, 0, 1, 0)));
+    l.update({{"type", "directional"}, {"direction", vec(d)}, {"irradiance", props.take("irradiance", one)}});
   } else if (type == "spot") {
     if (!has_to_world) x_.fail(n, "a spot light needs a to_world (a lookat: where it is and where it points)");
     const glm::dvec3 p(to_world[3]), d(to_world * glm::dvec4(0, 0, 1, 0));
-    const double cutoff = take("cutoff_angle", 20.0).get<double>();
+    if (!(glm::length(d) > 0.0)) x_.fail(n, "the spot light's to_world is degenerate");
+    const double cutoff = props.number("cutoff_angle", 20.0);
     l.update({{"type", "spot"}, {"position", vec(p)}, {"target", vec(p + glm::normalize(d))},
-              {"intensity", take("intensity", {1, 1, 1})}, {"cutoff_angle", cutoff},
-              {"beam_width", take("beam_width", cutoff * 0.75)}});
+              {"intensity", props.take("intensity", one)}, {"cutoff_angle", cutoff},
+              {"beam_width", props.take("beam_width", cutoff * 0.75)}});
   } else if (type == "area") {
     x_.fail(n, "an area emitter belongs inside the <shape> that emits");
   } else {
     x_.fail(n, "unsupported emitter type (supported: point, spot, directional, constant, envmap, area)");
   }
-  if (!props.empty()) x_.fail(n, "unsupported property \"" + props.begin().key() + "\" for a " + type + " emitter");
+  props.finish("a " + type + " emitter");
   lights_.push_back(l);
 }
 
@@ -101,8 +94,11 @@ void Converter::sensor(const pugi::xml_node& n) {
           continue;
         }
         const std::string key = x_.attr(f, "name");
-        if (key == "width") width = int(x_.integer(f));
-        else if (key == "height") height = int(x_.integer(f));
+        if (key == "width" || key == "height") {
+          const long v = x_.integer(f);
+          if (v < 1 || v > (1 << 16)) x_.fail(f, "must be in [1, 65536]");
+          (key == "width" ? width : height) = int(v);
+        }
         else if (key != "pixel_format" && key != "component_format" && key != "sample_border" && key != "banner")
           x_.fail(f, "unsupported film property (supported: width, height, rfilter; ignored: pixel_format, "
                      "component_format, sample_border, banner)");

@@ -97,7 +97,7 @@ json Converter::bsdf(const pugi::xml_node& ref_or_bsdf) {
 void Converter::shape(const pugi::xml_node& n) {
   const std::string type = x_.attr(n, "type"), name = unique_name(n, "shape", shapes_.size());
   glm::dmat4 to_world(1.0);
-  json props = json::object();
+  Properties props(x_, n);
   pugi::xml_node bsdf_node, emitter_node;
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
@@ -112,20 +112,17 @@ void Converter::shape(const pugi::xml_node& n) {
       if (x_.attr(c, "type") != "area") x_.fail(c, "a shape's emitter must be of type area");
       emitter_node = c;
     } else {
-      props[x_.attr(c, "name")] = property(c);
+      props.set(x_.attr(c, "name"), property(c));
     }
   }
   const std::string material = shape_material(name, bsdf_node, emitter_node);
-  auto take = [&](const char* key, const json& fallback) {
-    json v = props.contains(key) ? props[key] : fallback;
-    props.erase(key);
-    return v;
-  };
-  const bool flip = take("flip_normals", false).get<bool>();
+  const bool flip = props.flag("flip_normals", false);
   if (type == "obj" || type == "ply") {
-    json s = {{"name", name}, {"type", "mesh"}, {"file", take("filename", "")}, {"material", material}};
-    if (take("face_normals", false).get<bool>()) s["face_normals"] = true;
-    if (type == "obj" && !take("flip_tex_coords", true).get<bool>())
+    const json file = props.take("filename", "");
+    if (!file.is_string() || file.get<std::string>().empty()) x_.fail(n, "needs a filename");
+    json s = {{"name", name}, {"type", "mesh"}, {"file", file}, {"material", material}};
+    if (props.flag("face_normals", false)) s["face_normals"] = true;
+    if (type == "obj" && !props.flag("flip_tex_coords", true))
       x_.fail(n, "flip_tex_coords=false is not supported (dray flips OBJ texture coordinates, as Mitsuba does by default)");
     if (flip) x_.fail(n, "flip_normals is not supported on meshes yet");
     if (to_world != glm::dmat4(1.0)) {
@@ -139,9 +136,8 @@ void Converter::shape(const pugi::xml_node& n) {
     }
     shapes_.push_back(s);
   } else if (type == "sphere") {
-    const glm::dvec3 c = props.contains("center") ? glm::dvec3(props["center"][0], props["center"][1], props["center"][2]) : glm::dvec3(0.0);
-    props.erase("center");
-    const double r = take("radius", 1.0).get<double>();
+    const glm::dvec3 c = props.point("center", glm::dvec3(0.0));
+    const double r = props.number("radius", 1.0);
     const glm::dvec3 c0(to_world[0]), c1(to_world[1]), c2(to_world[2]);
     const double s = glm::length(c0), tol = 1e-6 * s;
     if (std::fabs(glm::length(c1) - s) > tol || std::fabs(glm::length(c2) - s) > tol || std::fabs(glm::dot(c0, c1)) > tol * s ||
@@ -162,20 +158,19 @@ void Converter::shape(const pugi::xml_node& n) {
   } else {
     x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube)");
   }
-  props.erase("filename");
-  if (!props.empty()) x_.fail(n, "unsupported property \"" + props.begin().key() + "\" for a " + type);
+  props.finish("a " + type);
 }
 
 std::string Converter::shape_material(const std::string& shape, const pugi::xml_node& b, const pugi::xml_node& e) {
   if (!e) {
     if (!b) {
-      if (!materials_.contains("default")) materials_["default"] = {{"type", "diffuse"}, {"reflectance", {0.5, 0.5, 0.5}}};
-      return "default";
+      if (default_material_.empty())
+        default_material_ = add_material("default", {{"type", "diffuse"}, {"reflectance", {0.5, 0.5, 0.5}}});
+      return default_material_;
     }
     const pugi::xml_node n = resolve(b, "bsdf");
     if (n.attribute("id")) return material_for(n);
-    materials_[shape] = bsdf(n);
-    return shape;
+    return add_material(shape, bsdf(n));
   }
   json m = b ? bsdf(b) : json{{"type", "diffuse"}, {"reflectance", {0.5, 0.5, 0.5}}};
   json radiance = {1.0, 1.0, 1.0};
@@ -185,8 +180,7 @@ std::string Converter::shape_material(const std::string& shape, const pugi::xml_
     radiance = property(c);
   }
   m["emission"] = radiance;
-  materials_[shape] = m;
-  return shape;
+  return add_material(shape, m);
 }
 
 }  // namespace dray::mitsuba

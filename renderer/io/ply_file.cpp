@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "renderer/json_reader.h"
@@ -13,6 +14,13 @@ namespace dray {
 namespace {
 
 enum class Type { i8, u8, i16, u16, i32, u32, f32, f64 };
+
+// A value read from the file, for a message (any double, however large).
+std::string number_text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
 
 bool parse_type(const std::string& s, Type& t) {
   static const std::pair<const char*, Type> names[] = {
@@ -203,13 +211,14 @@ ObjFile read_ply_file(const std::filesystem::path& file, const std::string& wher
           continue;
         }
         const double n = body.read(p.count_type);
-        if (!(n >= 0) || n != std::floor(n) || n > 1e6) body.fail(e.name + " " + std::to_string(i) + ": a list of " + std::to_string(n) + " items");
+        if (!(n >= 0) || n != std::floor(n) || n > 1e6)
+          body.fail(e.name + " " + std::to_string(i) + ": a list of " + number_text(n) + " items (at most 10^6)");
         const bool indices = face && (p.name == "vertex_indices" || p.name == "vertex_index");
         for (size_t j = 0; j < size_t(n); ++j) {
           const double item = body.read(p.type);
           if (indices) {
             if (!(item >= 0) || item >= double(out.positions.size()))
-              body.fail("face " + std::to_string(i) + ": vertex index " + std::to_string(long(item)) + " is out of range (" +
+              body.fail("face " + std::to_string(i) + ": vertex index " + number_text(item) + " is out of range (" +
                         std::to_string(out.positions.size()) + " vertices)");
             list.push_back(uint32_t(item));
           }
@@ -217,11 +226,16 @@ ObjFile read_ply_file(const std::filesystem::path& file, const std::string& wher
         if (indices && list.size() < 3) body.fail("face " + std::to_string(i) + " has fewer than 3 vertices");
       }
       if (vertex) {
-        const glm::vec3 p{float(values[size_t(x)]), float(values[size_t(y)]), float(values[size_t(z)])};
-        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) body.fail("vertex " + std::to_string(i) + " is not finite");
-        out.positions.push_back(p);
-        if (have_normals) normals.push_back({float(values[size_t(nx)]), float(values[size_t(ny)]), float(values[size_t(nz)])});
-        if (have_uvs) uvs.push_back({float(values[size_t(u)]), float(values[size_t(v)])});
+        // Every value a float holds (a double beyond float's range would not convert).
+        auto f = [&](int k) {
+          const double d = values[size_t(k)];
+          if (!(std::fabs(d) <= double(std::numeric_limits<float>::max())))
+            body.fail("vertex " + std::to_string(i) + ": " + e.properties[size_t(k)].name + " = " + number_text(d) + " is not a finite float");
+          return float(d);
+        };
+        out.positions.push_back({f(x), f(y), f(z)});
+        if (have_normals) normals.push_back({f(nx), f(ny), f(nz)});
+        if (have_uvs) uvs.push_back({f(u), f(v)});
       }
       if (face && !list.empty()) faces.push_back(std::move(list));
     }

@@ -152,6 +152,24 @@ TEST_CASE("Mitsuba structure: includes, aliases, refs, version-1 names", "[mitsu
     CHECK(glm::dot(n, centre - glm::vec3(2, 0, 0)) > 0.f);
   }
 
+  // Materials named by ids never collide with the ones dray names (a shape's inline BSDF, the
+  // default diffuse 0.5 of a shape without one).
+  const std::string names = t.write("names.xml", scene_xml(R"(
+  <bsdf type="diffuse" id="default"><rgb name="reflectance" value="0.9"/></bsdf>
+  <bsdf type="diffuse" id="shape0"><rgb name="reflectance" value="0.1"/></bsdf>
+  <shape type="sphere"><bsdf type="diffuse"><rgb name="reflectance" value="0.3"/></bsdf></shape>
+  <shape type="sphere" id="plain"><point name="center" x="3"/></shape>
+  <emitter type="constant"/>
+)"));
+  std::vector<std::string> w;
+  const json nd = read_scene_document(names, {}, w);
+  CHECK(nd["materials"]["default"]["reflectance"][0] == 0.9);
+  CHECK(nd["materials"]["shape0"]["reflectance"][0] == 0.1);
+  CHECK(nd["shapes"][0]["material"] == "shape0_");
+  CHECK(nd["materials"]["shape0_"]["reflectance"][0] == 0.3);
+  CHECK(nd["shapes"][1]["material"] == "default_");
+  CHECK(nd["materials"]["default_"]["reflectance"][0] == 0.5);
+
   // A version-0.6 file: camelCase names and lookAt.
   const std::string old = t.write("old.xml", R"(<scene version="0.6.0">
     <integrator type="path"><integer name="maxDepth" value="3"/></integrator>
