@@ -18,9 +18,6 @@
 #include <sstream>
 
 #include <glm/common.hpp>
-#include <glm/mat3x3.hpp>
-#include <glm/mat4x4.hpp>
-#include <glm/matrix.hpp>
 #include <glm/geometric.hpp>
 #include <glm/vector_relational.hpp>
 
@@ -182,7 +179,7 @@ struct Loader {
   // vertices and normals first: Mitsuba's to_world), then the parameters scale, rotate, translate.
   void transform(const json& j, const std::string& p, const std::string& prefix, Transform& t, Mesh& mesh) {
     rd.object(j, p, {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
-    if (j.contains("matrix")) apply_matrix(j["matrix"], p + "/matrix", mesh);
+    if (j.contains("matrix")) apply_mesh_matrix(rd, j["matrix"], p + "/matrix", mesh);
     float scale = j.contains("scale") ? rd.positive(j["scale"], p + "/scale") : 1.f;
     t.scale = scene.params.add(prefix + "scale", scale);
     // Three consecutive scalar slots, read together as a vector.
@@ -191,20 +188,6 @@ struct Loader {
     scene.params.add(prefix + "rotate_z", j.contains("rotate_z") ? float(rd.number(j["rotate_z"], p + "/rotate_z")) : 0.f);
     t.translate = scene.params.add(prefix + "translate",
                                    j.contains("translate") ? rd.vec3(j["translate"], p + "/translate") : glm::vec3(0.f));
-  }
-
-  void apply_matrix(const json& j, const std::string& p, Mesh& mesh) {
-    if (!j.is_array() || j.size() != 16) rd.fail(p, "must be an array of 16 numbers (a 4x4 matrix, row by row)");
-    glm::dmat4 m(1.0);
-    for (int r = 0; r < 4; ++r)
-      for (int c = 0; c < 4; ++c) m[c][r] = rd.number(j[size_t(4 * r + c)], p + "/" + std::to_string(4 * r + c));
-    if (m[0][3] != 0.0 || m[1][3] != 0.0 || m[2][3] != 0.0 || m[3][3] != 1.0)
-      rd.fail(p, "must be affine: its last row must be 0 0 0 1");
-    const glm::dmat3 linear(m);
-    if (!(std::fabs(glm::determinant(linear)) > 0.0)) rd.fail(p, "must be invertible");
-    const glm::dmat3 normal = glm::transpose(glm::inverse(linear));
-    for (glm::vec3& v : mesh.object_positions) v = glm::vec3(m * glm::dvec4(glm::dvec3(v), 1.0));
-    for (glm::vec3& n : mesh.object_normals) n = glm::vec3(glm::normalize(normal * glm::dvec3(n)));
   }
 
   void load_obj(const std::string& rel, const std::string& jpath, const std::string& shape_name,

@@ -4,6 +4,11 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <glm/geometric.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/matrix.hpp>
+
 #include "renderer/json_reader.h"
 
 namespace dray {
@@ -59,6 +64,20 @@ ObjFile read_mesh_file(const std::filesystem::path& file, const std::string& whe
   for (const glm::vec3& p : out.positions)
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) throw LoadError(where + "has a vertex that is not finite");
   return out;
+}
+
+void apply_mesh_matrix(const JsonReader& rd, const nlohmann::json& j, const std::string& p, Mesh& mesh) {
+  if (!j.is_array() || j.size() != 16) rd.fail(p, "must be an array of 16 numbers (a 4x4 matrix, row by row)");
+  glm::dmat4 m(1.0);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) m[c][r] = rd.number(j[size_t(4 * r + c)], p + "/" + std::to_string(4 * r + c));
+  if (m[0][3] != 0.0 || m[1][3] != 0.0 || m[2][3] != 0.0 || m[3][3] != 1.0)
+    rd.fail(p, "must be affine: its last row must be 0 0 0 1");
+  const glm::dmat3 linear(m);
+  if (!(std::fabs(glm::determinant(linear)) > 0.0)) rd.fail(p, "must be invertible");
+  const glm::dmat3 normal = glm::transpose(glm::inverse(linear));
+  for (glm::vec3& v : mesh.object_positions) v = glm::vec3(m * glm::dvec4(glm::dvec3(v), 1.0));
+  for (glm::vec3& n : mesh.object_normals) n = glm::vec3(glm::normalize(normal * glm::dvec3(n)));
 }
 
 }  // namespace dray
