@@ -103,8 +103,10 @@ struct Builder {
     const int bins = std::clamp(int(n), 4, kBins);
     const v4 extent = cbox.hi - cbox.lo;
     v4 scale = splat(0.f);
+    // An extent too small for bins / extent to be finite (denormal coordinates, found by fuzzing
+    // a PLY file) is binned as a flat axis.
     for (int axis = 0; axis < 3; ++axis)
-      if (extent[axis] > 0.f) scale[axis] = float(bins) / extent[axis];
+      if (extent[axis] > 0.f && float(bins) / extent[axis] < INFINITY) scale[axis] = float(bins) / extent[axis];
     Box4 bin_box[3][kBins];
     uint32_t bin_count[3][kBins] = {};
     const v4i top = {bins - 1, bins - 1, bins - 1, bins - 1};
