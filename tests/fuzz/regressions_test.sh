@@ -32,29 +32,20 @@ cat >"$tmp/obj-scene.json" <<'JSON'
   "shapes": [ { "type": "mesh", "file": "mesh.obj", "material": "grey" } ],
   "lights": [ { "type": "point", "position": [0, 2, 2], "intensity": 5 } ] }
 JSON
-for f in "$dir"/obj_seeds/*.obj; do
-  cp "$f" "$tmp/mesh.obj"
-  run "OBJ seed $(basename "$f")" "0" "$dray" render "$tmp/obj-scene.json" "${small[@]}"
-done
-for f in "$dir"/regressions/obj/*; do
-  [ -f "$f" ] || continue
-  cp "$f" "$tmp/mesh.obj"
-  run "OBJ $(basename "$f")" "0 2" "$dray" render "$tmp/obj-scene.json" "${small[@]}"
-done
 sed 's/mesh\.obj/mesh.ply/' "$tmp/obj-scene.json" > "$tmp/ply-scene.json"
-for f in "$dir"/ply_seeds/*.ply; do
-  cp "$f" "$tmp/mesh.ply"
-  run "PLY seed $(basename "$f")" "0" "$dray" render "$tmp/ply-scene.json" "${small[@]}"
-done
-for f in "$dir"/regressions/ply/*; do
-  [ -f "$f" ] || continue
-  cp "$f" "$tmp/mesh.ply"
-  run "PLY $(basename "$f")" "0 2" "$dray" render "$tmp/ply-scene.json" "${small[@]}"
-done
-for f in "$dir"/regressions/xml/*; do
-  [ -f "$f" ] || continue
-  cp "$f" "$tmp/scene.xml"
-  run "XML $(basename "$f")" "0 2" "$dray" render "$tmp/scene.xml" "${small[@]}"
-done
+# replay LABEL CODES AS SCENE FILES...: each file copied to $tmp/AS and SCENE rendered.
+replay() {
+  local label=$1 codes=$2 as=$3 scene=$4; shift 4
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    cp "$f" "$tmp/$as"
+    run "$label $(basename "$f")" "$codes" "$dray" render "$tmp/$scene" "${small[@]}"
+  done
+}
+replay "OBJ seed" "0" mesh.obj obj-scene.json "$dir"/obj_seeds/*.obj
+replay "OBJ" "0 2" mesh.obj obj-scene.json "$dir"/regressions/obj/*
+replay "PLY seed" "0" mesh.ply ply-scene.json "$dir"/ply_seeds/*.ply
+replay "PLY" "0 2" mesh.ply ply-scene.json "$dir"/regressions/ply/*
+replay "XML" "0 2" scene.xml scene.xml "$dir"/regressions/xml/*
 echo "$n inputs replayed"
 exit $fail
