@@ -12,6 +12,7 @@
 #include "renderer/integrator.h"
 #include "renderer/parallel.h"
 #include "renderer/pixel_estimate.h"
+#include "renderer/pixel_filter.h"
 
 namespace dray {
 
@@ -110,8 +111,7 @@ bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraF
     return false;
   }
   if (!(x.x >= float(w.x0) && x.x < float(w.x1) && x.y >= float(w.y0) && x.y < float(w.y1))) return false;
-  b.px = int(x.x);
-  b.py = int(x.y);
+  b.film = x;
   // The two sides, with the same random numbers.
   const ParamView<float> P(scene.params);
   const glm::vec2 off = b.normal * kEdgeOffset;
@@ -157,15 +157,18 @@ struct BoundaryPass {
   ShadowEdges shadows;
   CameraFrame<float> frame;
 
+  Tile reach;  // the window widened by the filter's reach: edges there still touch its pixels
+
   BoundaryPass(const Scene& s, const Tile& w, long n_)
-      : scene(s), window(w), n(n_), silhouettes(find_silhouettes(s, w)), shadows(find_shadow_edges(s)),
-        frame(camera_frame(s.camera, ParamView<float>(s.params))) {}
+      : scene(s), window(w), n(n_), silhouettes(find_silhouettes(s, widened(w, s.render.filter))),
+        shadows(find_shadow_edges(s)), frame(camera_frame(s.camera, ParamView<float>(s.params))),
+        reach(widened(w, s.render.filter)) {}
 
   long shadow_count() const { return shadows.lights.empty() ? 0 : std::max(1L, n / 2); }
   long total() const { return n + shadow_count(); }
   bool sample(uint64_t k, BoundarySample& b, long* nonfinite) const {
-    if (k < uint64_t(n)) return boundary_sample(scene, silhouettes, frame, window, k, uint64_t(n), b, nonfinite);
-    return shadow_sample(scene, shadows, frame, window, k - uint64_t(n), uint64_t(shadow_count()), b, nonfinite);
+    if (k < uint64_t(n)) return boundary_sample(scene, silhouettes, frame, reach, k, uint64_t(n), b, nonfinite);
+    return shadow_sample(scene, shadows, frame, reach, k - uint64_t(n), uint64_t(shadow_count()), b, nonfinite);
   }
 };
 
@@ -191,13 +194,16 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
     BoundarySample b;
     if (!pass.sample(k, b, &batch_nonfinite[size_t(j)])) return;
     ++batch_samples[size_t(j)];
-    const size_t base = (size_t(b.py) * size_t(scene.camera.width) + size_t(b.px)) * m * 3;
     for (size_t c0 = 0; c0 < m; c0 += kMaxTangents) {
       const ParamView<D> P(scene.params, chunk_seeds[c0 / kMaxTangents].data());
       const D motion = boundary_motion(scene, P, camera_frame(scene.camera, P), b);
-      for (size_t t = c0; t < std::min(m, c0 + kMaxTangents); ++t)
-        for (int c = 0; c < 3; ++c)
-          batch_out[size_t(j)].push_back({base + t * 3 + size_t(c), double(b.delta[c]) * double(ad::tangent(motion, int(t - c0)))});
+      for_each_footprint_pixel(scene.render.filter, b.film, pass.window, [&](int px, int py, double weight) {
+        const size_t base = (size_t(py) * size_t(scene.camera.width) + size_t(px)) * m * 3;
+        for (size_t t = c0; t < std::min(m, c0 + kMaxTangents); ++t)
+          for (int c = 0; c < 3; ++c)
+            batch_out[size_t(j)].push_back(
+                {base + t * 3 + size_t(c), weight * double(b.delta[c]) * double(ad::tangent(motion, int(t - c0)))});
+      });
     }
   });
   out.drawn = samples_of(pass.total(), first, stride);
@@ -239,8 +245,13 @@ long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const S
     const int me = omp_get_thread_num();
     BoundarySample b;
     if (!pass.sample(k, b, &dropped[size_t(me)])) return;
-    const float* a = dloss.pixel(b.px, b.py);
-    const float weight = a[0] * b.delta[0] + a[1] * b.delta[1] + a[2] * b.delta[2];
+    double sum = 0.0;  // Σ over the footprint of weight · dLoss/dpixel · delta
+    for_each_footprint_pixel(scene.render.filter, b.film, pass.window, [&](int px, int py, double w) {
+      const float* a = dloss.pixel(px, py);
+      const float dot = a[0] * b.delta[0] + a[1] * b.delta[1] + a[2] * b.delta[2];
+      sum += w == 1.0 ? double(dot) : w * double(dot);
+    });
+    const float weight = float(sum);
     if (weight == 0.f) return;
     ad::Tape& tape = ad::Tape::local();
     tape.clear();

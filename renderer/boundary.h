@@ -9,8 +9,9 @@
 // motion from the edge's *material point* (mesh vertices or quad corners lifted in T with the
 // edge parameter detached; for a sphere c + r·ω with ω detached) projected through the camera in
 // T (Li et al. 2018; Mitsuba 3's reparameterisation-free projective sampling uses the same
-// material-point motion). Forward mode splats W·(n·ẋ) into the point's pixel; reverse mode
-// seeds n·x with W·dLoss/dpixel. Samples depend on (seed, sample index) only.
+// material-point motion). Forward mode splats W·(n·ẋ) into the pixels whose filter footprint holds
+// the point (renderer/pixel_filter.h); reverse mode seeds n·x with W·Σ weight·dLoss/dpixel over
+// them. Samples depend on (seed, sample index) only.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -39,7 +40,7 @@ long default_boundary_samples(const Scene& scene, const Tile& window);
 bool moves_edges(const Scene& scene, std::span<const Slot> slots);
 
 struct BoundarySample {
-  int px = 0, py = 0;     // the pixel the edge point lies in
+  glm::vec2 film{0.f};    // the edge point on the film (it adds to the pixels whose filter holds it)
   glm::vec2 normal{0.f};  // unit film normal of the edge at the point
   glm::vec3 delta{0.f};   // (L⁻ − L⁺) / (sample count · pdf of the point per unit film length)
   // The edge's material point: on a silhouette, or for a shadow on the occluder's edge.

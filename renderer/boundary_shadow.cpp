@@ -243,8 +243,7 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   if (!(xf.x >= float(w.x0) && xf.x < float(w.x1) && xf.y >= float(w.y0) && xf.y < float(w.y1))) return false;
   const float speed = glm::length(dx);
   if (!(speed > 0.f)) return false;
-  b.px = int(xf.x);
-  b.py = int(xf.y);
+  b.film = xf;
   b.normal = glm::vec2(-dx.y, dx.x) / speed;
   // The step: q's direct light on either side of the shadow edge.
   const glm::vec2 off = b.normal * kEdgeOffset;

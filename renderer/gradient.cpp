@@ -93,8 +93,8 @@ long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, u
   for (int s = 0; s < n; ++s) {
     tape.clear();
     Sampler sampler(seed, pixel, uint64_t(s));
-    float jx = sampler.next(), jy = sampler.next();
-    RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), float(x) + jx, float(y) + jy);
+    const glm::vec2 j = film_jitter(scene.render.filter, sampler);
+    RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), float(x) + j.x, float(y) + j.y);
     Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
     tape.begin_adjoints();
     for (int c = 0; c < 3; ++c) tape.seed(L[c].i, float(dloss_dpixel[c] / n));
@@ -124,8 +124,9 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
       jy = scratch.primal.samples[size_t(s)].jy;
     } else {
       Sampler sampler(seed, pixel, uint64_t(s));
-      jx = sampler.next();
-      jy = sampler.next();
+      const glm::vec2 j = film_jitter(scene.render.filter, sampler);
+      jx = j.x;
+      jy = j.y;
       scratch.path.clear();
       radiance(scene, Pf, camera_ray(frame, float(x) + jx, float(y) + jy), sampler, &scratch.path);
       path = scratch.path;

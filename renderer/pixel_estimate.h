@@ -48,7 +48,8 @@ PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x
   const CameraFrame<T> frame = camera_frame(scene.camera, P);
   for (int s = 0; s < n; ++s) {
     Sampler sampler(scene.render.seed, pixel, uint64_t(s));
-    float jx = sampler.next(), jy = sampler.next();
+    const glm::vec2 j = film_jitter(scene.render.filter, sampler);
+    const float jx = j.x, jy = j.y;
     RayT<T> ray = camera_ray(frame, float(x) + jx, float(y) + jy);
     Vec3<T> L;
     if constexpr (std::is_same_v<T, float>) {

@@ -7,12 +7,9 @@
 
 #include "renderer/image.h"
 #include "renderer/scene.h"
+#include "renderer/tile.h"
 
 namespace dray {
-
-struct Tile {
-  int x0, y0, x1, y1;  // pixels [x0, x1) x [y0, y1)
-};
 
 // The image cut into size x size tiles, row by row (edge tiles are smaller).
 std::vector<Tile> make_tiles(int width, int height, int size);

@@ -11,6 +11,7 @@
 #include "renderer/bvh.h"
 #include "renderer/lights/envmap.h"
 #include "renderer/param_table.h"
+#include "renderer/pixel_filter.h"
 #include "renderer/textures/texture.h"
 
 namespace dray {
@@ -93,6 +94,7 @@ struct RenderSettings {
   int max_depth = 6;  // bounces: 1 is direct lighting only
   uint64_t seed = 0;
   long boundary_samples = -1;  // boundary (edge) samples per derivative pass; -1: from the image size and spp
+  PixelFilter filter;  // box: uniform in the pixel
 };
 
 struct Scene {

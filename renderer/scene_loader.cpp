@@ -76,13 +76,40 @@ struct Loader {
 
   void render(const json& j) {
     const std::string p = "/render";
-    rd.object(j, p, {"spp", "max_depth", "seed", "boundary_samples"});
+    rd.object(j, p, {"spp", "max_depth", "seed", "boundary_samples", "filter"});
     RenderSettings& r = scene.render;
     if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
     if (j.contains("max_depth")) r.max_depth = int(rd.integer(j["max_depth"], p + "/max_depth", 0, 1024));
     if (j.contains("seed")) r.seed = uint64_t(rd.integer(j["seed"], p + "/seed", 0, LONG_MAX));
     if (j.contains("boundary_samples"))
       r.boundary_samples = rd.integer(j["boundary_samples"], p + "/boundary_samples", 0, 1L << 40);
+    if (j.contains("filter")) r.filter = filter(j["filter"], p + "/filter");
+  }
+
+  double in_range(const json& j, const std::string& p, double lo, double hi) {
+    const double v = rd.number(j, p);
+    if (!(v >= lo && v <= hi)) rd.fail(p, "must be in [" + fmt_number(lo) + ", " + fmt_number(hi) + "], got " + fmt_number(v));
+    return v;
+  }
+
+  // "box", "tent", "gaussian", or an object: {"type": "tent", "radius": R}, {"type": "gaussian", "stddev": S}.
+  PixelFilter filter(const json& j, const std::string& p) {
+    const bool object = j.is_object();
+    if (object) rd.object(j, p, {"type", "radius", "stddev"}, {"type"});
+    const std::string type = rd.string(object ? j["type"] : j, object ? p + "/type" : p);
+    if (type == "box") {
+      if (object && (j.contains("radius") || j.contains("stddev"))) rd.fail(p, "the box filter takes no parameters (its radius is 0.5)");
+      return PixelFilter::box();
+    }
+    if (type == "tent") {
+      if (object && j.contains("stddev")) rd.fail(p + "/stddev", "the tent filter takes a radius, not a stddev");
+      return PixelFilter::tent(object && j.contains("radius") ? in_range(j["radius"], p + "/radius", 0.5, 16.0) : 1.0);
+    }
+    if (type == "gaussian") {
+      if (object && j.contains("radius")) rd.fail(p + "/radius", "the gaussian filter's radius is 4 stddev: give stddev");
+      return PixelFilter::gaussian(object && j.contains("stddev") ? in_range(j["stddev"], p + "/stddev", 0.125, 4.0) : 0.5);
+    }
+    rd.fail(object ? p + "/type" : p, "unknown filter \"" + type + "\" (known: box, tent, gaussian)");
   }
 
   void materials(const json& j) {

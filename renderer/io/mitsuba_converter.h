@@ -163,6 +163,7 @@ class Converter {
 
   void emitter(const pugi::xml_node& n);
   void sensor(const pugi::xml_node& n);
+  void rfilter(const pugi::xml_node& n);  // a film's rfilter: render.filter
   void integrator(const pugi::xml_node& n);
 };
 

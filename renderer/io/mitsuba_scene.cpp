@@ -88,9 +88,7 @@ void Converter::sensor(const pugi::xml_node& n) {
       for (pugi::xml_node f : c.children()) {
         if (!element(f)) continue;
         if (tag(f) == "rfilter") {
-          filter_seen_ = true;
-          if (x_.attr(f, "type") != "box")
-            warnings_.push_back(x_.where(f) + ": drawn with dray's box filter (tent and gaussian filters are not supported yet)");
+          rfilter(f);
           continue;
         }
         const std::string key = x_.attr(f, "name");
@@ -138,6 +136,21 @@ void Converter::sensor(const pugi::xml_node& n) {
   else x_.fail(n, "fov_axis must be x, y, diagonal, smaller or larger, got \"" + axis + "\"");
   camera_ = {{"origin", vec(origin)}, {"target", vec(origin + glm::normalize(dir))}, {"up", vec(glm::normalize(up))},
              {"fov_y", deg(2 * std::atan(ty))}, {"width", width}, {"height", height}};
+}
+
+void Converter::rfilter(const pugi::xml_node& n) {
+  filter_seen_ = true;
+  const std::string type = x_.attr(n, "type");
+  const char* key = type == "tent" ? "radius" : type == "gaussian" ? "stddev" : nullptr;
+  if (type != "box" && !key) x_.fail(n, "unsupported rfilter (supported: box, tent, gaussian)");
+  json filter = type;
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    if (!key || x_.attr(c, "name") != key)
+      x_.fail(c, std::string("unsupported ") + type + " filter property" + (key ? std::string(" (supported: ") + key + ")" : ""));
+    filter = {{"type", type}, {key, x_.number(c)}};
+  }
+  render_["filter"] = filter;
 }
 
 void Converter::integrator(const pugi::xml_node& n) {

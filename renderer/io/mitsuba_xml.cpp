@@ -12,8 +12,7 @@ namespace fs = std::filesystem;
 json Converter::run(const std::string& path) {
   scene(x_.load(path));
   if (camera_.is_null()) throw LoadError(path + ": the scene has no <sensor>");
-  if (!filter_seen_)
-    warnings_.push_back(path + ": no <rfilter>: Mitsuba's default Gaussian filter is drawn as dray's box filter");
+  if (!filter_seen_) render_["filter"] = "gaussian";  // Mitsuba's default
   json doc = {{"camera", camera_}, {"render", render_}, {"shapes", shapes_}};
   if (!materials_.empty()) doc["materials"] = materials_;
   if (!textures_.empty()) doc["textures"] = textures_;

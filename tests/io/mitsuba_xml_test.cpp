@@ -184,8 +184,8 @@ TEST_CASE("Mitsuba structure: includes, aliases, refs, version-1 names", "[mitsu
   CHECK(doc["render"]["max_depth"] == 2);
   CHECK(doc["materials"]["shape0"]["int_ior"] == 1.33);
   CHECK(doc["camera"]["fov_y"].get<double>() == Approx(30));
-  REQUIRE(warnings.size() == 1);  // no rfilter: Mitsuba's Gaussian drawn as a box
-  CHECK(warnings[0].find("Gaussian") != std::string::npos);
+  CHECK(warnings.empty());
+  CHECK(doc["render"]["filter"] == "gaussian");  // no rfilter: Mitsuba's default
 }
 
 TEST_CASE("Mitsuba sensors: the field of view on each axis, max_depth as bounces", "[mitsuba]") {
@@ -217,6 +217,37 @@ TEST_CASE("Mitsuba sensors: the field of view on each axis, max_depth as bounces
   CHECK(depth(R"(<integrator type="path"/>)") == 1024);                                               // unlimited
   CHECK(depth(R"(<integrator type="direct"/>)") == 1);
   CHECK(depth(R"(<integrator type="moment"><integrator type="path"><integer name="max_depth" value="4"/></integrator></integrator>)") == 3);
+}
+
+TEST_CASE("Mitsuba rfilters: box, tent and gaussian with their parameters", "[mitsuba]") {
+  TempDir t("dray-mitsuba-r-");
+  auto filter = [&](const std::string& rfilter) {
+    const std::string xml = t.write("r.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
+      <film type="hdrfilm">)" + rfilter + R"(</film></sensor><shape type="sphere"/></scene>)");
+    std::vector<std::string> warnings;
+    return read_scene_document(xml, {}, warnings)["render"]["filter"];
+  };
+  CHECK(filter("<rfilter type=\"box\"/>") == "box");
+  CHECK(filter("<rfilter type=\"tent\"/>") == "tent");
+  CHECK(filter("<rfilter type=\"tent\"><float name=\"radius\" value=\"1.5\"/></rfilter>") == json{{"type", "tent"}, {"radius", 1.5}});
+  CHECK(filter("<rfilter type=\"gaussian\"><float name=\"stddev\" value=\"0.25\"/></rfilter>") ==
+        json{{"type", "gaussian"}, {"stddev", 0.25}});
+  CHECK(filter("") == "gaussian");
+  // The scene loads with it: radius 4 stddev.
+  const std::string xml = t.write("g.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
+    <film type="hdrfilm"><rfilter type="gaussian"><float name="stddev" value="0.25"/></rfilter></film></sensor>
+    <shape type="sphere"><transform name="to_world"><translate z="5"/></transform></shape></scene>)");
+  CHECK(load_scene(xml, {}, false).render.filter.radius == 1.0);
+  auto error = [&](const std::string& rfilter) {
+    return load_error(t.write("e.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
+      <film type="hdrfilm">)" + rfilter + R"(</film></sensor><shape type="sphere"/></scene>)"));
+  };
+  CHECK(error("<rfilter type=\"lanczos\"/>").find("e.xml:2: <rfilter type=\"lanczos\">: unsupported rfilter (supported: box, tent, gaussian)") !=
+        std::string::npos);
+  CHECK(error("<rfilter type=\"tent\"><float name=\"stddev\" value=\"1\"/></rfilter>")
+            .find("<float name=\"stddev\">: unsupported tent filter property (supported: radius)") != std::string::npos);
+  CHECK(error("<rfilter type=\"gaussian\"><float name=\"stddev\" value=\"9\"/></rfilter>").find("/render/filter/stddev: must be in") !=
+        std::string::npos);
 }
 
 TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line and element", "[mitsuba]") {

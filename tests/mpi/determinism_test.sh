@@ -40,4 +40,16 @@ for config in "3 2 static" "2 1 dynamic"; do
     fi
   done
 done
+# A Gaussian pixel filter (samples spread over 4 x 4 pixels, edges splatted over the footprint):
+# the image and an edge-moving derivative, 1 x 1 against 3 ranks x 2 threads.
+run 1 1 static spheres "$tmp/g-ref.exr" --set render.filter=gaussian --wrt shapes.mid.center[0]
+run 3 2 static spheres "$tmp/g-3x2.exr" --set render.filter=gaussian --wrt shapes.mid.center[0]
+for f in g-ref.exr:g-3x2.exr g-ref.d.shapes.mid.center.0.exr:g-3x2.d.shapes.mid.center.0.exr; do
+  a=${f%%:*} b=${f##*:}
+  if cmp -s "$tmp/$a" "$tmp/$b" && [ -s "$tmp/$a" ]; then
+    echo "ok   gaussian filter: $b is bitwise identical to $a"
+  else
+    echo "FAIL gaussian filter: $b differs from $a"; fail=1
+  fi
+done
 exit $fail
