@@ -2,6 +2,7 @@
 // The scene as the kernel sees it: materials, shapes, lights and camera, whose continuous
 // values are slots in the parameter table, plus the float geometry the BVH is built over.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,7 @@ struct RenderSettings {
   uint64_t seed = 0;
   long boundary_samples = -1;  // boundary (edge) samples per derivative pass; -1: from the image size and spp
   PixelFilter filter;  // box: uniform in the pixel
+  std::optional<Tile> crop;  // the window `dray render` writes (Mitsuba's film crop); --crop overrides it
 };
 
 struct Scene {

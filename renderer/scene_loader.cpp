@@ -1,5 +1,6 @@
 #include "renderer/scene_loader.h"
 
+#include "renderer/geometry/disk_mesh.h"
 #include "renderer/geometry/mesh_normals.h"
 #include "renderer/io/material_reader.h"
 #include "renderer/io/mesh_file.h"
@@ -76,7 +77,7 @@ struct Loader {
 
   void render(const json& j) {
     const std::string p = "/render";
-    rd.object(j, p, {"spp", "max_depth", "seed", "boundary_samples", "filter"});
+    rd.object(j, p, {"spp", "max_depth", "seed", "boundary_samples", "filter", "crop"});
     RenderSettings& r = scene.render;
     if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
     if (j.contains("max_depth")) r.max_depth = int(rd.integer(j["max_depth"], p + "/max_depth", 0, 1024));
@@ -84,6 +85,19 @@ struct Loader {
     if (j.contains("boundary_samples"))
       r.boundary_samples = rd.integer(j["boundary_samples"], p + "/boundary_samples", 0, 1L << 40);
     if (j.contains("filter")) r.filter = filter(j["filter"], p + "/filter");
+    if (j.contains("crop")) r.crop = crop(j["crop"], p + "/crop");
+  }
+
+  // [x0, y0, x1, y1]: pixels [x0, x1) x [y0, y1) of the camera's image.
+  Tile crop(const json& j, const std::string& p) {
+    const int w = scene.camera.width, h = scene.camera.height;
+    if (!j.is_array() || j.size() != 4) rd.fail(p, "must be [x0, y0, x1, y1], got " + j.dump());
+    const Tile t{int(rd.integer(j[0], p + "/0", 0, w - 1)), int(rd.integer(j[1], p + "/1", 0, h - 1)),
+                 int(rd.integer(j[2], p + "/2", 1, w)), int(rd.integer(j[3], p + "/3", 1, h))};
+    if (!(t.x0 < t.x1 && t.y0 < t.y1))
+      rd.fail(p, "needs x0 < x1 and y0 < y1 (pixels [x0, x1) x [y0, y1) of the " + std::to_string(w) + "x" +
+                     std::to_string(h) + " image), got " + j.dump());
+    return t;
   }
 
   double in_range(const json& j, const std::string& p, double lo, double hi) {
@@ -168,35 +182,39 @@ struct Loader {
         shape.b = scene.params.add(prefix + "edge_u", eu);
         shape.c = scene.params.add(prefix + "edge_v", ev);
         shape.material = material_ref(s["material"], p + "/material");
-      } else if (type == "mesh") {
-        rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals"}, {"file"});
+      } else if (type == "mesh" || type == "disk") {
+        const bool disk = type == "disk";
+        if (disk) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals"}, {"material"});
+        else rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals"}, {"file"});
         shape.kind = Shape::Kind::mesh;
         shape.mesh = uint32_t(scene.meshes.size());
         scene.meshes.emplace_back();
         std::optional<uint32_t> material;
         if (s.contains("material")) material = material_ref(s["material"], p + "/material");
-        // OBJ material name -> scene material, for the OBJ materials named.
-        std::map<std::string, uint32_t> mapping;
-        if (s.contains("materials")) {
-          if (material) rd.fail(p + "/materials", "give either material or materials, not both");
-          if (!s["materials"].is_object())
-            rd.fail(p + "/materials", std::string("must be an object, got ") + s["materials"].type_name());
-          for (auto it = s["materials"].begin(); it != s["materials"].end(); ++it)
-            mapping[it.key()] = material_ref(it.value(), p + "/materials/" + it.key());
+        if (disk) {
+          use_mesh(disk_mesh(kDiskSegments, flag(s, p, "flip_normals")), *material, scene.meshes.back());
+        } else {
+          // OBJ material name -> scene material, for the OBJ materials named.
+          std::map<std::string, uint32_t> mapping;
+          if (s.contains("materials")) {
+            if (material) rd.fail(p + "/materials", "give either material or materials, not both");
+            if (!s["materials"].is_object())
+              rd.fail(p + "/materials", std::string("must be an object, got ") + s["materials"].type_name());
+            for (auto it = s["materials"].begin(); it != s["materials"].end(); ++it)
+              mapping[it.key()] = material_ref(it.value(), p + "/materials/" + it.key());
+          }
+          load_obj(rd.string(s["file"], p + "/file"), p + "/file", shape.name, material, mapping,
+                   scene.meshes.back());
         }
-        load_obj(rd.string(s["file"], p + "/file"), p + "/file", shape.name, material, mapping,
-                 scene.meshes.back());
         transform(s.contains("transform") ? s["transform"] : json::object(), p + "/transform",
                   prefix, shape.transform, scene.meshes.back());
         // Smooth shading as in Mitsuba 3: the file's `vn`, else computed; `face_normals: true`
-        // shades flat.
+        // shades flat (a disk is flat).
         Mesh& mesh = scene.meshes.back();
-        if (s.contains("face_normals") && !s["face_normals"].is_boolean())
-          rd.fail(p + "/face_normals", std::string("must be true or false, got ") + s["face_normals"].type_name());
-        if (s.value("face_normals", false)) mesh.object_normals.clear();
+        if (disk || flag(s, p, "face_normals")) mesh.object_normals.clear();
         else if (mesh.object_normals.empty()) mesh.object_normals = vertex_normals(mesh.object_positions, mesh.indices);
       } else {
-        rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad or mesh)");
+        rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh or disk)");
       }
       scene.shapes.push_back(shape);
     }
@@ -217,6 +235,22 @@ struct Loader {
                                    j.contains("translate") ? rd.vec3(j["translate"], p + "/translate") : glm::vec3(0.f));
   }
 
+  // A boolean key, false when absent.
+  bool flag(const json& s, const std::string& p, const char* key) {
+    if (!s.contains(key)) return false;
+    if (!s[key].is_boolean()) rd.fail(p + "/" + key, std::string("must be true or false, got ") + s[key].type_name());
+    return s[key].get<bool>();
+  }
+
+  // A mesh of one material from a file or a built-in shape.
+  static void use_mesh(ObjFile&& m, uint32_t material, Mesh& mesh) {
+    mesh.object_positions = std::move(m.positions);
+    mesh.indices = std::move(m.indices);
+    mesh.object_normals = std::move(m.corner_normals);
+    mesh.corner_uvs = std::move(m.corner_uvs);
+    mesh.face_materials.assign(mesh.indices.size() / 3, material);
+  }
+
   void load_obj(const std::string& rel, const std::string& jpath, const std::string& shape_name,
                 std::optional<uint32_t> material, const std::map<std::string, uint32_t>& mapping, Mesh& mesh) {
     fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir / rel;
@@ -235,12 +269,7 @@ struct Loader {
     const std::string where = rd.file() + ": " + jpath + ": " + file.string() + ": ";
     if (ext != ".obj") {
       if (!material) rd.fail(jpath.substr(0, jpath.rfind('/')) + "/material", "required for a " + ext.substr(1) + " mesh");
-      const ObjFile m = ext == ".ply" ? read_ply_file(file, where) : read_mesh_file(file, where);
-      mesh.object_positions = m.positions;
-      mesh.indices = m.indices;
-      mesh.object_normals = m.corner_normals;
-      mesh.corner_uvs = m.corner_uvs;
-      mesh.face_materials.assign(m.indices.size() / 3, *material);
+      use_mesh(ext == ".ply" ? read_ply_file(file, where) : read_mesh_file(file, where), *material, mesh);
       return;
     }
     if (std::string problem = missing_mtllib(file); !problem.empty()) {

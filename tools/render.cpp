@@ -26,7 +26,8 @@ CLI::App* add_render_command(CLI::App& app, RenderArgs& a) {
       ->check(real_number(-64, true, 64))
       ->capture_default_str();
   cmd->add_option("--crop", a.crop, "Render only the window X0 Y0 X1 Y1 (pixels [X0, X1) x [Y0, Y1)); the output is "
-                                    "that window, bitwise equal to the same pixels of the full image")
+                                    "that window, bitwise equal to the same pixels of the full image (default: the "
+                                    "scene's render.crop, else the whole image)")
       ->expected(4)
       ->check(whole_number(0, 1 << 20));
   add_threads_option(cmd, a.threads);
@@ -77,6 +78,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
     if (!args.variance.empty() && scene.render.spp < 2)
       throw LoadError("--variance needs at least 2 samples per pixel, got " + std::to_string(scene.render.spp));
     if (!args.crop.empty()) crop = crop_window(args.crop, scene);
+    else crop = scene.render.crop;
     wrt = resolve_per_image(scene, args.wrt, "--wrt");
     RenderOutputs outputs{!args.variance.empty(), std::vector<Slot>(wrt.size())};
     // The image, rank 0's gather buffer, and the 3-channel copy written out.

@@ -120,7 +120,7 @@ class Converter {
   }
 
   // A property element's value: numbers, colours, points, strings, inline textures, texture refs.
-  json property(const pugi::xml_node& c);
+  json property(const pugi::xml_node& c, bool within_emitter = false);
 
   json texture(const pugi::xml_node& n);
   // A top-level texture with an id: added to /textures under it; its name.

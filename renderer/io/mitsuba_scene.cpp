@@ -1,6 +1,8 @@
 // Mitsuba emitters, the sensor (with its film and sampler) and the integrator, and the reader's
 // entry point.
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include <glm/geometric.hpp>
 
@@ -30,7 +32,7 @@ void Converter::emitter(const pugi::xml_node& n) {
       to_world = x_.transform(c);
       has_to_world = true;
     } else {
-      props.set(x_.attr(c, "name"), property(c));
+      props.set(x_.attr(c, "name"), property(c, true));
     }
   }
   json l = {{"name", name}};
@@ -76,8 +78,10 @@ void Converter::sensor(const pugi::xml_node& n) {
   if (x_.attr(n, "type") != "perspective") x_.fail(n, "unsupported sensor type (supported: perspective)");
   glm::dmat4 to_world(1.0);
   double fov = -1;
-  std::string axis = "x";
+  std::string axis = "x", focal_length;
   int width = 768, height = 576;  // hdrfilm's defaults
+  long crop[4] = {0, 0, -1, -1};  // crop_offset_x, crop_offset_y, crop_width, crop_height (-1: Mitsuba's default, the film's size)
+  pugi::xml_node film;
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string t = tag(c);
@@ -85,6 +89,7 @@ void Converter::sensor(const pugi::xml_node& n) {
       to_world = x_.transform(c);
     } else if (t == "film") {
       if (x_.attr(c, "type") != "hdrfilm") x_.fail(c, "unsupported film (supported: hdrfilm)");
+      film = c;
       for (pugi::xml_node f : c.children()) {
         if (!element(f)) continue;
         if (tag(f) == "rfilter") {
@@ -92,14 +97,18 @@ void Converter::sensor(const pugi::xml_node& n) {
           continue;
         }
         const std::string key = x_.attr(f, "name");
+        const char* crops[4] = {"crop_offset_x", "crop_offset_y", "crop_width", "crop_height"};
+        const auto crop_key = std::find(crops, crops + 4, key);
         if (key == "width" || key == "height") {
           const long v = x_.integer(f);
           if (v < 1 || v > (1 << 16)) x_.fail(f, "must be in [1, 65536]");
           (key == "width" ? width : height) = int(v);
+        } else if (crop_key != crops + 4) {
+          crop[crop_key - crops] = x_.integer(f);
+        } else if (key != "pixel_format" && key != "component_format" && key != "sample_border" && key != "banner") {
+          x_.fail(f, "unsupported film property (supported: width, height, crop_offset_x, crop_offset_y, crop_width, "
+                     "crop_height, rfilter; ignored: pixel_format, component_format, sample_border, banner)");
         }
-        else if (key != "pixel_format" && key != "component_format" && key != "sample_border" && key != "banner")
-          x_.fail(f, "unsupported film property (supported: width, height, rfilter; ignored: pixel_format, "
-                     "component_format, sample_border, banner)");
       }
     } else if (t == "sampler") {
       for (pugi::xml_node s : c.children()) {
@@ -113,11 +122,31 @@ void Converter::sensor(const pugi::xml_node& n) {
       const std::string key = x_.attr(c, "name");
       if (key == "fov") fov = x_.number(c);
       else if (key == "fov_axis") axis = x_.attr(c, "value");
+      else if (key == "focal_length") focal_length = x_.attr(c, "value");
       else if (key != "near_clip" && key != "far_clip")
-        x_.fail(c, "unsupported sensor property (supported: fov, fov_axis, to_world; ignored: near_clip, far_clip)");
+        x_.fail(c, "unsupported sensor property (supported: fov, fov_axis, focal_length, to_world; ignored: near_clip, "
+                   "far_clip)");
     }
   }
+  if (fov >= 0 && !focal_length.empty()) x_.fail(n, "give either a fov or a focal_length, not both");
+  if (fov < 0) {
+    // Mitsuba: a 35 mm equivalent focal length (default 50mm) sets the diagonal field of view.
+    const std::string f = focal_length.empty() ? "50mm" : focal_length;
+    const std::string digits = f.size() > 2 && f.compare(f.size() - 2, 2, "mm") == 0 ? f.substr(0, f.size() - 2) : f;
+    char* end = nullptr;
+    const double mm = std::strtod(digits.c_str(), &end);
+    if (digits.empty() || *end != '\0' || !(mm > 0) || !std::isfinite(mm))
+      x_.fail(n, "focal_length must be a length in millimetres such as \"50mm\", got \"" + f + "\"");
+    fov = deg(2 * std::atan(std::sqrt(36.0 * 36.0 + 24.0 * 24.0) / (2 * mm)));
+    axis = "diagonal";
+  }
   if (fov <= 0 || fov >= 180) x_.fail(n, "needs a fov in (0, 180) degrees");
+  if (crop[2] < 0) crop[2] = width;
+  if (crop[3] < 0) crop[3] = height;
+  if (crop[0] < 0 || crop[1] < 0 || crop[2] < 1 || crop[3] < 1 || crop[0] + crop[2] > width || crop[1] + crop[3] > height)
+    x_.fail(film, "the crop window must lie inside the " + std::to_string(width) + "x" + std::to_string(height) + " film");
+  if (crop[2] != width || crop[3] != height)
+    render_["crop"] = {crop[0], crop[1], crop[0] + crop[2], crop[1] + crop[3]};
   if (width < 1 || height < 1) x_.fail(n, "the film's width and height must be at least 1");
   // Mitsuba's camera looks along local +z with +y up and +x to the left of the image.
   const glm::dvec3 origin(to_world[3]), dir(to_world * glm::dvec4(0, 0, 1, 0)), up(to_world * glm::dvec4(0, 1, 0, 0)),

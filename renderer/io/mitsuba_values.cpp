@@ -10,6 +10,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "renderer/io/spectrum_rgb.h"
 #include "renderer/json_reader.h"
 
 namespace dray::mitsuba {
@@ -172,14 +173,68 @@ glm::dvec3 XmlFiles::triple(const pugi::xml_node& n) const {
   return p;
 }
 
-nlohmann::json XmlFiles::colour(const pugi::xml_node& n) const {
-  const std::string text = attr(n, "value");
-  if (std::string(n.name()) == "spectrum" && text.find(':') != std::string::npos)
-    fail(n, "spectra given as wavelength:value pairs are not supported yet; give an rgb value");
-  const std::vector<double> v = numbers(n, text);
-  if (v.size() == 1) return {v[0], v[0], v[0]};
-  if (v.size() != 3) fail(n, "value must hold 1 or 3 numbers");
-  return {v[0], v[1], v[2]};
+nlohmann::json XmlFiles::colour(const pugi::xml_node& n, bool within_emitter) const {
+  if (std::string(n.name()) == "rgb") {
+    const std::vector<double> v = numbers(n, attr(n, "value"));
+    if (v.size() == 1) return {v[0], v[0], v[0]};
+    if (v.size() != 3) fail(n, "value must hold 1 or 3 numbers");
+    return {v[0], v[1], v[2]};
+  }
+  // A spectrum, as Mitsuba 3's RGB variants read it (renderer/io/spectrum_rgb.h).
+  const std::string name = attr(n, "name", false);
+  const bool unbounded = name == "eta" || name == "k" || name == "int_ior" || name == "ext_ior";
+  const bool has_file = bool(n.attribute("filename"));
+  if (has_file == bool(n.attribute("value"))) fail(n, "a spectrum needs one of value or filename");
+  std::vector<double> wavelengths, values;
+  if (has_file) {
+    read_spectrum_file(n, wavelengths, values);
+  } else {
+    const std::string text = attr(n, "value");
+    if (text.find(':') == std::string::npos) {
+      const std::vector<double> v = numbers(n, text);
+      if (v.size() != 1) fail(n, "a spectrum's value is one number or wavelength:value pairs");
+      // Mitsuba: a uniform spectrum emitted is D65-white's opposite in sRGB, (1, 1, 1) in XYZ.
+      const glm::dvec3 c = within_emitter && !unbounded ? xyz_to_srgb(glm::dvec3(1.0)) * v[0] : glm::dvec3(v[0]);
+      return {c.x, c.y, c.z};
+    }
+    std::string t = text;
+    for (char& c : t)
+      if (c == ',') c = ' ';
+    std::istringstream in(t);
+    std::string pair;
+    while (in >> pair) {
+      const size_t colon = pair.find(':');
+      if (colon == std::string::npos || pair.find(':', colon + 1) != std::string::npos)
+        fail(n, "\"" + pair + "\" is not a wavelength:value pair");
+      wavelengths.push_back(number(n, pair.substr(0, colon)));
+      values.push_back(number(n, pair.substr(colon + 1)));
+    }
+  }
+  if (wavelengths.size() < 2) fail(n, "a spectrum needs at least two wavelength:value pairs");
+  for (size_t i = 1; i < wavelengths.size(); ++i)
+    if (!(wavelengths[i] > wavelengths[i - 1])) fail(n, "a spectrum's wavelengths must increase");
+  for (double& v : values) v *= kCieYNormalization;
+  const glm::dvec3 c = spectrum_to_srgb(wavelengths, values, !(within_emitter || unbounded), !(within_emitter && !unbounded));
+  return {c.x, c.y, c.z};
+}
+
+void XmlFiles::read_spectrum_file(const pugi::xml_node& n, std::vector<double>& wavelengths,
+                                  std::vector<double>& values) const {
+  const fs::path file = fs::path(file_of(n)).parent_path() / attr(n, "filename");
+  std::ifstream in(file);
+  if (!in) fail(n, "cannot open the spectrum file \"" + file.string() + "\"");
+  std::string line;
+  for (int number_of_line = 1; std::getline(in, line); ++number_of_line) {
+    if (const size_t hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream words(line);
+    double w, v;
+    std::string extra;
+    if (!(words >> w)) continue;  // blank or a comment
+    if (!(words >> v) || (words >> extra) || !std::isfinite(w) || !std::isfinite(v))
+      fail(n, file.string() + ": line " + std::to_string(number_of_line) + ": expected \"wavelength value\"");
+    wavelengths.push_back(w);
+    values.push_back(v);
+  }
 }
 
 glm::dmat4 XmlFiles::transform(const pugi::xml_node& n) const {

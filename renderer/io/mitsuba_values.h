@@ -38,10 +38,14 @@ class XmlFiles {
   long integer(const pugi::xml_node& n) const;
   bool boolean(const pugi::xml_node& n) const;
   glm::dvec3 triple(const pugi::xml_node& n) const;  // point, vector: x y z or value "x, y, z"
-  nlohmann::json colour(const pugi::xml_node& n) const;  // rgb, constant spectrum: [r, g, b]
+  // rgb, or spectrum (a constant, wavelength:value pairs or a .spd file) as Mitsuba's RGB variants
+  // convert it, emitted (`within_emitter`) or not: [r, g, b].
+  nlohmann::json colour(const pugi::xml_node& n, bool within_emitter = false) const;
   glm::dmat4 transform(const pugi::xml_node& n) const;   // <transform> and its children, composed
 
  private:
+  void read_spectrum_file(const pugi::xml_node& n, std::vector<double>& wavelengths, std::vector<double>& values) const;
+
   struct Source {
     std::string path, text;
     pugi::xml_document doc;

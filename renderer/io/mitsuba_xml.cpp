@@ -45,13 +45,13 @@ void Converter::scene(const pugi::xml_node& root) {
   }
 }
 
-json Converter::property(const pugi::xml_node& c) {
+json Converter::property(const pugi::xml_node& c, bool within_emitter) {
   const std::string t = tag(c);
   if (t == "float") return x_.number(c);
   if (t == "integer") return x_.integer(c);
   if (t == "boolean") return x_.boolean(c);
   if (t == "string") return x_.attr(c, "value");
-  if (t == "rgb" || t == "spectrum") return x_.colour(c);
+  if (t == "rgb" || t == "spectrum") return x_.colour(c, within_emitter);
   if (t == "point" || t == "vector") return vec(x_.triple(c));
   if (t == "texture") return texture(c);
   if (t == "ref") return texture_name(resolve(c, "texture"));
@@ -93,6 +93,22 @@ json Converter::bsdf(const pugi::xml_node& ref_or_bsdf) {
   return m;
 }
 
+namespace {
+
+// A 4x4 matrix as 16 numbers, row by row (a mesh's transform.matrix), the rotation residue of
+// each row's linear part cleaned as vec() does.
+json matrix(const glm::dmat4& m) {
+  json rows = json::array();
+  for (int r = 0; r < 4; ++r) {
+    const json row = vec(glm::dvec3(m[0][r], m[1][r], m[2][r]));
+    rows.insert(rows.end(), row.begin(), row.end());
+    rows.push_back(m[3][r]);
+  }
+  return rows;
+}
+
+}  // namespace
+
 void Converter::shape(const pugi::xml_node& n) {
   const std::string type = x_.attr(n, "type"), name = unique_name(n, "shape", shapes_.size());
   glm::dmat4 to_world(1.0);
@@ -124,15 +140,12 @@ void Converter::shape(const pugi::xml_node& n) {
     if (type == "obj" && !props.flag("flip_tex_coords", true))
       x_.fail(n, "flip_tex_coords=false is not supported (dray flips OBJ texture coordinates, as Mitsuba does by default)");
     if (flip) x_.fail(n, "flip_normals is not supported on meshes yet");
-    if (to_world != glm::dmat4(1.0)) {
-      json rows = json::array();
-      for (int r = 0; r < 4; ++r) {
-        const json row = vec(glm::dvec3(to_world[0][r], to_world[1][r], to_world[2][r]));
-        rows.insert(rows.end(), row.begin(), row.end());
-        rows.push_back(to_world[3][r]);
-      }
-      s["transform"] = {{"matrix", rows}};
-    }
+    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
+    shapes_.push_back(s);
+  } else if (type == "disk") {  // dray's disk: a mesh of the unit disk (README)
+    json s = {{"name", name}, {"type", "disk"}, {"material", material}};
+    if (flip) s["flip_normals"] = true;
+    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
     shapes_.push_back(s);
   } else if (type == "sphere") {
     const glm::dvec3 c = props.point("center", glm::dvec3(0.0));
@@ -155,7 +168,7 @@ void Converter::shape(const pugi::xml_node& n) {
     for (int f = 0; f < 6; ++f)
       shapes_.push_back(quad(name + "_" + std::to_string(f), material, to_world, faces[f][0], faces[f][1], faces[f][2], false));
   } else {
-    x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube)");
+    x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube, disk)");
   }
   props.finish("a " + type);
 }
@@ -176,7 +189,7 @@ std::string Converter::shape_material(const std::string& shape, const pugi::xml_
   for (pugi::xml_node c : e.children()) {
     if (!element(c)) continue;
     if (x_.attr(c, "name") != "radiance") x_.fail(c, "unsupported area emitter property");
-    radiance = property(c);
+    radiance = property(c, true);
   }
   m["emission"] = radiance;
   return add_material(shape, m);

@@ -78,7 +78,7 @@ TEST_CASE("a Mitsuba scene renders bitwise as its JSON equivalent", "[mitsuba]")
     <emitter type="area"><rgb name="radiance" value="6"/></emitter>
   </shape>
   <emitter type="point"><point name="position" x="2" y="3" z="2"/><rgb name="intensity" value="8"/></emitter>
-  <emitter type="constant"><spectrum name="radiance" value="0.1"/></emitter>
+  <emitter type="constant"><rgb name="radiance" value="0.1"/></emitter>
 )"));
   const json doc = json::parse(R"({
     "camera": {"origin": [0, 1, 6], "target": [0, 1, 5], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16},
@@ -126,6 +126,38 @@ TEST_CASE("a Mitsuba scene renders bitwise as its JSON equivalent", "[mitsuba]")
     CHECK(d.params.get(red->slot) == 0.2f);
     CHECK(render(d).data != a.data);
   }
+}
+
+TEST_CASE("a Mitsuba disk renders bitwise as dray's disk shape", "[mitsuba]") {
+  TempDir t("dray-mitsuba-d-");
+  const std::string xml = t.write("scene.xml", scene_xml(R"(
+  <shape type="rectangle"><transform name="to_world"><rotate x="1" angle="-90"/><scale value="4"/></transform></shape>
+  <shape type="disk" id="lamp">
+    <transform name="to_world"><scale value="0.5"/><rotate x="1" angle="90"/><translate y="2"/></transform>
+    <emitter type="area"><rgb name="radiance" value="4"/></emitter>
+  </shape>
+  <shape type="disk" id="coaster"><boolean name="flip_normals" value="true"/>
+    <transform name="to_world"><rotate x="1" angle="90"/><translate x="1" y="0.01"/></transform></shape>
+)"));
+  const json doc = json::parse(R"({
+    "camera": {"origin": [0, 1, 6], "target": [0, 1, 5], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16},
+    "render": {"spp": 2, "max_depth": 1024, "filter": "box"},
+    "materials": {
+      "default": {"type": "diffuse", "reflectance": [0.5, 0.5, 0.5]},
+      "lamp": {"type": "diffuse", "reflectance": [0.5, 0.5, 0.5], "emission": [4, 4, 4]}
+    },
+    "shapes": [
+      {"name": "shape0", "type": "quad", "corner": [-4, 0, 4], "edge_u": [8, 0, 0], "edge_v": [0, 0, -8], "material": "default"},
+      {"name": "lamp", "type": "disk", "material": "lamp", "transform": {"matrix": [0.5, 0, 0, 0, 0, 0, -0.5, 2, 0, 0.5, 0, 0, 0, 0, 0, 1]}},
+      {"name": "coaster", "type": "disk", "material": "default", "flip_normals": true,
+       "transform": {"matrix": [1, 0, 0, 1, 0, 0, -1, 0.01, 0, 1, 0, 0, 0, 0, 0, 1]}}
+    ]})");
+  const Scene from_xml = load_scene(xml), from_json = load_scene(doc, t.dir / "scene.json");
+  const Image a = render(from_xml);
+  double sum = 0;
+  for (float v : a.data) sum += v;
+  CHECK(sum > 0.0);  // the disk lights the floor
+  CHECK(a.data == render(from_json).data);
 }
 
 TEST_CASE("Mitsuba structure: includes, aliases, refs, version-1 names", "[mitsuba]") {
@@ -208,6 +240,38 @@ TEST_CASE("Mitsuba sensors: the field of view on each axis, max_depth as bounces
   CHECK(fov_y("larger", 40, 20) == Approx(from_tan(t50 / 2.0)));        // the width is larger
   CHECK(fov_y("smaller", 20, 40) == Approx(from_tan(t50 * 2.0)));       // the width is smaller
 
+  // focal_length (35 mm equivalent, default 50mm): the diagonal field of view 2 atan(43.27 / 2f).
+  auto sensor_doc = [&](const std::string& sensor, const std::string& film = "") {
+    const std::string xml = t.write("fl.xml", R"(<scene version="3.0.0"><sensor type="perspective">)" + sensor +
+                                                 R"(<film type="hdrfilm"><integer name="width" value="40"/><integer name="height" value="20"/>)" +
+                                                 film + R"(</film></sensor>
+      <shape type="sphere"><transform name="to_world"><translate z="5"/></transform></shape></scene>)");
+    std::vector<std::string> warnings;
+    return read_scene_document(xml, {}, warnings);
+  };
+  auto diagonal_fov_y = [&](double mm) {
+    return from_tan(std::sqrt(36.0 * 36 + 24 * 24) / (2 * mm) * 20.0 / std::sqrt(40.0 * 40 + 20 * 20));
+  };
+  CHECK(sensor_doc(R"(<string name="focal_length" value="35mm"/>)")["camera"]["fov_y"].get<double>() == Approx(diagonal_fov_y(35)));
+  CHECK(sensor_doc(R"(<string name="focal_length" value="24"/>)")["camera"]["fov_y"].get<double>() == Approx(diagonal_fov_y(24)));
+  CHECK(sensor_doc("")["camera"]["fov_y"].get<double>() == Approx(diagonal_fov_y(50)));
+  // The film's crop window is render.crop, [x0, y0, x1, y1]; the whole film is no crop.
+  const json cropped = sensor_doc("", R"(<integer name="crop_offset_x" value="4"/><integer name="crop_offset_y" value="2"/>
+      <integer name="crop_width" value="10"/><integer name="crop_height" value="8"/>)");
+  CHECK(cropped["render"]["crop"] == json{4, 2, 14, 10});
+  CHECK(cropped["camera"]["width"] == 40);
+  CHECK(!sensor_doc("", R"(<integer name="crop_width" value="40"/>)")["render"].contains("crop"));
+  auto error = [&](const std::string& sensor, const std::string& film = "") {
+    return load_error(t.write("fe.xml", R"(<scene version="3.0.0"><sensor type="perspective">)" + sensor +
+                                            R"(<film type="hdrfilm"><integer name="width" value="40"/><integer name="height" value="20"/>)" +
+                                            film + R"(</film></sensor><shape type="sphere"/></scene>)"));
+  };
+  CHECK(error(R"(<float name="fov" value="40"/><string name="focal_length" value="50mm"/>)").find("either a fov or a focal_length") !=
+        std::string::npos);
+  CHECK(error(R"(<string name="focal_length" value="long"/>)").find("focal_length must be a length in millimetres") != std::string::npos);
+  CHECK(error("", R"(<integer name="crop_offset_x" value="4"/>)").find("the crop window must lie inside the 40x20 film") !=
+        std::string::npos);
+
   auto depth = [&](const std::string& integrator) {
     const std::string xml = t.write("d.xml", scene_xml(integrator + "<shape type=\"sphere\"/>"));
     std::vector<std::string> warnings;
@@ -217,6 +281,51 @@ TEST_CASE("Mitsuba sensors: the field of view on each axis, max_depth as bounces
   CHECK(depth(R"(<integrator type="path"/>)") == 1024);                                               // unlimited
   CHECK(depth(R"(<integrator type="direct"/>)") == 1);
   CHECK(depth(R"(<integrator type="moment"><integrator type="path"><integer name="max_depth" value="4"/></integrator></integrator>)") == 3);
+}
+
+TEST_CASE("Mitsuba spectra in RGB: constants, wavelength:value pairs and .spd files, emitted or reflected", "[mitsuba]") {
+  TempDir t("dray-mitsuba-sp-");
+  // The colour a property becomes: in a diffuse BSDF or as a constant emitter's radiance.
+  auto colour = [&](const std::string& spectrum, bool emitted) {
+    const std::string body = emitted ? "<emitter type=\"constant\">" + spectrum + "</emitter><shape type=\"sphere\"/>"
+                                     : "<shape type=\"sphere\"><bsdf type=\"diffuse\">" + spectrum + "</bsdf></shape>";
+    std::vector<std::string> warnings;
+    const json doc = read_scene_document(t.write("s.xml", scene_xml(body)), {}, warnings);
+    const json c = emitted ? doc["lights"][0]["radiance"] : doc["materials"]["shape0"]["reflectance"];
+    return glm::dvec3(c[0].get<double>(), c[1].get<double>(), c[2].get<double>());
+  };
+  // A constant: as it is when reflected; emitted, Mitsuba's sRGB of XYZ (1, 1, 1) times it.
+  CHECK(colour("<spectrum name=\"reflectance\" value=\"0.3\"/>", false) == glm::dvec3(0.3));
+  const glm::dvec3 e = colour("<spectrum name=\"radiance\" value=\"2\"/>", true);
+  CHECK(e.x == Approx(2 * (3.240479 - 1.537150 - 0.498535)));
+  CHECK(e.y == Approx(2 * (-0.969256 + 1.875991 + 0.041556)));
+  CHECK(e.z == Approx(2 * (0.055648 - 0.204043 + 1.057311)));
+  // A flat reflectance under D65 stays grey (to Mitsuba's D65 normalisation, 0.2%).
+  const glm::dvec3 r = colour("<spectrum name=\"reflectance\" value=\"360:0.5, 830:0.5\"/>", false);
+  for (int c = 0; c < 3; ++c) CHECK(r[c] == Approx(0.5).epsilon(3e-3));
+  // A flat emitted spectrum is XYZ (1, 1, 1): the constant's colour, to the table's ∫x̄, ∫z̄ (0.1%).
+  const glm::dvec3 f = colour("<spectrum name=\"radiance\" value=\"360:1, 600:1, 830:1\"/>", true);
+  for (int c = 0; c < 3; ++c) CHECK(f[c] == Approx(e[c] / 2).epsilon(2e-3));
+  // Red light: more red than green or blue; a reflectance is clamped to [0, 1].
+  const glm::dvec3 red = colour("<spectrum name=\"radiance\" value=\"600:0, 610:5, 650:5, 660:0\"/>", true);
+  CHECK(red.x > 4 * red.y);
+  CHECK(red.z == 0.0);  // negative blue clamped to 0
+  CHECK(colour("<spectrum name=\"reflectance\" value=\"400:3, 700:3\"/>", false) == glm::dvec3(1.0));
+  // A .spd file (wavelength value per line, # comments) reads as the inline pairs.
+  t.write("grey.spd", "# a flat spectrum\n360 0.5\n\n830 0.5  # end\n");
+  CHECK(colour("<spectrum name=\"reflectance\" filename=\"grey.spd\"/>", false) == r);
+
+  auto error = [&](const std::string& spectrum) {
+    return load_error(t.write("e.xml", scene_xml("<shape type=\"sphere\"><bsdf type=\"diffuse\">" + spectrum + "</bsdf></shape>")));
+  };
+  CHECK(error("<spectrum name=\"reflectance\" value=\"500:1\"/>").find("needs at least two wavelength:value pairs") != std::string::npos);
+  CHECK(error("<spectrum name=\"reflectance\" value=\"600:1, 500:1\"/>").find("wavelengths must increase") != std::string::npos);
+  CHECK(error("<spectrum name=\"reflectance\" value=\"500:1:2, 600:1\"/>").find("\"500:1:2\" is not a wavelength:value pair") != std::string::npos);
+  CHECK(error("<spectrum name=\"reflectance\" value=\"1, 2\"/>").find("one number or wavelength:value pairs") != std::string::npos);
+  CHECK(error("<spectrum name=\"reflectance\" filename=\"none.spd\"/>").find("cannot open the spectrum file") != std::string::npos);
+  t.write("bad.spd", "400 0.5\n500\n");
+  CHECK(error("<spectrum name=\"reflectance\" filename=\"bad.spd\"/>").find("bad.spd: line 2: expected \"wavelength value\"") !=
+        std::string::npos);
 }
 
 TEST_CASE("Mitsuba rfilters: box, tent and gaussian with their parameters", "[mitsuba]") {
@@ -256,7 +365,7 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
     std::string body, message;
   };
   const Case cases[] = {
-      {"<shape type=\"disk\"/>", "scene.xml:9: <shape type=\"disk\">: unsupported shape type"},
+      {"<shape type=\"cylinder\"/>", "scene.xml:9: <shape type=\"cylinder\">: unsupported shape type"},
       {"<shape type=\"ply\"><string name=\"filename\" value=\"a.ply\"/></shape>", "/shapes/0 (shape0)/file: cannot open"},
       {"<shape type=\"sphere\"><ref id=\"nothing\"/></shape>", "scene.xml:9: <ref id=\"nothing\">: no object with id \"nothing\""},
       {"<shape type=\"sphere\"><float name=\"radius\" value=\"big\"/></shape>", "<float name=\"radius\">: \"big\" is not a number"},
@@ -267,7 +376,6 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
       {"<emitter type=\"envmap\"><string name=\"filename\" value=\"sky.exr\"/><transform name=\"to_world\"><rotate x=\"1\" angle=\"30\"/></transform></emitter>",
        "may only rotate about +y"},
       {"<shape type=\"sphere\"><transform name=\"to_world\"><scale x=\"2\"/></transform></shape>", "must keep it a sphere"},
-      {"<shape type=\"sphere\"><spectrum name=\"radius\" value=\"400:1, 700:2\"/></shape>", "wavelength:value pairs are not supported yet"},
       {"<medium type=\"homogeneous\"/>", "unsupported element at scene level"},
       {"<shape type=\"sphere\"><float name=\"sharpness\" value=\"1\"/></shape>", "unsupported property \"sharpness\" for a sphere"},
       {"<bsdf type=\"diffuse\" id=\"a\"/><bsdf type=\"diffuse\" id=\"a\"/>", "id \"a\" is used twice"},

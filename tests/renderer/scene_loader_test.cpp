@@ -188,6 +188,12 @@ TEST_CASE("broken scenes are rejected with the file and JSON path", "[loader]") 
       {"camera.origin=[0, 2, 3e38]", "scene.json: /camera/origin: is too far from /camera/target"},
       {"camera.origin=[0, 5, 0]", "scene.json: /camera/origin: the viewing direction is vertical: give /camera/up"},
       {"materials.white.two_sided=true", "scene.json: /materials/white/two_sided: applies to emission"},
+      {"render.crop=[0, 0, 8]", "scene.json: /render/crop: must be [x0, y0, x1, y1], got [0,0,8]"},
+      {"render.crop=[4, 0, 4, 8]", "scene.json: /render/crop: needs x0 < x1 and y0 < y1"},
+      {"render.crop=[0, 0, 9999, 8]", "scene.json: /render/crop/2: must be in [1, "},
+      {"shapes=[{\"type\": \"disk\", \"material\": \"white\", \"flip_normals\": 1}]",
+       "scene.json: /shapes/0/flip_normals: must be true or false, got number"},
+      {"shapes=[{\"type\": \"disk\", \"material\": \"white\", \"file\": \"a.obj\"}]", "scene.json: /shapes/0/file: unknown key"},
 
   };
   for (const Case& c : cases) {

@@ -217,6 +217,11 @@ expect 1 "--exposure -2 changes the PNG" "$dray" diff "$tmp/e2.png" "$tmp/e0.png
 expect 0 "--crop" "$dray" render "$S" $small -q -o "$tmp/crop.exr" --crop 4 2 20 10
 "$dray" diff "$tmp/crop.exr" "$tmp/crop.exr" > "$tmp/stdout"
 has "$tmp/stdout" "(16x8)" "the cropped image is the window's size"
+# render.crop in the scene (Mitsuba's film crop) is the same window; --crop overrides it.
+expect 0 "render.crop" "$dray" render "$S" $small -q -o "$tmp/crop2.exr" --set "render.crop=[4, 2, 20, 10]"
+expect 0 "render.crop gives --crop's image" cmp "$tmp/crop.exr" "$tmp/crop2.exr"
+expect 0 "--crop overrides render.crop" "$dray" render "$S" $small -q -o "$tmp/crop3.exr" --set "render.crop=[0, 0, 8, 8]" --crop 4 2 20 10
+expect 0 "--crop's window wins" cmp "$tmp/crop.exr" "$tmp/crop3.exr"
 
 # regress: a missing golden is reported before rendering; --update-goldens makes them.
 mkdir -p "$tmp/suite/cases"
