@@ -93,8 +93,9 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   const Vec3<float> wo = frame.to_local(Vec3<float>(-ray.d)), wi = frame.to_local(Vec3<float>(to / d));
   if (!same_side(n, to / d, wi.z)) return glm::vec3(0.f);
   const float cos_y = std::fabs(wi.z);
-  const Inputs<float> in(P, scene.textures.data(), scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, prim, to_glm(sp.p)));
-  const glm::vec3 f = to_glm(bsdf_f(bsdf, in, wo, wi)) * (mat.opacity == kNoSlot ? 1.f : P.scalar(mat.opacity));
+  const glm::vec2 uv = scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, prim, to_glm(sp.p));
+  const Inputs<float> in(P, scene.textures.data(), uv);
+  const glm::vec3 f = to_glm(bsdf_f(bsdf, in, wo, wi)) * (is_mask(mat) ? mask_opacity(scene, P, mat, uv) : 1.f);
   if (!(f.x > 0.f || f.y > 0.f || f.z > 0.f)) return glm::vec3(0.f);
   glm::vec3 radiance;
   float cos_q = 1.f;

@@ -49,6 +49,24 @@ T area_turn(const PrimT<T>& prim, const glm::vec3& hit, const Vec3<T>& x, const 
 
 }  // namespace detail
 
+inline bool is_mask(const Material& m) { return m.opacity != kNoSlot || m.opacity_texture >= 0; }
+
+// A mask's opacity at a point with surface coordinates uv: its parameter, or its texture's
+// luminance (Mitsuba's eval_1 of an RGB bitmap) clamped to [0, 1].
+template <class T>
+T mask_opacity(const Scene& scene, const ParamView<T>& P, const Material& m, glm::vec2 uv) {
+  if (m.opacity_texture < 0) return P.scalar(m.opacity);
+  const Vec3<T> c = eval_texture(scene.textures[size_t(m.opacity_texture)], P, uv);
+  const T y = c.x * T(0.212671f) + c.y * T(0.715160f) + c.z * T(0.072169f);
+  return value(y) <= 0.f ? T(0.f) : value(y) >= 1.f ? T(1.f) : y;
+}
+
+// The UV of the float point p on BVH primitive `prim`, for a textured mask only (else unused).
+inline glm::vec2 mask_uv(const Scene& scene, const Material& m, uint32_t prim, const glm::vec3& p) {
+  if (m.opacity_texture < 0) return glm::vec2(0.f);
+  return surface_uv(scene, prim, lift_prim(scene, ParamView<float>(scene.params), prim), p);
+}
+
 // The fraction of light that passes along a shadow ray: 0 past an opaque surface, else the
 // product of (1 - opacity) over the masks crossed (in T: opacity is a parameter).
 template <class T>
@@ -59,9 +77,9 @@ T transmittance(const Scene& scene, const ParamView<T>& P, Ray ray) {
     Hit hit;
     if (!scene.bvh.intersect(ray, hit)) return passed;
     const Material& m = scene.materials[scene.material_of(hit.prim)];
-    if (m.opacity == kNoSlot) return T(0.f);
-    passed *= T(1.f) - P.scalar(m.opacity);
+    if (!is_mask(m)) return T(0.f);
     const glm::vec3 p = ray.o + ray.d * hit.t;
+    passed *= T(1.f) - mask_opacity(scene, P, m, mask_uv(scene, m, hit.prim, p));
     const float step = hit.t + detail::ray_epsilon(p, ray.o, hit.t);
     ray.o += ray.d * step;
     ray.t_max -= step;
@@ -163,8 +181,8 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
   // carry opacity's derivative). The path keeps its direction and its MIS state: shadow rays
   // cross masks with transmittance 1 - opacity, so the light found through one is weighed
   // against next-event estimation as if the mask were not there.
-  if (mat.opacity != kNoSlot) {
-    const T opacity = P.scalar(mat.opacity);
+  if (is_mask(mat)) {
+    const T opacity = mask_opacity(scene, P, mat, mask_uv(scene, mat, hit.prim, value(sp.p)));
     if (sampler.next() >= value(opacity)) {
       beta *= (T(1.f) - opacity) / T(1.f - value(opacity));
       const Vec3<T> n_in = back ? sp.n : -sp.n;  // the side the ray goes on to

@@ -199,22 +199,35 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
     // Mitsuba's two-BSDF twosided names them brdf_0 (front) and brdf_1 (back).
     const bool mask = type == "mask";
     rd_.object(m, p, with({"type", "bsdf"}, mask ? with({"opacity"}, common) : common), {"bsdf"});
-    const json& inner = m["bsdf"];
-    const std::string ip = p + "/bsdf";
-    if (!mask && inner.is_array()) {
-      if (inner.size() != 2) rd_.fail(ip, "must be one BSDF object or an array of two (front, back)");
-      mat.front = bsdf(inner[0], ip + "/0", prefix + "brdf_0.", {});
-      mat.back = bsdf(inner[1], ip + "/1", prefix + "brdf_1.", {});
+    const json* inner = &m["bsdf"];
+    std::string ip = p + "/bsdf";
+    bool sided = !mask;
+    // A mask over a twosided (Mitsuba's leaves): the twosided's sides, under the mask's opacity.
+    if (mask && inner->is_object() && inner->contains("type") && (*inner)["type"] == "twosided") {
+      rd_.object(*inner, ip, {"type", "bsdf"}, {"bsdf"});
+      inner = &(*inner)["bsdf"];
+      ip += "/bsdf";
+      sided = true;
+    }
+    if (sided && inner->is_array()) {
+      if (inner->size() != 2) rd_.fail(ip, "must be one BSDF object or an array of two (front, back)");
+      mat.front = bsdf((*inner)[0], ip + "/0", prefix + "brdf_0.", {});
+      mat.back = bsdf((*inner)[1], ip + "/1", prefix + "brdf_1.", {});
     } else {
-      mat.front = mat.back = bsdf(inner, ip, prefix, {});
+      mat.front = mat.back = bsdf(*inner, ip, prefix, {});
     }
     for (uint32_t b : {mat.front, mat.back})
-      if (!mask && (bsdf_flags(scene_.bsdfs[b]) & kLobeTransmission))
+      if (sided && (bsdf_flags(scene_.bsdfs[b]) & kLobeTransmission))
         rd_.fail(ip + "/type", "twosided wraps reflecting materials only, not a transmitting one");
     if (mask) {
-      const float opacity = m.contains("opacity") ? float(rd_.number(m["opacity"], p + "/opacity")) : 0.5f;
-      if (!(opacity > 0.f && opacity <= 1.f)) rd_.fail(p + "/opacity", "must be in (0, 1], got " + fmt_number(opacity));
-      mat.opacity = scene_.params.add(prefix + "opacity", opacity);
+      // A number, or a texture whose luminance is the opacity (Mitsuba's bitmap opacity).
+      if (m.contains("opacity") && (m["opacity"].is_string() || m["opacity"].is_object())) {
+        mat.opacity_texture = colour(m, p, prefix, "opacity", glm::vec3(0.f)).texture;
+      } else {
+        const float opacity = m.contains("opacity") ? float(rd_.number(m["opacity"], p + "/opacity")) : 0.5f;
+        if (!(opacity > 0.f && opacity <= 1.f)) rd_.fail(p + "/opacity", "must be in (0, 1], got " + fmt_number(opacity));
+        mat.opacity = scene_.params.add(prefix + "opacity", opacity);
+      }
       scene_.has_masks = true;
     }
   } else {

@@ -93,6 +93,32 @@ TEST_CASE("a mask passes 1 - opacity of the light, in shadows too, and opacity's
   CHECK(mean == Approx((1.f - op) * (1.f - op) * lit.x).epsilon(0.01));
 }
 
+TEST_CASE("a textured mask's opacity is its texture's luminance, with the texels' derivative", "[materials]") {
+  // Mitsuba's mask over a bitmap: opacity = 0.212671 r + 0.715160 g + 0.072169 b (its eval_1).
+  const glm::vec3 t(0.2f, 0.4f, 0.9f);
+  const float op = 0.212671f * t.x + 0.715160f * t.y + 0.072169f * t.z, rho = 0.5f;
+  json mats = {{"m", {{"type", "diffuse"}, {"reflectance", rho}}},
+               {"lace", {{"type", "mask"},
+                         {"opacity", {{"type", "bitmap"}, {"width", 2}, {"height", 2}, {"value", {t.x, t.y, t.z}}, {"raw", true}}},
+                         // a mask over a twosided (Mitsuba's leaves): both sides black
+                         {"bsdf", {{"type", "twosided"}, {"bsdf", {{"type", "diffuse"}, {"reflectance", 0.0}}}}}}}};
+  json blocker = {{{"name", "lace"}, {"type", "quad"}, {"corner", {-1, 1, -1}}, {"edge_u", {2, 0, 0}}, {"edge_v", {0, 0, 2}},
+                   {"material", "lace"}}};
+  json sun = {{{"name", "sun"}, {"type", "directional"}, {"direction", {0, -1, 0}}, {"irradiance", 2}}};
+  const Scene s = load_scene(plane_doc(mats, blocker, sun), "mask.json");
+  REQUIRE(s.has_masks);
+  const float lit = rho / kPi * 2.f;
+  const glm::vec3 in_shadow = value(trace(s, ParamView<float>(s.params), {4, 0.5f, 0}, {-4, -0.5f, 0}));
+  CHECK(in_shadow.x == Approx((1.f - op) * lit).epsilon(1e-5));
+  // Raising every texel's green by dθ raises the opacity by 0.715160 dθ (bilinear weights sum to 1).
+  std::vector<int> seeds(s.params.values().size(), -1);
+  const auto block = s.params.find("textures.lace.opacity.data");
+  REQUIRE(block);
+  for (size_t k = 0; k < 4; ++k) seeds[block->slot + k * 3 + 1] = 0;
+  const Vec3<ad::Dual<1>> d = trace(s, ParamView<ad::Dual<1>>(s.params, seeds.data()), {4, 0.5f, 0}, {-4, -0.5f, 0});
+  CHECK(d.x.d[0] == Approx(-0.715160f * lit).epsilon(1e-4));
+}
+
 TEST_CASE("twosided: each side shaded by its own BSDF; one BSDF is both sides", "[materials]") {
   json mats = {{"m", {{"type", "twosided"},
                       {"bsdf", {{{"type", "diffuse"}, {"reflectance", {0.8, 0.1, 0.1}}},
