@@ -1,7 +1,13 @@
 #pragma once
-// A bounding volume hierarchy over spheres, quads and triangles: binned SAH build, float
-// traversal. It answers "which primitive, at what distance" and "is this segment blocked";
-// derivatives never pass through it (DESIGN.md invariant 2).
+// A bounding volume hierarchy over spheres, quads and triangles: a binned-SAH binary build,
+// collapsed into a 4-wide tree whose nodes hold their children's boxes as structure-of-arrays,
+// tested in one SIMD step (Wald et al., "Embree", 2014). It answers "which primitive, at what
+// distance" and "is this segment blocked"; derivatives never pass through it (DESIGN.md
+// invariant 2).
+//
+// The closest hit is the least (t, primitive index) over the primitives hit in (t_min, t_max):
+// an exact tie in distance (a ray through a shared edge) goes to the lower index, whatever order
+// the tree is visited in, so that any traversal finds the same hit.
 #include <cstdint>
 #include <vector>
 
@@ -50,28 +56,56 @@ class Bvh {
   bool intersect(const Ray& ray, Hit& hit, float t_min = 0.f) const;
   // Any hit in (t_min, ray.t_max).
   bool occluded(const Ray& ray, float t_min = 0.f) const;
+  // The closest hit by testing every primitive (tests).
+  bool intersect_brute_force(const Ray& ray, Hit& hit, float t_min = 0.f) const;
 
   const std::vector<PrimRef>& prim_refs() const { return refs_; }
   const std::vector<PrimGeom>& prim_geoms() const { return geoms_; }
   size_t node_count() const { return nodes_.size(); }
-  Aabb bounds() const { return nodes_.empty() ? Aabb{} : Aabb{nodes_[0].lo, nodes_[0].hi}; }
+  Aabb bounds() const { return bounds_; }
 
-  struct Node {
+  // The binary tree of the build.
+  struct BinaryNode {
     glm::vec3 lo;
     uint32_t offset;  // leaf: first primitive; interior: index of the second child
     glm::vec3 hi;
     uint16_t count;   // leaf: number of primitives; interior: 0
     uint16_t axis;    // interior: split axis (the first child is on the low side)
   };
-  static_assert(sizeof(Node) == 32);
+  static_assert(sizeof(BinaryNode) == 32);
+
+  // A node of the 4-wide tree: its children's boxes, one lane each (an empty lane holds a box no
+  // ray meets), and per child a wide node index (count 0) or a leaf (its pack in leaves_, its
+  // primitive count).
+  struct alignas(64) Node {
+    float lo[3][4], hi[3][4];  // [axis][child]
+    uint32_t child[4];
+    uint16_t count[4];
+    uint32_t pad[2];
+  };
+  static_assert(sizeof(Node) == 128);
+
+  // A leaf's triangles and quads as structure-of-arrays, tested four at a time (Möller–Trumbore,
+  // the same float operations as intersect_prim, so the same distances); a sphere's lane is
+  // tested on its own. Lanes past the leaf's count are degenerate (never hit).
+  struct alignas(16) LeafPack {
+    float a[3][4], e1[3][4], e2[3][4];  // [axis][lane]
+    uint32_t first;                     // the leaf's first primitive
+    uint8_t count, quads, spheres;      // primitive count; lane bit masks
+    uint8_t pad[9];
+  };
+  static_assert(sizeof(LeafPack) == 160);
 
  private:
   template <bool any_hit>
   bool traverse(const Ray& ray, Hit& hit, float t_min) const;
 
   std::vector<Node> nodes_;
+  std::vector<LeafPack> leaves_;    // a wide node's leaf child k is leaves_[child[k]]
+  std::vector<BinaryNode> binary_;  // the build's binary tree (scratch, kept for its capacity)
   std::vector<PrimRef> refs_;
   std::vector<PrimGeom> geoms_;
+  Aabb bounds_;
 };
 
 // Float intersection of one primitive, as the BVH does it (exposed for tests).

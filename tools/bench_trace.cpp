@@ -32,9 +32,14 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-std::vector<Ray> make_rays(const Scene& scene) {
+// Closest-hit rays, and shadow rays from each primary hit to the scene's first point light (the
+// bunny's "sun"), stopping just short of it.
+std::vector<Ray> make_rays(const Scene& scene, std::vector<Ray>& shadow) {
   ParamView<float> P(scene.params);
   std::vector<Ray> rays;
+  const Light* sun = nullptr;
+  for (const Light& l : scene.lights)
+    if (!sun && l.kind == Light::Kind::point) sun = &l;
   const int w = scene.camera.width, h = scene.camera.height;
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
@@ -47,6 +52,11 @@ std::vector<Ray> make_rays(const Scene& scene) {
       glm::vec3 n = glm::normalize(glm::cross(to_glm(scene.bvh.prim_geoms()[hit.prim].b),
                                               to_glm(scene.bvh.prim_geoms()[hit.prim].c)));
       if (glm::dot(n, r.d) > 0) n = -n;
+      if (sun) {
+        const glm::vec3 q = p + n * 1e-4f, to = scene.params.get_vec3(sun->position) - q;
+        const float dist = glm::length(to);
+        shadow.push_back(Ray{q, to / dist, dist * (1.f - 1e-4f)});
+      }
       // A cosine-weighted direction around n (rejection in the unit ball, then normalised).
       glm::vec3 d;
       do d = glm::vec3(s.next(), s.next(), s.next()) * 2.f - 1.f; while (glm::dot(d, d) > 1.f);
@@ -67,8 +77,8 @@ double median_seconds(int repeats, const std::function<void()>& f) {
 
 #ifdef DRAY_HAVE_EMBREE
 // The same primitives in Embree: triangles, and each quad as two triangles (spheres are skipped).
-// Returns Mrays/s for closest hits on one thread, and the number of hits in `hits`.
-double embree_mrays(const Scene& scene, const std::vector<Ray>& rays, int repeats, long& hits) {
+// Returns Mrays/s for closest hits (or occlusion) on one thread, and the number of hits in `hits`.
+double embree_mrays(const Scene& scene, const std::vector<Ray>& rays, int repeats, bool occlusion, long& hits) {
   RTCDevice device = rtcNewDevice("threads=1");
   RTCScene es = rtcNewScene(device);
   std::vector<glm::vec3> v;
@@ -101,8 +111,13 @@ double embree_mrays(const Scene& scene, const std::vector<Ray>& rays, int repeat
       rh.ray.tfar = r.t_max;
       rh.ray.mask = ~0u;
       rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
-      rtcIntersect1(es, &ctx, &rh);
-      h += rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
+      if (occlusion) {
+        rtcOccluded1(es, &ctx, &rh.ray);
+        h += rh.ray.tfar < 0.f;  // Embree marks an occluded ray with tfar = -inf
+      } else {
+        rtcIntersect1(es, &ctx, &rh);
+        h += rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
+      }
     }
     hits = h;
   });
@@ -135,33 +150,39 @@ int main(int argc, char** argv) {
               b * 1e3, prims, prims / b * 1e-6, scene.bvh.node_count());
   std::printf("#kv bvh_build_mtris_per_s %.4f\n", prims / b * 1e-6);
 
-  std::vector<Ray> rays = make_rays(scene);
-  for (int threads : {1, 2}) {
-    std::vector<double> secs;
-    long hits = 0;
-    for (int i = 0; i < repeats + 1; ++i) {  // the first run warms up
-      long h = 0;
-      auto t0 = Clock::now();
+  std::vector<Ray> shadow;
+  std::vector<Ray> rays = make_rays(scene, shadow);
+  for (bool occlusion : {false, true}) {
+    const std::vector<Ray>& rs = occlusion ? shadow : rays;
+    const char* what = occlusion ? "occlusion" : "closest hit";
+    for (int threads : {1, 2}) {
+      std::vector<double> secs;
+      long hits = 0;
+      for (int i = 0; i < repeats + 1; ++i) {  // the first run warms up
+        long h = 0;
+        auto t0 = Clock::now();
 #pragma omp parallel for schedule(dynamic, 1024) num_threads(threads) reduction(+ : h)
-      for (size_t k = 0; k < rays.size(); ++k) {
-        Hit hit;
-        h += scene.bvh.intersect(rays[k], hit);
+        for (size_t k = 0; k < rs.size(); ++k) {
+          Hit hit;
+          h += occlusion ? scene.bvh.occluded(rs[k]) : scene.bvh.intersect(rs[k], hit);
+        }
+        if (i > 0) secs.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+        hits = h;
       }
-      if (i > 0) secs.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-      hits = h;
+      double s = median(secs);
+      std::printf("| %-28s | %10.2f Mrays/s | %zu rays, %ld hits |\n",
+                  (std::string(what) + ", " + std::to_string(threads) + " thread(s)").c_str(), rs.size() / s * 1e-6,
+                  rs.size(), hits);
+      if (threads == 1) std::printf("#kv %s_mrays_dray %.4f\n", occlusion ? "occlusion" : "trace", rs.size() / s * 1e-6);
     }
-    double s = median(secs);
-    std::printf("| %-28s | %10.2f Mrays/s | %zu rays, %ld hits |\n",
-                (std::string("closest hit, ") + std::to_string(threads) + " thread(s)").c_str(),
-                rays.size() / s * 1e-6, rays.size(), hits);
-    if (threads == 1) std::printf("#kv trace_mrays_dray %.4f\n", rays.size() / s * 1e-6);
-  }
 #ifdef DRAY_HAVE_EMBREE
-  long embree_hits = 0;
-  double em = embree_mrays(scene, rays, repeats, embree_hits);
-  std::printf("| %-28s | %10.2f Mrays/s | %zu rays, %ld hits (Embree %d.%d) |\n", "Embree rtcIntersect1, 1 thread", em,
-              rays.size(), embree_hits, RTC_VERSION_MAJOR, RTC_VERSION_MINOR);
-  std::printf("#kv trace_mrays_embree %.4f\n", em);
+    long embree_hits = 0;
+    double em = embree_mrays(scene, rs, repeats, occlusion, embree_hits);
+    std::printf("| %-28s | %10.2f Mrays/s | %zu rays, %ld hits (Embree %d.%d) |\n",
+                occlusion ? "Embree rtcOccluded1, 1 thread" : "Embree rtcIntersect1, 1 thread", em, rs.size(), embree_hits,
+                RTC_VERSION_MAJOR, RTC_VERSION_MINOR);
+    std::printf("#kv %s_mrays_embree %.4f\n", occlusion ? "occlusion" : "trace", em);
 #endif
+  }
   return 0;
 }

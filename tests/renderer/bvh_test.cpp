@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include <glm/geometric.hpp>
 
 #include "renderer/sampler.h"
@@ -8,21 +10,6 @@
 using namespace dray;
 
 namespace {
-
-bool brute_force(const Bvh& bvh, const Ray& ray, Hit& hit) {
-  bool found = false;
-  float t_max = ray.t_max;
-  const auto& geoms = bvh.prim_geoms();
-  for (uint32_t i = 0; i < geoms.size(); ++i) {
-    float t;
-    if (intersect_prim(geoms[i], ray, 0.f, t_max, t)) {
-      t_max = t;
-      hit = {t, i};
-      found = true;
-    }
-  }
-  return found;
-}
 
 // Rays from random points on a sphere around the scene towards random points inside its box.
 void compare_with_brute_force(const Scene& scene, int n_rays) {
@@ -37,8 +24,8 @@ void compare_with_brute_force(const Scene& scene, int n_rays) {
     glm::vec3 target = box.lo + extent * glm::vec3(s.next(), s.next(), s.next());
     Ray ray{o, glm::normalize(target - o)};
     Hit a, b;
-    bool ha = scene.bvh.intersect(ray, a), hb = brute_force(scene.bvh, ray, b);
-    if (ha != hb || (ha && a.t != b.t)) ++mismatches;  // ties on shared edges may differ in prim
+    bool ha = scene.bvh.intersect(ray, a), hb = scene.bvh.intersect_brute_force(ray, b);
+    if (ha != hb || (ha && (a.t != b.t || a.prim != b.prim))) ++mismatches;  // the same hit, ties included
     hits += ha;
     if (scene.bvh.occluded(ray) != hb) ++occlusion_mismatches;
     // A segment that stops short of the hit is not occluded.
@@ -46,7 +33,7 @@ void compare_with_brute_force(const Scene& scene, int n_rays) {
       Ray shorter = ray;
       shorter.t_max = b.t * 0.999f;
       Hit c;
-      if (scene.bvh.occluded(shorter) != brute_force(scene.bvh, shorter, c)) ++occlusion_mismatches;
+      if (scene.bvh.occluded(shorter) != scene.bvh.intersect_brute_force(shorter, c)) ++occlusion_mismatches;
     }
   }
   INFO("rays " << n_rays << ", hits " << hits);
@@ -63,9 +50,57 @@ TEST_CASE("BVH closest hit equals brute force on the bunny", "[bvh]") {
   compare_with_brute_force(scene, 2000);
 }
 
-TEST_CASE("BVH closest hit equals brute force on spheres and quads", "[bvh]") {
-  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json");
-  compare_with_brute_force(scene, 20000);
+TEST_CASE("BVH closest hit equals brute force on every example scene", "[bvh]") {
+  for (const char* name : {"spheres.json", "cornell-box.json", "materials.json", "shadow-truth.json", "pose-truth.json",
+                           "mitsuba/bsdf_spheres/test_arealight.xml"}) {
+    INFO(name);
+    Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/" + name);
+    compare_with_brute_force(scene, 4000);
+  }
+}
+
+TEST_CASE("BVH closest hit equals brute force on a million triangles", "[bvh]") {
+  // A 708 x 708 height field (1,002,528 triangles).
+  constexpr int n = 708;
+  std::vector<PrimRef> refs;
+  std::vector<PrimGeom> geoms;
+  auto height = [](int i, int j) { return 0.05f * std::sin(0.37f * float(i)) * std::cos(0.23f * float(j)); };
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const glm::vec3 p00(i, height(i, j), j), p10(i + 1, height(i + 1, j), j), p01(i, height(i, j + 1), j + 1),
+          p11(i + 1, height(i + 1, j + 1), j + 1);
+      geoms.push_back({Vec3<float>(p00), Vec3<float>(p10 - p00), Vec3<float>(p11 - p00), PrimGeom::triangle});
+      geoms.push_back({Vec3<float>(p00), Vec3<float>(p11 - p00), Vec3<float>(p01 - p00), PrimGeom::triangle});
+    }
+  refs.resize(geoms.size());
+  Scene scene;
+  scene.bvh.build(refs, geoms);
+  compare_with_brute_force(scene, 60);
+}
+
+TEST_CASE("BVH ties in distance go to the lower primitive index, in any traversal order", "[bvh]") {
+  // A ray along the shared edge of a fan of triangles meets several at the same distance; and
+  // 100 copies of one triangle are met all at once.
+  std::vector<PrimGeom> fan;
+  for (int k = 0; k < 8; ++k) {
+    const float a0 = 0.785398f * float(k), a1 = 0.785398f * float(k + 1);
+    fan.push_back({Vec3<float>(0.f), Vec3<float>(std::cos(a0), std::sin(a0), 0.f), Vec3<float>(std::cos(a1), std::sin(a1), 0.f),
+                   PrimGeom::triangle});
+  }
+  for (const auto& geoms : {fan, std::vector<PrimGeom>(100, fan[3])}) {
+    Bvh bvh;
+    bvh.build(std::vector<PrimRef>(geoms.size()), geoms);
+    for (glm::vec3 o : {glm::vec3(0.f, 0.f, -1.f), glm::vec3(0.3f, 0.3f, -1.f), glm::vec3(-0.2f, 0.1f, 2.f)}) {
+      const Ray ray{o, glm::normalize(-o)};  // through the fan's centre, a vertex of every triangle
+      Hit a, b;
+      const bool ha = bvh.intersect(ray, a), hb = bvh.intersect_brute_force(ray, b);
+      REQUIRE(ha == hb);
+      if (ha) {
+        CHECK(a.t == b.t);
+        CHECK(a.prim == b.prim);
+      }
+    }
+  }
 }
 
 TEST_CASE("BVH over primitives with identical centroids", "[bvh]") {
