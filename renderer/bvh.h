@@ -5,9 +5,10 @@
 // distance" and "is this segment blocked"; derivatives never pass through it (DESIGN.md
 // invariant 2).
 //
-// The closest hit is the least (t, primitive index) over the primitives hit in (t_min, t_max):
-// an exact tie in distance (a ray through a shared edge) goes to the lower index, whatever order
-// the tree is visited in, so that any traversal finds the same hit.
+// The closest hit is the least (t, input index) over the primitives hit in (t_min, t_max): an
+// exact tie in distance (a ray through a shared edge) goes to the primitive given first, whatever
+// tree (built or refitted) and whatever order it is visited in, so that any traversal finds the
+// same hit.
 #include <cstdint>
 #include <vector>
 
@@ -51,6 +52,14 @@ class Bvh {
  public:
   // Builds over the primitives; both arrays are stored reordered for traversal.
   void build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms);
+  // The same primitives moved (`geoms` in the input order of the last build, `refs` equal to it):
+  // the boxes recomputed bottom up, the tree kept. Returns false (and changes nothing) when the
+  // primitives differ from the last build's.
+  bool refit(const std::vector<PrimRef>& refs, const std::vector<PrimGeom>& geoms);
+  // A refit when the primitives are the same and the refitted tree's cost (the summed areas of
+  // its boxes) stays within kRefitSlack of the last build's, else a build. Returns whether it refit.
+  bool update(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms);
+  static constexpr float kRefitSlack = 1.25f;
 
   // Closest hit in (t_min, ray.t_max).
   bool intersect(const Ray& ray, Hit& hit, float t_min = 0.f) const;
@@ -61,6 +70,9 @@ class Bvh {
 
   const std::vector<PrimRef>& prim_refs() const { return refs_; }
   const std::vector<PrimGeom>& prim_geoms() const { return geoms_; }
+  // The primitive's index in the build's input: ties and scene-order tables use it, so that they
+  // do not depend on the tree (a refitted tree orders primitives as the build it came from).
+  uint32_t input_index(uint32_t prim) const { return order_[prim]; }
   size_t node_count() const { return nodes_.size(); }
   Aabb bounds() const { return bounds_; }
 
@@ -105,7 +117,11 @@ class Bvh {
   std::vector<BinaryNode> binary_;  // the build's binary tree (scratch, kept for its capacity)
   std::vector<PrimRef> refs_;
   std::vector<PrimGeom> geoms_;
+  std::vector<uint32_t> order_;     // input index of each stored primitive
   Aabb bounds_;
+  double built_cost_ = 0;           // summed box areas of the tree as built
+  double refit_boxes();             // recomputes the boxes (and leaf packs) from geoms_; the new cost
+  double tree_cost() const;         // the summed half areas of the children's boxes
 };
 
 // Float intersection of one primitive, as the BVH does it (exposed for tests).

@@ -152,15 +152,21 @@ void Scene::build_geometry() {
       }
     }
   }
-  bvh.build(std::move(refs), std::move(geoms));
+  // Only positions moved (an optimization step, a pose): the tree is refitted, unless that
+  // has made it worse than kRefitSlack times the built one's cost.
+  bvh.update(std::move(refs), std::move(geoms));
 
-  // Area lights: the emissive primitives of each emissive shape, with their area CDF.
+  // Area lights: the emissive primitives of each emissive shape, with their area CDF, in the
+  // scene's order (not the tree's: a refitted tree keeps the order of the build it came from).
   for (Light& l : lights) {
     l.prims.clear();
     l.cdf.clear();
     l.area = 0.f;
   }
-  for (uint32_t i = 0; i < bvh.prim_refs().size(); ++i) {
+  const size_t n = bvh.prim_refs().size();
+  std::vector<uint32_t> by_input(n);
+  for (uint32_t i = 0; i < n; ++i) by_input[bvh.input_index(i)] = i;
+  for (uint32_t i : by_input) {
     const Shape& s = shapes[bvh.prim_refs()[i].shape];
     if (s.light < 0 || !materials[material_of(i)].emissive) continue;
     Light& l = lights[s.light];
