@@ -50,15 +50,16 @@ Aabb bounds_of(const PrimGeom& g);
 
 class Bvh {
  public:
-  // Builds over the primitives; both arrays are stored reordered for traversal.
-  void build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms);
+  // Builds over the primitives; both arrays are stored reordered for traversal. The tree is the
+  // same for any number of threads.
+  void build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms, int threads = 1);
   // The same primitives moved (`geoms` in the input order of the last build, `refs` equal to it):
   // the boxes recomputed bottom up, the tree kept. Returns false (and changes nothing) when the
   // primitives differ from the last build's.
   bool refit(const std::vector<PrimRef>& refs, const std::vector<PrimGeom>& geoms);
   // A refit when the primitives are the same and the refitted tree's cost (the summed areas of
   // its boxes) stays within kRefitSlack of the last build's, else a build. Returns whether it refit.
-  bool update(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms);
+  bool update(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms, int threads = 1);
   static constexpr float kRefitSlack = 1.25f;
 
   // Closest hit in (t_min, ray.t_max).

@@ -1,5 +1,7 @@
 #include "renderer/scene.h"
 
+#include <omp.h>
+
 #include "renderer/geometry/silhouette.h"
 
 #include "renderer/transform.h"
@@ -154,7 +156,7 @@ void Scene::build_geometry() {
   }
   // Only positions moved (an optimization step, a pose): the tree is refitted, unless that
   // has made it worse than kRefitSlack times the built one's cost.
-  bvh.update(std::move(refs), std::move(geoms));
+  bvh.update(std::move(refs), std::move(geoms), omp_get_max_threads());
 
   // Area lights: the emissive primitives of each emissive shape, with their area CDF, in the
   // scene's order (not the tree's: a refitted tree keeps the order of the build it came from).

@@ -4,6 +4,7 @@
 // (optional), it traces the same rays with rtcIntersect1 over the same triangles, 1 thread.
 // Lines starting with "#kv" are for tools/bench.
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <functional>
 #include <cstdio>
@@ -138,17 +139,29 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   Scene scene = load_scene(scene_path);
-  size_t prims = scene.bvh.prim_geoms().size();
-  std::vector<double> build;
-  for (int i = 0; i < repeats; ++i) {
-    auto t0 = Clock::now();
-    scene.build_geometry();
-    build.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+  // The scene's primitives in their input order.
+  const size_t prims = scene.bvh.prim_geoms().size();
+  std::vector<PrimRef> refs(prims);
+  std::vector<PrimGeom> geoms(prims);
+  for (uint32_t i = 0; i < prims; ++i) {
+    refs[scene.bvh.input_index(i)] = scene.bvh.prim_refs()[i];
+    geoms[scene.bvh.input_index(i)] = scene.bvh.prim_geoms()[i];
   }
-  double b = median(build);
+  Bvh bvh;
+  const double b2 = median_seconds(repeats, [&] { bvh.build(refs, geoms, 2); });
+  const double b = median_seconds(repeats, [&] { bvh.build(refs, geoms, 1); });
   std::printf("| %-28s | %10.1f ms | %zu primitives, %.2f Mprims/s, %zu nodes |\n", "BVH build (1 thread)",
-              b * 1e3, prims, prims / b * 1e-6, scene.bvh.node_count());
+              b * 1e3, prims, prims / b * 1e-6, bvh.node_count());
+  std::printf("| %-28s | %10.1f ms | %.2f Mprims/s, %.2fx one thread |\n", "BVH build (2 threads)", b2 * 1e3,
+              prims / b2 * 1e-6, b / b2);
   std::printf("#kv bvh_build_mtris_per_s %.4f\n", prims / b * 1e-6);
+  std::printf("#kv bvh_build_2threads_speedup %.4f\n", b / b2);
+  // A refit after every primitive moved (a shear and a lift, as an optimization step moves them).
+  std::vector<PrimGeom> moved = geoms;
+  for (PrimGeom& g : moved) g.a = Vec3<float>(to_glm(g.a) + glm::vec3(0.01f * g.a.y, 0.01f, 0.f));
+  const double rf = median_seconds(repeats, [&] { bvh.refit(refs, moved); });
+  std::printf("| %-28s | %10.1f ms | %.2f Mprims/s |\n", "BVH refit (1 thread)", rf * 1e3, prims / rf * 1e-6);
+  std::printf("#kv bvh_refit_mtris_per_s %.4f\n", prims / rf * 1e-6);
 
   std::vector<Ray> shadow;
   std::vector<Ray> rays = make_rays(scene, shadow);
@@ -183,6 +196,42 @@ int main(int argc, char** argv) {
                 RTC_VERSION_MAJOR, RTC_VERSION_MINOR);
     std::printf("#kv %s_mrays_embree %.4f\n", occlusion ? "occlusion" : "trace", em);
 #endif
+  }
+  // Scale: a 708 x 708 height field of 1,002,528 triangles, the same number of rays (from above,
+  // at random points, towards random points of the field).
+  {
+    constexpr int n = 708;
+    std::vector<PrimRef> hrefs;
+    std::vector<PrimGeom> hgeoms;
+    auto height = [](int i, int j) { return 2.f * std::sin(0.037f * float(i)) * std::cos(0.023f * float(j)); };
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const glm::vec3 p00(i, height(i, j), j), p10(i + 1, height(i + 1, j), j), p01(i, height(i, j + 1), j + 1),
+            p11(i + 1, height(i + 1, j + 1), j + 1);
+        hgeoms.push_back({Vec3<float>(p00), Vec3<float>(p10 - p00), Vec3<float>(p11 - p00), PrimGeom::triangle});
+        hgeoms.push_back({Vec3<float>(p00), Vec3<float>(p11 - p00), Vec3<float>(p01 - p00), PrimGeom::triangle});
+      }
+    hrefs.resize(hgeoms.size());
+    Bvh field;
+    auto t0 = Clock::now();
+    field.build(hrefs, hgeoms);
+    const double fb = std::chrono::duration<double>(Clock::now() - t0).count();
+    std::vector<Ray> frays;
+    for (size_t k = 0; k < rays.size(); ++k) {
+      Sampler s(5, k, 0);
+      const glm::vec3 o(s.next() * n, 200.f, s.next() * n), to(s.next() * n, 0.f, s.next() * n);
+      frays.push_back(Ray{o, glm::normalize(to - o)});
+    }
+    long h = 0;
+    const double fs = median_seconds(repeats, [&] {
+      h = 0;
+      Hit hit;
+      for (const Ray& r : frays) h += field.intersect(r, hit);
+    });
+    std::printf("| %-28s | %10.2f Mrays/s | %zu triangles (built in %.2f s, %.2f Mprims/s), %zu rays, %ld hits |\n",
+                "1M triangles, 1 thread", frays.size() / fs * 1e-6, hgeoms.size(), fb, hgeoms.size() / fb * 1e-6,
+                frays.size(), h);
+    std::printf("#kv trace_1m_tris_mrays %.4f\n", frays.size() / fs * 1e-6);
   }
   return 0;
 }
