@@ -511,13 +511,19 @@ bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
     float t;
   };
   Entry stack[3 * 64 + 4];  // up to three deferred children per level
+  // A deferred child's first cache line, fetched while the nearer ones are visited.
+  auto prefetch = [&](const Entry& e) {
+    __builtin_prefetch(e.count ? static_cast<const void*>(&leaves_[e.child]) : static_cast<const void*>(&nodes_[e.child]));
+  };
   int top = 0;
   Entry cur{0, 0, 0.f};
   for (;;) {
     if (cur.count > 0) {
       const LeafPack& p = leaves_[cur.child];
       const v4 ts = hit_leaf(p, wr, t_min, bound);
-      for (uint32_t k = 0; k < cur.count; ++k) {
+      // The lanes hit (most leaves: none), and the spheres, each tested on its own.
+      for (unsigned lanes = lanes_set(ts < splat(INFINITY)) | p.spheres; lanes; lanes &= lanes - 1) {
+        const unsigned k = unsigned(__builtin_ctz(lanes));
         const uint32_t i = p.first + k;
         float t = ts[k];
         if (p.spheres & (1u << k) && !intersect_prim(geoms_[i], ray, t_min, bound, t)) continue;
@@ -535,13 +541,22 @@ bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
     } else {
       const Node& n = nodes_[cur.child];
       const v4 t = hit_boxes(n, wr, t_min, reach(t_max));
-      // The children entered, nearest first (any order for an occlusion query): the nearest is
-      // visited next, the others deferred farthest first.
+      // The children entered, nearest first: the nearest is visited next, the others deferred
+      // farthest first.
       unsigned mask = lanes_set(t < splat(INFINITY));
       if (mask == 0) goto pop;
       if ((mask & (mask - 1)) == 0) {  // one child: no sorting, no stack
         const int k = __builtin_ctz(mask);
         cur = {n.child[k], n.count[k], t[k]};
+        continue;
+      }
+      if constexpr (any_hit) {  // any order: the first child next, the others deferred as they come
+        const int k0 = __builtin_ctz(mask);
+        for (mask &= mask - 1; mask; mask &= mask - 1) {
+          const int k = __builtin_ctz(mask);
+          stack[top++] = {n.child[k], n.count[k], t[k]};
+        }
+        cur = {n.child[k0], n.count[k0], t[k0]};
         continue;
       }
       Entry kids[4];
@@ -550,18 +565,25 @@ bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
         const int k = __builtin_ctz(mask);
         Entry e{n.child[k], n.count[k], t[k]};
         int j = m++;
-        if constexpr (!any_hit)
-          while (j > 0 && kids[j - 1].t > e.t) {
-            kids[j] = kids[j - 1];
-            --j;
-          }
+        while (j > 0 && kids[j - 1].t > e.t) {
+          kids[j] = kids[j - 1];
+          --j;
+        }
         kids[j] = e;
       }
-      for (int k = m - 1; k > 0; --k) stack[top++] = kids[k];
+      for (int k = m - 1; k > 0; --k) {
+        stack[top++] = kids[k];
+        prefetch(kids[k]);
+      }
       cur = kids[0];
       continue;
     }
   pop:
+    if constexpr (any_hit) {  // no hit so far: every deferred child is still ahead
+      if (top == 0) return false;
+      cur = stack[--top];
+      continue;
+    }
     do {
       if (top == 0) return found;
       --top;
