@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <omp.h>
 
 #include "mpi/context.h"
 #include "mpi/errors.h"
@@ -50,12 +51,12 @@ inline int report(const mpi::Context& ctx, const mpi::Status& st) {
 
 // --threads, else OMP_NUM_THREADS, else the node's cores / ranks on the node.
 inline int resolve_threads(const mpi::Context& ctx, int requested) {
-  if (requested > 0) return requested;
-  if (const char* env = std::getenv("OMP_NUM_THREADS")) {
-    int n = std::atoi(env);
-    if (n > 0) return n;
-  }
-  return ctx.default_threads();
+  int n = requested;
+  if (n <= 0)
+    if (const char* env = std::getenv("OMP_NUM_THREADS")) n = std::atoi(env);
+  if (n <= 0) n = ctx.default_threads();
+  omp_set_num_threads(n);  // also for what runs outside the render kernels (BVH builds)
+  return n;
 }
 
 // Refuses, before anything is allocated, an image whose buffers would not fit: every rank holds
