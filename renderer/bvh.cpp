@@ -252,8 +252,11 @@ struct Collapser {
     return e.x * e.y + e.y * e.z + e.z * e.x;
   }
 
-  // Wide node for binary interior node b (or a leaf root); returns its index.
-  uint32_t collapse(uint32_t b) {
+  int depth = 0;  // the deepest wide node's depth (the root's is 1)
+
+  // Wide node for binary interior node b (or a leaf root) at `level`; returns its index.
+  uint32_t collapse(uint32_t b, int level = 1) {
+    depth = std::max(depth, level);
     uint32_t kids[4];
     int n = 0;
     if (bin[b].count > 0) {
@@ -289,7 +292,7 @@ struct Collapser {
         node.child[k] = pack(c.offset, c.count);
         node.count[k] = c.count;
       } else {
-        node.child[k] = collapse(kids[k]);
+        node.child[k] = collapse(kids[k], level + 1);
       }
     }
     wide[index] = node;
@@ -307,6 +310,7 @@ void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms, int thre
   order_.clear();
   bounds_ = Aabb{};
   built_cost_ = 0;
+  depth_ = 0;
   if (geoms.empty()) return;
   std::vector<BuildItem> items(geoms.size());
   Box4 box, cbox;
@@ -341,7 +345,9 @@ void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms, int thre
   nodes_.reserve(binary.size() / 2 + 1);
   leaves_.clear();
   leaves_.reserve(binary.size() / 2 + 1);
-  Collapser{binary, geoms_, nodes_, leaves_}.collapse(0);
+  Collapser c{binary, geoms_, nodes_, leaves_};
+  c.collapse(0);
+  depth_ = c.depth;
   built_cost_ = tree_cost();
 }
 
@@ -450,8 +456,6 @@ inline v4 hit_boxes(const Bvh::Node& n, const WideRay& r, float t_min, float t_m
   return enter <= exit ? enter : splat(INFINITY);
 }
 
-}  // namespace
-
 // The lanes of a comparison that hold, as bits 0-3.
 inline unsigned lanes_set(v4i c) { return unsigned(_mm_movemask_ps(reinterpret_cast<__m128>(c))); }
 
@@ -488,6 +492,8 @@ inline v4 hit_leaf(const Bvh::LeafPack& p, const WideRay& r, float t_min, float 
 // them; it only visits a few more boxes next to the hit.
 inline float reach(float t) { return t * (1.f + 0x1p-16f); }
 
+}  // namespace
+
 template <bool any_hit>
 bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
   if (nodes_.empty()) return false;
@@ -510,7 +516,17 @@ bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
     uint32_t count;  // 0: a wide node; else a leaf's primitive count
     float t;
   };
-  Entry stack[3 * 64 + 4];  // up to three deferred children per level
+  // Up to three deferred children per level: on the stack, or on the heap for a tree deeper than
+  // 64 levels. (Binned splits shrink a node's centroid extent by up to 16 each level, so float's
+  // range and a coincident-centroid split bound the depth near 100 binary levels: about 50
+  // wide ones in practice, more only in principle.)
+  Entry local[3 * 64 + 4];
+  std::vector<Entry> heap;
+  Entry* stack = local;
+  if (depth_ > 64) {
+    heap.resize(3 * size_t(depth_) + 4);
+    stack = heap.data();
+  }
   // A deferred child's first cache line, fetched while the nearer ones are visited.
   auto prefetch = [&](const Entry& e) {
     __builtin_prefetch(e.count ? static_cast<const void*>(&leaves_[e.child]) : static_cast<const void*>(&nodes_[e.child]));

@@ -75,6 +75,7 @@ class Bvh {
   // do not depend on the tree (a refitted tree orders primitives as the build it came from).
   uint32_t input_index(uint32_t prim) const { return order_[prim]; }
   size_t node_count() const { return nodes_.size(); }
+  int depth() const { return depth_; }  // levels of the 4-wide tree
   Aabb bounds() const { return bounds_; }
 
   // The binary tree of the build.
@@ -121,6 +122,7 @@ class Bvh {
   std::vector<uint32_t> order_;     // input index of each stored primitive
   Aabb bounds_;
   double built_cost_ = 0;           // summed box areas of the tree as built
+  int depth_ = 0;                   // levels of wide nodes (bounds the traversal stack)
   double refit_boxes();             // recomputes the boxes (and leaf packs) from geoms_; the new cost
   double tree_cost() const;         // the summed half areas of the children's boxes
 };
