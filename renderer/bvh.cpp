@@ -322,8 +322,7 @@ void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms, int thre
     box.grow(items[i].lo, items[i].hi);
     cbox.grow(items[i].lo + items[i].hi, items[i].lo + items[i].hi);
   }
-  std::vector<BinaryNode>& binary = binary_;  // kept with its capacity: rebuilds reuse it
-  binary.resize(2 * geoms.size() - 1);
+  std::vector<BinaryNode> binary(2 * geoms.size() - 1);  // freed once collapsed
   Builder b{items, binary};
   if (threads > 1 && geoms.size() >= 2 * kParallelItems) {
 #pragma omp parallel num_threads(threads)

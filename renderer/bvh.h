@@ -116,7 +116,6 @@ class Bvh {
 
   std::vector<Node> nodes_;
   std::vector<LeafPack> leaves_;    // a wide node's leaf child k is leaves_[child[k]]
-  std::vector<BinaryNode> binary_;  // the build's binary tree (scratch, kept for its capacity)
   std::vector<PrimRef> refs_;
   std::vector<PrimGeom> geoms_;
   std::vector<uint32_t> order_;     // input index of each stored primitive
