@@ -5,6 +5,7 @@
 #include "renderer/io/material_reader.h"
 #include "renderer/io/mesh_file.h"
 #include "renderer/io/ply_file.h"
+#include "renderer/io/render_settings_reader.h"
 #include "renderer/io/mitsuba_xml.h"
 #include "renderer/io/obj_file.h"
 #include "renderer/io/texture_reader.h"
@@ -75,56 +76,7 @@ struct Loader {
     c.fov_y = scene.params.add("camera.fov_y", fov);
   }
 
-  void render(const json& j) {
-    const std::string p = "/render";
-    rd.object(j, p, {"spp", "max_depth", "seed", "boundary_samples", "filter", "crop"});
-    RenderSettings& r = scene.render;
-    if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
-    if (j.contains("max_depth")) r.max_depth = int(rd.integer(j["max_depth"], p + "/max_depth", 0, 1024));
-    if (j.contains("seed")) r.seed = uint64_t(rd.integer(j["seed"], p + "/seed", 0, LONG_MAX));
-    if (j.contains("boundary_samples"))
-      r.boundary_samples = rd.integer(j["boundary_samples"], p + "/boundary_samples", 0, 1L << 40);
-    if (j.contains("filter")) r.filter = filter(j["filter"], p + "/filter");
-    if (j.contains("crop")) r.crop = crop(j["crop"], p + "/crop");
-  }
-
-  // [x0, y0, x1, y1]: pixels [x0, x1) x [y0, y1) of the camera's image.
-  Tile crop(const json& j, const std::string& p) {
-    const int w = scene.camera.width, h = scene.camera.height;
-    if (!j.is_array() || j.size() != 4) rd.fail(p, "must be [x0, y0, x1, y1], got " + j.dump());
-    const Tile t{int(rd.integer(j[0], p + "/0", 0, w - 1)), int(rd.integer(j[1], p + "/1", 0, h - 1)),
-                 int(rd.integer(j[2], p + "/2", 1, w)), int(rd.integer(j[3], p + "/3", 1, h))};
-    if (!(t.x0 < t.x1 && t.y0 < t.y1))
-      rd.fail(p, "needs x0 < x1 and y0 < y1 (pixels [x0, x1) x [y0, y1) of the " + std::to_string(w) + "x" +
-                     std::to_string(h) + " image), got " + j.dump());
-    return t;
-  }
-
-  double in_range(const json& j, const std::string& p, double lo, double hi) {
-    const double v = rd.number(j, p);
-    if (!(v >= lo && v <= hi)) rd.fail(p, "must be in [" + fmt_number(lo) + ", " + fmt_number(hi) + "], got " + fmt_number(v));
-    return v;
-  }
-
-  // "box", "tent", "gaussian", or an object: {"type": "tent", "radius": R}, {"type": "gaussian", "stddev": S}.
-  PixelFilter filter(const json& j, const std::string& p) {
-    const bool object = j.is_object();
-    if (object) rd.object(j, p, {"type", "radius", "stddev"}, {"type"});
-    const std::string type = rd.string(object ? j["type"] : j, object ? p + "/type" : p);
-    if (type == "box") {
-      if (object && (j.contains("radius") || j.contains("stddev"))) rd.fail(p, "the box filter takes no parameters (its radius is 0.5)");
-      return PixelFilter::box();
-    }
-    if (type == "tent") {
-      if (object && j.contains("stddev")) rd.fail(p + "/stddev", "the tent filter takes a radius, not a stddev");
-      return PixelFilter::tent(object && j.contains("radius") ? in_range(j["radius"], p + "/radius", 0.5, 16.0) : 1.0);
-    }
-    if (type == "gaussian") {
-      if (object && j.contains("radius")) rd.fail(p + "/radius", "the gaussian filter's radius is 4 stddev: give stddev");
-      return PixelFilter::gaussian(object && j.contains("stddev") ? in_range(j["stddev"], p + "/stddev", 0.125, 4.0) : 0.5);
-    }
-    rd.fail(object ? p + "/type" : p, "unknown filter \"" + type + "\" (known: box, tent, gaussian)");
-  }
+  void render(const json& j) { scene.render = read_render_settings(rd, j, scene.camera); }
 
   void materials(const json& j) {
     if (!j.is_object()) rd.fail("/materials", std::string("must be an object, got ") + j.type_name());

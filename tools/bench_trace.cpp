@@ -16,6 +16,7 @@
 #include <glm/geometric.hpp>
 
 #include "renderer/camera.h"
+#include "renderer/geometry/height_field.h"
 #include "renderer/sampler.h"
 #include "renderer/scene_loader.h"
 
@@ -201,17 +202,8 @@ int main(int argc, char** argv) {
   // at random points, towards random points of the field).
   {
     constexpr int n = 708;
-    std::vector<PrimRef> hrefs;
-    std::vector<PrimGeom> hgeoms;
-    auto height = [](int i, int j) { return 2.f * std::sin(0.037f * float(i)) * std::cos(0.023f * float(j)); };
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) {
-        const glm::vec3 p00(i, height(i, j), j), p10(i + 1, height(i + 1, j), j), p01(i, height(i, j + 1), j + 1),
-            p11(i + 1, height(i + 1, j + 1), j + 1);
-        hgeoms.push_back({Vec3<float>(p00), Vec3<float>(p10 - p00), Vec3<float>(p11 - p00), PrimGeom::triangle});
-        hgeoms.push_back({Vec3<float>(p00), Vec3<float>(p11 - p00), Vec3<float>(p01 - p00), PrimGeom::triangle});
-      }
-    hrefs.resize(hgeoms.size());
+    const std::vector<PrimGeom> hgeoms = height_field(n, 2.f, 0.037f, 0.023f);
+    const std::vector<PrimRef> hrefs(hgeoms.size());
     Bvh field;
     auto t0 = Clock::now();
     field.build(hrefs, hgeoms);

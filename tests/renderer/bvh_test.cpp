@@ -4,6 +4,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "renderer/geometry/height_field.h"
 #include "renderer/render.h"
 #include "renderer/sampler.h"
 #include "renderer/scene_loader.h"
@@ -62,18 +63,8 @@ TEST_CASE("BVH closest hit equals brute force on every example scene", "[bvh]") 
 
 TEST_CASE("BVH closest hit equals brute force on a million triangles", "[bvh]") {
   // A 708 x 708 height field (1,002,528 triangles).
-  constexpr int n = 708;
-  std::vector<PrimRef> refs;
-  std::vector<PrimGeom> geoms;
-  auto height = [](int i, int j) { return 0.05f * std::sin(0.37f * float(i)) * std::cos(0.23f * float(j)); };
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      const glm::vec3 p00(i, height(i, j), j), p10(i + 1, height(i + 1, j), j), p01(i, height(i, j + 1), j + 1),
-          p11(i + 1, height(i + 1, j + 1), j + 1);
-      geoms.push_back({Vec3<float>(p00), Vec3<float>(p10 - p00), Vec3<float>(p11 - p00), PrimGeom::triangle});
-      geoms.push_back({Vec3<float>(p00), Vec3<float>(p11 - p00), Vec3<float>(p01 - p00), PrimGeom::triangle});
-    }
-  refs.resize(geoms.size());
+  const std::vector<PrimGeom> geoms = height_field(708, 0.05f, 0.37f, 0.23f);
+  const std::vector<PrimRef> refs(geoms.size());
   Scene scene;
   scene.bvh.build(refs, geoms);
   compare_with_brute_force(scene, 60);
