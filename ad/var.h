@@ -18,15 +18,17 @@ struct Var {
   Var(float value) : v(value) {}  // a constant  // NOLINT(implicit)
   // An input of differentiation when seed_index >= 0 (its adjoint goes to gradient[seed_index]).
   Var(float value, int seed_index) : v(value), i(seed_index >= 0 ? Tape::local().input(seed_index) : -1) {}
-  // A result with one or two arguments: recorded only when an argument is on the tape.
+  // A result with one or two arguments: recorded only when an argument is on the tape. The
+  // test is inline and the recording out of line, so that arithmetic on constants (most of a
+  // replayed vertex when only appearance is differentiated) costs about what float does.
   static Var make(float value, Tape::Arg a) {
     Var r(value);
-    if (a.index >= 0) r.i = Tape::local().record(a);
+    if (a.index >= 0) r.i = record(a);
     return r;
   }
   static Var make(float value, Tape::Arg a, Tape::Arg b) {
     Var r(value);
-    if (a.index >= 0 || b.index >= 0) r.i = Tape::local().record(a, b);
+    if (a.index >= 0 || b.index >= 0) r.i = record(a, b);
     return r;
   }
 
@@ -36,11 +38,15 @@ struct Var {
     Var r(value);
     for (int k = 0; k < N; ++k)
       if (a[k].index >= 0) {
-        r.i = Tape::local().record_n(a, N);
+        r.i = record_n(a, N);
         break;
       }
     return r;
   }
+
+  [[gnu::noinline]] static int32_t record(Tape::Arg a) { return Tape::local().record(a); }
+  [[gnu::noinline]] static int32_t record(Tape::Arg a, Tape::Arg b) { return Tape::local().record(a, b); }
+  [[gnu::noinline]] static int32_t record_n(const Tape::Arg* a, int n) { return Tape::local().record_n(a, n); }
 
   // d(-a) = -da
   friend Var operator-(const Var& a) { return make(-a.v, {a.i, -1.f}); }

@@ -185,17 +185,15 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
   std::vector<std::vector<std::pair<size_t, double>>> batch_out(size_t(batches_of(pass.total(), first, stride)));
   std::vector<long> batch_nonfinite(batch_out.size(), 0), batch_samples(batch_out.size(), 0);
   using D = ad::Dual<kMaxTangents>;
-  std::vector<std::vector<int>> chunk_seeds;  // per chunk of kMaxTangents scalars: slot -> tangent
-  for (size_t c0 = 0; c0 < m; c0 += kMaxTangents) {
-    chunk_seeds.emplace_back(scene.params.values().size(), -1);
-    for (size_t t = c0; t < std::min(m, c0 + kMaxTangents); ++t) chunk_seeds.back()[wrt[t]] = int(t - c0);
-  }
+  std::vector<Seeds> chunk_seeds;  // per chunk of kMaxTangents scalars: slot -> tangent
+  for (size_t c0 = 0; c0 < m; c0 += kMaxTangents)
+    chunk_seeds.emplace_back(scene.params.values().size(), wrt.subspan(c0, std::min(m - c0, size_t(kMaxTangents))));
   for_each_sample(pass.total(), first, stride, threads, [&](int j, uint64_t k) {
     BoundarySample b;
     if (!pass.sample(k, b, &batch_nonfinite[size_t(j)])) return;
     ++batch_samples[size_t(j)];
     for (size_t c0 = 0; c0 < m; c0 += kMaxTangents) {
-      const ParamView<D> P(scene.params, chunk_seeds[c0 / kMaxTangents].data());
+      const ParamView<D> P(scene.params, chunk_seeds[c0 / kMaxTangents]);
       const D motion = boundary_motion(scene, P, camera_frame(scene.camera, P), b);
       for_each_footprint_pixel(scene.render.filter, b.film, pass.window, [&](int px, int py, double weight) {
         const size_t base = (size_t(py) * size_t(scene.camera.width) + size_t(px)) * m * 3;
@@ -235,9 +233,8 @@ long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const S
                        int stride, int threads, std::span<ad::FixedSum> gradient) {
   if (params.empty() || n <= 0 || !moves_edges(scene, params)) return 0;
   const BoundaryPass pass(scene, Tile{0, 0, scene.camera.width, scene.camera.height}, n);
-  std::vector<int> seeds(scene.params.values().size(), -1);
-  for (size_t k = 0; k < params.size(); ++k) seeds[params[k]] = int(k);
-  const ParamView<ad::Var> P(scene.params, seeds.data());
+  const Seeds seeds(scene.params.values().size(), params);
+  const ParamView<ad::Var> P(scene.params, seeds);
   // One accumulator per thread (no two threads add to one); a sample is one unit.
   ad::ExactGradient acc(threads, params.size());
   std::vector<long> dropped(size_t(threads), 0);

@@ -163,12 +163,11 @@ bool moves_rays(const Scene& scene, const ParamView<ad::Var>& P, const PassLift&
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
                               int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode) {
-  std::vector<int> seeds(scene.params.values().size(), -1);
-  for (size_t k = 0; k < params.size(); ++k) seeds[params[k]] = int(k);
+  const Seeds seeds(scene.params.values().size(), params);
   const ParamView<float> Pf(scene.params);
   // The camera frame and moving meshes' transforms: lifted once, chained per pixel.
-  const PassLift lift = lift_pass(scene, seeds.data(), int(params.size()) + 1);
-  ParamView<ad::Var> Pv(scene.params, seeds.data());
+  const PassLift lift = lift_pass(scene, seeds.index.data(), int(params.size()) + 1);
+  ParamView<ad::Var> Pv(scene.params, seeds);
   Pv.lifted_blocks = &lift.blocks;
   std::vector<LiftedAdjoints> lifted(size_t(threads), LiftedAdjoints{lift});
   const ReplaySetup rs{int(params.size()) + 1 + int(lift.size()), moves_rays(scene, Pv, lift)};

@@ -5,6 +5,7 @@
 // of parameters to a derivative-carrying scalar type needs no change in the kernel.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,6 +91,18 @@ struct LiftedBlock {
   std::vector<float> values;
 };
 
+// Which slots a pass differentiates: per slot, its tangent or gradient index (-1: a constant), and
+// the seeded slots as sorted ranges, so that a million-texel block is told constant at once.
+struct Seeds {
+  std::vector<int> index;
+  std::vector<std::pair<Slot, Slot>> ranges;  // [first, end), sorted, disjoint
+
+  // seeded[k] (of a table of `slots` scalars) gets index first_index + k.
+  Seeds(size_t slots, std::span<const Slot> seeded, int first_index = 0);
+  // Whether any of the n slots from s is seeded: O(log ranges).
+  bool any(Slot s, size_t n) const;
+};
+
 // How the kernel reads parameters in scalar type T: through ad::lift, which seeds the slots
 // that `seeds` marks (seeds[slot] = tangent or input index, -1 = constant). Without seeds, or for
 // float, every parameter is a constant. Lifting any subset of parameters to a derivative-carrying
@@ -99,9 +112,11 @@ struct ParamView {
   const float* values;
   const int* seeds = nullptr;  // one per slot, or nullptr: nothing seeded
   const std::vector<LiftedBlock>* lifted_blocks = nullptr;  // a reverse pass's lifted quantities
+  const Seeds* seed_set = nullptr;  // the seeds' ranges, when known
 
   explicit ParamView(const ParamTable& t, const int* seeds_ = nullptr) : values(t.values().data()), seeds(seeds_) {}
   explicit ParamView(const float* values_, const int* seeds_ = nullptr) : values(values_), seeds(seeds_) {}
+  ParamView(const ParamTable& t, const Seeds& s) : values(t.values().data()), seeds(s.index.data()), seed_set(&s) {}
   // The same values as plain constants: for decisions and weights that carry no derivative.
   ParamView<float> values_only() const { return ParamView<float>(values); }
   T scalar(Slot s) const { return ad::lift<T>(values[s], seeds ? seeds[s] : -1); }
@@ -118,10 +133,14 @@ struct ParamView {
   // Whether any of the n slots from s is seeded.
   bool active(Slot s, uint32_t n) const {
     if (!seeds || s == kNoSlot) return false;
+    if (seed_set) return seed_set->any(s, n);
     for (uint32_t i = 0; i < n; ++i)
       if (seeds[s + i] >= 0) return true;
     return false;
   }
+  // Whether the n slots from s are surely constants (a block to read in float), when that is
+  // cheap to tell: nothing seeded, or the seeds' ranges known. False when it would take a scan.
+  bool constant(Slot s, size_t n) const { return !seeds || (seed_set && !seed_set->any(s, n)); }
 };
 
 }  // namespace dray

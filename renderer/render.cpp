@@ -51,12 +51,12 @@ int store(const PixelEstimate<T>& e, const RenderOutputs& out, bool values, size
 // A chunk of scalars differentiated in one forward-mode pass.
 struct Chunk {
   size_t first, count;
-  std::vector<int> seeds;  // per parameter slot: tangent index or -1
+  Seeds seeds;  // per parameter slot: tangent index or -1
 };
 
 template <class T>
 int render_chunk_pixel(const Scene& scene, const Chunk& c, const RenderOutputs& out, bool values, int x, int y, float* px) {
-  return store(pixel_estimate(scene, ParamView<T>(scene.params, c.seeds.data()), x, y), out, values, c.first, c.count, px);
+  return store(pixel_estimate(scene, ParamView<T>(scene.params, c.seeds), x, y), out, values, c.first, c.count, px);
 }
 
 }  // namespace
@@ -65,10 +65,8 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
                   Image& image, int threads, const RenderOutputs& outputs, const TileProgress& progress) {
   std::vector<Chunk> chunks;
   for (size_t first = 0; first < outputs.wrt.size(); first += kMaxTangents) {
-    Chunk c{first, std::min<size_t>(kMaxTangents, outputs.wrt.size() - first),
-            std::vector<int>(scene.params.values().size(), -1)};
-    for (size_t k = 0; k < c.count; ++k) c.seeds[outputs.wrt[first + k]] = int(k);
-    chunks.push_back(std::move(c));
+    const size_t count = std::min<size_t>(kMaxTangents, outputs.wrt.size() - first);
+    chunks.push_back({first, count, Seeds(scene.params.values().size(), std::span(outputs.wrt).subspan(first, count))});
   }
   const ParamView<float> P(scene.params);
   std::atomic<int> done{0};

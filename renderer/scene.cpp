@@ -59,6 +59,21 @@ std::string shape_text(const std::vector<uint32_t>& shape) {
 
 }  // namespace
 
+Seeds::Seeds(size_t slots, std::span<const Slot> seeded, int first_index) : index(slots, -1) {
+  for (size_t k = 0; k < seeded.size(); ++k) index[seeded[k]] = first_index + int(k);
+  for (Slot s = 0; s < Slot(slots); ++s)
+    if (index[s] >= 0) {
+      if (!ranges.empty() && ranges.back().second == s) ranges.back().second = s + 1;
+      else ranges.push_back({s, s + 1});
+    }
+}
+
+bool Seeds::any(Slot s, size_t n) const {
+  // The first range ending after s: seeded within [s, s + n) when it starts before s + n.
+  auto it = std::upper_bound(ranges.begin(), ranges.end(), s, [](Slot v, const auto& r) { return v < r.second; });
+  return it != ranges.end() && size_t(it->first) < size_t(s) + n;
+}
+
 std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vector<std::string>& names) {
   std::vector<ScalarParam> out;
   for (const std::string& name : names) {

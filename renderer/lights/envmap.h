@@ -41,9 +41,12 @@ inline glm::vec3 envmap_direction(const EnvMap& e, glm::vec2 uv) {
   return {c * l.x + s * l.z, l.y, -s * l.x + c * l.z};
 }
 
-// The radiance arriving from direction d (unit, world).
+// The texels' bilinear interpolation at direction d (unit, world).
 template <class T>
-Vec3<T> envmap_radiance(const EnvMap& e, const ParamView<T>& P, const glm::vec3& d) {
+Vec3<T> envmap_texels(const EnvMap& e, const ParamView<T>& P, const glm::vec3& d) {
+  if constexpr (ad::is_differentiable_v<T>)  // texels not differentiated: looked up in float
+    if (P.constant(e.data, size_t(3) * size_t(e.width) * size_t(e.height)))
+      return Vec3<T>(envmap_texels(e, P.values_only(), d));
   const glm::vec2 uv = envmap_uv(e, d);
   const float x = uv.x * float(e.width) - 0.5f, y = uv.y * float(e.height) - 0.5f;
   const float fx = std::floor(x), fy = std::floor(y), wx = x - fx, wy = y - fy;
@@ -53,9 +56,14 @@ Vec3<T> envmap_radiance(const EnvMap& e, const ParamView<T>& P, const glm::vec3&
     return P.vec3(e.data + Slot(3 * (size_t(i) * size_t(e.width) + size_t(j))));
   };
   const int i = int(fy), j = int(fx);
-  const Vec3<T> v = texel(i, j) * T((1.f - wx) * (1.f - wy)) + texel(i, j + 1) * T(wx * (1.f - wy)) +
-                    texel(i + 1, j) * T((1.f - wx) * wy) + texel(i + 1, j + 1) * T(wx * wy);
-  return v * P.scalar(e.scale);
+  return texel(i, j) * T((1.f - wx) * (1.f - wy)) + texel(i, j + 1) * T(wx * (1.f - wy)) +
+         texel(i + 1, j) * T((1.f - wx) * wy) + texel(i + 1, j + 1) * T(wx * wy);
+}
+
+// The radiance arriving from direction d (unit, world).
+template <class T>
+Vec3<T> envmap_radiance(const EnvMap& e, const ParamView<T>& P, const glm::vec3& d) {
+  return envmap_texels(e, P, d) * P.scalar(e.scale);
 }
 
 // Rebuilds the sampling tables from the texels' current values.

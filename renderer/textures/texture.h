@@ -39,14 +39,12 @@ inline int wrap_texel(int i, int n, Texture::Wrap mode) {
   return 0;
 }
 
-// The texture's colour at surface coordinates uv.
+// A bitmap's texels at texture coordinates uv (to_uv applied), nearest or bilinear.
 template <class T>
-Vec3<T> eval_texture(const Texture& tex, const ParamView<T>& P, glm::vec2 uv) {
-  uv = uv * tex.scale + tex.offset;
-  if (tex.kind == Texture::Kind::checkerboard) {
-    const bool a = uv.x - std::floor(uv.x) > 0.5f, b = uv.y - std::floor(uv.y) > 0.5f;
-    return P.vec3(a == b ? tex.color0 : tex.color1);
-  }
+Vec3<T> bitmap_texels(const Texture& tex, const ParamView<T>& P, glm::vec2 uv) {
+  if constexpr (ad::is_differentiable_v<T>)  // texels not differentiated: looked up in float
+    if (P.constant(tex.data, size_t(3) * size_t(tex.width) * size_t(tex.height)))
+      return Vec3<T>(bitmap_texels(tex, P.values_only(), uv));
   auto texel = [&](int x, int y) {
     const size_t i = size_t(wrap_texel(y, tex.height, tex.wrap)) * size_t(tex.width) + size_t(wrap_texel(x, tex.width, tex.wrap));
     return P.vec3(tex.data + Slot(3 * i));
@@ -57,6 +55,17 @@ Vec3<T> eval_texture(const Texture& tex, const ParamView<T>& P, glm::vec2 uv) {
   const int ix = int(fx), iy = int(fy);
   return texel(ix, iy) * T((1.f - wx) * (1.f - wy)) + texel(ix + 1, iy) * T(wx * (1.f - wy)) +
          texel(ix, iy + 1) * T((1.f - wx) * wy) + texel(ix + 1, iy + 1) * T(wx * wy);
+}
+
+// The texture's colour at surface coordinates uv.
+template <class T>
+Vec3<T> eval_texture(const Texture& tex, const ParamView<T>& P, glm::vec2 uv) {
+  uv = uv * tex.scale + tex.offset;
+  if (tex.kind == Texture::Kind::checkerboard) {
+    const bool a = uv.x - std::floor(uv.x) > 0.5f, b = uv.y - std::floor(uv.y) > 0.5f;
+    return P.vec3(a == b ? tex.color0 : tex.color1);
+  }
+  return bitmap_texels(tex, P, uv);
 }
 
 // A colour a material reads: a parameter (three scalars) or a texture.
