@@ -110,6 +110,10 @@ class Bvh {
   };
   static_assert(sizeof(LeafPack) == 160);
 
+  // The wide nodes and leaf packs, as stored (tests compare trees by them).
+  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<LeafPack>& leaves() const { return leaves_; }
+
  private:
   template <bool any_hit>
   bool traverse(const Ray& ray, Hit& hit, float t_min) const;

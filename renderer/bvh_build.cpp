@@ -1,5 +1,5 @@
 // The BVH's build: a binned-SAH binary tree (in parallel over OpenMP tasks), collapsed into the
-// 4-wide tree with its leaf packs; and its refit.
+// 4-wide tree with its leaf packs (subtrees in parallel too).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -18,8 +18,10 @@ namespace {
 
 constexpr int kBins = 16;
 constexpr int kMaxLeaf = 4;
-// Halves of at least this many primitives are built as parallel tasks.
-constexpr uint32_t kParallelItems = 4096;
+// Halves of at least this many primitives are built as parallel tasks (small enough for the
+// last tasks to balance the threads' loads); subtrees under kCollapseItems are collapsed as one
+// parallel job each.
+constexpr uint32_t kParallelItems = 1024, kCollapseItems = 4096;
 // SAH costs relative to one primitive intersection. A wide node tests four boxes, and a leaf its
 // up to four triangles, in one SIMD step each: a leaf of four costs about one traversal step, so
 // traversal is weighed as four primitives (measured on the bunny: 1 → 4 took trace from 0.64 to
@@ -183,14 +185,44 @@ namespace {
 // The binary tree collapsed into 4-wide nodes: each wide node takes its binary node's two
 // children and keeps opening the largest (by surface area) interior one among them until it
 // holds four (Wald et al. 2008). Leaves keep their primitive ranges.
+//
+// In two steps, so that subtrees collapse in parallel and the layout is the same on any number
+// of threads: first the top of the tree (wide nodes over kCollapseItems primitives or more),
+// which stops at each interior child under that size (a deferred subtree); then the deferred
+// subtrees, each numbered depth first and stored after the top and the subtrees before it (on
+// several threads, each subtree's size is counted first, and each writes its own range).
+// Children still come after their parents (refit relies on it).
 struct Collapser {
   const std::vector<Bvh::BinaryNode>& bin;
   const std::vector<PrimGeom>& geoms;
-  std::vector<Bvh::Node>& wide;
-  std::vector<Bvh::LeafPack>& leaves;
+
+  // Where a collapse writes: the next wide node and leaf pack go at these indices (appended
+  // when at the end of the arrays, else written in place: a range sized beforehand).
+  struct Out {
+    std::vector<Bvh::Node>& wide;
+    std::vector<Bvh::LeafPack>& leaves;
+    uint32_t next_wide = 0, next_leaf = 0;
+    int depth = 0;  // the deepest wide node's level (the root's is 1)
+    uint32_t add_node() {
+      if (next_wide == wide.size()) wide.emplace_back();
+      return next_wide++;
+    }
+    uint32_t add_leaf(const Bvh::LeafPack& p) {
+      if (next_leaf == leaves.size()) leaves.push_back(p);
+      else leaves[next_leaf] = p;
+      return next_leaf++;
+    }
+  };
+  // A subtree left for the second step: binary node b over n primitives, the wide node and lane
+  // that point to it, its level.
+  struct Deferred {
+    uint32_t b, n, parent;
+    int lane, level;
+  };
+  std::vector<Deferred> deferred;
 
   // The pack of the leaf over primitives [first, first + count).
-  uint32_t pack(uint32_t first, uint32_t count) {
+  Bvh::LeafPack pack(uint32_t first, uint32_t count) const {
     Bvh::LeafPack p{};
     p.first = first;
     p.count = uint8_t(count);
@@ -205,8 +237,7 @@ struct Collapser {
         p.e2[a][k] = g.c[a];
       }
     }
-    leaves.push_back(p);
-    return uint32_t(leaves.size() - 1);
+    return p;
   }
 
   static float area(const Bvh::BinaryNode& n) {
@@ -214,51 +245,104 @@ struct Collapser {
     return e.x * e.y + e.y * e.z + e.z * e.x;
   }
 
-  int depth = 0;  // the deepest wide node's depth (the root's is 1)
-
-  // Wide node for binary interior node b (or a leaf root) at `level`; returns its index.
-  uint32_t collapse(uint32_t b, int level = 1) {
-    depth = std::max(depth, level);
-    uint32_t kids[4];
-    int n = 0;
+  // The children of the wide node for binary node b over n_items primitives (an interior one,
+  // or a leaf root: then b itself), and their primitive counts. Returns how many (1 to 4).
+  int children(uint32_t b, uint32_t n_items, uint32_t (&kids)[4], uint32_t (&kid_n)[4]) const {
     if (bin[b].count > 0) {
-      kids[n++] = b;  // a leaf root: one leaf child
-    } else {
-      kids[n++] = b + 1;
-      kids[n++] = bin[b].offset;
-      while (n < 4) {
-        int open = -1;
-        for (int k = 0; k < n; ++k)
-          if (bin[kids[k]].count == 0 && (open < 0 || area(bin[kids[k]]) > area(bin[kids[open]]))) open = k;
-        if (open < 0) break;
-        const uint32_t c = kids[open];
-        kids[open] = c + 1;
-        kids[n++] = bin[c].offset;
-      }
+      kids[0] = b, kid_n[0] = n_items;
+      return 1;
     }
-    const uint32_t index = uint32_t(wide.size());
-    wide.emplace_back();
+    int n = 1;
+    float kid_area[4];  // an interior child's area, -1 for a leaf
+    auto set = [&](int k, uint32_t c, uint32_t m) {
+      kids[k] = c, kid_n[k] = m;
+      kid_area[k] = bin[c].count > 0 ? -1.f : area(bin[c]);
+    };
+    // Binary node c (over m primitives) opened: its left child in lane `at`, its right one added.
+    auto open = [&](uint32_t c, uint32_t m, int at) {
+      const uint32_t left_n = (bin[c].offset - c) / 2;  // the left subtree takes 2 left_n - 1 slots
+      set(at, c + 1, left_n);
+      set(n++, bin[c].offset, m - left_n);
+    };
+    open(b, n_items, 0);
+    while (n < 4) {
+      int widest = -1;
+      for (int k = 0; k < n; ++k)
+        if (kid_area[k] >= 0.f && (widest < 0 || kid_area[k] > kid_area[widest])) widest = k;
+      if (widest < 0) break;
+      open(kids[widest], kid_n[widest], widest);
+    }
+    return n;
+  }
+
+  // The wide nodes and leaf packs that collapse(b, n_items, ...) adds, without the top's deferral.
+  void count(uint32_t b, uint32_t n_items, uint32_t& wide, uint32_t& leaves) const {
+    uint32_t kids[4], kid_n[4];
+    const int n = children(b, n_items, kids, kid_n);
+    ++wide;
+    for (int k = 0; k < n; ++k) {
+      if (bin[kids[k]].count > 0) ++leaves;
+      else count(kids[k], kid_n[k], wide, leaves);
+    }
+  }
+
+  // Wide node for binary node b over n_items primitives at `level`, written to `out` with its
+  // subtree; returns its index. With `top`, interior children under kCollapseItems primitives
+  // are deferred (their lanes filled in later).
+  uint32_t collapse(uint32_t b, uint32_t n_items, int level, Out& out, bool top) {
+    out.depth = std::max(out.depth, level);
+    uint32_t kids[4], kid_n[4];
+    const int n = children(b, n_items, kids, kid_n);
+    const uint32_t index = out.add_node();
     Bvh::Node node{};
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 4; ++k)
       for (int a = 0; a < 3; ++a) {
         // An empty lane: a point box far out, which the slab test never enters.
         node.lo[a][k] = k < n ? bin[kids[k]].lo[a] : 1e30f;
         node.hi[a][k] = k < n ? bin[kids[k]].hi[a] : 1e30f;
       }
-      node.child[k] = 0;
-      node.count[k] = 0;
-    }
     for (int k = 0; k < n; ++k) {
       const Bvh::BinaryNode& c = bin[kids[k]];
       if (c.count > 0) {
-        node.child[k] = pack(c.offset, c.count);
+        node.child[k] = out.add_leaf(pack(c.offset, c.count));
         node.count[k] = c.count;
+      } else if (top && kid_n[k] < kCollapseItems) {
+        deferred.push_back({kids[k], kid_n[k], index, k, level + 1});
       } else {
-        node.child[k] = collapse(kids[k], level + 1);
+        node.child[k] = collapse(kids[k], kid_n[k], level + 1, out, top);
       }
     }
-    wide[index] = node;
+    out.wide[index] = node;
     return index;
+  }
+
+  // The whole tree into `wide` and `leaves` (empty on entry); returns its depth.
+  int run(uint32_t n_items, int threads, std::vector<Bvh::Node>& wide, std::vector<Bvh::LeafPack>& leaves) {
+    Out top{wide, leaves};
+    collapse(0, n_items, 1, top, true);
+    const std::vector<Deferred> todo = std::move(deferred);
+    int depth = top.depth;
+    if (threads <= 1) {
+      for (const Deferred& d : todo) wide[d.parent].child[d.lane] = collapse(d.b, d.n, d.level, top, false);
+      return std::max(depth, top.depth);
+    }
+    // Each subtree's range, after the top and the subtrees before it.
+    std::vector<uint32_t> n_wide(todo.size(), 0), n_leaves(todo.size(), 0);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (size_t i = 0; i < todo.size(); ++i) count(todo[i].b, todo[i].n, n_wide[i], n_leaves[i]);
+    std::vector<Out> parts(todo.size(), Out{wide, leaves});
+    uint32_t w = top.next_wide, l = top.next_leaf;
+    for (size_t i = 0; i < todo.size(); ++i) {
+      parts[i].next_wide = w, parts[i].next_leaf = l;
+      wide[todo[i].parent].child[todo[i].lane] = w;
+      w += n_wide[i], l += n_leaves[i];
+    }
+    wide.resize(w);
+    leaves.resize(l);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (size_t i = 0; i < todo.size(); ++i) collapse(todo[i].b, todo[i].n, todo[i].level, parts[i], false);
+    for (const Out& p : parts) depth = std::max(depth, p.depth);
+    return depth;
   }
 };
 
@@ -275,18 +359,24 @@ void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms, int thre
   depth_ = 0;
   if (geoms.empty()) return;
   std::vector<BuildItem> items(geoms.size());
+  // The items and their bounds, per thread, then merged (min and max: the same in any order).
+  const int parts = threads > 1 && geoms.size() >= 2 * kCollapseItems ? threads : 1;
+  std::vector<Box4> part_box(static_cast<size_t>(parts)), part_cbox(static_cast<size_t>(parts));
+#pragma omp parallel for schedule(static) num_threads(parts)
+  for (int t = 0; t < parts; ++t)
+    for (size_t i = geoms.size() * size_t(t) / size_t(parts); i < geoms.size() * size_t(t + 1) / size_t(parts); ++i) {
+      const Aabb b = bounds_of(geoms[i]);
+      items[i].lo = v4{b.lo.x, b.lo.y, b.lo.z, 0.f};
+      items[i].hi = v4{b.hi.x, b.hi.y, b.hi.z, 0.f};
+      items[i].prim = uint32_t(i);
+      part_box[size_t(t)].grow(items[i].lo, items[i].hi);
+      part_cbox[size_t(t)].grow(items[i].lo + items[i].hi, items[i].lo + items[i].hi);
+    }
   Box4 box, cbox;
-  for (size_t i = 0; i < geoms.size(); ++i) {
-    const Aabb b = bounds_of(geoms[i]);
-    items[i].lo = v4{b.lo.x, b.lo.y, b.lo.z, 0.f};
-    items[i].hi = v4{b.hi.x, b.hi.y, b.hi.z, 0.f};
-    items[i].prim = uint32_t(i);
-    box.grow(items[i].lo, items[i].hi);
-    cbox.grow(items[i].lo + items[i].hi, items[i].lo + items[i].hi);
-  }
+  for (int t = 0; t < parts; ++t) box.grow(part_box[size_t(t)]), cbox.grow(part_cbox[size_t(t)]);
   std::vector<BinaryNode> binary(2 * geoms.size() - 1);  // freed once collapsed
   Builder b{items, binary};
-  if (threads > 1 && geoms.size() >= 2 * kParallelItems) {
+  if (parts > 1) {
 #pragma omp parallel num_threads(threads)
 #pragma omp single
     b.build(0, 0, uint32_t(geoms.size()), box, cbox);
@@ -297,6 +387,7 @@ void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms, int thre
   refs_.resize(refs.size());
   geoms_.resize(geoms.size());
   order_.resize(geoms.size());
+#pragma omp parallel for schedule(static) num_threads(parts)
   for (size_t i = 0; i < items.size(); ++i) {
     const uint32_t from = items[i].prim;
     refs_[i] = refs[from];
@@ -304,88 +395,9 @@ void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms, int thre
     order_[i] = from;
   }
   nodes_.reserve(binary.size() / 2 + 1);
-  leaves_.clear();
   leaves_.reserve(binary.size() / 2 + 1);
-  Collapser c{binary, geoms_, nodes_, leaves_};
-  c.collapse(0);
-  depth_ = c.depth;
+  depth_ = Collapser{binary, geoms_, {}}.run(uint32_t(geoms.size()), parts, nodes_, leaves_);
   built_cost_ = tree_cost();
-}
-
-namespace {
-
-bool lane_used(const Bvh::Node& n, int k) { return n.count[k] > 0 || n.child[k] != 0; }  // child 0 is the root
-
-double half_area(const Bvh::Node& n, int k) {
-  const float ex = n.hi[0][k] - n.lo[0][k], ey = n.hi[1][k] - n.lo[1][k], ez = n.hi[2][k] - n.lo[2][k];
-  return double(ex) * ey + double(ey) * ez + double(ez) * ex;
-}
-
-}  // namespace
-
-double Bvh::tree_cost() const {
-  double cost = 0;
-  for (const Node& n : nodes_)
-    for (int k = 0; k < 4; ++k)
-      if (lane_used(n, k)) cost += half_area(n, k);
-  return cost;
-}
-
-double Bvh::refit_boxes() {
-  for (LeafPack& p : leaves_)
-    for (uint32_t k = 0; k < p.count; ++k) {
-      const PrimGeom& g = geoms_[p.first + k];
-      if (g.kind == PrimGeom::sphere) continue;
-      for (int a = 0; a < 3; ++a) {
-        p.a[a][k] = g.a[a];
-        p.e1[a][k] = g.b[a];
-        p.e2[a][k] = g.c[a];
-      }
-    }
-  // Children come after their parents (collapse numbers depth first): back to front, each node's
-  // lanes are its children's unions, already refitted.
-  for (size_t j = nodes_.size(); j-- > 0;) {
-    Node& n = nodes_[j];
-    for (int k = 0; k < 4; ++k) {
-      if (!lane_used(n, k)) continue;
-      Aabb box;
-      if (n.count[k] > 0) {
-        const LeafPack& p = leaves_[n.child[k]];
-        for (uint32_t i = p.first; i < p.first + p.count; ++i) box.grow(bounds_of(geoms_[i]));
-      } else {
-        const Node& c = nodes_[n.child[k]];
-        for (int l = 0; l < 4; ++l)
-          if (lane_used(c, l)) box.grow(Aabb{{c.lo[0][l], c.lo[1][l], c.lo[2][l]}, {c.hi[0][l], c.hi[1][l], c.hi[2][l]}});
-      }
-      for (int a = 0; a < 3; ++a) {
-        n.lo[a][k] = box.lo[a];
-        n.hi[a][k] = box.hi[a];
-      }
-    }
-  }
-  bounds_ = Aabb{};
-  const Node& root = nodes_[0];
-  for (int k = 0; k < 4; ++k)
-    if (lane_used(root, k))
-      bounds_.grow(Aabb{{root.lo[0][k], root.lo[1][k], root.lo[2][k]}, {root.hi[0][k], root.hi[1][k], root.hi[2][k]}});
-  return tree_cost();
-}
-
-bool Bvh::refit(const std::vector<PrimRef>& refs, const std::vector<PrimGeom>& geoms) {
-  if (nodes_.empty() || refs.size() != refs_.size() || geoms.size() != geoms_.size()) return false;
-  for (size_t i = 0; i < refs_.size(); ++i) {
-    const PrimRef& r = refs[order_[i]];
-    if (r.shape != refs_[i].shape || r.index != refs_[i].index || geoms[order_[i]].kind != geoms_[i].kind) return false;
-  }
-  for (size_t i = 0; i < geoms_.size(); ++i) geoms_[i] = geoms[order_[i]];
-  refit_boxes();
-  return true;
-}
-
-bool Bvh::update(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms, int threads) {
-  if (refit(refs, geoms) && tree_cost() <= kRefitSlack * built_cost_) return true;
-  build(std::move(refs), std::move(geoms), threads);
-  return false;
 }
 
 }  // namespace dray
