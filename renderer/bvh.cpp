@@ -110,8 +110,18 @@ inline float reach(float t) { return t * (1.f + 0x1p-16f); }
 
 }  // namespace
 
+// Traversal is compiled twice, for AVX2 and for any x86-64, and picked by the CPU at load time
+// (GCC's function multiversioning): AVX2's VEX encoding and SSE4.1 blends, not wider vectors,
+// make the difference. No FMA is enabled, so both give bitwise the same hits.
+// (A -DDRAY_NATIVE=ON build compiles for its own CPU only.)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(DRAY_NATIVE_BUILD)
+#define DRAY_CPU_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define DRAY_CPU_CLONES
+#endif
+
 template <bool any_hit>
-bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
+DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
   if (nodes_.empty()) return false;
   const glm::vec3 inv_d = 1.f / ray.d;
   WideRay wr;
