@@ -16,6 +16,22 @@ using namespace simd;
 
 namespace {
 
+// Scratch arrays whose elements are all written before they are read: not zeroed first (on one
+// thread, and page by page, before the parallel passes that fill them).
+template <class T>
+struct NoInit : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = NoInit<U>;
+  };
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+};
+template <class T>
+using Scratch = std::vector<T, NoInit<T>>;
+
 constexpr int kBins = 16;
 constexpr int kMaxLeaf = 4;
 // Halves of at least this many primitives are built as parallel tasks (small enough for the
@@ -49,8 +65,8 @@ struct BuildItem {
 // A node's bounds and centroid bounds come from its parent (the binning and the partition pass
 // compute them), so each level reads its items twice: once to bin, once to partition.
 struct Builder {
-  std::vector<BuildItem>& items;  // shared by the tasks: each works on its own range
-  std::vector<Bvh::BinaryNode>& nodes;
+  Scratch<BuildItem>& items;  // shared by the tasks: each works on its own range
+  Scratch<Bvh::BinaryNode>& nodes;
 
   void set_bounds(uint32_t index, const Box4& box) {
     nodes[index].lo = glm::vec3(box.lo[0], box.lo[1], box.lo[2]);
@@ -193,7 +209,7 @@ namespace {
 // several threads, each subtree's size is counted first, and each writes its own range).
 // Children still come after their parents (refit relies on it).
 struct Collapser {
-  const std::vector<Bvh::BinaryNode>& bin;
+  const Scratch<Bvh::BinaryNode>& bin;
   const std::vector<PrimGeom>& geoms;
 
   // Where a collapse writes: the next wide node and leaf pack go at these indices (appended
@@ -358,7 +374,7 @@ void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms, int thre
   built_cost_ = 0;
   depth_ = 0;
   if (geoms.empty()) return;
-  std::vector<BuildItem> items(geoms.size());
+  Scratch<BuildItem> items(geoms.size());
   // The items and their bounds, per thread, then merged (min and max: the same in any order).
   const int parts = threads > 1 && geoms.size() >= 2 * kCollapseItems ? threads : 1;
   std::vector<Box4> part_box(static_cast<size_t>(parts)), part_cbox(static_cast<size_t>(parts));
@@ -374,7 +390,7 @@ void Bvh::build(std::vector<PrimRef> refs, std::vector<PrimGeom> geoms, int thre
     }
   Box4 box, cbox;
   for (int t = 0; t < parts; ++t) box.grow(part_box[size_t(t)]), cbox.grow(part_cbox[size_t(t)]);
-  std::vector<BinaryNode> binary(2 * geoms.size() - 1);  // freed once collapsed
+  Scratch<BinaryNode> binary(2 * geoms.size() - 1);  // freed once collapsed; unused slots never read
   Builder b{items, binary};
   if (parts > 1) {
 #pragma omp parallel num_threads(threads)
