@@ -7,58 +7,102 @@
 
 namespace dray::mpi {
 
-DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
-                             std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
-                             Image* primal) {
+namespace {
+
+// One view's pass on this rank: its share of the loss, gradient and drop counts added to `sums`
+// (n + 3 entries: gradient, loss, dropped samples, dropped pixels), exactly; its loss divided by
+// `normaliser`. Collective (the boundary term's allgather, or the primal's gather).
+void add_view(const Context& ctx, const Scene& scene, const Image& target, Loss loss, double normaliser,
+              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
+              std::span<ad::FixedSum> sums, DistributedGradient& out, Image* primal) {
   const int w = scene.camera.width, h = scene.camera.height;
   std::vector<Tile> tiles = make_tiles(w, h, fit_tile_size(Tile{0, 0, w, h}, tile_size, ctx.size() * threads));
   std::vector<int> mine = static_tiles(int(tiles.size()), ctx.rank(), ctx.size());
   Image image(w, h, 3);
   GradientResult local;
   run_agreed(ctx, [&] {
-    local = gradient_tiles(scene, tiles, mine, target, loss, 3.0 * w * h, params, threads, image, adjoint_seed);
+    local = gradient_tiles(scene, tiles, mine, target, loss, normaliser, params, threads, image, adjoint_seed);
   });
-
-  DistributedGradient out;
   const double tw = ctx.seconds();
   ctx.barrier();
   const double t0 = ctx.seconds();
-  out.wait_seconds = t0 - tw;
+  out.wait_seconds += t0 - tw;
   // The boundary term needs the whole primal on every rank (one allgather, which also serves a
   // requested primal); otherwise only a requested primal is gathered, to rank 0.
   const long n_boundary = moves_edges(scene, params) ? default_boundary_samples(scene, Tile{0, 0, w, h}) : 0;
   if (n_boundary > 0) allgather_static_tiles(ctx, tiles, image);
   else if (primal) gather_tiles(ctx, tiles, mine, image);
-  out.mpi_seconds = out.boundary_mpi_seconds = ctx.seconds() - t0;
-  if (n_boundary == 0) out.boundary_mpi_seconds = 0;
-  // Exact sums, merged in one allreduce: the gradient (interior and boundary terms), the loss
-  // and the drop counts. Integer sums: bitwise the same for any rank and thread count.
-  std::vector<ad::FixedSum> sums = std::move(local.gradient_sums);
+  out.mpi_seconds += ctx.seconds() - t0;
+  if (n_boundary > 0) out.boundary_mpi_seconds += ctx.seconds() - t0;
   const size_t n = params.size();
-  sums.resize(n + 3);
-  sums[n] = local.loss_sum;
+  for (size_t k = 0; k < n; ++k) sums[k] += local.gradient_sums[k];
+  sums[n] += local.loss_sum;
   long dropped = local.dropped_samples;
   if (n_boundary > 0) {
     run_agreed(ctx, [&] {
       const double tb = ctx.seconds();
-      const Image dloss = loss_adjoint_image(image, target, loss, 3.0 * w * h);
-      dropped += boundary_gradient(scene, dloss, params, n_boundary, ctx.rank(), ctx.size(), threads,
-                                   std::span<ad::FixedSum>(sums).first(n));
-      out.boundary_seconds = ctx.seconds() - tb;
+      const Image dloss = loss_adjoint_image(image, target, loss, normaliser);
+      dropped += boundary_gradient(scene, dloss, params, n_boundary, ctx.rank(), ctx.size(), threads, sums.first(n));
+      out.boundary_seconds += ctx.seconds() - tb;
     });
-    out.boundary_samples = n_boundary;
+    out.boundary_samples += n_boundary;
   }
   sums[n + 1].add(double(dropped));
   sums[n + 2].add(double(local.dropped_pixels));
+  if (primal && ctx.is_root()) *primal = std::move(image);
+}
+
+// The one exact allreduce of the aggregated sums, and their values.
+void reduce(const Context& ctx, std::vector<ad::FixedSum>& sums, size_t n, DistributedGradient& out) {
   const double tr = ctx.seconds();
   allreduce_sum(ctx, std::span<ad::FixedSum>(sums));
   out.mpi_seconds += ctx.seconds() - tr;
-  if (n_boundary > 0) out.boundary_mpi_seconds += ctx.seconds() - tr;
+  if (out.boundary_samples > 0) out.boundary_mpi_seconds += ctx.seconds() - tr;
   for (size_t k = 0; k < n; ++k) out.gradient.push_back(sums[k].value());
   out.loss = sums[n].value();
   out.dropped_samples = long(sums[n + 1].value());
   out.dropped_pixels = long(sums[n + 2].value());
-  if (primal && ctx.is_root()) *primal = std::move(image);
+}
+
+}  // namespace
+
+DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
+                             std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
+                             Image* primal) {
+  DistributedGradient out;
+  std::vector<ad::FixedSum> sums(params.size() + 3);
+  add_view(ctx, scene, target, loss, 3.0 * scene.camera.width * scene.camera.height, params, tile_size, threads,
+           adjoint_seed, sums, out, primal);
+  reduce(ctx, sums, params.size(), out);
+  return out;
+}
+
+DistributedGradient gradient(const Context& ctx, Scene& scene, std::span<const ViewPass> views, Loss loss,
+                             std::span<const Slot> params, int tile_size, int threads, Image* primal) {
+  DistributedGradient out;
+  std::vector<ad::FixedSum> sums(params.size() + 3);
+  double total_weight = 0;
+  for (const ViewPass& v : views) total_weight += v.weight;
+  const CameraSettings own = camera_settings(scene);
+  const uint64_t own_seed = scene.render.seed;
+  try {
+    for (size_t i = 0; i < views.size(); ++i) {
+      const ViewPass& v = views[i];
+      set_camera(scene, v.camera);
+      scene.render.seed = v.seed;
+      // The view's mean loss, weighted: its pixels' terms divided by 3 w h total / w_v.
+      const double normaliser = 3.0 * v.camera.width * v.camera.height * total_weight / v.weight;
+      add_view(ctx, scene, *v.target, loss, normaliser, params, tile_size, threads, v.adjoint_seed, sums, out,
+               i == 0 ? primal : nullptr);
+    }
+  } catch (...) {
+    set_camera(scene, own);
+    scene.render.seed = own_seed;
+    throw;
+  }
+  set_camera(scene, own);
+  scene.render.seed = own_seed;
+  reduce(ctx, sums, params.size(), out);
   return out;
 }
 

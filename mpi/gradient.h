@@ -2,16 +2,19 @@
 // The distributed gradient pass: tiles over ranks (static, interleaved), each rank's gradient
 // summed exactly (fixed point) over its pixels and boundary samples, then one exact allreduce of
 // loss, gradient and drop counts: bitwise the same for any rank count, thread count and tiles.
+// A multi-view pass renders its views in turn, adds their sums on each rank (exactly, in any
+// order) and reduces them in that one allreduce: one aggregated buffer per iteration.
 #include <span>
 #include <vector>
 
 #include "mpi/context.h"
 #include "renderer/gradient.h"
+#include "renderer/io/camera_reader.h"
 
 namespace dray::mpi {
 
 struct DistributedGradient {
-  double loss = 0;               // mean over all pixels and channels
+  double loss = 0;               // mean over all pixels and channels (multi-view: the views' weighted mean)
   std::vector<double> gradient;  // d loss / d params[k]
   long dropped_samples = 0, dropped_pixels = 0;
   double wait_seconds = 0;       // waiting for the slowest rank (load imbalance), at a barrier
@@ -31,5 +34,20 @@ struct DistributedGradient {
 DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
                              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
                              Image* primal = nullptr);
+
+// One view of a multi-view pass: the camera it renders with, its target (full size on every
+// rank), its weight in the loss, and its sample seeds (the scene's render seed and the adjoint's).
+struct ViewPass {
+  CameraSettings camera;
+  const Image* target = nullptr;
+  double weight = 1;
+  uint64_t seed = 0, adjoint_seed = 0;
+};
+
+// Collective: the loss sum_v w_v L_v / sum_v w_v over `views` (L_v the view's mean loss) and its
+// gradient, the views rendered in turn with their cameras (the scene's camera and seed are
+// restored before returning). `primal` receives the first view's image on rank 0.
+DistributedGradient gradient(const Context& ctx, Scene& scene, std::span<const ViewPass> views, Loss loss,
+                             std::span<const Slot> params, int tile_size, int threads, Image* primal = nullptr);
 
 }  // namespace dray::mpi

@@ -5,6 +5,7 @@
 #include "renderer/io/material_reader.h"
 #include "renderer/io/mesh_file.h"
 #include "renderer/io/ply_file.h"
+#include "renderer/io/camera_reader.h"
 #include "renderer/io/render_settings_reader.h"
 #include "renderer/io/mitsuba_xml.h"
 #include "renderer/io/obj_file.h"
@@ -49,31 +50,13 @@ struct Loader {
   }
 
   void camera(const json& j) {
-    const std::string p = "/camera";
-    rd.object(j, p, {"origin", "target", "up", "fov_y", "width", "height"}, {"origin", "target"});
-    Camera& c = scene.camera;
-    glm::vec3 origin = rd.vec3(j["origin"], p + "/origin");
-    glm::vec3 target = rd.vec3(j["target"], p + "/target");
-    glm::vec3 up = j.contains("up") ? rd.vec3(j["up"], p + "/up") : glm::vec3(0, 1, 0);
-    if (origin == target) rd.fail(p + "/target", "must differ from /camera/origin");
-    const glm::vec3 fwd = target - origin;
-    if (!std::isfinite(glm::length(fwd)))
-      rd.fail(p + "/origin", "is too far from /camera/target: their distance overflows float (keep coordinates "
-                             "within about 1e18)");
-    const glm::dvec3 fd(fwd), ud(up);
-    if (glm::length(glm::cross(fd, ud)) <= 1e-6 * glm::length(fd) * glm::length(ud))
-      rd.fail(p + (j.contains("up") ? "/up" : "/origin"),
-              j.contains("up") ? "must not be parallel to the viewing direction"
-                               : "the viewing direction is vertical: give /camera/up (the default [0, 1, 0] is parallel to it)");
-    float fov = j.contains("fov_y") ? rd.positive(j["fov_y"], p + "/fov_y") : 40.f;
-    if (fov >= 180.f) rd.fail(p + "/fov_y", "must be < 180 degrees, got " + fmt_number(fov));
-    // Whether the image fits in memory is checked by the command line, against the machine.
-    c.width = j.contains("width") ? int(rd.integer(j["width"], p + "/width", 1, 1 << 20)) : 320;
-    c.height = j.contains("height") ? int(rd.integer(j["height"], p + "/height", 1, 1 << 20)) : 240;
-    c.origin = scene.params.add("camera.origin", origin);
-    c.target = scene.params.add("camera.target", target);
-    c.up = scene.params.add("camera.up", up);
-    c.fov_y = scene.params.add("camera.fov_y", fov);
+    const CameraSettings c = read_camera(rd, j, "/camera");
+    scene.camera.width = c.width;
+    scene.camera.height = c.height;
+    scene.camera.origin = scene.params.add("camera.origin", c.origin);
+    scene.camera.target = scene.params.add("camera.target", c.target);
+    scene.camera.up = scene.params.add("camera.up", c.up);
+    scene.camera.fov_y = scene.params.add("camera.fov_y", c.fov_y);
   }
 
   void render(const json& j) { scene.render = read_render_settings(rd, j, scene.camera); }

@@ -58,24 +58,101 @@ std::vector<std::pair<std::string, double>> block_means(const Job& job, const st
 // Tiles of the gradient pass: small, so that static interleaving balances uneven images.
 constexpr int kTileSize = 8;
 
+// Every view's target, full size on every rank: read from its image (checked against the
+// view's size), or its scene rendered first with the view's camera (written to the output
+// folder: target.exr, or target-N.exr for view N of a multi-view job). Collective.
+mpi::Status load_targets(const mpi::Context& ctx, const Job& job, int threads, std::vector<Image>& targets) {
+  targets.assign(job.views.size(), Image{});
+  const fs::path out = job.output;
+  for (size_t i = 0; i < job.views.size(); ++i) {
+    const View& v = job.views[i];
+    const std::string size = std::to_string(v.camera.width) + "x" + std::to_string(v.camera.height);
+    const std::string which = job.multi_view ? "view " + std::to_string(i) : "the scene";
+    if (!v.target_image.empty()) {
+      mpi::Status st = mpi::agree_on(ctx, [&] {
+        targets[i] = read_image(v.target_image);
+        if (targets[i].width != v.camera.width || targets[i].height != v.camera.height)
+          throw LoadError(v.target_image + ": the target is " + std::to_string(targets[i].width) + "x" +
+                          std::to_string(targets[i].height) + " but " + which + " renders " + size);
+      });
+      if (st.code) return st;
+      continue;
+    }
+    Scene truth;
+    mpi::Status st = mpi::agree_on(ctx, [&] {
+      truth = load_scene(v.target_scene, {"render.spp=" + std::to_string(v.target_spp), "render.seed=1000003"});
+      if (!job.multi_view && (truth.camera.width != v.camera.width || truth.camera.height != v.camera.height))
+        throw LoadError(v.target_scene + ": renders at another size than " + job.scene_path);
+      if (job.multi_view) set_camera(truth, v.camera);
+    });
+    if (st.code) return st;
+    mpi::RenderJob rj;
+    rj.threads = threads;
+    targets[i] = mpi::render_image(ctx, truth, rj);
+    std::vector<double> px(targets[i].data.begin(), targets[i].data.end());
+    mpi::broadcast(ctx, px);
+    targets[i].data.assign(px.begin(), px.end());
+    const std::string name = job.multi_view ? "target-" + std::to_string(i) + ".exr" : "target.exr";
+    st = mpi::agree_on(ctx, [&] {
+      if (ctx.is_root()) write_image(targets[i], (out / name).string());
+    });
+    if (st.code) return st;
+  }
+  return {};
+}
+
+// Rank 0's step of iteration `it` (from 0) on the gradient g: Adam or SGD, each value clamped
+// to its bounds and rounded to float (as the scene stores it). Non-finite gradient entries never
+// reach a parameter. Returns the next values; `norm2` gets the squared norm of the finite entries.
+std::vector<double> optimizer_step(const Job& job, State& state, const std::vector<double>& g, int it, double& norm2) {
+  std::vector<double> next = state.value;
+  norm2 = 0;
+  const double schedule = std::pow(job.lr_decay, job.iterations > 1 ? double(it) / (job.iterations - 1) : 0.0);
+  for (size_t k = 0; k < next.size(); ++k) {
+    const double gk = g[k];
+    if (!std::isfinite(gk)) continue;
+    norm2 += gk * gk;
+    const Scalar& s = job.scalars[k];
+    if (job.optimizer == "adam") {
+      state.m[k] = job.beta1 * state.m[k] + (1 - job.beta1) * gk;
+      state.v[k] = job.beta2 * state.v[k] + (1 - job.beta2) * gk * gk;
+      const double mhat = state.m[k] / (1 - std::pow(job.beta1, it + 1));
+      const double vhat = state.v[k] / (1 - std::pow(job.beta2, it + 1));
+      next[k] -= schedule * s.lr * mhat / (std::sqrt(vhat) + job.epsilon);
+    } else {
+      next[k] -= schedule * s.lr * gk;
+    }
+    next[k] = double(float(std::clamp(next[k], s.min, s.max)));
+  }
+  return next;
+}
+
+// The views of iteration `it` as gradient passes: their cameras, targets, weights and seeds
+// (the render seed of view v at iteration it: seed + 2 (it V + v), the adjoint's the next one
+// for independent samples; a single view keeps seed + 2 it).
+std::vector<mpi::ViewPass> view_passes(const Job& job, const std::vector<Image>& targets, int it) {
+  std::vector<mpi::ViewPass> passes;
+  const uint64_t n = job.views.size();
+  for (int v : batch_views(job, it)) {
+    const View& view = job.views[size_t(v)];
+    const uint64_t seed = job.seed + 2 * (uint64_t(it) * n + uint64_t(v));
+    passes.push_back({view.camera, &targets[size_t(v)], view.weight, seed, job.independent ? seed + 1 : seed});
+  }
+  return passes;
+}
+
 }  // namespace
 
 int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   Scene scene;
   json scene_doc;
   Job job;
-  Image target;
   mpi::Status st = mpi::agree_on(ctx, [&] {
     job = parse_job(a.job, scene, scene_doc);
-    if (!job.target_image.empty()) {
-      target = read_image(job.target_image);
-      if (target.width != scene.camera.width || target.height != scene.camera.height)
-        throw LoadError(job.target_image + ": the target is " + std::to_string(target.width) + "x" +
-                        std::to_string(target.height) + " but the scene renders " + std::to_string(scene.camera.width) +
-                        "x" + std::to_string(scene.camera.height));
-    }
-    // The target, the primal, its gather buffer and the snapshot's copy.
-    check_image_memory(ctx, job.scene_path, scene.camera.width, scene.camera.height, 3, 4.0);
+    // The targets, the primal, its gather buffer and the snapshot's copy.
+    int w = 0, h = 0;
+    for (const View& v : job.views) w = std::max(w, v.camera.width), h = std::max(h, v.camera.height);
+    check_image_memory(ctx, job.scene_path, w, h, 3, 3.0 + double(job.views.size()));
     if (ctx.is_root()) {
       try {
         check_writable(fs::path(job.output) / "progress.csv");
@@ -95,26 +172,9 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   scene.render.spp = job.spp;
   if (job.boundary_samples >= 0) scene.render.boundary_samples = job.boundary_samples;
 
-  // The target: an image, or a scene rendered first (every rank gets it in full).
-  if (!job.target_scene.empty()) {
-    Scene truth;
-    st = mpi::agree_on(ctx, [&] {
-      truth = load_scene(job.target_scene, {"render.spp=" + std::to_string(job.target_spp), "render.seed=1000003"});
-      if (truth.camera.width != scene.camera.width || truth.camera.height != scene.camera.height)
-        throw LoadError(job.target_scene + ": renders at another size than " + job.scene_path);
-    });
-    if (st.code) return report(ctx, st);
-    mpi::RenderJob rj;
-    rj.threads = threads;
-    target = mpi::render_image(ctx, truth, rj);
-    std::vector<double> px(target.data.begin(), target.data.end());
-    mpi::broadcast(ctx, px);
-    target.data.assign(px.begin(), px.end());
-    st = mpi::agree_on(ctx, [&] {
-      if (ctx.is_root()) write_image(target, (out / "target.exr").string());
-    });
-    if (st.code) return report(ctx, st);
-  }
+  std::vector<Image> targets;
+  st = load_targets(ctx, job, threads, targets);
+  if (st.code) return report(ctx, st);
 
   // Rank 0's optimizer state: fresh, or from the checkpoint.
   State state;
@@ -191,39 +251,16 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   st = {};
   for (int it = state.iteration; it < job.iterations && st.code == 0; ++it) {
     const double t0 = ctx.seconds();
-    scene.render.seed = job.seed + 2 * uint64_t(it);
-    const uint64_t adjoint_seed = job.independent ? scene.render.seed + 1 : scene.render.seed;
     const int k = it + 1;  // iterations count from 1 everywhere: console, progress.csv, snapshots, checkpoint
     const bool snapshot = job.snapshot_every > 0 && (k == 1 || k % job.snapshot_every == 0 || k == job.iterations);
-    Image primal;
+    Image primal;  // the batch's first view
+    const std::vector<mpi::ViewPass> passes = view_passes(job, targets, it);
     mpi::DistributedGradient g =
-        mpi::gradient(ctx, scene, target, job.loss, slots, kTileSize, threads, adjoint_seed, snapshot ? &primal : nullptr);
+        mpi::gradient(ctx, scene, passes, job.loss, slots, kTileSize, threads, snapshot ? &primal : nullptr);
     mpi_seconds += g.mpi_seconds;
     wait_seconds += g.wait_seconds;
-
-    // Rank 0: the step. Non-finite gradient entries never reach a parameter.
-    std::vector<double> next = state.value;
     double norm2 = 0;
-    if (ctx.is_root()) {
-      const double schedule = std::pow(job.lr_decay, job.iterations > 1 ? double(it) / (job.iterations - 1) : 0.0);
-      for (size_t k = 0; k < n; ++k) {
-        double gk = g.gradient[k];
-        if (!std::isfinite(gk)) continue;
-        norm2 += gk * gk;
-        const Scalar& s = job.scalars[k];
-        if (job.optimizer == "adam") {
-          state.m[k] = job.beta1 * state.m[k] + (1 - job.beta1) * gk;
-          state.v[k] = job.beta2 * state.v[k] + (1 - job.beta2) * gk * gk;
-          double mhat = state.m[k] / (1 - std::pow(job.beta1, it + 1));
-          double vhat = state.v[k] / (1 - std::pow(job.beta2, it + 1));
-          next[k] -= schedule * s.lr * mhat / (std::sqrt(vhat) + job.epsilon);
-        } else {
-          next[k] -= schedule * s.lr * gk;
-        }
-        // As the scene stores it (float), within the bounds.
-        next[k] = double(float(std::clamp(next[k], s.min, s.max)));
-      }
-    }
+    std::vector<double> next = ctx.is_root() ? optimizer_step(job, state, g.gradient, it, norm2) : state.value;
     const double t1 = ctx.seconds();
     mpi::broadcast(ctx, next);
     mpi_seconds += ctx.seconds() - t1;
@@ -252,8 +289,11 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
       }
       if (!a.quiet) {
         bar.finish();
-        std::printf("iter %5d/%d  loss %.6e  |grad| %.3e  dropped %ld  %.2f s\n", k, job.iterations, g.loss,
-                    std::sqrt(norm2), g.dropped_samples, secs);
+        std::string batch;  // a mini-batch's views
+        if (job.batch > 0)
+          for (int v : batch_views(job, it)) batch += (batch.empty() ? "  views " : ",") + std::to_string(v);
+        std::printf("iter %5d/%d  loss %.6e  |grad| %.3e  dropped %ld  %.2f s%s\n", k, job.iterations, g.loss,
+                    std::sqrt(norm2), g.dropped_samples, secs, batch.c_str());
         std::fflush(stdout);
         bar.update(double(it + 1) / job.iterations);
       }

@@ -32,25 +32,60 @@ std::string writable_key(const json& doc, const std::string& name, const JsonRea
   return scene_key(name);
 }
 
+// A view's target (`t`, at `where`): an image, or a scene rendered first.
+void read_target(const JsonReader& rd, const json& t, const std::string& where, const fs::path& dir, View& v) {
+  rd.object(t, where, {"image", "scene", "spp"});
+  if (t.contains("image") == t.contains("scene")) rd.fail(where, "give either \"image\" or \"scene\"");
+  if (t.contains("image")) v.target_image = relative_to(dir, rd.string(t["image"], where + "/image")).string();
+  if (t.contains("scene")) v.target_scene = relative_to(dir, rd.string(t["scene"], where + "/scene")).string();
+  if (t.contains("spp")) v.target_spp = int(rd.integer(t["spp"], where + "/spp", 1, 1 << 20));
+}
+
+// /target (one view, the scene's camera) or /views and /batch.
+void read_views(const JsonReader& rd, const json& j, Job& job, const Scene& scene, const json& scene_doc) {
+  if (j.contains("target")) {
+    View v;
+    v.camera = camera_settings(scene);
+    read_target(rd, j["target"], "/target", job.dir, v);
+    job.views.push_back(v);
+    if (j.contains("batch")) rd.fail("/batch", "needs \"views\"");
+    return;
+  }
+  const json& vs = j["views"];
+  if (!vs.is_array() || vs.empty()) rd.fail("/views", "must be an array of at least one view");
+  job.multi_view = true;
+  for (size_t i = 0; i < vs.size(); ++i) {
+    const std::string where = "/views/" + std::to_string(i);
+    rd.object(vs[i], where, {"camera", "target", "weight"}, {"target"});
+    View v;
+    // The scene's camera keys, overridden by the view's.
+    json camera = scene_doc.contains("camera") ? scene_doc["camera"] : json::object();
+    if (vs[i].contains("camera")) {
+      rd.object(vs[i]["camera"], where + "/camera", {"origin", "target", "up", "fov_y", "width", "height"});
+      camera.update(vs[i]["camera"]);
+    }
+    v.camera = read_camera(rd, camera, where + "/camera");
+    read_target(rd, vs[i]["target"], where + "/target", job.dir, v);
+    if (vs[i].contains("weight")) v.weight = rd.positive(vs[i]["weight"], where + "/weight");
+    job.views.push_back(v);
+  }
+  if (j.contains("batch")) job.batch = int(rd.integer(j["batch"], "/batch", 1, long(vs.size())));
+}
+
 }  // namespace
 
 Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
   JsonReader rd(path);
   json j = read_json_file(path);
-  rd.object(j, "", {"scene", "target", "params", "optimizer", "loss", "spp", "output", "snapshot_every", "checkpoint_every",
-                    "seed", "gradient_samples", "boundary_samples"},
-            {"scene", "target", "params", "output"});
+  rd.object(j, "", {"scene", "target", "views", "batch", "params", "optimizer", "loss", "spp", "output", "snapshot_every",
+                    "checkpoint_every", "seed", "gradient_samples", "boundary_samples"},
+            {"scene", "params", "output"});
+  if (j.contains("target") == j.contains("views")) rd.fail("/target", "give either \"target\" (one view) or \"views\"");
   Job job;
   job.file = path;
   job.dir = fs::path(path).parent_path();
   job.scene_path = relative_to(job.dir, rd.string(j["scene"], "/scene")).string();
   job.output = relative_to(job.dir, rd.string(j["output"], "/output")).lexically_normal().string();
-  const json& t = j["target"];
-  rd.object(t, "/target", {"image", "scene", "spp"});
-  if (t.contains("image") == t.contains("scene")) rd.fail("/target", "give either \"image\" or \"scene\"");
-  if (t.contains("image")) job.target_image = relative_to(job.dir, rd.string(t["image"], "/target/image")).string();
-  if (t.contains("scene")) job.target_scene = relative_to(job.dir, rd.string(t["scene"], "/target/scene")).string();
-  if (t.contains("spp")) job.target_spp = int(rd.integer(t["spp"], "/target/spp", 1, 1 << 20));
   if (j.contains("optimizer")) {
     const json& o = j["optimizer"];
     rd.object(o, "/optimizer", {"type", "iterations", "beta1", "beta2", "epsilon", "lr_decay"});
@@ -89,6 +124,7 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
   scene_doc = read_scene_document(job.scene_path, {}, warnings);
   scene = load_scene(scene_doc, job.scene_path);
   scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
+  read_views(rd, j, job, scene, scene_doc);
   const json& ps = j["params"];
   if (!ps.is_object() || ps.empty()) rd.fail("/params", "must be an object naming at least one parameter");
   for (auto it = ps.begin(); it != ps.end(); ++it) {
@@ -118,8 +154,30 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
           if (other.slot == s.slot) rd.fail(where, s.name + " is already optimised (as " + other.name + ")");
       job.scalars.push_back({s.name, s.slot, lr, lo, hi, block ? entry : -1});
     }
+    if (job.multi_view && whole.rfind("camera.", 0) == 0)
+      rd.fail(where, "the camera cannot be optimised in a job with \"views\" (each view sets its own camera)");
   }
   return job;
+}
+
+std::vector<int> batch_views(const Job& job, int iteration) {
+  const int n = int(job.views.size());
+  std::vector<int> all(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) all[size_t(i)] = i;
+  if (job.batch <= 0 || job.batch >= n) return all;
+  // SplitMix64 (Steele, Lea and Flood 2014) over the job's seed and the iteration: a partial
+  // Fisher–Yates shuffle draws the batch.
+  uint64_t x = job.seed * 0x9E3779B97F4A7C15ull + uint64_t(iteration) + 1;
+  auto next = [&x] {
+    uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  for (int i = 0; i < job.batch; ++i) std::swap(all[size_t(i)], all[size_t(i + int(next() % uint64_t(n - i)))]);
+  all.resize(size_t(job.batch));
+  std::sort(all.begin(), all.end());
+  return all;
 }
 
 
@@ -128,11 +186,31 @@ json job_settings(const Job& job, const json& scene_doc) {
   // Unbounded is null (JSON has no infinity).
   auto bound = [](double b) { return std::isfinite(b) ? json(b) : json(nullptr); };
   for (const Scalar& sc : job.scalars) params[sc.name] = {{"lr", sc.lr}, {"min", bound(sc.min)}, {"max", bound(sc.max)}};
-  return {{"scene", job.scene_path}, {"scene_document", scene_doc}, {"target_image", job.target_image},
-          {"target_scene", job.target_scene}, {"target_spp", job.target_spp}, {"spp", job.spp}, {"boundary_samples", job.boundary_samples},
-          {"optimizer", job.optimizer}, {"beta1", job.beta1}, {"beta2", job.beta2}, {"epsilon", job.epsilon},
-          {"lr_decay", job.lr_decay}, {"loss", job.loss_name}, {"seed", job.seed},
-          {"gradient_samples", job.independent ? "independent" : "same"}, {"params", params}};
+  json out = {{"scene", job.scene_path}, {"scene_document", scene_doc}, {"spp", job.spp}, {"boundary_samples", job.boundary_samples},
+              {"optimizer", job.optimizer}, {"beta1", job.beta1}, {"beta2", job.beta2}, {"epsilon", job.epsilon},
+              {"lr_decay", job.lr_decay}, {"loss", job.loss_name}, {"seed", job.seed},
+              {"gradient_samples", job.independent ? "independent" : "same"}, {"params", params}};
+  auto target = [](const View& v, json& o) {
+    o["target_image"] = v.target_image;
+    o["target_scene"] = v.target_scene;
+    o["target_spp"] = v.target_spp;
+  };
+  if (!job.multi_view) {  // the keys of single-view checkpoints, as before views existed
+    target(job.views[0], out);
+    return out;
+  }
+  json views = json::array();
+  for (const View& v : job.views) {
+    const CameraSettings& c = v.camera;
+    json o = {{"camera", {{"origin", {c.origin.x, c.origin.y, c.origin.z}}, {"target", {c.target.x, c.target.y, c.target.z}},
+                          {"up", {c.up.x, c.up.y, c.up.z}}, {"fov_y", c.fov_y}, {"width", c.width}, {"height", c.height}}},
+              {"weight", v.weight}};
+    target(v, o);
+    views.push_back(o);
+  }
+  out["views"] = views;
+  out["batch"] = job.batch;
+  return out;
 }
 
 json checkpoint_json(const Job& job, const json& settings, const State& s) {

@@ -8,6 +8,7 @@
 #include "renderer/image_compare.h"
 #include "renderer/json_reader.h"
 #include "renderer/gradient.h"
+#include "renderer/io/camera_reader.h"
 #include "renderer/scene.h"
 
 namespace dray::cli {
@@ -20,11 +21,22 @@ struct Scalar {
   int block = -1;  // an element of a parameter block: the index of its name in Job::entries
 };
 
+// One view of the object: a camera, and the image it should see.
+struct View {
+  CameraSettings camera;  // the scene's camera with the view's keys
+  std::string target_image, target_scene;  // one of them
+  int target_spp = 256;   // a target scene's samples
+  double weight = 1;      // its share of the loss: w / (the batch's summed weights)
+};
+
 struct Job {
   std::string file;
   std::filesystem::path dir;
-  std::string scene_path, target_image, target_scene, output;
-  int target_spp = 256, spp = 8, iterations = 100, snapshot_every = 10, checkpoint_every = 10;
+  std::string scene_path, output;
+  std::vector<View> views;  // the short form ("target" at the top level) is one view with the scene's camera
+  bool multi_view = false;  // written with "views"
+  int batch = 0;            // views per iteration, a seeded choice (0: every view)
+  int spp = 8, iterations = 100, snapshot_every = 10, checkpoint_every = 10;
   std::string optimizer = "adam";
   double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
   double lr_decay = 1.0;  // the learning rates' factor at the last iteration (exponential schedule)
@@ -36,6 +48,11 @@ struct Job {
   std::vector<std::string> entries;  // the parameters named, as whole vectors (NAME[i] gives NAME)
   std::vector<Scalar> scalars;
 };
+
+// The views of iteration `iteration` (counting from 0), ascending: every view, or `batch` of
+// them drawn without replacement from a generator seeded by the job's seed and the iteration
+// (the same on every rank and on resume).
+std::vector<int> batch_views(const Job& job, int iteration);
 
 // Reads the job and its scene (not its target). Throws LoadError naming the job file and key.
 Job parse_job(const std::string& path, Scene& scene, json& scene_doc);

@@ -104,6 +104,54 @@ JSON
 example_job roughness
 within_2_percent "$tmp/roughness.out" "materials.ball.alpha" 0.2
 
+# 1g. Views: spot's pose (x, z and rotation about y; truth 0.25, -0.2, 40 degrees from 0, 0, 10) from
+# four of the 64x48 views around it, on 2 ranks, within 2%.
+views_job() {  # views_job FILE OUTPUT ITERATIONS [EXTRA JSON]
+  local v="" o
+  for o in "1.363, 1.6, 3.2237" "3.2237, 1.6, -1.363" "-1.363, 1.6, -3.2237" "-3.2237, 1.6, 1.363"; do
+    v="$v${v:+,} { \"camera\": { \"origin\": [$o] }, \"target\": { \"scene\": \"$scenes/spot-views-truth.json\", \"spp\": 64 } }"
+  done
+  cat > "$1" <<JSON
+{ "scene": "$scenes/spot-views-fit.json", "views": [ $v ],
+  "params": { "shapes.spot.translate[0]": { "lr": 0.02 }, "shapes.spot.translate[2]": { "lr": 0.02 },
+              "shapes.spot.rotate_y": { "lr": 2.0 } },
+  "optimizer": { "type": "adam", "iterations": $3, "lr_decay": ${LR_DECAY:-0.03} }, "loss": "l2", "spp": 4,
+  "output": "$2", "snapshot_every": 0, "checkpoint_every": 3 ${4:-} }
+JSON
+}
+views_job "$tmp/views.json" "$tmp/views" 100
+${mpiexec/ N / 2 } "$dray" optimize "$tmp/views.json" --threads 1 > "$tmp/views.out" 2>&1 || bad "views optimize exited $?"
+for spec in "shapes.spot.translate[0] 0.25" "shapes.spot.translate[2] -0.2" "shapes.spot.rotate_y 40"; do
+  set -- $spec; within_2_percent "$tmp/views.out" "$1" "$2"; done
+[ -s "$tmp/views/target-0.exr" ] && [ -s "$tmp/views/target-3.exr" ] && ok "each view's rendered target is written" \
+  || bad "view targets"
+
+# 2a. Views in batches of 2 of 4 (a seeded choice per iteration): the trajectory bitwise the same on
+# 1, 2 and 3 ranks; a run stopped after 3 iterations on 3 ranks and resumed on 2 ends bitwise where
+# the uninterrupted runs end (a constant learning rate: the schedule depends on the iterations).
+export LR_DECAY=1
+for r in 1 2 3; do
+  views_job "$tmp/layout$r.json" "$tmp/layout$r" 6 ', "batch": 2'
+  ${mpiexec/ N / $r } "$dray" optimize "$tmp/layout$r.json" --threads $((r == 1 ? 2 : 1)) -q || bad "layout $r exited $?"
+done
+"$dray" optimize "$tmp/layout1.json" --threads 2 > "$tmp/layout1.out" 2>&1 || bad "layout console run exited $?"
+batches=$(sed -n 's/^iter .*  views \([0-9,]*\)$/\1/p' "$tmp/layout1.out")
+[ "$(echo "$batches" | grep -c '^[0-3],[0-3]$')" = 6 ] && [ "$(echo "$batches" | sort -u | wc -l)" -gt 1 ] \
+  && ok "each iteration renders 2 of the 4 views, not always the same: $(echo $batches)" || bad "batches: $batches"
+cmp -s "$tmp/layout1/checkpoint.json" "$tmp/layout2/checkpoint.json" && cmp -s "$tmp/layout1/checkpoint.json" "$tmp/layout3/checkpoint.json" \
+  && ok "a batched multi-view trajectory is bitwise the same on 1x2, 2x1 and 3x1 ranks x threads" \
+  || { bad "multi-view trajectories differ across layouts"; diff "$tmp/layout1/checkpoint.json" "$tmp/layout3/checkpoint.json" | head -5; }
+views_job "$tmp/elastic.json" "$tmp/elastic" 3 ', "batch": 2'
+${mpiexec/ N / 3 } "$dray" optimize "$tmp/elastic.json" --threads 1 -q || bad "elastic first part exited $?"
+views_job "$tmp/elastic.json" "$tmp/elastic" 6 ', "batch": 2'
+${mpiexec/ N / 2 } "$dray" optimize "$tmp/elastic.json" --threads 1 --resume -q || bad "elastic resume exited $?"
+cmp -s "$tmp/layout1/checkpoint.json" "$tmp/elastic/checkpoint.json" \
+  && ok "3 iterations on 3 ranks resumed on 2 end bitwise where 6 uninterrupted ones end" \
+  || { bad "elastic resume differs"; diff "$tmp/layout1/checkpoint.json" "$tmp/elastic/checkpoint.json" | head -5; }
+[ "$(grep -c . "$tmp/layout1/progress.csv")" = 7 ] && [ "$(cut -d, -f2 "$tmp/elastic/progress.csv")" = "$(cut -d, -f2 "$tmp/layout1/progress.csv")" ] \
+  && ok "the resumed run's losses are the uninterrupted run's" || bad "elastic progress.csv"
+unset LR_DECAY
+
 # 2. Killed and resumed: the same final parameters, bitwise, as an uninterrupted run.
 job "$tmp/full.json" "$tmp/full" 40
 ${mpiexec/ N / 2 } "$dray" optimize "$tmp/full.json" --threads 1 -q || bad "uninterrupted run exited $?"
@@ -196,6 +244,22 @@ expect2 "a parameter from an OBJ" "cannot be written back" \
   '{ "scene": "'$scenes'/cornell-box.json", "output": "'$tmp'/b", "target": {"image": "x.exr"}, "params": {"materials.cbox.red.albedo": {"lr": 1}} }'
 expect2 "an output folder that cannot be created" "bad.json: /output: " \
   '{ "scene": "'$scenes'/light-fit.json", "output": "/proc/nope/out", "target": {"scene": "'$scenes'/light-truth.json"}, "params": {"lights.bulb.position": {"lr": 1}} }'
+tv='"target": {"scene": "'$scenes'/light-truth.json"}'
+pos='"params": {"lights.bulb.position": {"lr": 1}}'
+expect2 "target and views together" "bad.json: /target: give either \"target\" (one view) or \"views\"" \
+  '{ '"$base"', '"$tv"', "views": [{'"$tv"'}], '"$pos"' }'
+expect2 "batch without views" "bad.json: /batch: needs \"views\"" '{ '"$base"', '"$tv"', "batch": 1, '"$pos"' }'
+expect2 "a batch larger than the views" "bad.json: /batch: must be in [1, 1]" '{ '"$base"', "views": [{'"$tv"'}], "batch": 2, '"$pos"' }'
+expect2 "a view's unknown camera key" "bad.json: /views/0/camera/fov: unknown key" \
+  '{ '"$base"', "views": [{"camera": {"fov": 30}, '"$tv"'}], '"$pos"' }'
+expect2 "a view's camera looking at itself" "bad.json: /views/0/camera/target: must differ" \
+  '{ '"$base"', "views": [{"camera": {"origin": [0, 1, 0], "target": [0, 1, 0]}, '"$tv"'}], '"$pos"' }'
+expect2 "a view's weight of 0" "bad.json: /views/0/weight: must be > 0" '{ '"$base"', "views": [{'"$tv"', "weight": 0}], '"$pos"' }'
+expect2 "the camera optimised with views" "bad.json: /params/camera.fov_y: the camera cannot be optimised" \
+  '{ '"$base"', "views": [{'"$tv"'}], "params": {"camera.fov_y": {"lr": 1}} }'
+"$dray" render "$scenes/light-truth.json" --set camera.width=16 --set camera.height=12 -o "$tmp/small.exr" -q
+expect2 "a view's target of another size" "small.exr: the target is 16x12 but view 0 renders" \
+  '{ '"$base"', "views": [{"target": {"image": "'$tmp'/small.exr"}}], '"$pos"' }'
 job "$tmp/fresh.json" "$tmp/fresh" 5
 "$dray" optimize "$tmp/fresh.json" --resume > "$tmp/out" 2> "$tmp/err"
 [ $? = 2 ] && grep -q "no checkpoint to resume from" "$tmp/err" && ok "--resume without a checkpoint" || bad "--resume without a checkpoint"
