@@ -6,12 +6,13 @@
 #include <cstring>
 #include <thread>
 
-#include <mpi.h>
 #include <unistd.h>
+
+#include "mpi/comm.h"
 
 namespace dray::mpi {
 
-Context::Context(int* argc, char*** argv) {
+Context::Context(int* argc, char*** argv) : comm_(std::make_unique<Comm>()) {
   int initialised = 0;
   MPI_Initialized(&initialised);
   if (!initialised) {
@@ -32,7 +33,33 @@ Context::Context(int* argc, char*** argv) {
 }
 
 Context::~Context() {
+  comm_.reset();  // a split's communicator is freed before MPI is finalised
   if (owns_mpi_) MPI_Finalize();
+}
+
+Context::Context(Context&& o) noexcept
+    : comm_(std::move(o.comm_)), rank_(o.rank_), size_(o.size_), ranks_on_node_(o.ranks_on_node_), owns_mpi_(o.owns_mpi_) {
+  o.owns_mpi_ = false;
+}
+
+Context& Context::operator=(Context&& o) noexcept {
+  if (this != &o) {
+    comm_ = std::move(o.comm_);
+    rank_ = o.rank_, size_ = o.size_, ranks_on_node_ = o.ranks_on_node_, owns_mpi_ = o.owns_mpi_;
+    o.owns_mpi_ = false;
+  }
+  return *this;
+}
+
+Context Context::split(int color, int key) const {
+  Context g;
+  g.comm_ = std::make_unique<Comm>();
+  MPI_Comm_split(comm_->handle, color, key, &g.comm_->handle);
+  g.comm_->owned = true;
+  MPI_Comm_rank(g.comm_->handle, &g.rank_);
+  MPI_Comm_size(g.comm_->handle, &g.size_);
+  g.ranks_on_node_ = ranks_on_node_;
+  return g;
 }
 
 int Context::default_threads() const {
@@ -54,7 +81,7 @@ double Context::available_bytes_per_rank() const {
   return bytes / std::max(1, ranks_on_node_);
 }
 
-void Context::barrier() const { MPI_Barrier(MPI_COMM_WORLD); }
+void Context::barrier() const { MPI_Barrier(comm_->handle); }
 double Context::seconds() const { return MPI_Wtime(); }
 
 }  // namespace dray::mpi

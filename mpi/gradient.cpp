@@ -77,31 +77,33 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
   return out;
 }
 
-DistributedGradient gradient(const Context& ctx, Scene& scene, std::span<const ViewPass> views, Loss loss,
-                             std::span<const Slot> params, int tile_size, int threads, Image* primal) {
+DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene& scene, std::span<const ViewPass> views,
+                             Loss loss, std::span<const Slot> params, int tile_size, int threads, Image* primal) {
   DistributedGradient out;
   std::vector<ad::FixedSum> sums(params.size() + 3);
   double total_weight = 0;
   for (const ViewPass& v : views) total_weight += v.weight;
   const CameraSettings own = camera_settings(scene);
   const uint64_t own_seed = scene.render.seed;
-  try {
-    for (size_t i = 0; i < views.size(); ++i) {
+  // This rank's group renders its views (collectives within the group); a failure in any group
+  // is agreed over all ranks before the one allreduce.
+  const Status st = agree_on(ctx, [&] {
+    for (size_t i = size_t(groups.index); i < views.size(); i += size_t(groups.count)) {
       const ViewPass& v = views[i];
       set_camera(scene, v.camera);
       scene.render.seed = v.seed;
       // The view's mean loss, weighted: its pixels' terms divided by 3 w h total / w_v.
       const double normaliser = 3.0 * v.camera.width * v.camera.height * total_weight / v.weight;
-      add_view(ctx, scene, *v.target, loss, normaliser, params, tile_size, threads, v.adjoint_seed, sums, out,
-               i == 0 ? primal : nullptr);
+      add_view(groups.group, scene, *v.target, loss, normaliser, params, tile_size, threads, v.adjoint_seed, sums, out,
+               i == 0 ? primal : nullptr);  // view 0: group 0, whose first rank is rank 0
     }
-  } catch (...) {
-    set_camera(scene, own);
-    scene.render.seed = own_seed;
-    throw;
-  }
+  });
   set_camera(scene, own);
   scene.render.seed = own_seed;
+  if (st.code) throw AgreedError(st);
+  const double tw = ctx.seconds();
+  ctx.barrier();  // groups with more views or fewer ranks finish last
+  out.wait_seconds += ctx.seconds() - tw;
   reduce(ctx, sums, params.size(), out);
   return out;
 }

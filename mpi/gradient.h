@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mpi/context.h"
+#include "mpi/views.h"
 #include "renderer/gradient.h"
 #include "renderer/io/camera_reader.h"
 
@@ -45,9 +46,10 @@ struct ViewPass {
 };
 
 // Collective: the loss sum_v w_v L_v / sum_v w_v over `views` (L_v the view's mean loss) and its
-// gradient, the views rendered in turn with their cameras (the scene's camera and seed are
-// restored before returning). `primal` receives the first view's image on rank 0.
-DistributedGradient gradient(const Context& ctx, Scene& scene, std::span<const ViewPass> views, Loss loss,
-                             std::span<const Slot> params, int tile_size, int threads, Image* primal = nullptr);
+// gradient. View i is rendered by view group i mod groups.count (its tiles over the group's ranks;
+// mpi/views.h) with its camera; the scene's camera and seed are restored before returning.
+// `primal` receives view 0's image on rank 0.
+DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene& scene, std::span<const ViewPass> views,
+                             Loss loss, std::span<const Slot> params, int tile_size, int threads, Image* primal = nullptr);
 
 }  // namespace dray::mpi

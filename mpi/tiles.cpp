@@ -1,9 +1,9 @@
+#include "mpi/comm.h"
 #include "mpi/tiles.h"
 
 #include <exception>
 #include <stdexcept>
 
-#include <mpi.h>
 
 #include "mpi/collectives.h"
 #include "mpi/errors.h"
@@ -28,18 +28,17 @@ namespace {
 // A shared tile counter on rank 0, advanced with one-sided fetch-and-add.
 class TileCounter {
  public:
-  TileCounter() {
+  explicit TileCounter(const Context& ctx) {
     MPI_Aint bytes = 0;
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const int rank = ctx.rank();
     if (rank == 0) bytes = sizeof(int);
-    MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win_);
+    MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, comm_of(ctx), &base_, &win_);
     if (rank == 0) {
       MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win_);
       *base_ = 0;
       MPI_Win_unlock(0, win_);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(comm_of(ctx));
   }
   ~TileCounter() { close(); }
   // Collective: frees the window (every rank, once it has stopped fetching).
@@ -76,8 +75,8 @@ void gather_tiles(const Context& ctx, const std::vector<Tile>& tiles, const std:
   int n_ids = ctx.is_root() ? 0 : int(ids.size());
   int n_floats = int(mine.size());
   std::vector<int> id_counts(ctx.size()), float_counts(ctx.size());
-  MPI_Gather(&n_ids, 1, MPI_INT, id_counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Gather(&n_floats, 1, MPI_INT, float_counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Gather(&n_ids, 1, MPI_INT, id_counts.data(), 1, MPI_INT, 0, comm_of(ctx));
+  MPI_Gather(&n_floats, 1, MPI_INT, float_counts.data(), 1, MPI_INT, 0, comm_of(ctx));
   std::vector<int> id_displs(ctx.size(), 0), float_displs(ctx.size(), 0);
   for (int r = 1; r < ctx.size(); ++r) {
     id_displs[r] = id_displs[r - 1] + id_counts[r - 1];
@@ -90,9 +89,9 @@ void gather_tiles(const Context& ctx, const std::vector<Tile>& tiles, const std:
     all_px.resize(size_t(float_displs.back() + float_counts.back()));
   }
   MPI_Gatherv(ctx.is_root() ? nullptr : ids.data(), n_ids, MPI_INT, all_ids.data(),
-              id_counts.data(), id_displs.data(), MPI_INT, 0, MPI_COMM_WORLD);
+              id_counts.data(), id_displs.data(), MPI_INT, 0, comm_of(ctx));
   MPI_Gatherv(mine.data(), n_floats, MPI_FLOAT, all_px.data(), float_counts.data(),
-              float_displs.data(), MPI_FLOAT, 0, MPI_COMM_WORLD);
+              float_displs.data(), MPI_FLOAT, 0, comm_of(ctx));
   if (!ctx.is_root()) return;
   const float* src = all_px.data();
   for (int id : all_ids) {
@@ -127,7 +126,7 @@ void allgather_static_tiles(const Context& ctx, const std::vector<Tile>& tiles, 
   for (int r = 1; r < ctx.size(); ++r) displs[size_t(r)] = displs[size_t(r - 1)] + counts[size_t(r - 1)];
   std::vector<float> all(size_t(displs.back() + counts.back()));
   MPI_Allgatherv(mine.data(), int(mine.size()), MPI_FLOAT, all.data(), counts.data(), displs.data(), MPI_FLOAT,
-                 MPI_COMM_WORLD);
+                 comm_of(ctx));
   for (int r = 0; r < ctx.size(); ++r) {
     const float* src = all.data() + displs[size_t(r)];
     for_each_row(r, [&](float* row, int n) {
@@ -174,7 +173,7 @@ Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job,
     }
     // Batches of a few tiles per thread: small enough to balance, large enough to keep the
     // one-sided traffic negligible. The counter's window is created and freed by every rank.
-    TileCounter counter;
+    TileCounter counter(ctx);
     const int batch = std::max(1, 2 * job.threads);
     std::exception_ptr failure;
     for (;;) {

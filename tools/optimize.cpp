@@ -175,6 +175,16 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   std::vector<Image> targets;
   st = load_targets(ctx, job, threads, targets);
   if (st.code) return report(ctx, st);
+  // Views side by side on groups of ranks (a collective split, once per run).
+  const int per_iteration = job.batch > 0 ? job.batch : int(job.views.size());
+  const mpi::ViewGroups groups =
+      mpi::make_view_groups(ctx, job.view_groups > 0 ? job.view_groups : mpi::choose_view_groups(ctx.size(), per_iteration));
+  if (ctx.is_root() && !a.quiet && job.multi_view) {
+    const int lo = ctx.size() / groups.count, hi = lo + (ctx.size() % groups.count ? 1 : 0);
+    const std::string ranks = lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
+    std::printf("dray optimize: %zu views, %d per iteration, on %d view group%s of %s rank%s\n", job.views.size(),
+                per_iteration, groups.count, groups.count == 1 ? "" : "s", ranks.c_str(), hi == 1 ? "" : "s");
+  }
 
   // Rank 0's optimizer state: fresh, or from the checkpoint.
   State state;
@@ -256,7 +266,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     Image primal;  // the batch's first view
     const std::vector<mpi::ViewPass> passes = view_passes(job, targets, it);
     mpi::DistributedGradient g =
-        mpi::gradient(ctx, scene, passes, job.loss, slots, kTileSize, threads, snapshot ? &primal : nullptr);
+        mpi::gradient(ctx, groups, scene, passes, job.loss, slots, kTileSize, threads, snapshot ? &primal : nullptr);
     mpi_seconds += g.mpi_seconds;
     wait_seconds += g.wait_seconds;
     double norm2 = 0;

@@ -49,6 +49,7 @@ void read_views(const JsonReader& rd, const json& j, Job& job, const Scene& scen
     read_target(rd, j["target"], "/target", job.dir, v);
     job.views.push_back(v);
     if (j.contains("batch")) rd.fail("/batch", "needs \"views\"");
+    if (j.contains("view_groups")) rd.fail("/view_groups", "needs \"views\"");
     return;
   }
   const json& vs = j["views"];
@@ -70,6 +71,7 @@ void read_views(const JsonReader& rd, const json& j, Job& job, const Scene& scen
     job.views.push_back(v);
   }
   if (j.contains("batch")) job.batch = int(rd.integer(j["batch"], "/batch", 1, long(vs.size())));
+  if (j.contains("view_groups")) job.view_groups = int(rd.integer(j["view_groups"], "/view_groups", 1, 1 << 20));
 }
 
 }  // namespace
@@ -77,7 +79,7 @@ void read_views(const JsonReader& rd, const json& j, Job& job, const Scene& scen
 Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
   JsonReader rd(path);
   json j = read_json_file(path);
-  rd.object(j, "", {"scene", "target", "views", "batch", "params", "optimizer", "loss", "spp", "output", "snapshot_every",
+  rd.object(j, "", {"scene", "target", "views", "batch", "view_groups", "params", "optimizer", "loss", "spp", "output", "snapshot_every",
                     "checkpoint_every", "seed", "gradient_samples", "boundary_samples"},
             {"scene", "params", "output"});
   if (j.contains("target") == j.contains("views")) rd.fail("/target", "give either \"target\" (one view) or \"views\"");

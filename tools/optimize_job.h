@@ -36,6 +36,7 @@ struct Job {
   std::vector<View> views;  // the short form ("target" at the top level) is one view with the scene's camera
   bool multi_view = false;  // written with "views"
   int batch = 0;            // views per iteration, a seeded choice (0: every view)
+  int view_groups = 0;      // groups of ranks rendering views side by side (0: chosen from ranks and views)
   int spp = 8, iterations = 100, snapshot_every = 10, checkpoint_every = 10;
   std::string optimizer = "adam";
   double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;

@@ -138,8 +138,14 @@ done
 batches=$(sed -n 's/^iter .*  views \([0-9,]*\)$/\1/p' "$tmp/layout1.out")
 [ "$(echo "$batches" | grep -c '^[0-3],[0-3]$')" = 6 ] && [ "$(echo "$batches" | sort -u | wc -l)" -gt 1 ] \
   && ok "each iteration renders 2 of the 4 views, not always the same: $(echo $batches)" || bad "batches: $batches"
+# 3 ranks in 2 view groups (of 2 ranks and 1), against the automatic one group of 3.
+views_job "$tmp/layout3g.json" "$tmp/layout3g" 6 ', "batch": 2, "view_groups": 2'
+${mpiexec/ N / 3 } "$dray" optimize "$tmp/layout3g.json" --threads 1 > "$tmp/layout3g.out" || bad "layout 3g exited $?"
+grep -q "4 views, 2 per iteration, on 2 view groups of 1-2 ranks" "$tmp/layout3g.out" && ok "the view group layout is printed" \
+  || { bad "view group layout line"; head -2 "$tmp/layout3g.out"; }
 cmp -s "$tmp/layout1/checkpoint.json" "$tmp/layout2/checkpoint.json" && cmp -s "$tmp/layout1/checkpoint.json" "$tmp/layout3/checkpoint.json" \
-  && ok "a batched multi-view trajectory is bitwise the same on 1x2, 2x1 and 3x1 ranks x threads" \
+  && cmp -s "$tmp/layout1/checkpoint.json" "$tmp/layout3g/checkpoint.json" \
+  && ok "a batched multi-view trajectory is bitwise the same on 1x2, 2x1 (2 view groups), 3x1 (1 group) and 3x1 (2 groups of 2 and 1) ranks x threads" \
   || { bad "multi-view trajectories differ across layouts"; diff "$tmp/layout1/checkpoint.json" "$tmp/layout3/checkpoint.json" | head -5; }
 views_job "$tmp/elastic.json" "$tmp/elastic" 3 ', "batch": 2'
 ${mpiexec/ N / 3 } "$dray" optimize "$tmp/elastic.json" --threads 1 -q || bad "elastic first part exited $?"

@@ -1,0 +1,111 @@
+// View groups: the layout chosen for ranks and views, groups as contexts of their own, and the
+// multi-view gradient bitwise the same for every group layout (and the one-group pass), with a
+// failure in one group agreed by every rank.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "mpi/collectives.h"
+#include "mpi/errors.h"
+#include "mpi/gradient.h"
+#include "mpi/views.h"
+#include "renderer/scene_loader.h"
+
+using namespace dray;
+extern mpi::Context* g_ctx;
+
+TEST_CASE("view groups: the busiest group's views per rank is least, ties to more groups", "[mpi][views]") {
+  // Every layout from 1 to 6 ranks and 1 to 10 views: no other group count has a less busy
+  // group, and on a tie none with more groups.
+  for (int ranks = 1; ranks <= 6; ++ranks)
+    for (int views = 1; views <= 10; ++views) {
+      auto load = [&](int g) {
+        double worst = 0;
+        for (int j = 0; j < g; ++j)
+          worst = std::max(worst, double(views / g + (j < views % g)) / double(ranks / g + (j < ranks % g)));
+        return worst;
+      };
+      const int g = mpi::choose_view_groups(ranks, views);
+      INFO(ranks << " ranks, " << views << " views: " << g << " groups");
+      REQUIRE(g >= 1);
+      REQUIRE(g <= std::min(ranks, views));
+      for (int other = 1; other <= std::min(ranks, views); ++other) {
+        CHECK(load(other) >= load(g));
+        if (other > g) CHECK(load(other) > load(g));
+      }
+    }
+  CHECK(mpi::choose_view_groups(2, 8) == 2);  // 4 views per rank either way: 2 groups of 1
+  CHECK(mpi::choose_view_groups(3, 8) == 1);  // 8/3 per rank in one group; 3 groups: 3 views on one rank
+  CHECK(mpi::choose_view_groups(6, 3) == 3);  // more ranks than views: a group of 2 ranks per view
+  CHECK(mpi::choose_view_groups(4, 1) == 1);
+}
+
+TEST_CASE("view groups are contexts of their own ranks", "[mpi][views]") {
+  const mpi::Context& ctx = *g_ctx;
+  bool ok = true;
+  for (int count = 1; count <= ctx.size(); ++count) {
+    const mpi::ViewGroups g = mpi::make_view_groups(ctx, count);
+    const int expected_size = ctx.size() / count + (g.index < ctx.size() % count ? 1 : 0);
+    ok = ok && g.count == count && g.index == ctx.rank() % count && g.group.size() == expected_size &&
+         g.group.rank() == ctx.rank() / count;
+    // A sum within the group adds its members' world ranks only.
+    std::vector<double> v{double(ctx.rank())};
+    mpi::allreduce_sum(g.group, v);
+    double expected = 0;
+    for (int r = g.index; r < ctx.size(); r += count) expected += r;
+    ok = ok && v[0] == expected;
+  }
+  REQUIRE(mpi::all_ranks(ctx, ok));
+}
+
+TEST_CASE("a multi-view gradient is bitwise the same for every group layout", "[mpi][views]") {
+  const mpi::Context& ctx = *g_ctx;
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=24", "camera.height=16", "render.spp=2"});
+  std::vector<Slot> slots;
+  for (const auto& p : resolve_scalars(scene.params, {"materials.red.albedo", "shapes.mid.center[1]"})) slots.push_back(p.slot);
+  // Three views: the scene's camera, one moved aside and one wider and weighed double.
+  CameraSettings a = camera_settings(scene), b = a, c = a;
+  b.origin.x += 0.7f;
+  c.fov_y *= 1.3f;
+  c.width = 20;
+  Image target(24, 16, 3), target_c(20, 16, 3);
+  std::fill(target.data.begin(), target.data.end(), 0.3f);
+  std::fill(target_c.data.begin(), target_c.data.end(), 0.2f);
+  const std::vector<mpi::ViewPass> views{{a, &target, 1.0, 5, 6}, {b, &target, 1.0, 7, 8}, {c, &target_c, 2.0, 9, 10}};
+  // The reference: one group of every rank.
+  const mpi::DistributedGradient ref = mpi::gradient(ctx, mpi::make_view_groups(ctx, 1), scene, views, Loss::l2, slots, 8, 1);
+  bool ok = ref.loss > 0 && std::any_of(ref.gradient.begin(), ref.gradient.end(), [](double g) { return g != 0; });
+  for (int count = 2; count <= ctx.size(); ++count) {
+    const mpi::DistributedGradient g = mpi::gradient(ctx, mpi::make_view_groups(ctx, count), scene, views, Loss::l2, slots, 8, 1);
+    ok = ok && g.loss == ref.loss && g.gradient == ref.gradient;
+  }
+  // The scene's own camera is back.
+  ok = ok && camera_settings(scene) == a;
+  INFO(ctx.size() << " ranks");
+  REQUIRE(mpi::all_ranks(ctx, ok));
+}
+
+TEST_CASE("a failure in one view group ends the pass on every rank with one agreed error", "[mpi][views]") {
+  const mpi::Context& ctx = *g_ctx;
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=16", "camera.height=8", "render.spp=1"});
+  std::vector<Slot> slots{resolve_scalars(scene.params, {"materials.red.albedo"})[0].slot};
+  Image target(16, 8, 3);
+  CameraSettings a = camera_settings(scene), b = a;
+  b.width = 64, b.height = 32;
+  Image target_b(64, 32, 3);
+  // Two views; tile 20 fails (DRAY_FAULT_TILE): only the larger view has one, so that with two
+  // groups one fails and the other does not.
+  const std::vector<mpi::ViewPass> views{{a, &target, 1.0, 1, 2}, {b, &target_b, 1.0, 3, 4}};
+  setenv("DRAY_FAULT_TILE", "20", 1);
+  int code = 0;
+  try {
+    mpi::gradient(ctx, mpi::make_view_groups(ctx, std::min(2, ctx.size())), scene, views, Loss::l2, slots, 8, 1);
+  } catch (const mpi::AgreedError& e) {
+    code = e.status.code;
+  }
+  unsetenv("DRAY_FAULT_TILE");
+  REQUIRE(mpi::all_ranks(ctx, code == 3));
+}
