@@ -13,13 +13,20 @@ namespace {
 constexpr double kGlobalClamp = 3.0;
 }  // namespace
 
-DiffStats diff_images(const Image& a, const Image& b, double tol) {
+DiffStats diff_images(const Image& a, const Image& b, double tol, const Image* mask) {
   DiffStats st;
   const size_t pixels = size_t(a.width) * a.height;
   const int c = std::min(a.channels, b.channels);
   st.pixel_error.assign(pixels, 0.f);
   double sum_sq = 0, sum_abs = 0;
+  auto in_mask = [&](size_t i) {
+    for (int k = 0; k < mask->channels; ++k)
+      if (mask->data[i * size_t(mask->channels) + size_t(k)] > 0.5f) return true;
+    return false;
+  };
   for (size_t i = 0; i < pixels; ++i) {
+    if (mask && !in_mask(i)) continue;
+    ++st.compared;
     float worst = 0.f;
     for (int k = 0; k < c; ++k) {
       double d = double(a.data[i * a.channels + k]) - double(b.data[i * b.channels + k]);
@@ -31,11 +38,11 @@ DiffStats diff_images(const Image& a, const Image& b, double tol) {
     st.max_abs = std::max(st.max_abs, double(worst));
     st.pixels_over_tol += worst > tol;
   }
-  const double n = double(pixels) * c;
-  st.rmse = std::sqrt(sum_sq / n);
-  st.mean_abs = sum_abs / n;
+  const double n = double(st.compared) * c;
+  st.rmse = n > 0 ? std::sqrt(sum_sq / n) : 0.0;
+  st.mean_abs = n > 0 ? sum_abs / n : 0.0;
   st.psnr = st.rmse > 0 ? 20.0 * std::log10(1.0 / st.rmse) : INFINITY;
-  st.share_over_tol = double(st.pixels_over_tol) / double(pixels);
+  st.share_over_tol = st.compared > 0 ? double(st.pixels_over_tol) / double(st.compared) : 0.0;
   return st;
 }
 

@@ -8,14 +8,16 @@
 namespace dray {
 
 struct DiffStats {
-  double rmse = 0, psnr = 0, mean_abs = 0, max_abs = 0;  // over every channel of every pixel
+  double rmse = 0, psnr = 0, mean_abs = 0, max_abs = 0;  // over every channel of every compared pixel
   long pixels_over_tol = 0;                               // pixels with a channel off by > tol
-  double share_over_tol = 0;
-  std::vector<float> pixel_error;  // per pixel: the largest absolute channel error
+  double share_over_tol = 0;                              // of the compared pixels
+  long compared = 0;                                      // pixels compared (all, or the mask's)
+  std::vector<float> pixel_error;  // per pixel: the largest absolute channel error (0 outside the mask)
 };
 
-// Images of the same size (checked by the caller). PSNR is relative to a peak of 1.
-DiffStats diff_images(const Image& a, const Image& b, double tol);
+// Images of the same size (checked by the caller). PSNR is relative to a peak of 1. With a
+// mask (the same size), only its pixels with a channel above 0.5 are compared.
+DiffStats diff_images(const Image& a, const Image& b, double tol, const Image* mask = nullptr);
 
 struct ZTestOptions {
   double alpha = 0.01;            // family-wise significance over all pixel channels

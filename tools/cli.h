@@ -127,7 +127,7 @@ CLI::App* add_render_command(CLI::App& app, RenderArgs& args);
 int run_render(const mpi::Context& ctx, const RenderArgs& args);
 
 struct DiffArgs {
-  std::string test, ref, heatmap, ref_variance;
+  std::string test, ref, heatmap, ref_variance, mask;
   double tol = 0.01, max_share = 0.0;
   int test_spp = 0, ref_spp = 0;
   ZTestOptions z;

@@ -41,6 +41,8 @@ CLI::App* add_diff_command(CLI::App& app, DiffArgs& a) {
   cmd->add_option("--max-share", a.max_share, "Largest share of pixels over --tol that still passes")
       ->check(real_number(0, true, 1))
       ->capture_default_str();
+  cmd->add_option("--mask", a.mask, "Compare only the pixels where this image (the same size) has a channel above 0.5 "
+                                   "(e.g. the texels an optimization saw: OUTPUT/NAME-seen.png)");
   cmd->add_option("--heatmap", a.heatmap, "Write a false-colour error map (PNG, same size): |error| without "
                                           "--ref-variance, |z| with it");
   cmd->add_option("--ref-variance", a.ref_variance, "Variance of the reference mean (EXR from dray render --variance): "
@@ -66,7 +68,7 @@ int known_spp(int given, const Image& img, const std::string& path, const char* 
 }  // namespace
 
 int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
-  Image test, ref, var;
+  Image test, ref, var, mask;
   int test_spp = 0, ref_spp = 0;
   // Every rank reads its inputs; rank 0 reports and writes.
   mpi::Status st = mpi::agree_on(ctx, [&] {
@@ -79,6 +81,11 @@ int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
     test = read_image(a.test);
     ref = read_image(a.ref);
     same_size(test, a.test, ref, a.ref);
+    if (!a.mask.empty()) {
+      if (!a.ref_variance.empty()) throw LoadError("--mask and --ref-variance: give one of them");
+      mask = read_image(a.mask);
+      same_size(mask, a.mask, ref, a.ref);
+    }
     if (!a.ref_variance.empty()) {
       if (fs::path(a.ref_variance).extension() != ".exr")
         throw LoadError(a.ref_variance + ": --ref-variance must be an EXR (the variance from dray render --variance); a PNG "
@@ -91,7 +98,7 @@ int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
   });
   if (st.code) return report(ctx, st);
 
-  DiffStats d = diff_images(test, ref, a.tol);
+  DiffStats d = diff_images(test, ref, a.tol, a.mask.empty() ? nullptr : &mask);
   bool passed = d.share_over_tol <= a.max_share;
   ZTestResult z;
   if (!a.ref_variance.empty()) {
@@ -106,6 +113,8 @@ int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
   if (st.code) return report(ctx, st);
   if (ctx.is_root()) {
     std::printf("dray diff: %s vs %s (%dx%d)\n", a.test.c_str(), a.ref.c_str(), test.width, test.height);
+    if (!a.mask.empty())
+      std::printf("  mask          %s: %ld of %d pixels compared\n", a.mask.c_str(), d.compared, test.width * test.height);
     std::printf("  RMSE          %.6g\n  PSNR          %.2f dB\n  mean |error|  %.6g\n  max |error|   %.6g\n", d.rmse,
                 d.psnr, d.mean_abs, d.max_abs);
     std::printf("  over --tol    %ld pixels (%.3f%%) with an error > %g\n", d.pixels_over_tol, 100 * d.share_over_tol, a.tol);

@@ -121,6 +121,7 @@ std::vector<double> optimizer_step(const Job& job, State& state, const std::vect
       next[k] -= schedule * s.lr * mhat / (std::sqrt(vhat) + job.epsilon);
     } else {
       next[k] -= schedule * s.lr * gk;
+      state.v[k] += gk * gk;  // unused by SGD: it tells the texels seen (write_seen_masks)
     }
     next[k] = double(float(std::clamp(next[k], s.min, s.max)));
   }
@@ -325,6 +326,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   st = mpi::agree_on(ctx, [&] {
     if (!ctx.is_root()) return;
     write_text_file(out / "final-scene.json", final_scene(job, scene_doc, scene, out).dump(2) + "\n");
+    write_seen_masks(job, scene, state, out);
     if (!a.quiet) {
       const double share = total_seconds > 0 ? 100 / total_seconds : 0.0;
       std::printf("dray optimize: %d iterations, %.2f s; MPI communication %.2f%% of it, waiting for other ranks "

@@ -263,6 +263,23 @@ State read_checkpoint(const Job& job, const json& settings, const fs::path& path
   return s;
 }
 
+void write_seen_masks(const Job& job, const Scene& scene, const State& s, const fs::path& out_dir) {
+  for (size_t b = 0; b < job.entries.size(); ++b) {
+    const ParamEntry e = *scene.params.find(job.entries[b]);
+    if (!e.block()) continue;
+    const std::string& name = job.entries[b];
+    const std::string object = name.substr(name.find('.') + 1, name.rfind('.') - name.find('.') - 1);
+    const uint32_t channels = e.shape.size() > 2 ? e.shape[2] : 1;
+    Image img(int(e.shape[1]), int(e.shape[0]), 3);
+    for (size_t k = 0; k < job.scalars.size(); ++k)
+      if (job.scalars[k].block == int(b) && s.v[k] > 0) {
+        const size_t texel = (job.scalars[k].slot - e.slot) / channels;
+        for (int c = 0; c < 3; ++c) img.data[texel * 3 + size_t(c)] = 1.f;
+      }
+    write_image(img, (out_dir / (object + "-seen.png")).string());
+  }
+}
+
 json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& out_dir) {
   JsonReader rd(job.file);
   const fs::path scene_dir = fs::path(job.scene_path).parent_path();

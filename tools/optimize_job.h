@@ -73,6 +73,11 @@ json checkpoint_json(const Job& job, const json& settings, const State& s);
 // Reads the checkpoint; refuses one of a job with other settings, naming the keys that differ.
 State read_checkpoint(const Job& job, const json& settings, const std::filesystem::path& path);
 
+// Each optimised block's texels that got a non-zero gradient in some iteration (the second
+// moment v > 0; SGD keeps v for this too), as OUTPUT/NAME-seen.png: white where any of a texel's
+// channels was seen. `dray diff --mask` compares a recovered texture over these texels only.
+void write_seen_masks(const Job& job, const Scene& scene, const State& s, const std::filesystem::path& out_dir);
+
 // The scene document with the optimized values; relative file paths rewritten relative to
 // `out_dir`, absolute ones kept.
 json final_scene(const Job& job, json doc, const Scene& scene, const std::filesystem::path& out_dir);

@@ -85,6 +85,8 @@ has "$tmp/stderr" "missing.exr" "the missing file is named"
 "$dray" render "$scenes/spheres.json" -q --set camera.width=16 --set camera.height=16 --spp 2 -o "$tmp/small.exr"
 expect 2 "diff of different sizes" "$dray" diff "$tmp/small.exr" "$tmp/m.exr"
 has "$tmp/stderr" "small.exr is 16x16 but $tmp/m.exr is 32x24" "both sizes are named"
+expect 2 "a --mask of another size" "$dray" diff "$tmp/m.exr" "$tmp/m.exr" --mask "$tmp/small.exr"
+expect 2 "--mask with --ref-variance" "$dray" diff "$tmp/m.exr" "$tmp/m.exr" --mask "$tmp/m.exr" --ref-variance "$tmp/v.exr"
 # Derivative images and gradcheck
 expect 0 "render --wrt (one value each)" "$dray" render "$scenes/spheres.json" $small -o "$tmp/w/img.png" --wrt materials.red.albedo --wrt lights.key.intensity[1]
 for p in materials.red.albedo.0 materials.red.albedo.1 materials.red.albedo.2 lights.key.intensity.1; do

@@ -78,6 +78,13 @@ within_2_percent "$tmp/pose.out" "shapes.bunny.rotate_y" 20
 example_job texture
 psnr=$("$dray" diff "$tmp/texture/albedo.exr" "$scenes/textures/texture-truth.png" | awk '$1 == "PSNR" {print $2}')
 awk -v p="$psnr" 'BEGIN {exit !(p >= 30)}' && ok "texture recovered: PSNR $psnr dB >= 30" || { bad "texture PSNR $psnr dB"; cat "$tmp/texture.out"; }
+# The texels seen (a gradient in some iteration): every texel of the plane the camera sees whole;
+# compared over them, the same PSNR.
+seen=$("$dray" diff "$tmp/texture/albedo.exr" "$scenes/textures/texture-truth.png" --mask "$tmp/texture/albedo-seen.png" |
+  sed -n 's/.*: \([0-9]*\) of 16384 pixels compared/\1/p')
+masked=$("$dray" diff "$tmp/texture/albedo.exr" "$scenes/textures/texture-truth.png" --mask "$tmp/texture/albedo-seen.png" | awk '$1 == "PSNR" {print $2}')
+[ "$seen" = 16384 ] && [ "$masked" = "$psnr" ] && ok "albedo-seen.png marks all 16384 texels seen; dray diff --mask over them: $masked dB" \
+  || bad "seen texels $seen, masked PSNR $masked"
 grep -q '"filename": "albedo.exr"' "$tmp/texture/final-scene.json" && "$dray" render "$tmp/texture/final-scene.json" -o "$tmp/texture/final.exr" -q \
   && ok "the final scene names albedo.exr and renders" || bad "texture final scene"
 grep -Eq "textures.albedo.data +block, mean" "$tmp/texture.out" && [ $(wc -l < "$tmp/texture.out") -lt 200 ] \
