@@ -197,6 +197,7 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
         for (mask &= mask - 1; mask; mask &= mask - 1) {
           const int k = __builtin_ctz(mask);
           stack[top++] = {n.child[k], n.count[k], t[k]};
+          prefetch(stack[top - 1]);
         }
         cur = {n.child[k0], n.count[k0], t[k0]};
         continue;

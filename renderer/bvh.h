@@ -10,6 +10,8 @@
 // tree (built or refitted) and whatever order it is visited in, so that any traversal finds the
 // same hit.
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include <glm/common.hpp>
@@ -18,6 +20,27 @@
 #include "renderer/vec.h"
 
 namespace dray {
+
+// A vector whose resize leaves new elements default-initialised (not zeroed) when they are
+// trivial: for arrays that are written in full before they are read (the BVH's build arrays),
+// so that growing them costs no serial memset.
+template <class T>
+struct NoInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = NoInitAllocator<U>;
+  };
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <class T>
+using UninitVector = std::vector<T, NoInitAllocator<T>>;
 
 // Which scene object a BVH primitive came from: shape index, and triangle index in a mesh.
 struct PrimRef {
@@ -111,15 +134,15 @@ class Bvh {
   static_assert(sizeof(LeafPack) == 160);
 
   // The wide nodes and leaf packs, as stored (tests compare trees by them).
-  const std::vector<Node>& nodes() const { return nodes_; }
-  const std::vector<LeafPack>& leaves() const { return leaves_; }
+  const UninitVector<Node>& nodes() const { return nodes_; }
+  const UninitVector<LeafPack>& leaves() const { return leaves_; }
 
  private:
   template <bool any_hit>
   bool traverse(const Ray& ray, Hit& hit, float t_min) const;
 
-  std::vector<Node> nodes_;
-  std::vector<LeafPack> leaves_;    // a wide node's leaf child k is leaves_[child[k]]
+  UninitVector<Node> nodes_;         // written in full by the build (resized without zeroing)
+  UninitVector<LeafPack> leaves_;    // a wide node's leaf child k is leaves_[child[k]]
   std::vector<PrimRef> refs_;
   std::vector<PrimGeom> geoms_;
   std::vector<uint32_t> order_;     // input index of each stored primitive

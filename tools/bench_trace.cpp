@@ -85,29 +85,34 @@ double median_seconds(int repeats, const std::function<void()>& f) {
 
 #ifdef DRAY_HAVE_EMBREE
 // The same primitives in Embree: triangles, and each quad as two triangles (spheres are skipped).
-// Returns Mrays/s for closest hits (or occlusion) on one thread, and the number of hits in `hits`.
-double embree_mrays(const Scene& scene, const std::vector<Ray>& rays, int repeats, bool occlusion, long& hits) {
-  RTCDevice device = rtcNewDevice("threads=1");
-  RTCScene es = rtcNewScene(device);
-  std::vector<glm::vec3> v;
-  for (const PrimGeom& g : scene.bvh.prim_geoms()) {
-    if (g.kind == PrimGeom::sphere) continue;
-    glm::vec3 a = to_glm(g.a), b = a + to_glm(g.b), c = a + to_glm(g.c);
-    v.insert(v.end(), {a, b, c});
-    if (g.kind == PrimGeom::quad) v.insert(v.end(), {b, b + to_glm(g.c), c});
+class EmbreeScene {
+ public:
+  explicit EmbreeScene(const Scene& scene) : device_(rtcNewDevice("threads=1")), scene_(rtcNewScene(device_)) {
+    std::vector<glm::vec3> v;
+    for (const PrimGeom& g : scene.bvh.prim_geoms()) {
+      if (g.kind == PrimGeom::sphere) continue;
+      glm::vec3 a = to_glm(g.a), b = a + to_glm(g.b), c = a + to_glm(g.c);
+      v.insert(v.end(), {a, b, c});
+      if (g.kind == PrimGeom::quad) v.insert(v.end(), {b, b + to_glm(g.c), c});
+    }
+    RTCGeometry geom = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_TRIANGLE);
+    auto* vb = static_cast<float*>(rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), v.size()));
+    auto* ib = static_cast<unsigned*>(rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(unsigned), v.size() / 3));
+    for (size_t i = 0; i < v.size(); ++i) {
+      vb[3 * i] = v[i].x, vb[3 * i + 1] = v[i].y, vb[3 * i + 2] = v[i].z;
+      ib[i] = unsigned(i);
+    }
+    rtcCommitGeometry(geom);
+    rtcAttachGeometry(scene_, geom);
+    rtcReleaseGeometry(geom);
+    rtcCommitScene(scene_);
   }
-  RTCGeometry geom = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
-  auto* vb = static_cast<float*>(rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), v.size()));
-  auto* ib = static_cast<unsigned*>(rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(unsigned), v.size() / 3));
-  for (size_t i = 0; i < v.size(); ++i) {
-    vb[3 * i] = v[i].x, vb[3 * i + 1] = v[i].y, vb[3 * i + 2] = v[i].z;
-    ib[i] = unsigned(i);
+  ~EmbreeScene() {
+    rtcReleaseScene(scene_);
+    rtcReleaseDevice(device_);
   }
-  rtcCommitGeometry(geom);
-  rtcAttachGeometry(es, geom);
-  rtcReleaseGeometry(geom);
-  rtcCommitScene(es);
-  double secs = median_seconds(repeats, [&] {
+  // Traces every ray on this thread (rtcIntersect1, or rtcOccluded1); returns the hits.
+  long trace(const std::vector<Ray>& rays, bool occlusion) const {
     long h = 0;
     RTCIntersectContext ctx;
     rtcInitIntersectContext(&ctx);
@@ -120,19 +125,20 @@ double embree_mrays(const Scene& scene, const std::vector<Ray>& rays, int repeat
       rh.ray.mask = ~0u;
       rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
       if (occlusion) {
-        rtcOccluded1(es, &ctx, &rh.ray);
+        rtcOccluded1(scene_, &ctx, &rh.ray);
         h += rh.ray.tfar < 0.f;  // Embree marks an occluded ray with tfar = -inf
       } else {
-        rtcIntersect1(es, &ctx, &rh);
+        rtcIntersect1(scene_, &ctx, &rh);
         h += rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
       }
     }
-    hits = h;
-  });
-  rtcReleaseScene(es);
-  rtcReleaseDevice(device);
-  return double(rays.size()) / secs * 1e-6;
-}
+    return h;
+  }
+
+ private:
+  RTCDevice device_;
+  RTCScene scene_;
+};
 #endif
 
 }  // namespace
@@ -158,11 +164,18 @@ int main(int argc, char** argv) {
   // Builds on 1 and 2 threads alternate, so that both see the same state of this shared machine
   // (timed apart, the ratio wandered from 1.4 to 1.9 between runs); the speed-up is the median of
   // the pairs' ratios, over more pairs than the other figures take runs.
+  // The build takes its arrays by value, as the scene hands them over (moved): the copies are
+  // made before the clock starts.
+  auto timed_build = [&](int threads) {
+    std::vector<PrimRef> r = refs;
+    std::vector<PrimGeom> g = geoms;
+    return seconds_of([&] { bvh.build(std::move(r), std::move(g), threads); });
+  };
   std::vector<double> one, two, pair_ratio;
-  bvh.build(refs, geoms, 2);  // warm-up
+  timed_build(2);  // warm-up
   for (int i = 0; i < 3 * repeats; ++i) {
-    one.push_back(seconds_of([&] { bvh.build(refs, geoms, 1); }));
-    two.push_back(seconds_of([&] { bvh.build(refs, geoms, 2); }));
+    one.push_back(timed_build(1));
+    two.push_back(timed_build(2));
     pair_ratio.push_back(one.back() / two.back());
   }
   const double b = median(one), b2 = median(two);
@@ -181,36 +194,54 @@ int main(int argc, char** argv) {
 
   std::vector<Ray> shadow;
   std::vector<Ray> rays = make_rays(scene, shadow);
+#ifdef DRAY_HAVE_EMBREE
+  const EmbreeScene embree(scene);
+#endif
   for (bool occlusion : {false, true}) {
     const std::vector<Ray>& rs = occlusion ? shadow : rays;
     const char* what = occlusion ? "occlusion" : "closest hit";
-    for (int threads : {1, 2}) {
-      std::vector<double> secs;
-      long hits = 0;
-      for (int i = 0; i < repeats + 1; ++i) {  // the first run warms up
-        long h = 0;
-        auto t0 = Clock::now();
+    const char* key = occlusion ? "occlusion" : "trace";
+    auto trace = [&](int threads, long& hits) {
+      long h = 0;
+      const double secs = seconds_of([&] {
 #pragma omp parallel for schedule(dynamic, 1024) num_threads(threads) reduction(+ : h)
         for (size_t k = 0; k < rs.size(); ++k) {
           Hit hit;
           h += occlusion ? scene.bvh.occluded(rs[k]) : scene.bvh.intersect(rs[k], hit);
         }
-        if (i > 0) secs.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-        hits = h;
-      }
-      double s = median(secs);
-      std::printf("| %-28s | %10.2f Mrays/s | %zu rays, %ld hits |\n",
-                  (std::string(what) + ", " + std::to_string(threads) + " thread(s)").c_str(), rs.size() / s * 1e-6,
-                  rs.size(), hits);
-      if (threads == 1) std::printf("#kv %s_mrays_dray %.4f\n", occlusion ? "occlusion" : "trace", rs.size() / s * 1e-6);
-    }
-#ifdef DRAY_HAVE_EMBREE
+      });
+      hits = h;
+      return secs;
+    };
+    long hits = 0;
+    trace(2, hits);  // warm-up
+    const double two = median_seconds(repeats, [&] { trace(2, hits); });
+    // One thread, alternating with Embree's run of the same rays, so that both see the same state
+    // of this shared machine: the ratio is the median of the pairs' ratios.
+    std::vector<double> ours, theirs, pair_ratio;
     long embree_hits = 0;
-    double em = embree_mrays(scene, rs, repeats, occlusion, embree_hits);
+#ifdef DRAY_HAVE_EMBREE
+    embree.trace(rs, occlusion);  // warm-up
+#endif
+    for (int i = 0; i < 3 * repeats; ++i) {
+      ours.push_back(trace(1, hits));
+#ifdef DRAY_HAVE_EMBREE
+      theirs.push_back(seconds_of([&] { embree_hits = embree.trace(rs, occlusion); }));
+      pair_ratio.push_back(theirs.back() / ours.back());
+#endif
+    }
+    const double one = median(ours), mrays = [&](double s) { return double(rs.size()) / s * 1e-6; }(one);
+    for (int threads : {1, 2})
+      std::printf("| %-28s | %10.2f Mrays/s | %zu rays, %ld hits |\n",
+                  (std::string(what) + ", " + std::to_string(threads) + " thread(s)").c_str(),
+                  rs.size() / (threads == 1 ? one : two) * 1e-6, rs.size(), hits);
+    std::printf("#kv %s_mrays_dray %.4f\n", key, mrays);
+#ifdef DRAY_HAVE_EMBREE
     std::printf("| %-28s | %10.2f Mrays/s | %zu rays, %ld hits (Embree %d.%d) |\n",
-                occlusion ? "Embree rtcOccluded1, 1 thread" : "Embree rtcIntersect1, 1 thread", em, rs.size(), embree_hits,
-                RTC_VERSION_MAJOR, RTC_VERSION_MINOR);
-    std::printf("#kv %s_mrays_embree %.4f\n", occlusion ? "occlusion" : "trace", em);
+                occlusion ? "Embree rtcOccluded1, 1 thread" : "Embree rtcIntersect1, 1 thread", rs.size() / median(theirs) * 1e-6,
+                rs.size(), embree_hits, RTC_VERSION_MAJOR, RTC_VERSION_MINOR);
+    std::printf("#kv %s_mrays_embree %.4f\n", key, rs.size() / median(theirs) * 1e-6);
+    std::printf("#kv %s_mrays_dray_over_embree %.4f\n", key, median(pair_ratio));
 #endif
   }
   // Scale: a 708 x 708 height field of 1,002,528 triangles, the same number of rays (from above,
