@@ -12,8 +12,8 @@ namespace {
 // One view's pass on this rank: its share of the loss, gradient and drop counts added to `sums`
 // (n + 3 entries: gradient, loss, dropped samples, dropped pixels), exactly; its loss divided by
 // `normaliser`. Collective (the boundary term's allgather, or the primal's gather).
-void add_view(const Context& ctx, const Scene& scene, const Image& target, Loss loss, double normaliser,
-              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
+void add_view(const Context& ctx, const Scene& scene, const Image& target, const Image* mask, Loss loss,
+              double normaliser, std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
               std::span<ad::FixedSum> sums, DistributedGradient& out, Image* primal) {
   const int w = scene.camera.width, h = scene.camera.height;
   std::vector<Tile> tiles = make_tiles(w, h, fit_tile_size(Tile{0, 0, w, h}, tile_size, ctx.size() * threads));
@@ -21,7 +21,7 @@ void add_view(const Context& ctx, const Scene& scene, const Image& target, Loss 
   Image image(w, h, 3);
   GradientResult local;
   run_agreed(ctx, [&] {
-    local = gradient_tiles(scene, tiles, mine, target, loss, normaliser, params, threads, image, adjoint_seed);
+    local = gradient_tiles(scene, tiles, mine, target, loss, normaliser, params, threads, image, adjoint_seed, {}, mask);
   });
   const double tw = ctx.seconds();
   ctx.barrier();
@@ -41,7 +41,7 @@ void add_view(const Context& ctx, const Scene& scene, const Image& target, Loss 
   if (n_boundary > 0) {
     run_agreed(ctx, [&] {
       const double tb = ctx.seconds();
-      const Image dloss = loss_adjoint_image(image, target, loss, normaliser);
+      const Image dloss = loss_adjoint_image(image, target, loss, normaliser, mask);
       dropped += boundary_gradient(scene, dloss, params, n_boundary, ctx.rank(), ctx.size(), threads, sums.first(n));
       out.boundary_seconds += ctx.seconds() - tb;
     });
@@ -71,8 +71,8 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
                              Image* primal) {
   DistributedGradient out;
   std::vector<ad::FixedSum> sums(params.size() + 3);
-  add_view(ctx, scene, target, loss, 3.0 * scene.camera.width * scene.camera.height, params, tile_size, threads,
-           adjoint_seed, sums, out, primal);
+  add_view(ctx, scene, target, nullptr, loss, 3.0 * scene.camera.width * scene.camera.height, params, tile_size,
+           threads, adjoint_seed, sums, out, primal);
   reduce(ctx, sums, params.size(), out);
   return out;
 }
@@ -92,10 +92,12 @@ DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene
       const ViewPass& v = views[i];
       set_camera(scene, v.camera);
       scene.render.seed = v.seed;
-      // The view's mean loss, weighted: its pixels' terms divided by 3 w h total / w_v.
-      const double normaliser = 3.0 * v.camera.width * v.camera.height * total_weight / v.weight;
-      add_view(groups.group, scene, *v.target, loss, normaliser, params, tile_size, threads, v.adjoint_seed, sums, out,
-               i == 0 ? primal : nullptr);  // view 0: group 0, whose first rank is rank 0
+      // The view's mean loss (over its mask's weight, when it has one), weighted: its pixels'
+      // terms divided by 3 (pixels or mask sum) total / w_v.
+      const double area = v.mask ? mask_sum(*v.mask) : double(v.camera.width) * v.camera.height;
+      const double normaliser = 3.0 * area * total_weight / v.weight;
+      add_view(groups.group, scene, *v.target, v.mask, loss, normaliser, params, tile_size, threads, v.adjoint_seed, sums,
+               out, i == 0 ? primal : nullptr);  // view 0: group 0, whose first rank is rank 0
     }
   });
   set_camera(scene, own);

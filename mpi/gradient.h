@@ -43,9 +43,11 @@ struct ViewPass {
   const Image* target = nullptr;
   double weight = 1;
   uint64_t seed = 0, adjoint_seed = 0;
+  const Image* mask = nullptr;  // per-pixel loss weights (full size), or none; its sum must be > 0
 };
 
-// Collective: the loss sum_v w_v L_v / sum_v w_v over `views` (L_v the view's mean loss) and its
+// Collective: the loss sum_v w_v L_v / sum_v w_v over `views` (L_v the view's mean loss, over its
+// mask's weights when it has one: sum m l / (3 sum m)) and its
 // gradient. View i is rendered by view group i mod groups.count (its tiles over the group's ranks;
 // mpi/views.h) with its camera; the scene's camera and seed are restored before returning.
 // `primal` receives view 0's image on rank 0.

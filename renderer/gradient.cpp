@@ -44,7 +44,21 @@ double loss_derivative(Loss loss, double r, double t) {
   return 0;
 }
 
-Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, double normaliser) {
+double mask_weight(const Image& mask, int x, int y) {
+  const float* m = mask.pixel(x, y);
+  double sum = 0;
+  for (int c = 0; c < mask.channels; ++c) sum += m[c];
+  return sum / mask.channels;
+}
+
+double mask_sum(const Image& mask) {
+  double sum = 0;
+  for (int y = 0; y < mask.height; ++y)
+    for (int x = 0; x < mask.width; ++x) sum += mask_weight(mask, x, y);
+  return sum;
+}
+
+Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, double normaliser, const Image* mask) {
   Image a(primal.width, primal.height, 3);
   for (int y = 0; y < primal.height; ++y)
     for (int x = 0; x < primal.width; ++x) {
@@ -52,7 +66,8 @@ Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, do
       float* o = a.pixel(x, y);
       bool finite = true;
       for (int c = 0; c < 3; ++c) finite = finite && std::isfinite(p[c]);
-      for (int c = 0; c < 3; ++c) o[c] = finite ? float(loss_derivative(loss, p[c], t[c]) / normaliser) : 0.f;
+      const double w = mask ? mask_weight(*mask, x, y) / normaliser : 1.0 / normaliser;
+      for (int c = 0; c < 3; ++c) o[c] = finite ? float(loss_derivative(loss, p[c], t[c]) * w) : 0.f;
     }
   return a;
 }
@@ -162,7 +177,7 @@ bool moves_rays(const Scene& scene, const ParamView<ad::Var>& P, const PassLift&
 
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
-                              int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode) {
+                              int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode, const Image* mask) {
   const Seeds seeds(scene.params.values().size(), params);
   const ParamView<float> Pf(scene.params);
   // The camera frame and moving meshes' transforms: lifted once, chained per pixel.
@@ -193,10 +208,11 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
         const float* tp = target.pixel(x, y);
         glm::dvec3 dloss(0.0);
         double l = 0;
+        const double w = mask ? mask_weight(*mask, x, y) / normaliser : 1.0 / normaliser;
         for (int c = 0; c < 3; ++c) {
           px[c] = to_image_float(mean[c]);  // the loss sees the pixel as an image holds it
-          l += loss_term(loss, px[c], tp[c]) / normaliser;
-          dloss[c] = loss_derivative(loss, px[c], tp[c]) / normaliser;
+          l += loss_term(loss, px[c], tp[c]) * w;
+          dloss[c] = loss_derivative(loss, px[c], tp[c]) * w;
         }
         mine.stage(params.size(), l);
         if (!std::isfinite(l) || !mine.commit()) {  // a non-finite pixel: no loss, no gradient

@@ -26,9 +26,14 @@ Loss parse_loss(const std::string& name);
 double loss_term(Loss loss, double rendered, double target);
 double loss_derivative(Loss loss, double rendered, double target);
 
+// A loss mask's weight at a pixel (the mean of its channels: white 1, black 0), and its sum.
+double mask_weight(const Image& mask, int x, int y);
+double mask_sum(const Image& mask);
+
 // d loss / d pixel for every pixel of `primal` against `target` (3 channels, full size): the
-// adjoint image that seeds the boundary term.
-Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, double normaliser);
+// adjoint image that seeds the boundary term. With a mask, each pixel's term is weighted by it.
+Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, double normaliser,
+                         const Image* mask = nullptr);
 
 struct GradientResult {
   // This process's share, as exact fixed-point sums (order-independent: merge them across ranks
@@ -68,8 +73,11 @@ struct GradientMode {
   // the same for any bound).
   size_t record_vertices = size_t(1) << 14;
 };
+// With `mask` (full size), each pixel's loss term (and its derivative) is weighted by
+// mask_weight(mask, x, y).
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
-                              int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode = {});
+                              int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode = {},
+                              const Image* mask = nullptr);
 
 }  // namespace dray

@@ -61,13 +61,25 @@ constexpr int kTileSize = 8;
 // Every view's target, full size on every rank: read from its image (checked against the
 // view's size), or its scene rendered first with the view's camera (written to the output
 // folder: target.exr, or target-N.exr for view N of a multi-view job). Collective.
-mpi::Status load_targets(const mpi::Context& ctx, const Job& job, int threads, std::vector<Image>& targets) {
+mpi::Status load_targets(const mpi::Context& ctx, const Job& job, int threads, std::vector<Image>& targets,
+                         std::vector<Image>& masks) {
   targets.assign(job.views.size(), Image{});
+  masks.assign(job.views.size(), Image{});
   const fs::path out = job.output;
   for (size_t i = 0; i < job.views.size(); ++i) {
     const View& v = job.views[i];
     const std::string size = std::to_string(v.camera.width) + "x" + std::to_string(v.camera.height);
     const std::string which = job.multi_view ? "view " + std::to_string(i) : "the scene";
+    if (!v.mask.empty()) {
+      mpi::Status st = mpi::agree_on(ctx, [&] {
+        masks[i] = read_image(v.mask);
+        if (masks[i].width != v.camera.width || masks[i].height != v.camera.height)
+          throw LoadError(v.mask + ": the mask is " + std::to_string(masks[i].width) + "x" + std::to_string(masks[i].height) +
+                          " but " + which + " renders " + size);
+        if (!(mask_sum(masks[i]) > 0)) throw LoadError(v.mask + ": the mask is black (no pixel to compare)");
+      });
+      if (st.code) return st;
+    }
     if (!v.target_image.empty()) {
       mpi::Status st = mpi::agree_on(ctx, [&] {
         targets[i] = read_image(v.target_image);
@@ -131,13 +143,15 @@ std::vector<double> optimizer_step(const Job& job, State& state, const std::vect
 // The views of iteration `it` as gradient passes: their cameras, targets, weights and seeds
 // (the render seed of view v at iteration it: seed + 2 (it V + v), the adjoint's the next one
 // for independent samples; a single view keeps seed + 2 it).
-std::vector<mpi::ViewPass> view_passes(const Job& job, const std::vector<Image>& targets, int it) {
+std::vector<mpi::ViewPass> view_passes(const Job& job, const std::vector<Image>& targets, const std::vector<Image>& masks,
+                                       int it) {
   std::vector<mpi::ViewPass> passes;
   const uint64_t n = job.views.size();
   for (int v : batch_views(job, it)) {
     const View& view = job.views[size_t(v)];
     const uint64_t seed = job.seed + 2 * (uint64_t(it) * n + uint64_t(v));
-    passes.push_back({view.camera, &targets[size_t(v)], view.weight, seed, job.independent ? seed + 1 : seed});
+    passes.push_back({view.camera, &targets[size_t(v)], view.weight, seed, job.independent ? seed + 1 : seed,
+                      view.mask.empty() ? nullptr : &masks[size_t(v)]});
   }
   return passes;
 }
@@ -153,7 +167,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     // The targets, the primal, its gather buffer and the snapshot's copy.
     int w = 0, h = 0;
     for (const View& v : job.views) w = std::max(w, v.camera.width), h = std::max(h, v.camera.height);
-    check_image_memory(ctx, job.scene_path, w, h, 3, 3.0 + double(job.views.size()));
+    check_image_memory(ctx, job.scene_path, w, h, 3, 3.0 + 2.0 * double(job.views.size()));
     if (ctx.is_root()) {
       try {
         check_writable(fs::path(job.output) / "progress.csv");
@@ -173,8 +187,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   scene.render.spp = job.spp;
   if (job.boundary_samples >= 0) scene.render.boundary_samples = job.boundary_samples;
 
-  std::vector<Image> targets;
-  st = load_targets(ctx, job, threads, targets);
+  std::vector<Image> targets, masks;
+  st = load_targets(ctx, job, threads, targets, masks);
   if (st.code) return report(ctx, st);
   // Views side by side on groups of ranks (a collective split, once per run).
   const int per_iteration = job.batch > 0 ? job.batch : int(job.views.size());
@@ -265,7 +279,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     const int k = it + 1;  // iterations count from 1 everywhere: console, progress.csv, snapshots, checkpoint
     const bool snapshot = job.snapshot_every > 0 && (k == 1 || k % job.snapshot_every == 0 || k == job.iterations);
     Image primal;  // the batch's first view
-    const std::vector<mpi::ViewPass> passes = view_passes(job, targets, it);
+    const std::vector<mpi::ViewPass> passes = view_passes(job, targets, masks, it);
     mpi::DistributedGradient g =
         mpi::gradient(ctx, groups, scene, passes, job.loss, slots, kTileSize, threads, snapshot ? &primal : nullptr);
     mpi_seconds += g.mpi_seconds;

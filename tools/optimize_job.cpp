@@ -57,7 +57,7 @@ void read_views(const JsonReader& rd, const json& j, Job& job, const Scene& scen
   job.multi_view = true;
   for (size_t i = 0; i < vs.size(); ++i) {
     const std::string where = "/views/" + std::to_string(i);
-    rd.object(vs[i], where, {"camera", "target", "weight"}, {"target"});
+    rd.object(vs[i], where, {"camera", "target", "weight", "mask"}, {"target"});
     View v;
     // The scene's camera keys, overridden by the view's.
     json camera = scene_doc.contains("camera") ? scene_doc["camera"] : json::object();
@@ -68,6 +68,7 @@ void read_views(const JsonReader& rd, const json& j, Job& job, const Scene& scen
     v.camera = read_camera(rd, camera, where + "/camera");
     read_target(rd, vs[i]["target"], where + "/target", job.dir, v);
     if (vs[i].contains("weight")) v.weight = rd.positive(vs[i]["weight"], where + "/weight");
+    if (vs[i].contains("mask")) v.mask = relative_to(job.dir, rd.string(vs[i]["mask"], where + "/mask")).string();
     job.views.push_back(v);
   }
   if (j.contains("batch")) job.batch = int(rd.integer(j["batch"], "/batch", 1, long(vs.size())));
@@ -206,7 +207,7 @@ json job_settings(const Job& job, const json& scene_doc) {
     const CameraSettings& c = v.camera;
     json o = {{"camera", {{"origin", {c.origin.x, c.origin.y, c.origin.z}}, {"target", {c.target.x, c.target.y, c.target.z}},
                           {"up", {c.up.x, c.up.y, c.up.z}}, {"fov_y", c.fov_y}, {"width", c.width}, {"height", c.height}}},
-              {"weight", v.weight}};
+              {"weight", v.weight}, {"mask", v.mask}};
     target(v, o);
     views.push_back(o);
   }

@@ -27,6 +27,7 @@ struct View {
   std::string target_image, target_scene;  // one of them
   int target_spp = 256;   // a target scene's samples
   double weight = 1;      // its share of the loss: w / (the batch's summed weights)
+  std::string mask;       // an image of per-pixel loss weights (white 1, black 0), or none
 };
 
 struct Job {

@@ -109,3 +109,34 @@ TEST_CASE("a failure in one view group ends the pass on every rank with one agre
   unsetenv("DRAY_FAULT_TILE");
   REQUIRE(mpi::all_ranks(ctx, code == 3));
 }
+
+TEST_CASE("a view's mask weighs its pixels: masked-out pixels do not count, a white mask changes nothing", "[mpi][views]") {
+  const mpi::Context& ctx = *g_ctx;
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=24", "camera.height=16", "render.spp=2"});
+  std::vector<Slot> slots;
+  for (const auto& p : resolve_scalars(scene.params, {"materials.red.albedo", "shapes.mid.center[1]"})) slots.push_back(p.slot);
+  const CameraSettings a = camera_settings(scene);
+  Image target(24, 16, 3), other(24, 16, 3), white(24, 16, 3), left(24, 16, 3);
+  std::fill(target.data.begin(), target.data.end(), 0.3f);
+  std::fill(white.data.begin(), white.data.end(), 1.f);
+  other = target;
+  for (int y = 0; y < 16; ++y)
+    for (int x = 0; x < 24; ++x) {
+      for (int c = 0; c < 3; ++c) left.pixel(x, y)[c] = x < 12 ? 1.f : 0.f;
+      if (x >= 12)
+        for (int c = 0; c < 3; ++c) other.pixel(x, y)[c] = 5.f;  // differs where the mask is black
+    }
+  const mpi::ViewGroups groups = mpi::make_view_groups(ctx, 1);
+  auto pass = [&](const Image& t, const Image* mask) {
+    const std::vector<mpi::ViewPass> v{{a, &t, 1.0, 5, 6, mask}};
+    return mpi::gradient(ctx, groups, scene, v, Loss::l2, slots, 8, 1);
+  };
+  const mpi::DistributedGradient plain = pass(target, nullptr), all = pass(target, &white);
+  const mpi::DistributedGradient half = pass(target, &left), half_other = pass(other, &left);
+  bool ok = all.loss == plain.loss && all.gradient == plain.gradient;              // white: nothing changes
+  ok = ok && half_other.loss == half.loss && half_other.gradient == half.gradient;  // black pixels do not count
+  ok = ok && half.loss != plain.loss;
+  INFO(ctx.size() << " ranks: loss " << plain.loss << ", left half " << half.loss);
+  REQUIRE(mpi::all_ranks(ctx, ok));
+}

@@ -273,6 +273,12 @@ expect2 "the camera optimised with views" "bad.json: /params/camera.fov_y: the c
 "$dray" render "$scenes/light-truth.json" --set camera.width=16 --set camera.height=12 -o "$tmp/small.exr" -q
 expect2 "a view's target of another size" "small.exr: the target is 16x12 but view 0 renders" \
   '{ '"$base"', "views": [{"target": {"image": "'$tmp'/small.exr"}}], '"$pos"' }'
+expect2 "a view's mask of another size" "small.exr: the mask is 16x12 but view 0 renders" \
+  '{ '"$base"', "views": [{'"$tv"', "mask": "'$tmp'/small.exr"}], '"$pos"' }'
+"$dray" render "$scenes/light-fit.json" --spp 1 -o "$tmp/full.exr" -q
+"$dray" diff "$tmp/full.exr" "$tmp/full.exr" --heatmap "$tmp/black.png" > /dev/null  # no error: all black
+expect2 "a black mask" "black.png: the mask is black (no pixel to compare)" \
+  '{ '"$base"', "views": [{'"$tv"', "mask": "'$tmp'/black.png"}], '"$pos"' }'
 job "$tmp/fresh.json" "$tmp/fresh" 5
 "$dray" optimize "$tmp/fresh.json" --resume > "$tmp/out" 2> "$tmp/err"
 [ $? = 2 ] && grep -q "no checkpoint to resume from" "$tmp/err" && ok "--resume without a checkpoint" || bad "--resume without a checkpoint"
