@@ -15,6 +15,21 @@
 using namespace dray;
 extern mpi::Context* g_ctx;
 
+namespace {
+
+// The spheres at 24x16, 2 spp, and two of its parameters: a colour and a position that moves
+// silhouettes (the boundary term is on).
+Scene small_spheres() {
+  return load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json", {"camera.width=24", "camera.height=16", "render.spp=2"});
+}
+std::vector<Slot> sphere_slots(const Scene& scene) {
+  std::vector<Slot> slots;
+  for (const auto& p : resolve_scalars(scene.params, {"materials.red.albedo", "shapes.mid.center[1]"})) slots.push_back(p.slot);
+  return slots;
+}
+
+}  // namespace
+
 TEST_CASE("view groups: the busiest group's views per rank is least, ties to more groups", "[mpi][views]") {
   // Every layout from 1 to 6 ranks and 1 to 10 views: no other group count has a less busy
   // group, and on a tie none with more groups.
@@ -61,10 +76,8 @@ TEST_CASE("view groups are contexts of their own ranks", "[mpi][views]") {
 
 TEST_CASE("a multi-view gradient is bitwise the same for every group layout", "[mpi][views]") {
   const mpi::Context& ctx = *g_ctx;
-  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
-                           {"camera.width=24", "camera.height=16", "render.spp=2"});
-  std::vector<Slot> slots;
-  for (const auto& p : resolve_scalars(scene.params, {"materials.red.albedo", "shapes.mid.center[1]"})) slots.push_back(p.slot);
+  Scene scene = small_spheres();
+  const std::vector<Slot> slots = sphere_slots(scene);
   // Three views: the scene's camera, one moved aside and one wider and weighed double.
   CameraSettings a = camera_settings(scene), b = a, c = a;
   b.origin.x += 0.7f;
@@ -112,10 +125,8 @@ TEST_CASE("a failure in one view group ends the pass on every rank with one agre
 
 TEST_CASE("a view's mask weighs its pixels: masked-out pixels do not count, a white mask changes nothing", "[mpi][views]") {
   const mpi::Context& ctx = *g_ctx;
-  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
-                           {"camera.width=24", "camera.height=16", "render.spp=2"});
-  std::vector<Slot> slots;
-  for (const auto& p : resolve_scalars(scene.params, {"materials.red.albedo", "shapes.mid.center[1]"})) slots.push_back(p.slot);
+  Scene scene = small_spheres();
+  const std::vector<Slot> slots = sphere_slots(scene);
   const CameraSettings a = camera_settings(scene);
   Image target(24, 16, 3), other(24, 16, 3), white(24, 16, 3), left(24, 16, 3);
   std::fill(target.data.begin(), target.data.end(), 0.3f);
