@@ -90,11 +90,11 @@ DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene
   const Status st = agree_on(ctx, [&] {
     for (size_t i = size_t(groups.index); i < views.size(); i += size_t(groups.count)) {
       const ViewPass& v = views[i];
-      set_camera(scene, v.camera);
+      if (!v.scene_camera) set_camera(scene, v.camera);
       scene.render.seed = v.seed;
       // The view's mean loss (over its mask's weight, when it has one), weighted: its pixels'
       // terms divided by 3 (pixels or mask sum) total / w_v.
-      const double area = v.mask ? mask_sum(*v.mask) : double(v.camera.width) * v.camera.height;
+      const double area = v.mask ? mask_sum(*v.mask) : double(scene.camera.width) * scene.camera.height;
       const double normaliser = 3.0 * area * total_weight / v.weight;
       add_view(groups.group, scene, *v.target, v.mask, loss, normaliser, params, tile_size, threads, v.adjoint_seed, sums,
                out, i == 0 ? primal : nullptr);  // view 0: group 0, whose first rank is rank 0

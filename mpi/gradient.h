@@ -39,7 +39,8 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
 // One view of a multi-view pass: the camera it renders with, its target (full size on every
 // rank), its weight in the loss, and its sample seeds (the scene's render seed and the adjoint's).
 struct ViewPass {
-  CameraSettings camera;
+  CameraSettings camera;  // unless scene_camera
+  bool scene_camera = false;  // render with the scene's camera as it stands (a single-view job, whose camera may be optimised)
   const Image* target = nullptr;
   double weight = 1;
   uint64_t seed = 0, adjoint_seed = 0;

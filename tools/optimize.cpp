@@ -150,8 +150,10 @@ std::vector<mpi::ViewPass> view_passes(const Job& job, const std::vector<Image>&
   for (int v : batch_views(job, it)) {
     const View& view = job.views[size_t(v)];
     const uint64_t seed = job.seed + 2 * (uint64_t(it) * n + uint64_t(v));
-    passes.push_back({view.camera, &targets[size_t(v)], view.weight, seed, job.independent ? seed + 1 : seed,
-                      view.mask.empty() ? nullptr : &masks[size_t(v)]});
+    // A single view renders with the scene's camera as the job leaves it (its parameters may be
+    // optimised); a view of "views" with its own.
+    passes.push_back({view.camera, !job.multi_view, &targets[size_t(v)], view.weight, seed,
+                      job.independent ? seed + 1 : seed, view.mask.empty() ? nullptr : &masks[size_t(v)]});
   }
   return passes;
 }

@@ -86,7 +86,7 @@ TEST_CASE("a multi-view gradient is bitwise the same for every group layout", "[
   Image target(24, 16, 3), target_c(20, 16, 3);
   std::fill(target.data.begin(), target.data.end(), 0.3f);
   std::fill(target_c.data.begin(), target_c.data.end(), 0.2f);
-  const std::vector<mpi::ViewPass> views{{a, &target, 1.0, 5, 6}, {b, &target, 1.0, 7, 8}, {c, &target_c, 2.0, 9, 10}};
+  const std::vector<mpi::ViewPass> views{{a, false, &target, 1.0, 5, 6}, {b, false, &target, 1.0, 7, 8}, {c, false, &target_c, 2.0, 9, 10}};
   // The reference: one group of every rank.
   const mpi::DistributedGradient ref = mpi::gradient(ctx, mpi::make_view_groups(ctx, 1), scene, views, Loss::l2, slots, 8, 1);
   bool ok = ref.loss > 0 && std::any_of(ref.gradient.begin(), ref.gradient.end(), [](double g) { return g != 0; });
@@ -111,7 +111,7 @@ TEST_CASE("a failure in one view group ends the pass on every rank with one agre
   Image target_b(64, 32, 3);
   // Two views; tile 20 fails (DRAY_FAULT_TILE): only the larger view has one, so that with two
   // groups one fails and the other does not.
-  const std::vector<mpi::ViewPass> views{{a, &target, 1.0, 1, 2}, {b, &target_b, 1.0, 3, 4}};
+  const std::vector<mpi::ViewPass> views{{a, false, &target, 1.0, 1, 2}, {b, false, &target_b, 1.0, 3, 4}};
   setenv("DRAY_FAULT_TILE", "20", 1);
   int code = 0;
   try {
@@ -140,7 +140,7 @@ TEST_CASE("a view's mask weighs its pixels: masked-out pixels do not count, a wh
     }
   const mpi::ViewGroups groups = mpi::make_view_groups(ctx, 1);
   auto pass = [&](const Image& t, const Image* mask) {
-    const std::vector<mpi::ViewPass> v{{a, &t, 1.0, 5, 6, mask}};
+    const std::vector<mpi::ViewPass> v{{a, false, &t, 1.0, 5, 6, mask}};
     return mpi::gradient(ctx, groups, scene, v, Loss::l2, slots, 8, 1);
   };
   const mpi::DistributedGradient plain = pass(target, nullptr), all = pass(target, &white);
@@ -150,4 +150,19 @@ TEST_CASE("a view's mask weighs its pixels: masked-out pixels do not count, a wh
   ok = ok && half.loss != plain.loss;
   INFO(ctx.size() << " ranks: loss " << plain.loss << ", left half " << half.loss);
   REQUIRE(mpi::all_ranks(ctx, ok));
+}
+
+TEST_CASE("a single view renders with the scene's camera as it stands: a job may optimise it", "[mpi][views]") {
+  const mpi::Context& ctx = *g_ctx;
+  Scene scene = small_spheres();
+  std::vector<Slot> slots = sphere_slots(scene);
+  slots.push_back(resolve_scalars(scene.params, {"camera.fov_y"})[0].slot);
+  scene.params.set(slots.back(), 47.f);  // an optimiser's step moved the camera
+  scene.render.seed = 5;
+  Image target(24, 16, 3);
+  std::fill(target.data.begin(), target.data.end(), 0.3f);
+  const mpi::DistributedGradient ref = mpi::gradient(ctx, scene, target, Loss::l2, slots, 8, 1, 6);
+  const std::vector<mpi::ViewPass> v{{CameraSettings{}, true, &target, 1.0, 5, 6}};  // its settings unused
+  const mpi::DistributedGradient g = mpi::gradient(ctx, mpi::make_view_groups(ctx, 1), scene, v, Loss::l2, slots, 8, 1);
+  REQUIRE(mpi::all_ranks(ctx, g.loss == ref.loss && g.gradient == ref.gradient && scene.params.get(slots.back()) == 47.f));
 }
