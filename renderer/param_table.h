@@ -97,8 +97,8 @@ struct Seeds {
   std::vector<int> index;
   std::vector<std::pair<Slot, Slot>> ranges;  // [first, end), sorted, disjoint
 
-  // seeded[k] (of a table of `slots` scalars) gets index first_index + k.
-  Seeds(size_t slots, std::span<const Slot> seeded, int first_index = 0);
+  // seeded[k] (of a table of `slots` scalars) gets index k.
+  Seeds(size_t slots, std::span<const Slot> seeded);
   // Whether any of the n slots from s is seeded: O(log ranges).
   bool any(Slot s, size_t n) const;
 };

@@ -59,8 +59,8 @@ std::string shape_text(const std::vector<uint32_t>& shape) {
 
 }  // namespace
 
-Seeds::Seeds(size_t slots, std::span<const Slot> seeded, int first_index) : index(slots, -1) {
-  for (size_t k = 0; k < seeded.size(); ++k) index[seeded[k]] = first_index + int(k);
+Seeds::Seeds(size_t slots, std::span<const Slot> seeded) : index(slots, -1) {
+  for (size_t k = 0; k < seeded.size(); ++k) index[seeded[k]] = int(k);
   for (Slot s = 0; s < Slot(slots); ++s)
     if (index[s] >= 0) {
       if (!ranges.empty() && ranges.back().second == s) ranges.back().second = s + 1;
