@@ -95,9 +95,9 @@ Vec3<T> edge_point(const Scene& scene, const ParamView<T>& P, const BoundarySamp
       const Vec3<T> a = P.vec3(s.a), u = P.vec3(s.b), w = P.vec3(s.c);
       const Vec3<T> corners[4] = {a, a + u, a + u + w, a + w};
       for (int k = 0; k < 2; ++k) v[k] = corners[ids[k]];
-    } else if (transform_active(P, s.transform)) {
+    } else if (mesh_active(scene, P, s)) {
       const TransformT<T> t = lift_transform(P, s.transform);
-      for (int k = 0; k < 2; ++k) v[k] = mesh_vertex(scene, s, t, ids[k]);
+      for (int k = 0; k < 2; ++k) v[k] = mesh_vertex(scene, P, s, t, ids[k]);
     } else {
       for (int k = 0; k < 2; ++k) v[k] = Vec3<T>(scene.meshes[s.mesh].world_positions[ids[k]]);
     }

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include "renderer/geometry/mesh_normals.h"
 #include "renderer/geometry/silhouette.h"
 
 #include "renderer/transform.h"
@@ -20,6 +21,17 @@ float geom_area(const PrimGeom& g) {
   if (g.kind == PrimGeom::sphere) return 4.f * 3.14159265358979f * g.b.x * g.b.x;
   float a = glm::length(glm::cross(to_glm(g.b), to_glm(g.c)));
   return g.kind == PrimGeom::quad ? a : 0.5f * a;
+}
+
+// Copies the mesh's vertex block into its object positions; whether any moved.
+bool refresh_positions(Mesh& m, const ParamTable& params) {
+  bool moved = false;
+  for (size_t i = 0; i < m.object_positions.size(); ++i) {
+    const glm::vec3 p = params.get_vec3(m.vertices + Slot(3 * i));
+    moved = moved || p != m.object_positions[i];
+    m.object_positions[i] = p;
+  }
+  return moved;
 }
 
 }  // namespace
@@ -123,6 +135,8 @@ bool Scene::moves_geometry(Slot slot) const {
     if (in(s.a, 3) || in(s.b, s.kind == Shape::Kind::sphere ? 1 : 3) || in(s.c, 3) || in(s.transform.scale, 1) ||
         in(s.transform.rotate, 3) || in(s.transform.translate, 3))
       return true;
+  for (const Mesh& m : meshes)
+    if (in(m.vertices, Slot(3 * m.object_positions.size()))) return true;
   return false;
 }
 
@@ -150,6 +164,8 @@ void Scene::build_geometry() {
       case Shape::Kind::mesh: {
         Mesh& m = meshes[s.mesh];
         if (m.edges.empty()) m.edges = mesh_edges(m);  // topology: built once
+        if (m.vertices != kNoSlot && refresh_positions(m, params) && !m.object_normals.empty())
+          m.object_normals = vertex_normals(m.object_positions, m.indices);  // smooth shading follows the shape
         const TransformT<float> xf = lift_transform(ParamView<float>(params), s.transform);
         m.world_positions.resize(m.object_positions.size());
         for (size_t i = 0; i < m.object_positions.size(); ++i)

@@ -38,7 +38,10 @@ struct MeshEdge {
 // A triangle mesh in world space. Mesh transforms are parameters; the world-space
 // positions are recomputed from them by Scene::build_geometry().
 struct Mesh {
+  // Object-space positions; with `vertices`, a copy of that parameter block's values (V×3), which
+  // build_geometry() refreshes.
   std::vector<glm::vec3> object_positions;
+  Slot vertices = kNoSlot;  // shapes.NAME.vertices: the positions as a parameter block
   std::vector<glm::vec3> world_positions;
   std::vector<uint32_t> indices;          // 3 per triangle
   std::vector<uint32_t> face_materials;   // one material index per triangle

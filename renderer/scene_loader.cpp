@@ -148,6 +148,11 @@ struct Loader {
         Mesh& mesh = scene.meshes.back();
         if (disk || flag(s, p, "face_normals")) mesh.object_normals.clear();
         else if (mesh.object_normals.empty()) mesh.object_normals = vertex_normals(mesh.object_positions, mesh.indices);
+        // The object-space positions as a parameter block (after the constant matrix).
+        std::vector<float> flat;
+        flat.reserve(3 * mesh.object_positions.size());
+        for (const glm::vec3& v : mesh.object_positions) flat.insert(flat.end(), {v.x, v.y, v.z});
+        mesh.vertices = scene.params.add_block(prefix + "vertices", flat, {uint32_t(mesh.object_positions.size()), 3});
       } else {
         rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh or disk)");
       }

@@ -32,10 +32,26 @@ bool transform_active(const ParamView<T>& P, const Transform& xf) {
   return P.active(xf.scale, 1) || P.active(xf.rotate, 3) || P.active(xf.translate, 3);
 }
 
-// Vertex v of mesh shape s in world space, in T, under the lifted transform t.
+// Whether an element of mesh shape s's vertex block is seeded.
 template <class T>
-Vec3<T> mesh_vertex(const Scene& scene, const Shape& s, const TransformT<T>& t, uint32_t v) {
-  return transform_point(t, Vec3<T>(Vec3<float>(scene.meshes[s.mesh].object_positions[v])));
+bool vertices_active(const Scene& scene, const ParamView<T>& P, const Shape& s) {
+  const Mesh& m = scene.meshes[s.mesh];
+  return s.kind == Shape::Kind::mesh && P.active(m.vertices, uint32_t(3 * m.object_positions.size()));
+}
+
+// Whether mesh shape s moves in this pass: its transform or its vertices are seeded.
+template <class T>
+bool mesh_active(const Scene& scene, const ParamView<T>& P, const Shape& s) {
+  return transform_active(P, s.transform) || vertices_active(scene, P, s);
+}
+
+// Vertex v of mesh shape s in world space, in T, under the lifted transform t: its object
+// position read from the vertex block (seeded or constant).
+template <class T>
+Vec3<T> mesh_vertex(const Scene& scene, const ParamView<T>& P, const Shape& s, const TransformT<T>& t, uint32_t v) {
+  const Mesh& m = scene.meshes[s.mesh];
+  const Vec3<T> p = m.vertices == kNoSlot ? Vec3<T>(Vec3<float>(m.object_positions[v])) : P.vec3(m.vertices + 3 * v);
+  return transform_point(t, p);
 }
 
 template <class T>
@@ -50,12 +66,12 @@ PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
     case Shape::Kind::mesh: break;
   }
   const PrimGeom& g = scene.bvh.prim_geoms()[prim];
-  if (!transform_active(P, s.transform)) return {PrimGeom::triangle, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
-  // The transform is being differentiated: the vertices follow it, in T.
+  if (!mesh_active(scene, P, s)) return {PrimGeom::triangle, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
+  // The transform or the vertices are being differentiated: the triangle follows them, in T.
   const uint32_t* tri = &scene.meshes[s.mesh].indices[3 * size_t(ref.index)];
   const TransformT<T> t = lift_transform(P, s.transform);
   Vec3<T> v[3];
-  for (int k = 0; k < 3; ++k) v[k] = mesh_vertex(scene, s, t, tri[k]);
+  for (int k = 0; k < 3; ++k) v[k] = mesh_vertex(scene, P, s, t, tri[k]);
   return {PrimGeom::triangle, v[0], v[1] - v[0], v[2] - v[0], T(0)};
 }
 

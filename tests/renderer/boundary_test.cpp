@@ -9,6 +9,7 @@
 #include "renderer/gradient.h"
 #include "renderer/render.h"
 #include "renderer/scene_loader.h"
+#include "tests/temp_dir.h"
 
 using namespace dray;
 using nlohmann::json;
@@ -173,10 +174,10 @@ json shadow_scene(long boundary_samples, const json& light = {{"name", "pt"}, {"
 }
 
 // Central difference of the sum over [x0, x1) x [0, 48) for one scalar, with the same random numbers.
-double region_difference(const Scene& scene, Slot slot, float h, int x0, int x1, uint64_t seed) {
+double region_difference(const Scene& scene, Slot slot, float h, int x0, int x1, uint64_t seed, int spp = 256) {
   Scene plus = scene, minus = scene;
   plus.render.seed = minus.render.seed = seed;
-  plus.render.spp = minus.render.spp = 256;
+  plus.render.spp = minus.render.spp = spp;
   plus.params.set(slot, scene.params.get(slot) + h);
   minus.params.set(slot, scene.params.get(slot) - h);
   plus.build_geometry();
@@ -268,5 +269,56 @@ TEST_CASE("an environment's shadow moves with its blocker: boundary term against
     INFO(name << ": boundary+interior " << fwd << ", differences " << fd << " (h), " << fd_half << " (h/2)");
     CHECK(fwd == Approx(fd).epsilon(0.04));
     CHECK(fd_half == Approx(fd).epsilon(0.04));
+  }
+}
+
+TEST_CASE("a mesh's vertex block: moving a corner of a camera-facing square grows its image as the shoelace formula says", "[boundary]") {
+  // The unit square at depth 3 as two triangles (counter-clockwise seen from the camera). Moving
+  // corner i of a polygon by (dx, dy) changes its area by (y[i+1] - y[i-1], x[i-1] - x[i+1]) / 2
+  // (the shoelace formula's derivative): 1/2 per unit for the corner (0.5, 0.5) either way, times
+  // s^2 pixels per unit area. The diagonal between the two coplanar faces is no silhouette.
+  testing::TempDir dir("dray_vertex_block_");
+  const std::string obj = dir.write("square.obj", "v -0.5 -0.5 -3\nv 0.5 -0.5 -3\nv 0.5 0.5 -3\nv -0.5 0.5 -3\nf 1 2 3\nf 1 3 4\n");
+  Scene scene = load_scene(emitter_scene({{"type", "mesh"}, {"file", obj}}, 200000), "test.json");
+  RenderOutputs out;
+  out.wrt = {slot_of(scene, "shapes.s.vertices[2,0]"), slot_of(scene, "shapes.s.vertices[2,1]")};
+  Image im = render_local(scene, 2, out);
+  // The edges' normal velocity falls linearly to zero along them: points drawn uniformly on an
+  // edge estimate it within about 0.2% here (one standard deviation).
+  const double s = 48.0 / (2 * 3 * kHalfH);
+  REQUIRE(region_sum(im, out.derivative_channel(0), 0, 64, 0, 48) == Approx(0.5 * s * s).epsilon(0.01));
+  REQUIRE(region_sum(im, out.derivative_channel(1), 0, 64, 0, 48) == Approx(0.5 * s * s).epsilon(0.01));
+  // Only the two edges at the corner move: nothing changes in the square's lower left quarter.
+  REQUIRE(region_sum(im, out.derivative_channel(0), 0, 32, 24, 48) == 0.0);
+}
+
+TEST_CASE("a lit triangle's vertex block: shading and silhouette derivatives against differences", "[boundary]") {
+  // One tilted diffuse triangle under a point light on black: a vertex turns its normal (the
+  // interior term) and moves two of its edges (the boundary term). One face: no crease inside
+  // the mesh, where flat shading would jump (the boundary term samples silhouettes only).
+  // Whole-image sums against central differences at steps moving the edges about a pixel and
+  // half of one (same random numbers), over 3 seeds.
+  testing::TempDir dir("dray_vertex_fd_");
+  const std::string obj = dir.write("triangle.obj", "v -0.8 -0.6 -3.4\nv 0.8 -0.6 -3.0\nv 0 0.7 -3.2\nf 1 2 3\n");
+  json doc = emitter_scene({{"type", "mesh"}, {"file", obj}, {"face_normals", true}}, 100000);
+  doc["render"]["spp"] = 16;
+  doc["materials"]["lamp"] = {{"type", "diffuse"}, {"albedo", {0.7, 0.7, 0.7}}};
+  doc["lights"] = json::array({{{"name", "pt"}, {"type", "point"}, {"position", {1, 2, 0}}, {"intensity", {10, 10, 10}}}});
+  Scene scene = load_scene(doc, "test.json");
+  for (const char* name : {"shapes.s.vertices[0,1]", "shapes.s.vertices[2,0]"}) {
+    const Slot slot = slot_of(scene, name);
+    RenderOutputs out;
+    out.wrt = {slot};
+    double fwd = 0, fd = 0, fd_half = 0;
+    for (uint64_t seed : {1, 2, 3}) {
+      Scene s = scene;
+      s.render.seed = seed;
+      fwd += region_sum(render_local(s, 2, out), out.derivative_channel(0), 0, 64, 0, 48) / 3;
+      fd += region_difference(scene, slot, 0.04f, 0, 64, seed, 1024) / 3;
+      fd_half += region_difference(scene, slot, 0.02f, 0, 64, seed, 1024) / 3;
+    }
+    INFO(name << ": boundary+interior " << fwd << ", differences " << fd << " (h), " << fd_half << " (h/2)");
+    CHECK(fwd == Approx(fd).epsilon(0.03));
+    CHECK(fd_half == Approx(fd).epsilon(0.03));
   }
 }
