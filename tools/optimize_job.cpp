@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "renderer/image.h"
+#include "renderer/io/obj_file.h"
 #include "renderer/scene_loader.h"
 
 namespace fs = std::filesystem;
@@ -15,11 +16,15 @@ namespace dray::cli {
 
 namespace {
 
-
-
 fs::path relative_to(const fs::path& dir, const std::string& p) { return fs::path(p).is_absolute() ? fs::path(p) : dir / p; }
 
+// Whether `name` is a whole mesh vertex block, shapes.NAME.vertices.
+bool is_vertex_block(const std::string& name) {
+  return name.rfind("shapes.", 0) == 0 && name.size() > 16 && name.compare(name.size() - 9, 9, ".vertices") == 0;
+}
+
 // The key under which a parameter is written back into the scene JSON (--set syntax).
+
 std::string writable_key(const json& doc, const std::string& name, const JsonReader& rd, const std::string& where) {
   auto dot1 = name.find('.'), dot2 = name.rfind('.');
   std::string group = name.substr(0, dot1), object = name.substr(dot1 + 1, dot2 - dot1 - 1);
@@ -29,7 +34,26 @@ std::string writable_key(const json& doc, const std::string& name, const JsonRea
   if (group == "materials" && !(doc.contains("materials") && doc["materials"].contains(object)))
     rd.fail(where, "\"" + name + "\" comes from an OBJ file and cannot be written back to the scene; map the OBJ "
                    "material to a scene material (the mesh's \"materials\")");
+  if (is_vertex_block(name)) {
+    // The final scene names a new mesh file: of a mesh shape with one material.
+    const json* shape = nullptr;
+    if (doc.contains("shapes") && doc["shapes"].is_array())
+      for (const json& s : doc["shapes"])
+        if (s.is_object() && s.value("name", "") == object) shape = &s;
+    if (!shape || shape->value("type", "") != "mesh")
+      rd.fail(where, "\"" + name + "\" is not of a mesh from a file and cannot be written back to the scene");
+    if (!shape->contains("material"))
+      rd.fail(where, "the mesh's OBJ materials cannot be written back with its vertices; give the shape one \"material\"");
+  }
   return scene_key(name);
+}
+
+// A vertex block's `large_steps` λ: for a whole `shapes.NAME.vertices` block.
+double large_steps_lambda(const JsonReader& rd, const json& value, const std::string& where, const std::string& key) {
+  const double lambda = rd.number(value, where + "/large_steps");
+  if (!(lambda >= 0)) rd.fail(where + "/large_steps", "must be at least 0");
+  if (!is_vertex_block(key)) rd.fail(where + "/large_steps", "applies to a whole mesh vertex block (shapes.NAME.vertices)");
+  return lambda;
 }
 
 // A view's target (`t`, at `where`): an image, or a scene rendered first.
@@ -132,7 +156,7 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
   if (!ps.is_object() || ps.empty()) rd.fail("/params", "must be an object naming at least one parameter");
   for (auto it = ps.begin(); it != ps.end(); ++it) {
     const std::string where = "/params/" + it.key();
-    rd.object(it.value(), where, {"lr", "min", "max"}, {"lr"});
+    rd.object(it.value(), where, {"lr", "min", "max", "large_steps"}, {"lr"});
     double lr = rd.positive(it.value()["lr"], where + "/lr");
     double lo = it.value().contains("min") ? rd.number(it.value()["min"], where + "/min") : -INFINITY;
     double hi = it.value().contains("max") ? rd.number(it.value()["max"], where + "/max") : INFINITY;
@@ -149,6 +173,8 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
     if (std::find(job.entries.begin(), job.entries.end(), whole) == job.entries.end()) job.entries.push_back(whole);
     const bool block = scene.params.find(whole)->block();
     const int entry = int(std::find(job.entries.begin(), job.entries.end(), whole) - job.entries.begin());
+    if (it.value().contains("large_steps"))
+      job.large_steps.push_back({entry, job.scalars.size(), sc.size(), large_steps_lambda(rd, it.value()["large_steps"], where, it.key())});
     std::vector<uint8_t> taken(scene.params.values().size(), 0);
     for (const Scalar& other : job.scalars) taken[other.slot] = 1;
     for (const auto& s : sc) {
@@ -189,6 +215,7 @@ json job_settings(const Job& job, const json& scene_doc) {
   // Unbounded is null (JSON has no infinity).
   auto bound = [](double b) { return std::isfinite(b) ? json(b) : json(nullptr); };
   for (const Scalar& sc : job.scalars) params[sc.name] = {{"lr", sc.lr}, {"min", bound(sc.min)}, {"max", bound(sc.max)}};
+  for (const LargeSteps& l : job.large_steps) params[job.entries[size_t(l.entry)]] = {{"large_steps", l.lambda}};
   json out = {{"scene", job.scene_path}, {"scene_document", scene_doc}, {"spp", job.spp}, {"boundary_samples", job.boundary_samples},
               {"optimizer", job.optimizer}, {"beta1", job.beta1}, {"beta2", job.beta2}, {"epsilon", job.epsilon},
               {"lr_decay", job.lr_decay}, {"loss", job.loss_name}, {"seed", job.seed},
@@ -267,8 +294,8 @@ State read_checkpoint(const Job& job, const json& settings, const fs::path& path
 void write_seen_masks(const Job& job, const Scene& scene, const State& s, const fs::path& out_dir) {
   for (size_t b = 0; b < job.entries.size(); ++b) {
     const ParamEntry e = *scene.params.find(job.entries[b]);
-    if (!e.block()) continue;
     const std::string& name = job.entries[b];
+    if (!e.block() || is_vertex_block(name)) continue;  // texels only
     const std::string object = name.substr(name.find('.') + 1, name.rfind('.') - name.find('.') - 1);
     const uint32_t channels = e.shape.size() > 2 ? e.shape[2] : 1;
     Image img(int(e.shape[1]), int(e.shape[0]), 3);
@@ -281,18 +308,36 @@ void write_seen_masks(const Job& job, const Scene& scene, const State& s, const 
   }
 }
 
+std::string block_file(const std::string& name) {
+  const std::string object = name.substr(name.find('.') + 1, name.rfind('.') - name.find('.') - 1);
+  return object + (is_vertex_block(name) ? ".obj" : ".exr");
+}
+
 json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& out_dir) {
   JsonReader rd(job.file);
   const fs::path scene_dir = fs::path(job.scene_path).parent_path();
   for (const std::string& name : job.entries) {
     auto e = *scene.params.find(name);
+    if (e.block() && is_vertex_block(name)) {
+      // A mesh's vertices: the mesh written as OUTPUT/NAME.obj, which the final scene's shape
+      // names (in object space, after any constant matrix, which it therefore drops).
+      const std::string object = name.substr(7, name.size() - 16);
+      for (const Mesh& m : scene.meshes)
+        if (m.vertices == e.slot) write_obj_file(out_dir / block_file(name), m.object_positions, m.indices, m.corner_uvs);
+      for (auto& s : doc["shapes"])
+        if (s.is_object() && s.value("name", "") == object) {
+          s["file"] = block_file(name);
+          if (s.contains("transform") && s["transform"].is_object()) s["transform"].erase("matrix");
+        }
+      continue;
+    }
     if (e.block()) {
       // A texture's or an environment map's texels: written as a linear EXR beside the final
       // scene, which names it.
       const std::string object = name.substr(name.find('.') + 1, name.rfind('.') - name.find('.') - 1);
       Image img(int(e.shape[1]), int(e.shape[0]), 3);
       for (uint32_t i = 0; i < e.size; ++i) img.data[i] = scene.params.get(e.slot + i);
-      const std::string file = object + ".exr";
+      const std::string file = block_file(name);
       write_image(img, (out_dir / file).string());
       json* t = nullptr;
       if (name.rfind("textures.", 0) == 0) t = &doc["textures"][object];
@@ -327,7 +372,8 @@ json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& o
       }
   if (doc.contains("shapes"))
     for (auto& s : doc["shapes"])
-      if (s.contains("file") && s["file"].is_string() && !fs::path(s["file"].get<std::string>()).is_absolute()) {
+      if (s.contains("file") && s["file"].is_string() && !fs::path(s["file"].get<std::string>()).is_absolute() &&
+          std::find(job.entries.begin(), job.entries.end(), "shapes." + s.value("name", "") + ".vertices") == job.entries.end()) {
         fs::path f = relative_to(scene_dir, s["file"]);
         s["file"] = fs::relative(fs::absolute(f), fs::absolute(out_dir)).string();
       }

@@ -30,6 +30,14 @@ struct View {
   std::string mask;       // an image of per-pixel loss weights (white 1, black 0), or none
 };
 
+// A mesh's vertex block optimised through the large-steps preconditioner (renderer/geometry/
+// smoothing.h): its scalars job.scalars[first, first + count), and λ.
+struct LargeSteps {
+  int entry;  // index into Job::entries
+  size_t first, count;
+  double lambda;
+};
+
 struct Job {
   std::string file;
   std::filesystem::path dir;
@@ -49,6 +57,7 @@ struct Job {
   bool independent = true;           // adjoint samples independent of the primal's
   std::vector<std::string> entries;  // the parameters named, as whole vectors (NAME[i] gives NAME)
   std::vector<Scalar> scalars;
+  std::vector<LargeSteps> large_steps;
 };
 
 // The views of iteration `iteration` (counting from 0), ascending: every view, or `batch` of
@@ -79,7 +88,11 @@ State read_checkpoint(const Job& job, const json& settings, const std::filesyste
 // channels was seen. `dray diff --mask` compares a recovered texture over these texels only.
 void write_seen_masks(const Job& job, const Scene& scene, const State& s, const std::filesystem::path& out_dir);
 
-// The scene document with the optimized values; relative file paths rewritten relative to
+// The file the final scene writes a block to: OBJECT.exr for texels, OBJECT.obj for a mesh's
+// vertices (shapes.OBJECT.vertices).
+std::string block_file(const std::string& name);
+
+// The scene document with the optimized values (a vertex block as a mesh file); relative file paths rewritten relative to
 // `out_dir`, absolute ones kept.
 json final_scene(const Job& job, json doc, const Scene& scene, const std::filesystem::path& out_dir);
 

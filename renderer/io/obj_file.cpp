@@ -1,6 +1,7 @@
 #include "renderer/io/obj_file.h"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -9,6 +10,7 @@
 #include <glm/vector_relational.hpp>
 #include <tiny_obj_loader.h>
 
+#include "renderer/atomic_file.h"
 #include "renderer/json_reader.h"
 
 namespace dray {
@@ -159,6 +161,29 @@ ObjFile read_obj_file(const fs::path& file, const std::string& where) {
     throw LoadError(where + "has no faces (a mesh needs \"f\" lines with 3 or more vertices)");
   }
   return obj;
+}
+
+void write_obj_file(const fs::path& file, const std::vector<glm::vec3>& positions, const std::vector<uint32_t>& indices,
+                    const std::vector<glm::vec2>& corner_uvs) {
+  std::string text = "# written by dray\n";
+  char line[160];
+  for (const glm::vec3& p : positions) {
+    std::snprintf(line, sizeof line, "v %.9g %.9g %.9g\n", double(p.x), double(p.y), double(p.z));
+    text += line;
+  }
+  for (const glm::vec2& t : corner_uvs) {
+    std::snprintf(line, sizeof line, "vt %.9g %.9g\n", double(t.x), double(1.f - t.y));
+    text += line;
+  }
+  for (size_t f = 0; f < indices.size() / 3; ++f) {
+    text += "f";
+    for (size_t k = 0; k < 3; ++k) {
+      text += " " + std::to_string(indices[3 * f + k] + 1);
+      if (!corner_uvs.empty()) text += "/" + std::to_string(3 * f + k + 1);
+    }
+    text += "\n";
+  }
+  write_text_file(file, text);
 }
 
 }  // namespace dray

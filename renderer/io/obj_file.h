@@ -35,6 +35,12 @@ struct ObjFile {
 // line where it can: "line 12: vertex index 9 is out of range (3 vertices defined before it)".
 ObjFile read_obj_file(const std::filesystem::path& file, const std::string& where);
 
+// Writes triangles as an OBJ file (atomically): `v` per position, `vt` per corner when
+// corner_uvs is not empty (v flipped back, as read_obj_file reads it), `f` per triangle; no
+// normals or materials.
+void write_obj_file(const std::filesystem::path& file, const std::vector<glm::vec3>& positions,
+                    const std::vector<uint32_t>& indices, const std::vector<glm::vec2>& corner_uvs);
+
 // The first "mtllib" whose file does not exist beside the OBJ: "line 3: material library
 // \"x.mtl\" not found (looked in DIR)", or an empty string.
 std::string missing_mtllib(const std::filesystem::path& file);

@@ -294,9 +294,8 @@ TEST_CASE("a mesh's vertex block: moving a corner of a camera-facing square grow
 
 TEST_CASE("a lit triangle's vertex block: shading and silhouette derivatives against differences", "[boundary]") {
   // One tilted diffuse triangle under a point light on black: a vertex turns its normal (the
-  // interior term) and moves two of its edges (the boundary term). One face: no crease inside
-  // the mesh, where flat shading would jump (the boundary term samples silhouettes only).
-  // Whole-image sums against central differences at steps moving the edges about a pixel and
+  // interior term) and moves two of its edges (the boundary term). One face, so that every
+  // edge is an outline (no crease to resolve). Whole-image sums against central differences at steps moving the edges about a pixel and
   // half of one (same random numbers), over 3 seeds.
   testing::TempDir dir("dray_vertex_fd_");
   const std::string obj = dir.write("triangle.obj", "v -0.8 -0.6 -3.4\nv 0.8 -0.6 -3.0\nv 0 0.7 -3.2\nf 1 2 3\n");
