@@ -51,6 +51,30 @@ Context& Context::operator=(Context&& o) noexcept {
   return *this;
 }
 
+Context Context::attach(const int* fortran_comm) {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (!initialised) {
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    std::atexit([] {
+      int finalised = 0;
+      MPI_Finalized(&finalised);
+      if (!finalised) MPI_Finalize();
+    });
+  }
+  Context c;
+  c.comm_ = std::make_unique<Comm>();
+  c.comm_->handle = fortran_comm ? MPI_Comm_f2c(MPI_Fint(*fortran_comm)) : MPI_COMM_SELF;
+  MPI_Comm_rank(c.comm_->handle, &c.rank_);
+  MPI_Comm_size(c.comm_->handle, &c.size_);
+  MPI_Comm node;
+  MPI_Comm_split_type(c.comm_->handle, MPI_COMM_TYPE_SHARED, c.rank_, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &c.ranks_on_node_);
+  MPI_Comm_free(&node);
+  return c;
+}
+
 Context Context::split(int color, int key) const {
   Context g;
   g.comm_ = std::make_unique<Comm>();

@@ -17,6 +17,12 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
+  // A context over a communicator the caller owns (Python's mpi4py: its Fortran handle,
+  // comm.py2f()), or without one over this process alone (MPI_COMM_SELF). Initialises MPI when
+  // nothing has, then finalises it at the process's exit; never finalises MPI that another
+  // library initialised, and never frees the caller's communicator.
+  static Context attach(const int* fortran_comm);
+
   // Collective over this context: the ranks passing the same `color` form a context of their
   // own, ranked by `key` (ties by rank here). Destroy it before the world.
   Context split(int color, int key) const;

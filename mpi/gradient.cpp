@@ -68,11 +68,11 @@ void reduce(const Context& ctx, std::vector<ad::FixedSum>& sums, size_t n, Distr
 
 DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
                              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
-                             Image* primal) {
+                             Image* primal, double normaliser) {
   DistributedGradient out;
   std::vector<ad::FixedSum> sums(params.size() + 3);
-  add_view(ctx, scene, target, nullptr, loss, 3.0 * scene.camera.width * scene.camera.height, params, tile_size,
-           threads, adjoint_seed, sums, out, primal);
+  if (normaliser == 0) normaliser = 3.0 * scene.camera.width * scene.camera.height;
+  add_view(ctx, scene, target, nullptr, loss, normaliser, params, tile_size, threads, adjoint_seed, sums, out, primal);
   reduce(ctx, sums, params.size(), out);
   return out;
 }

@@ -32,9 +32,10 @@ struct DistributedGradient {
 // (see gradient_tiles). When `primal` is given, rank 0 receives the full rendered image in it (a
 // gather: only ask on iterations that need it). An exception on any rank is agreed on and thrown
 // as AgreedError on every rank.
+// The loss's pixel terms are divided by `normaliser` (0: 3 x the pixel count, the mean).
 DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
                              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
-                             Image* primal = nullptr);
+                             Image* primal = nullptr, double normaliser = 0);
 
 // One view of a multi-view pass: the camera it renders with, its target (full size on every
 // rank), its weight in the loss, and its sample seeds (the scene's render seed and the adjoint's).

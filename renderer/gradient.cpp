@@ -29,6 +29,7 @@ double loss_term(Loss loss, double r, double t) {
     case Loss::l2: return d * d;
     case Loss::relative_l2: return d * d / (t * t + 0.01);
     case Loss::mean: return r;
+    case Loss::adjoint: return r * t;
   }
   return 0;
 }
@@ -40,6 +41,7 @@ double loss_derivative(Loss loss, double r, double t) {
     case Loss::l2: return 2 * d;
     case Loss::relative_l2: return 2 * d / (t * t + 0.01);
     case Loss::mean: return 1;
+    case Loss::adjoint: return t;
   }
   return 0;
 }

@@ -18,6 +18,7 @@ enum class Loss {
   l2,           // mean (I - T)^2
   relative_l2,  // mean (I - T)^2 / (T^2 + 0.01)
   mean,         // mean I (the target is ignored): its gradient is the derivative of the mean image
+  adjoint,      // sum I T: the target T is dLoss/dI, an adjoint image given by the caller (Python's backward)
 };
 
 // "l1", "l2", "relative_l2" or "mean"; throws std::runtime_error otherwise.

@@ -4,7 +4,8 @@ set -euo pipefail
 DRAY_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DRAY_BUILD=${DRAY_BUILD:-$DRAY_ROOT/build}
 DRAY_PACKAGES="cmake g++ make libopenmpi-dev openmpi-bin libglm-dev libstb-dev libtinyobjloader-dev
-  nlohmann-json3-dev libcli11-dev libtinyexr-dev catch2 pkg-config libpugixml-dev libassimp-dev"
+  nlohmann-json3-dev libcli11-dev libtinyexr-dev catch2 pkg-config libpugixml-dev libassimp-dev
+  python3-dev pybind11-dev python3-numpy python3-mpi4py python3-pytest"
 
 # Open MPI refuses to run as root, or more ranks than cores, unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -25,6 +26,9 @@ dray_install_packages() {
 }
 
 dray_build() {
-  cmake -S "$DRAY_ROOT" -B "$DRAY_BUILD" -DCMAKE_BUILD_TYPE="${DRAY_BUILD_TYPE:-Release}" "$@"
+  # Debian's interpreter, which sees Debian's numpy and mpi4py (a pyenv python3 may come first on PATH).
+  local python=()
+  [ -x /usr/bin/python3 ] && python=(-DPython_EXECUTABLE=/usr/bin/python3)
+  cmake -S "$DRAY_ROOT" -B "$DRAY_BUILD" -DCMAKE_BUILD_TYPE="${DRAY_BUILD_TYPE:-Release}" "${python[@]}" "$@"
   cmake --build "$DRAY_BUILD" -j "$(nproc)"
 }

@@ -1,0 +1,302 @@
+// dray's Python module (_dray; python/dray/__init__.py is its face): scenes loaded and updated
+// by parameter name, renders and derivative images as numpy arrays, and the gradient of any
+// loss from its adjoint image. Every call is collective over `comm` (an mpi4py communicator's
+// Fortran handle, or this process alone), and agrees on errors before returning: every rank gets
+// the same result or the same exception.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+#include "mpi/collectives.h"
+#include "mpi/context.h"
+#include "mpi/errors.h"
+#include "mpi/gradient.h"
+#include "mpi/tiles.h"
+#include "renderer/image.h"
+#include "renderer/json_reader.h"
+#include "renderer/scene_loader.h"
+
+namespace py = pybind11;
+using namespace dray;
+
+namespace {
+
+// A bad scene, parameter or image (the CLI's exit 2): ValueError in Python.
+struct BadInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Runs `step` on every rank of ctx and raises the same exception on each if any failed: bad
+// input (exit code 2) as BadInput, anything else as RuntimeError.
+template <class F>
+void agreed(const mpi::Context& ctx, F&& step) {
+  const mpi::Status st = mpi::agree_on(ctx, std::forward<F>(step));
+  if (st.code == 2) throw BadInput(st.message);
+  if (st.code) throw std::runtime_error(st.message);
+}
+
+mpi::Context context(std::optional<int> comm) { return mpi::Context::attach(comm ? &*comm : nullptr); }
+
+// A float array owning its buffer: numpy reads it without a copy; the capsule frees it.
+py::array_t<float> owned_array(std::vector<float>&& data, std::vector<py::ssize_t> shape) {
+  auto* v = new std::vector<float>(std::move(data));
+  py::capsule free_it(v, [](void* p) { delete static_cast<std::vector<float>*>(p); });
+  return py::array_t<float>(shape, v->data(), free_it);
+}
+
+// Channels [first, first + 3) of a full image as an H×W×3 array.
+py::array_t<float> rgb_array(const Image& image, int first) {
+  Image rgb = channels_of(image, first, 3);
+  return owned_array(std::move(rgb.data), {rgb.height, rgb.width, 3});
+}
+
+// An H×W×C float array (C = 1, 3 or 4) as an image.
+Image image_of(const py::array_t<float, py::array::c_style | py::array::forcecast>& a, const char* what) {
+  if (a.ndim() != 3 && a.ndim() != 2) throw BadInput(std::string(what) + ": expected an H×W×C array, got " + std::to_string(a.ndim()) + " dimensions");
+  const int h = int(a.shape(0)), w = int(a.shape(1)), c = a.ndim() == 3 ? int(a.shape(2)) : 1;
+  Image img(w, h, c);
+  std::memcpy(img.data.data(), a.data(), img.data.size() * sizeof(float));
+  return img;
+}
+
+// Rank 0's image on every rank of ctx.
+void share(const mpi::Context& ctx, Image& image) {
+  if (ctx.size() == 1) return;
+  std::vector<double> px(image.data.begin(), image.data.end());
+  mpi::broadcast(ctx, px);
+  image.data.assign(px.begin(), px.end());
+}
+
+// The scalars of the parameters named, and each name's array shape (a whole parameter: its
+// shape, () for a scalar; a component: ()). A scalar named twice (a vector and one of its
+// components) is differentiated once: `slots` holds each once, `scalar` maps to them.
+struct Named {
+  std::vector<std::string> names;
+  std::vector<std::vector<py::ssize_t>> shapes;
+  std::vector<size_t> first;   // each name's first entry in `scalar`
+  std::vector<size_t> scalar;  // index into slots
+  std::vector<Slot> slots;
+  size_t end(size_t i) const { return i + 1 < names.size() ? first[i + 1] : scalar.size(); }
+};
+
+std::vector<py::ssize_t> shape_of(const ParamEntry& e) {
+  if (e.block()) return std::vector<py::ssize_t>(e.shape.begin(), e.shape.end());
+  if (e.size == 1) return {};
+  return {py::ssize_t(e.size)};
+}
+
+Named resolve(const Scene& scene, const std::vector<std::string>& names) {
+  Named n;
+  for (const std::string& name : names) {
+    std::vector<ScalarParam> sc;
+    try {
+      sc = resolve_scalars(scene.params, {name});
+    } catch (const std::runtime_error& e) {
+      throw BadInput(e.what());
+    }
+    n.names.push_back(name);
+    n.first.push_back(n.scalar.size());
+    const auto e = scene.params.find(name);
+    n.shapes.push_back(e ? shape_of(*e) : std::vector<py::ssize_t>{});
+    for (const ScalarParam& s : sc) {
+      const auto at = std::find(n.slots.begin(), n.slots.end(), s.slot);
+      n.scalar.push_back(size_t(at - n.slots.begin()));
+      if (at == n.slots.end()) n.slots.push_back(s.slot);
+    }
+  }
+  return n;
+}
+
+// The scene's spp and seed for one call, restored afterwards.
+struct Sampling {
+  Scene& scene;
+  int spp;
+  uint64_t seed;
+  Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_) : scene(s), spp(s.render.spp), seed(s.render.seed) {
+    if (spp_) {
+      if (*spp_ < 1) throw BadInput("spp must be at least 1, got " + std::to_string(*spp_));
+      s.render.spp = *spp_;
+    }
+    if (seed_) s.render.seed = *seed_;
+  }
+  ~Sampling() {
+    scene.render.spp = spp;
+    scene.render.seed = seed;
+  }
+};
+
+int threads_of(const mpi::Context& ctx, std::optional<int> threads) {
+  if (threads && *threads < 1) throw BadInput("threads must be at least 1, got " + std::to_string(*threads));
+  return threads ? *threads : ctx.default_threads();
+}
+
+Scene load(const std::string& path, const std::string& json_text, const std::vector<std::string>& overrides) {
+  try {
+    if (json_text.empty()) return load_scene(path, overrides);
+    nlohmann::json doc = nlohmann::json::parse(json_text);
+    for (const std::string& o : overrides) apply_override(doc, o);
+    return load_scene(doc, path);
+  } catch (const LoadError& e) {
+    throw BadInput(e.what());
+  }
+}
+
+py::dict params(const Scene& scene) {
+  py::dict out;
+  for (const ParamEntry& e : scene.params.entries()) {
+    std::vector<float> v(scene.params.values().begin() + e.slot, scene.params.values().begin() + e.slot + e.size);
+    out[py::str(e.name)] = owned_array(std::move(v), shape_of(e));
+  }
+  return out;
+}
+
+void update(Scene& scene, const py::dict& values) {
+  bool geometry = false;
+  for (auto [key, value] : values) {
+    const std::string name = py::str(key);
+    const auto e = scene.params.find(name);
+    if (!e) throw BadInput("unknown parameter \"" + name + "\" (scene.params() lists them)");
+    const auto a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(value);
+    if (!a || size_t(a.size()) != e->size)
+      throw BadInput("parameter \"" + name + "\" has " + std::to_string(e->size) + " values, got " +
+                     (a ? std::to_string(a.size()) : std::string("something that is not an array")));
+    for (uint32_t i = 0; i < e->size; ++i) scene.params.set(e->slot + i, a.data()[i]);
+    geometry = geometry || scene.moves_geometry(e->slot);
+  }
+  if (geometry) scene.build_geometry();
+  else scene.build_light_tables();
+}
+
+py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<uint64_t> seed, std::optional<int> threads,
+                          std::optional<int> comm) {
+  Image image;
+  {
+    py::gil_scoped_release free;
+    const mpi::Context ctx = context(comm);
+    mpi::RenderJob job;
+    agreed(ctx, [&] { job.threads = threads_of(ctx, threads); });
+    Sampling sampling(scene, spp, seed);
+    image = mpi::render_image(ctx, scene, job);
+    share(ctx, image);
+  }
+  return rgb_array(image, 0);
+}
+
+py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::optional<int> spp,
+                        std::optional<uint64_t> seed, std::optional<int> threads, std::optional<int> comm) {
+  Image image;
+  Named n;
+  mpi::RenderJob job;
+  {
+    py::gil_scoped_release free;
+    const mpi::Context ctx = context(comm);
+    agreed(ctx, [&] {
+      job.threads = threads_of(ctx, threads);
+      n = resolve(scene, wrt);
+    });
+    job.outputs.wrt = n.slots;
+    Sampling sampling(scene, spp, seed);
+    image = mpi::render_image(ctx, scene, job);
+    share(ctx, image);
+  }
+  py::dict out;
+  for (size_t i = 0; i < n.names.size(); ++i) {
+    if (n.end(i) - n.first[i] == 1) {
+      out[py::str(n.names[i])] = rgb_array(image, job.outputs.derivative_channel(n.scalar[n.first[i]]));
+      continue;
+    }
+    py::list parts;  // a vector or block: one image per scalar
+    for (size_t k = n.first[i]; k < n.end(i); ++k) parts.append(rgb_array(image, job.outputs.derivative_channel(n.scalar[k])));
+    out[py::str(n.names[i])] = parts;
+  }
+  return out;
+}
+
+py::dict backward(Scene& scene, const py::array_t<float, py::array::c_style | py::array::forcecast>& d_image,
+                  const std::vector<std::string>& wrt, std::optional<int> spp, uint64_t seed, std::optional<int> threads,
+                  std::optional<int> comm) {
+  Named n;
+  mpi::DistributedGradient g;
+  {
+    py::gil_scoped_release free;
+    const mpi::Context ctx = context(comm);
+    Image adjoint;
+    int nthreads = 1;
+    agreed(ctx, [&] {
+      nthreads = threads_of(ctx, threads);
+      n = resolve(scene, wrt);
+      py::gil_scoped_acquire hold;  // the array is a Python object
+      adjoint = image_of(d_image, "d_image");
+      if (adjoint.width != scene.camera.width || adjoint.height != scene.camera.height || adjoint.channels != 3)
+        throw BadInput("d_image is " + std::to_string(adjoint.height) + "x" + std::to_string(adjoint.width) + "x" +
+                       std::to_string(adjoint.channels) + " but the scene renders " + std::to_string(scene.camera.height) +
+                       "x" + std::to_string(scene.camera.width) + "x3");
+    });
+    Sampling sampling(scene, spp, seed);
+    // The adjoint replays the primal's samples (seed): the exact gradient of sum d_image * image
+    // for that image.
+    g = mpi::gradient(ctx, scene, adjoint, Loss::adjoint, n.slots, 8, nthreads, seed, nullptr, 1.0);
+  }
+  py::dict out;
+  for (size_t i = 0; i < n.names.size(); ++i) {
+    std::vector<float> v;
+    for (size_t k = n.first[i]; k < n.end(i); ++k) v.push_back(float(g.gradient[n.scalar[k]]));
+    out[py::str(n.names[i])] = owned_array(std::move(v), n.end(i) - n.first[i] == 1 ? std::vector<py::ssize_t>{} : n.shapes[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_dray, m) {
+  m.doc() = "dray's C++ core (use the dray package)";
+  py::register_exception<BadInput>(m, "BadInput", PyExc_ValueError);
+  // An error agreed by every rank: bad input (the CLI's exit 2) as ValueError, a bug as RuntimeError.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const mpi::AgreedError& e) {
+      PyErr_SetString(e.status.code == 2 ? PyExc_ValueError : PyExc_RuntimeError, e.what());
+    } catch (const LoadError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  py::class_<Scene>(m, "Scene")
+      .def_property_readonly("width", [](const Scene& s) { return s.camera.width; })
+      .def_property_readonly("height", [](const Scene& s) { return s.camera.height; })
+      .def_property_readonly("spp", [](const Scene& s) { return s.render.spp; })
+      .def_property_readonly("seed", [](const Scene& s) { return s.render.seed; })
+      .def_property_readonly("path", [](const Scene& s) { return s.path; })
+      .def("params", &params,
+           "{name: numpy array} of every parameter, as `dray params` lists them: () for a scalar, (3,) for a vector, "
+           "a block's shape (a texture's H×W×C, a mesh's V×3 vertices). Copies.")
+      .def("update", &update,
+           "Sets parameters from {name: array of its size}; rebuilds (or refits) the geometry when one moves it.");
+  m.def("load", &load, py::arg("path"), py::arg("json_text"), py::arg("overrides"));
+  m.def("render", &render, py::arg("scene"), py::arg("spp"), py::arg("seed"), py::arg("threads"), py::arg("comm"));
+  m.def("render_forward", &render_forward, py::arg("scene"), py::arg("wrt"), py::arg("spp"), py::arg("seed"),
+        py::arg("threads"), py::arg("comm"));
+  m.def("backward", &backward, py::arg("scene"), py::arg("d_image"), py::arg("wrt"), py::arg("spp"), py::arg("seed"),
+        py::arg("threads"), py::arg("comm"));
+  m.def("write_image", [](const std::string& path, const py::array_t<float, py::array::c_style | py::array::forcecast>& a) {
+    try {
+      write_image(image_of(a, "image"), path);
+    } catch (const std::runtime_error& e) {  // an unreadable or unwritable file
+      throw BadInput(e.what());
+    }
+  });
+  m.def("read_image", [](const std::string& path) {
+    Image img;
+    try {
+      img = read_image(path);
+    } catch (const std::runtime_error& e) {  // an unreadable or unwritable file
+      throw BadInput(e.what());
+    }
+    const int h = img.height, w = img.width, c = img.channels;
+    return owned_array(std::move(img.data), {h, w, c});
+  });
+}

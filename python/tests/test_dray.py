@@ -1,0 +1,120 @@
+"""dray's Python module on one process: parameters by name, renders as numpy arrays without a
+copy, bitwise the command line's, derivatives (forward) and gradients (backward) that agree with
+each other and with differences, images in and out, errors as exceptions.
+Run: PYTHONPATH=build/python DRAY=build/tools/dray /usr/bin/python3 -m pytest python/tests"""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import dray
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+SCENES = os.path.join(ROOT, "scenes")
+DRAY = os.environ.get("DRAY", os.path.join(ROOT, "build", "tools", "dray"))
+
+
+def cbox(**overrides):
+    return dray.load(os.path.join(SCENES, "cbox-fit.json"), **{"camera.width": 32, "camera.height": 32, **overrides})
+
+
+def test_params_round_trip_and_shapes():
+    s = cbox()
+    p = s.params()
+    assert p["materials.white.reflectance"].shape == (3,)
+    assert p["camera.fov_y"].shape == ()
+    s.update({"materials.white.reflectance": np.array([0.1, 0.2, 0.3])})
+    assert s.params()["materials.white.reflectance"].tolist() == pytest.approx([0.1, 0.2, 0.3])
+    spot = dray.load(os.path.join(SCENES, "spot-views-fit.json"))
+    v = spot.params()["shapes.spot.vertices"]
+    assert v.shape == (2930, 3)
+    with pytest.raises(ValueError, match="unknown parameter"):
+        s.update({"materials.nope.reflectance": [1, 2, 3]})
+    with pytest.raises(ValueError, match="has 3 values"):
+        s.update({"materials.white.reflectance": [1, 2]})
+
+
+def test_load_from_a_dict_with_overrides():
+    doc = {"camera": {"origin": [0, 0, 3], "target": [0, 0, 0], "width": 8, "height": 6},
+           "materials": {"m": {"type": "diffuse", "reflectance": [0.5, 0.5, 0.5]}},
+           "shapes": [{"name": "ball", "type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "m"}],
+           "lights": [{"name": "sky", "type": "environment", "radiance": [1, 1, 1]}]}
+    s = dray.load(doc, **{"shapes.ball.radius": 0.5, "render.spp": 2})
+    assert s.params()["shapes.ball.radius"] == pytest.approx(0.5)
+    assert (s.width, s.height, s.spp) == (8, 6, 2)
+    with pytest.raises(ValueError, match="radius"):
+        dray.load(doc, **{"shapes.ball.radius": -1})
+
+
+def test_render_is_zero_copy_and_bitwise_the_command_line(tmp_path):
+    s = cbox()
+    image = dray.render(s, spp=4, seed=3)
+    assert image.shape == (32, 32, 3) and image.dtype == np.float32
+    assert not image.flags["OWNDATA"] and image.base is not None  # the C++ buffer, held by a capsule
+    assert image.flags["WRITEABLE"]
+    out = tmp_path / "cli.exr"
+    subprocess.run([DRAY, "render", os.path.join(SCENES, "cbox-fit.json"), "--set", "camera.width=32", "--set",
+                    "camera.height=32", "--spp", "4", "--seed", "3", "-o", str(out), "-q"], check=True)
+    assert np.array_equal(dray.read_image(out), image)
+    assert np.array_equal(dray.render(s, spp=4, seed=3, threads=1), image)  # any thread count
+    assert not np.array_equal(dray.render(s, spp=4, seed=4), image)
+    assert s.spp == 16 and s.seed == 0  # the scene's own settings are kept
+
+
+def test_images_round_trip(tmp_path):
+    a = np.random.default_rng(1).random((5, 7, 3), dtype=np.float32)
+    dray.write_image(tmp_path / "a.exr", a)
+    assert np.array_equal(dray.read_image(tmp_path / "a.exr"), a)
+    with pytest.raises(ValueError):
+        dray.read_image(tmp_path / "missing.exr")
+
+
+def test_backward_equals_forward_with_the_same_samples():
+    # The gradient of sum(d * image) is sum(d * dimage/dθ): reverse against forward mode with the
+    # same seed, for colours, a light and geometry (a sphere's radius: its silhouette too).
+    s = dray.load(os.path.join(SCENES, "spheres.json"), **{"camera.width": 40, "camera.height": 30, "render.spp": 2})
+    names = ["materials.red.reflectance[0]", "lights.key.position[1]", "shapes.mid.radius"]
+    d = np.random.default_rng(2).random((30, 40, 3), dtype=np.float32)
+    back = dray.backward(s, d, wrt=names, seed=5)
+    fwd = dray.render_forward(s, wrt=names, seed=5)
+    for n in names:
+        expected = float(np.sum(d.astype(np.float64) * fwd[n]))
+        assert float(back[n]) == pytest.approx(expected, rel=2e-3, abs=1e-6), n
+    # A vector named whole and one of its components: the same value.
+    both = dray.backward(s, d, wrt=["materials.red.reflectance", "materials.red.reflectance[0]"], seed=5)
+    assert both["materials.red.reflectance"].shape == (3,)
+    assert both["materials.red.reflectance"][0] == both["materials.red.reflectance[0]"] == back["materials.red.reflectance[0]"]
+
+
+def test_backward_of_an_l2_loss_against_central_differences():
+    # L = mean((image - target)^2) with the same random numbers on both sides of the step.
+    s = cbox(**{"render.spp": 4})
+    target = dray.render(cbox(**{"materials.white.reflectance": [0.6, 0.6, 0.6]}), spp=16, seed=9)
+    name = "materials.white.reflectance[1]"
+
+    def loss(value):
+        t = cbox(**{"render.spp": 4})
+        v = t.params()["materials.white.reflectance"]
+        v[1] = value
+        t.update({"materials.white.reflectance": v})
+        image = dray.render(t, seed=7).astype(np.float64)
+        return float(np.mean((image - target) ** 2))
+
+    image = dray.render(s, seed=7)
+    g = dray.backward(s, 2 * (image - target) / image.size, wrt=[name], seed=7)[name]
+    v0, h = float(s.params()["materials.white.reflectance"][1]), 1e-3
+    fd = (loss(v0 + h) - loss(v0 - h)) / (np.float32(v0 + h) - np.float32(v0 - h))
+    assert float(g) == pytest.approx(fd, rel=0.02)
+
+
+def test_errors_are_exceptions():
+    s = cbox()
+    with pytest.raises(ValueError, match="unknown parameter"):
+        dray.render_forward(s, wrt=["materials.nope.reflectance"])
+    with pytest.raises(ValueError, match="d_image is 4x4x3 but the scene renders 32x32x3"):
+        dray.backward(s, np.zeros((4, 4, 3), np.float32), wrt=["camera.fov_y"])
+    with pytest.raises(ValueError, match="spp must be at least 1"):
+        dray.render(s, spp=0)
+    with pytest.raises(TypeError, match="mpi4py communicator"):
+        dray.render(s, comm=3)
