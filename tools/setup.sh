@@ -6,6 +6,8 @@ DRAY_BUILD=${DRAY_BUILD:-$DRAY_ROOT/build}
 DRAY_PACKAGES="cmake g++ make libopenmpi-dev openmpi-bin libglm-dev libstb-dev libtinyobjloader-dev
   nlohmann-json3-dev libcli11-dev libtinyexr-dev catch2 pkg-config libpugixml-dev libassimp-dev
   python3-dev pybind11-dev python3-numpy python3-mpi4py python3-pytest"
+# Installed when the distribution has them; their tests are skipped otherwise.
+DRAY_OPTIONAL_PACKAGES="python3-torch"
 
 # Open MPI refuses to run as root, or more ranks than cores, unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -14,15 +16,20 @@ MPIEXEC_FLAGS="--oversubscribe --bind-to none"
 
 dray_install_packages() {
   local missing=()
-  for p in $DRAY_PACKAGES; do
+  for p in $DRAY_PACKAGES $DRAY_OPTIONAL_PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   echo "Installing: ${missing[*]}"
-  local sudo=""
+  local sudo="" required=() optional=()
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+  for p in "${missing[@]}"; do
+    if [[ " $DRAY_OPTIONAL_PACKAGES " == *" $p "* ]]; then optional+=("$p"); else required+=("$p"); fi
+  done
+  [ ${#required[@]} -eq 0 ] || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${required[@]}"
+  [ ${#optional[@]} -eq 0 ] || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${optional[@]}" ||
+    echo "Optional packages not installed (their tests are skipped): ${optional[*]}"
 }
 
 dray_build() {
