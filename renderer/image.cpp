@@ -104,15 +104,21 @@ int read_exr_spp(const std::string& path) {
   return spp;
 }
 
+// The first 3 channels as 8-bit sRGB, row by row.
+std::vector<unsigned char> srgb8(const Image& img) {
+  std::vector<unsigned char> bytes(size_t(img.width) * img.height * 3);
+  for (size_t i = 0; i < size_t(img.width) * img.height; ++i)
+    for (int c = 0; c < 3; ++c) {
+      float v = c < img.channels ? img.data[i * img.channels + c] : 0.f;
+      bytes[i * 3 + c] = (unsigned char)std::lround(255.f * linear_to_srgb(v));
+    }
+  return bytes;
+}
+
 // Writes the image in format `e` to `file`; errors name `path`.
 void write_image_to(const Image& img, const std::string& e, const std::string& file, const std::string& path) {
   if (e == ".png") {
-    std::vector<unsigned char> bytes(size_t(img.width) * img.height * 3);
-    for (size_t i = 0; i < size_t(img.width) * img.height; ++i)
-      for (int c = 0; c < 3; ++c) {
-        float v = c < img.channels ? img.data[i * img.channels + c] : 0.f;
-        bytes[i * 3 + c] = (unsigned char)std::lround(255.f * linear_to_srgb(v));
-      }
+    const std::vector<unsigned char> bytes = srgb8(img);
     if (!stbi_write_png(file.c_str(), img.width, img.height, 3, bytes.data(), img.width * 3))
       throw std::runtime_error(path + ": cannot write PNG");
   } else {
@@ -121,6 +127,18 @@ void write_image_to(const Image& img, const std::string& e, const std::string& f
 }
 
 }  // namespace
+
+std::vector<unsigned char> png_bytes(const Image& img) {
+  const std::vector<unsigned char> px = srgb8(img);
+  std::vector<unsigned char> out;
+  auto append = [](void* to, void* data, int size) {
+    auto* v = static_cast<std::vector<unsigned char>*>(to);
+    v->insert(v->end(), static_cast<unsigned char*>(data), static_cast<unsigned char*>(data) + size);
+  };
+  if (!stbi_write_png_to_func(append, &out, img.width, img.height, 3, px.data(), img.width * 3))
+    throw std::runtime_error("cannot encode a PNG image");
+  return out;
+}
 
 Image channels_of(const Image& img, int first, int count) {
   Image out(img.width, img.height, count);

@@ -27,6 +27,9 @@ void write_image(const Image& img, const std::string& path);
 // for a pixel that is not finite.
 Image read_image(const std::string& path, bool raw = false);
 
+// The image as the bytes of a PNG file (8-bit sRGB of the first 3 channels), in memory.
+std::vector<unsigned char> png_bytes(const Image& img);
+
 // Channels [first, first + count) as an image of their own.
 Image channels_of(const Image& img, int first, int count);
 

@@ -17,6 +17,7 @@
 #include "renderer/scene_loader.h"
 #include "tools/cli.h"
 #include "tools/optimize_job.h"
+#include "tools/optimize_report.h"
 #include "tools/progress.h"
 
 namespace fs = std::filesystem;
@@ -281,6 +282,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
 
   // progress.csv: kept up to the iteration we continue from.
   std::ofstream csv;
+  std::vector<std::string> keep_rows;  // progress.csv's kept rows, for the report
   if (ctx.is_root()) {
     std::vector<std::string> keep;
     if (a.resume) {
@@ -304,7 +306,18 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
       csv << ",seconds\n";
     }
     for (const auto& line : keep) csv << line << "\n";
+    if (keep.size() > 1) keep_rows.assign(keep.begin() + 1, keep.end());
     csv.flush();
+  }
+  // report.html: rank 0's, from the rows kept and this run's.
+  Report page(job, ctx.is_root() ? known_truth(job) : std::vector<double>{});
+  if (ctx.is_root()) {
+    page.add_csv_lines(keep_rows);
+    for (int k = 1; k <= state.iteration; ++k) {  // a resumed run's earlier snapshots
+      char name[64];
+      std::snprintf(name, sizeof name, "snapshot-%04d.png", k);
+      if (fs::exists(out / name)) page.add_snapshot(k, out / name);
+    }
   }
 
   ProgressBar bar("optimize", ctx.is_root() && !a.quiet, a.progress);
@@ -355,10 +368,17 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
       }
       csv << "," << secs << "\n";
       csv.flush();
+      ReportRow row{k, g.loss, std::sqrt(norm2), secs, {}};
+      for (size_t i = 0; i < n; ++i)
+        if (job.scalars[i].block < 0) row.values.push_back(state.value[i]);
+      page.add(std::move(row));
       if (snapshot) {
         char name[64];
         std::snprintf(name, sizeof name, "snapshot-%04d.png", k);
         write_image(primal, (out / name).string());
+        page.add_snapshot(k, out / name);
+        page.set_images(targets[size_t(batch_views(job, it)[0])], primal);
+        page.write(out / "report.html", {ctx.size(), threads, total_seconds, mpi_seconds, false});
       }
       if (!a.quiet) {
         bar.finish();
@@ -389,6 +409,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     if (!ctx.is_root()) return;
     write_text_file(out / "final-scene.json", final_scene(job, scene_doc, scene, out).dump(2) + "\n");
     write_seen_masks(job, scene, state, out);
+    page.write(out / "report.html", {ctx.size(), threads, total_seconds, mpi_seconds, true});
     if (!a.quiet) {
       const double share = total_seconds > 0 ? 100 / total_seconds : 0.0;
       std::printf("dray optimize: %d iterations, %.2f s; MPI communication %.2f%% of it, waiting for other ranks "

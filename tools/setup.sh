@@ -7,7 +7,7 @@ DRAY_PACKAGES="cmake g++ make libopenmpi-dev openmpi-bin libglm-dev libstb-dev l
   nlohmann-json3-dev libcli11-dev libtinyexr-dev catch2 pkg-config libpugixml-dev libassimp-dev
   python3-dev pybind11-dev python3-numpy python3-mpi4py python3-pytest"
 # Installed when the distribution has them; their tests are skipped otherwise.
-DRAY_OPTIONAL_PACKAGES="python3-torch"
+DRAY_OPTIONAL_PACKAGES="python3-torch chromium"
 
 # Open MPI refuses to run as root, or more ranks than cores, unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

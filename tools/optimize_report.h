@@ -1,0 +1,55 @@
+#pragma once
+// The report page of an optimization job: OUTPUT/report.html, self-contained (charts as inline
+// SVG drawn here, images as inline PNG data), rewritten atomically as the job runs (it reloads
+// itself every 10 s until the job ends) and once at the end. Rank 0 only.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "renderer/image.h"
+#include "tools/optimize_job.h"
+
+namespace dray::cli {
+
+// One iteration as progress.csv records it.
+struct ReportRow {
+  int iteration = 0;
+  double loss = 0, gradient_norm = 0, seconds = 0;
+  std::vector<double> values;  // the job's scalars that are not elements of a block, in order
+};
+
+// The run as a whole.
+struct RunFacts {
+  int ranks = 1, threads = 1;
+  double seconds = 0, mpi_seconds = 0;  // this run's (a resumed run: since it resumed)
+  bool finished = false;
+};
+
+class Report {
+ public:
+  // `truth`: per scalar (as ReportRow::values) its known value, NaN where unknown.
+  Report(const Job& job, std::vector<double> truth);
+
+  // Rows read back from progress.csv's lines (a resumed run's earlier iterations).
+  void add_csv_lines(const std::vector<std::string>& lines);
+  void add(ReportRow row) { rows_.push_back(std::move(row)); }
+  // The first view's target and the latest render of it (a snapshot's), full size.
+  void set_images(const Image& target, const Image& current);
+  void add_snapshot(int iteration, const std::filesystem::path& png) { snapshots_.push_back({iteration, png}); }
+
+  void write(const std::filesystem::path& file, const RunFacts& facts) const;
+
+ private:
+  const Job& job_;
+  std::vector<std::string> names_;  // of ReportRow::values
+  std::vector<double> truth_;
+  std::vector<ReportRow> rows_;
+  std::string target_png_, current_png_, difference_png_;  // base64
+  std::vector<std::pair<int, std::filesystem::path>> snapshots_;
+};
+
+// The known value of each of the job's scalars that are not block elements: read from the target
+// scene (the first view's, if it has one), NaN otherwise.
+std::vector<double> known_truth(const Job& job);
+
+}  // namespace dray::cli
