@@ -118,3 +118,17 @@ def test_errors_are_exceptions():
         dray.render(s, spp=0)
     with pytest.raises(TypeError, match="mpi4py communicator"):
         dray.render(s, comm=3)
+
+
+def test_backward_equals_the_reverse_column_of_dray_gradcheck():
+    # gradcheck's reverse mode differentiates the image mean with the scene's seed: backward with
+    # d_image = 1 / (3 W H) and that seed is the same gradient.
+    names = ["materials.red.albedo[0]", "shapes.mid.radius"]
+    sets = ["--set", "camera.width=40", "--set", "camera.height=30"]
+    out = subprocess.run([DRAY, "gradcheck", os.path.join(SCENES, "spheres.json"), *sets, "--spp", "2", "--pixels", "0",
+                          "--param", *names], capture_output=True, text=True).stdout
+    reverse = {line.split()[0]: float(line.split()[3]) for line in out.splitlines() if line.split()[:1] and line.split()[0] in names}
+    s = dray.load(os.path.join(SCENES, "spheres.json"), **{"camera.width": 40, "camera.height": 30, "render.spp": 2})
+    g = dray.backward(s, np.full((30, 40, 3), 1 / 3600, np.float32), wrt=names, seed=s.seed)
+    for n in names:
+        assert float(g[n]) == pytest.approx(reverse[n], rel=1e-5), n
