@@ -12,11 +12,11 @@
 #include "mpi/gradient.h"
 #include "mpi/tiles.h"
 #include "renderer/atomic_file.h"
-#include "renderer/geometry/smoothing.h"
 #include "renderer/json_reader.h"
 #include "renderer/scene_loader.h"
 #include "tools/cli.h"
 #include "tools/optimize_job.h"
+#include "tools/optimizer.h"
 #include "tools/optimize_report.h"
 #include "tools/progress.h"
 
@@ -113,77 +113,6 @@ mpi::Status load_targets(const mpi::Context& ctx, const Job& job, int threads, s
     if (st.code) return st;
   }
   return {};
-}
-
-// The smoothing systems of the job's large-steps blocks (renderer/geometry/smoothing.h), in the
-// order of job.large_steps: from their meshes' edges.
-std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scene) {
-  std::vector<SmoothingSystem> out;
-  for (const LargeSteps& l : job.large_steps) {
-    const Slot slot = scene.params.find(job.entries[size_t(l.entry)])->slot;
-    for (const Mesh& m : scene.meshes)
-      if (m.vertices == slot) {
-        std::vector<std::pair<uint32_t, uint32_t>> edges;
-        for (const MeshEdge& e : m.edges) edges.push_back({e.v0, e.v1});
-        out.emplace_back(m.object_positions.size(), edges, l.lambda);
-      }
-  }
-  return out;
-}
-
-// Rank 0's step of iteration `it` (from 0) on the gradient g: Adam or SGD, each value clamped
-// to its bounds and rounded to float (as the scene stores it). Non-finite gradient entries never
-// reach a parameter. A large-steps block (Nicolet et al. 2021) steps in u = M x: its gradient is
-// M⁻¹ g, Adam's second moment is the block's largest (their uniform Adam, so that the step keeps
-// M⁻¹'s smoothness), and x moves by M⁻¹ of u's step. Returns the next values; `norm2` gets the
-// squared norm of the finite entries of g.
-std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSystem>& smoothing, State& state,
-                                   std::vector<double> g, int it, double& norm2) {
-  norm2 = 0;
-  for (double& gk : g) {
-    if (std::isfinite(gk)) norm2 += gk * gk;
-    else gk = NAN;
-  }
-  auto block = [&](const LargeSteps& l, const std::vector<double>& x) {
-    return std::vector<double>(x.begin() + long(l.first), x.begin() + long(l.first + l.count));
-  };
-  auto put = [](const LargeSteps& l, const std::vector<double>& y, std::vector<double>& x) {
-    std::copy(y.begin(), y.end(), x.begin() + long(l.first));
-  };
-  for (size_t b = 0; b < job.large_steps.size(); ++b) {  // in u: M⁻¹ g, non-finite entries as 0
-    std::vector<double> gb = block(job.large_steps[b], g);
-    for (double& x : gb) x = std::isfinite(x) ? x : 0.0;
-    put(job.large_steps[b], smoothing[b].solve(gb), g);
-  }
-  const double schedule = std::pow(job.lr_decay, job.iterations > 1 ? double(it) / (job.iterations - 1) : 0.0);
-  const double bias1 = 1 - std::pow(job.beta1, it + 1), bias2 = 1 - std::pow(job.beta2, it + 1);
-  std::vector<double> second(g.size()), step(g.size(), 0.0);
-  for (size_t k = 0; k < g.size(); ++k) {
-    if (!std::isfinite(g[k])) continue;
-    if (job.optimizer == "adam") {
-      state.m[k] = job.beta1 * state.m[k] + (1 - job.beta1) * g[k];
-      state.v[k] = job.beta2 * state.v[k] + (1 - job.beta2) * g[k] * g[k];
-    } else {
-      state.v[k] += g[k] * g[k];  // unused by SGD: it tells the texels seen (write_seen_masks)
-    }
-    second[k] = state.v[k];
-  }
-  for (const LargeSteps& l : job.large_steps) {  // uniform: the block's largest second moment
-    const std::vector<double> v = block(l, second);
-    put(l, std::vector<double>(l.count, *std::max_element(v.begin(), v.end())), second);
-  }
-  for (size_t k = 0; k < g.size(); ++k)
-    if (std::isfinite(g[k]))
-      step[k] = job.optimizer == "adam"
-                    ? schedule * job.scalars[k].lr * (state.m[k] / bias1) / (std::sqrt(second[k] / bias2) + job.epsilon)
-                    : schedule * job.scalars[k].lr * g[k];
-  for (size_t b = 0; b < job.large_steps.size(); ++b) put(job.large_steps[b], smoothing[b].solve(block(job.large_steps[b], step)), step);
-  std::vector<double> next = state.value;
-  for (size_t k = 0; k < next.size(); ++k) {
-    const Scalar& s = job.scalars[k];
-    next[k] = double(float(std::clamp(next[k] - step[k], s.min, s.max)));
-  }
-  return next;
 }
 
 // The views of iteration `it` as gradient passes: their cameras, targets, weights and seeds

@@ -1,0 +1,71 @@
+#include "tools/optimizer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dray::cli {
+
+std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scene) {
+  std::vector<SmoothingSystem> out;
+  for (const LargeSteps& l : job.large_steps) {
+    const Slot slot = scene.params.find(job.entries[size_t(l.entry)])->slot;
+    for (const Mesh& m : scene.meshes)
+      if (m.vertices == slot) {
+        std::vector<std::pair<uint32_t, uint32_t>> edges;
+        for (const MeshEdge& e : m.edges) edges.push_back({e.v0, e.v1});
+        out.emplace_back(m.object_positions.size(), edges, l.lambda);
+      }
+  }
+  return out;
+}
+
+std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSystem>& smoothing, State& state,
+                                   std::vector<double> g, int it, double& norm2) {
+  norm2 = 0;
+  for (double& gk : g) {
+    if (std::isfinite(gk)) norm2 += gk * gk;
+    else gk = NAN;
+  }
+  auto block = [&](const LargeSteps& l, const std::vector<double>& x) {
+    return std::vector<double>(x.begin() + long(l.first), x.begin() + long(l.first + l.count));
+  };
+  auto put = [](const LargeSteps& l, const std::vector<double>& y, std::vector<double>& x) {
+    std::copy(y.begin(), y.end(), x.begin() + long(l.first));
+  };
+  for (size_t b = 0; b < job.large_steps.size(); ++b) {  // in u: M⁻¹ g, non-finite entries as 0
+    std::vector<double> gb = block(job.large_steps[b], g);
+    for (double& x : gb) x = std::isfinite(x) ? x : 0.0;
+    put(job.large_steps[b], smoothing[b].solve(gb), g);
+  }
+  const double schedule = std::pow(job.lr_decay, job.iterations > 1 ? double(it) / (job.iterations - 1) : 0.0);
+  const double bias1 = 1 - std::pow(job.beta1, it + 1), bias2 = 1 - std::pow(job.beta2, it + 1);
+  std::vector<double> second(g.size()), step(g.size(), 0.0);
+  for (size_t k = 0; k < g.size(); ++k) {
+    if (!std::isfinite(g[k])) continue;
+    if (job.optimizer == "adam") {
+      state.m[k] = job.beta1 * state.m[k] + (1 - job.beta1) * g[k];
+      state.v[k] = job.beta2 * state.v[k] + (1 - job.beta2) * g[k] * g[k];
+    } else {
+      state.v[k] += g[k] * g[k];  // unused by SGD: it tells the texels seen (write_seen_masks)
+    }
+    second[k] = state.v[k];
+  }
+  for (const LargeSteps& l : job.large_steps) {  // uniform: the block's largest second moment
+    const std::vector<double> v = block(l, second);
+    put(l, std::vector<double>(l.count, *std::max_element(v.begin(), v.end())), second);
+  }
+  for (size_t k = 0; k < g.size(); ++k)
+    if (std::isfinite(g[k]))
+      step[k] = job.optimizer == "adam"
+                    ? schedule * job.scalars[k].lr * (state.m[k] / bias1) / (std::sqrt(second[k] / bias2) + job.epsilon)
+                    : schedule * job.scalars[k].lr * g[k];
+  for (size_t b = 0; b < job.large_steps.size(); ++b) put(job.large_steps[b], smoothing[b].solve(block(job.large_steps[b], step)), step);
+  std::vector<double> next = state.value;
+  for (size_t k = 0; k < next.size(); ++k) {
+    const Scalar& s = job.scalars[k];
+    next[k] = double(float(std::clamp(next[k] - step[k], s.min, s.max)));
+  }
+  return next;
+}
+
+}  // namespace dray::cli

@@ -1,0 +1,25 @@
+#pragma once
+// Rank 0's optimizer: Adam or SGD over a job's scalars, with bounds, and the large-steps
+// preconditioner for mesh vertex blocks.
+#include <vector>
+
+#include "renderer/geometry/smoothing.h"
+#include "renderer/scene.h"
+#include "tools/optimize_job.h"
+
+namespace dray::cli {
+
+// The smoothing systems of the job's large-steps blocks (renderer/geometry/smoothing.h), in the
+// order of job.large_steps: from their meshes' edges.
+std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scene);
+
+// Rank 0's step of iteration `it` (from 0) on the gradient g: Adam or SGD, each value clamped
+// to its bounds and rounded to float (as the scene stores it). Non-finite gradient entries never
+// reach a parameter. A large-steps block (Nicolet et al. 2021) steps in u = M x: its gradient is
+// M⁻¹ g, Adam's second moment is the block's largest (their uniform Adam, so that the step keeps
+// M⁻¹'s smoothness), and x moves by M⁻¹ of u's step. Returns the next values; `norm2` gets the
+// squared norm of the finite entries of g.
+std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSystem>& smoothing, State& state,
+                                   std::vector<double> g, int it, double& norm2);
+
+}  // namespace dray::cli
