@@ -1,5 +1,5 @@
 """dray's Python module under MPI (mpi4py): run by
-  mpiexec -n 2 /usr/bin/python3 -m mpi4py -m pytest python/tests/test_mpi.py
+  mpiexec -n 2 /usr/bin/python3 -m mpi4py -m pytest tests/python/mpi_test.py
 Every rank of a communicator gets the same image and gradients as one process alone, an error
 raises the same exception on every rank (no hang), and dray leaves MPI to mpi4py."""
 import os

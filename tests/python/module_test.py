@@ -1,7 +1,7 @@
 """dray's Python module on one process: parameters by name, renders as numpy arrays without a
 copy, bitwise the command line's, derivatives (forward) and gradients (backward) that agree with
 each other and with differences, images in and out, errors as exceptions.
-Run: PYTHONPATH=build/python DRAY=build/tools/dray /usr/bin/python3 -m pytest python/tests"""
+Run: PYTHONPATH=build/python DRAY=build/tools/dray /usr/bin/python3 -m pytest tests/python/module_test.py"""
 import os
 import subprocess
 
