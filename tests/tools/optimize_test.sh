@@ -140,7 +140,7 @@ for spec in "shapes.spot.translate[0] 0.25" "shapes.spot.translate[2] -0.2" "sha
 for f in spot-shape-fit spot-shape-truth; do
   sed 's|"width": 128|"width": 48|; s|"height": 128|"height": 48|; s|"models/|"'"$scenes"'/models/|' "$scenes/$f.json" > "$tmp/$f.json"
 done
-sed 's|\.\./out/spot-shape-fit|'"$tmp"'/shape|; s|"iterations": 1000|"iterations": 24|; s|"checkpoint_every": 100|"checkpoint_every": 12|; s|"lr_decay": 0.3|"lr_decay": 1|' \
+sed 's|\.\./out/spot-shape-fit|'"$tmp"'/shape|; s|"iterations": 1000|"iterations": 24|; s|"checkpoint_every": 100|"checkpoint_every": 12|; s|"lr_decay": 0.3|"lr_decay": 1|; s|"spp": 64|"spp": 16|' \
   "$scenes/spot-shape-fit.job.json" | sed 's|"spot-shape-|"'"$tmp"'/spot-shape-|' > "$tmp/shape.json"
 ${mpiexec/ N / 2 } "$dray" optimize "$tmp/shape.json" --threads 1 > "$tmp/shape.out" 2>&1 || { bad "shape optimize exited $?"; cat "$tmp/shape.out"; }
 first=$(awk -F, 'NR == 2 {print $2}' "$tmp/shape/progress.csv"); last=$(awk -F, 'END {print $2}' "$tmp/shape/progress.csv")
