@@ -35,8 +35,9 @@ bool transform_active(const ParamView<T>& P, const Transform& xf) {
 // Whether an element of mesh shape s's vertex block is seeded.
 template <class T>
 bool vertices_active(const Scene& scene, const ParamView<T>& P, const Shape& s) {
+  if (s.kind != Shape::Kind::mesh) return false;
   const Mesh& m = scene.meshes[s.mesh];
-  return s.kind == Shape::Kind::mesh && P.active(m.vertices, uint32_t(3 * m.object_positions.size()));
+  return P.active(m.vertices, uint32_t(3 * m.object_positions.size()));
 }
 
 // Whether mesh shape s moves in this pass: its transform or its vertices are seeded.

@@ -184,6 +184,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   for (size_t k = 0; k < n; ++k) state.value[k] = scene.params.get(job.scalars[k].slot);
   state.m.assign(n, 0.0);
   state.v.assign(n, 0.0);
+  state.seen.assign(n, '0');
   if (a.resume) {
     st = mpi::agree_on(ctx, [&] {
       if (ctx.is_root()) state = read_checkpoint(job, settings, out / "checkpoint.json");

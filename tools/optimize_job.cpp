@@ -48,11 +48,19 @@ std::string writable_key(const json& doc, const std::string& name, const JsonRea
   return scene_key(name);
 }
 
-// A vertex block's `large_steps` λ: for a whole `shapes.NAME.vertices` block.
-double large_steps_lambda(const JsonReader& rd, const json& value, const std::string& where, const std::string& key) {
+// Whether `name` is a whole RGB texture block, textures.NAME.data (H×W×3).
+bool is_rgb_texture_block(const std::string& name, const Scene& scene) {
+  const auto e = scene.params.find(name);
+  return name.rfind("textures.", 0) == 0 && e && e->block() && e->shape.size() == 3 && e->shape[2] == 3;
+}
+
+// A `large_steps` λ: for a whole mesh vertex block or RGB texture block.
+double large_steps_lambda(const JsonReader& rd, const json& value, const std::string& where, const std::string& key,
+                          const Scene& scene) {
   const double lambda = rd.number(value, where + "/large_steps");
   if (!(lambda >= 0)) rd.fail(where + "/large_steps", "must be at least 0");
-  if (!is_vertex_block(key)) rd.fail(where + "/large_steps", "applies to a whole mesh vertex block (shapes.NAME.vertices)");
+  if (!is_vertex_block(key) && !is_rgb_texture_block(key, scene))
+    rd.fail(where + "/large_steps", "applies to a whole mesh vertex block (shapes.NAME.vertices) or RGB texture block (textures.NAME.data)");
   return lambda;
 }
 
@@ -174,7 +182,8 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
     const bool block = scene.params.find(whole)->block();
     const int entry = int(std::find(job.entries.begin(), job.entries.end(), whole) - job.entries.begin());
     if (it.value().contains("large_steps"))
-      job.large_steps.push_back({entry, job.scalars.size(), sc.size(), large_steps_lambda(rd, it.value()["large_steps"], where, it.key())});
+      job.large_steps.push_back({entry, job.scalars.size(), sc.size(), large_steps_lambda(rd, it.value()["large_steps"], where, it.key(), scene),
+                                 is_vertex_block(it.key())});
     std::vector<uint8_t> taken(scene.params.values().size(), 0);
     for (const Scalar& other : job.scalars) taken[other.slot] = 1;
     for (const auto& s : sc) {
@@ -246,7 +255,8 @@ json job_settings(const Job& job, const json& scene_doc) {
 json checkpoint_json(const Job& job, const json& settings, const State& s) {
   json names = json::array();
   for (const auto& sc : job.scalars) names.push_back(sc.name);
-  return {{"iteration", s.iteration}, {"params", names}, {"value", s.value}, {"m", s.m}, {"v", s.v}, {"settings", settings}};
+  return {{"iteration", s.iteration}, {"params", names}, {"value", s.value}, {"m", s.m}, {"v", s.v}, {"seen", s.seen},
+          {"settings", settings}};
 }
 
 State read_checkpoint(const Job& job, const json& settings, const fs::path& path) {
@@ -262,6 +272,9 @@ State read_checkpoint(const Job& job, const json& settings, const fs::path& path
     s.value = j.at("value").get<std::vector<double>>();
     s.m = j.at("m").get<std::vector<double>>();
     s.v = j.at("v").get<std::vector<double>>();
+    if (j.contains("seen")) s.seen = j.at("seen").get<std::string>();
+    else  // a checkpoint from before "seen": the second moments tell
+      for (double v : s.v) s.seen += v > 0 ? '1' : '0';
     names = j.at("params").get<std::vector<std::string>>();
     saved = j.at("settings");
   } catch (const json::exception& e) {
@@ -300,7 +313,7 @@ void write_seen_masks(const Job& job, const Scene& scene, const State& s, const 
     const uint32_t channels = e.shape.size() > 2 ? e.shape[2] : 1;
     Image img(int(e.shape[1]), int(e.shape[0]), 3);
     for (size_t k = 0; k < job.scalars.size(); ++k)
-      if (job.scalars[k].block == int(b) && s.v[k] > 0) {
+      if (job.scalars[k].block == int(b) && k < s.seen.size() && s.seen[k] == '1') {
         const size_t texel = (job.scalars[k].slot - e.slot) / channels;
         for (int c = 0; c < 3; ++c) img.data[texel * 3 + size_t(c)] = 1.f;
       }

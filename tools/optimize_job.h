@@ -36,6 +36,7 @@ struct LargeSteps {
   int entry;  // index into Job::entries
   size_t first, count;
   double lambda;
+  bool uniform;  // one Adam second moment for the block (vertices), else one per scalar (texels)
 };
 
 struct Job {
@@ -77,14 +78,15 @@ json job_settings(const Job& job, const json& scene_doc);
 struct State {
   int iteration = 0;
   std::vector<double> value, m, v;  // per scalar
+  std::string seen;  // per scalar, '1' once its gradient (before any preconditioning) was non-zero
 };
 
 json checkpoint_json(const Job& job, const json& settings, const State& s);
 // Reads the checkpoint; refuses one of a job with other settings, naming the keys that differ.
 State read_checkpoint(const Job& job, const json& settings, const std::filesystem::path& path);
 
-// Each optimised block's texels that got a non-zero gradient in some iteration (the second
-// moment v > 0; SGD keeps v for this too), as OUTPUT/NAME-seen.png: white where any of a texel's
+// Each optimised block's texels that got a non-zero gradient in some iteration (State::seen),
+// as OUTPUT/NAME-seen.png: white where any of a texel's
 // channels was seen. `dray diff --mask` compares a recovered texture over these texels only.
 void write_seen_masks(const Job& job, const Scene& scene, const State& s, const std::filesystem::path& out_dir);
 

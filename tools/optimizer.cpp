@@ -8,13 +8,24 @@ namespace dray::cli {
 std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scene) {
   std::vector<SmoothingSystem> out;
   for (const LargeSteps& l : job.large_steps) {
-    const Slot slot = scene.params.find(job.entries[size_t(l.entry)])->slot;
+    const ParamEntry e = *scene.params.find(job.entries[size_t(l.entry)]);
+    std::vector<std::pair<uint32_t, uint32_t>> edges;
+    size_t rows = 0;
     for (const Mesh& m : scene.meshes)
-      if (m.vertices == slot) {
-        std::vector<std::pair<uint32_t, uint32_t>> edges;
-        for (const MeshEdge& e : m.edges) edges.push_back({e.v0, e.v1});
-        out.emplace_back(m.object_positions.size(), edges, l.lambda);
+      if (m.vertices == e.slot) {  // a mesh's vertices: its edges
+        for (const MeshEdge& me : m.edges) edges.push_back({me.v0, me.v1});
+        rows = m.object_positions.size();
       }
+    if (rows == 0) {  // a texture's texels (H×W×3): the grid's 4-neighbours
+      const uint32_t h = e.shape[0], w = e.shape[1];
+      for (uint32_t i = 0; i < h; ++i)
+        for (uint32_t j = 0; j < w; ++j) {
+          if (j + 1 < w) edges.push_back({i * w + j, i * w + j + 1});
+          if (i + 1 < h) edges.push_back({i * w + j, (i + 1) * w + j});
+        }
+      rows = size_t(h) * w;
+    }
+    out.emplace_back(rows, edges, l.lambda);
   }
   return out;
 }
@@ -22,9 +33,10 @@ std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scen
 std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSystem>& smoothing, State& state,
                                    std::vector<double> g, int it, double& norm2) {
   norm2 = 0;
-  for (double& gk : g) {
-    if (std::isfinite(gk)) norm2 += gk * gk;
-    else gk = NAN;
+  for (size_t k = 0; k < g.size(); ++k) {
+    if (std::isfinite(g[k])) norm2 += g[k] * g[k];
+    else g[k] = NAN;
+    if (std::isfinite(g[k]) && g[k] != 0) state.seen[k] = '1';
   }
   auto block = [&](const LargeSteps& l, const std::vector<double>& x) {
     return std::vector<double>(x.begin() + long(l.first), x.begin() + long(l.first + l.count));
@@ -45,12 +57,11 @@ std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSy
     if (job.optimizer == "adam") {
       state.m[k] = job.beta1 * state.m[k] + (1 - job.beta1) * g[k];
       state.v[k] = job.beta2 * state.v[k] + (1 - job.beta2) * g[k] * g[k];
-    } else {
-      state.v[k] += g[k] * g[k];  // unused by SGD: it tells the texels seen (write_seen_masks)
     }
     second[k] = state.v[k];
   }
   for (const LargeSteps& l : job.large_steps) {  // uniform: the block's largest second moment
+    if (!l.uniform) continue;
     const std::vector<double> v = block(l, second);
     put(l, std::vector<double>(l.count, *std::max_element(v.begin(), v.end())), second);
   }

@@ -1,6 +1,6 @@
 #pragma once
 // Rank 0's optimizer: Adam or SGD over a job's scalars, with bounds, and the large-steps
-// preconditioner for mesh vertex blocks.
+// preconditioner for mesh vertex blocks and texture blocks.
 #include <vector>
 
 #include "renderer/geometry/smoothing.h"
@@ -10,7 +10,7 @@
 namespace dray::cli {
 
 // The smoothing systems of the job's large-steps blocks (renderer/geometry/smoothing.h), in the
-// order of job.large_steps: from their meshes' edges.
+// order of job.large_steps: a mesh's vertices over its edges, a texture's texels over the grid.
 std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scene);
 
 // Rank 0's step of iteration `it` (from 0) on the gradient g: Adam or SGD, each value clamped
