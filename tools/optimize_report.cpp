@@ -136,6 +136,14 @@ void Report::add_csv_lines(const std::vector<std::string>& lines) {
   }
 }
 
+void Report::add_snapshot(int iteration, const fs::path& png) {
+  std::ifstream f(png, std::ios::binary);
+  const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (bytes.empty()) return;
+  snapshots_.push_back({iteration, png_data(bytes)});
+  if (snapshots_.size() > 12) snapshots_.pop_front();
+}
+
 void Report::set_images(const Image& target, const Image& current) {
   target_png_ = png_data(png_bytes(target));
   current_png_ = png_data(png_bytes(current));
@@ -191,14 +199,9 @@ void Report::write(const fs::path& file, const RunFacts& facts) const {
       << difference_png_ << "\"><figcaption>|current − target| (heat map, 99th percentile white)</figcaption></figure>\n";
   if (!snapshots_.empty()) {
     o << "<h2>Snapshots</h2>\n<div class=\"strip\">";
-    const size_t first = snapshots_.size() > 12 ? snapshots_.size() - 12 : 0;
-    for (size_t i = first; i < snapshots_.size(); ++i) {
-      std::ifstream f(snapshots_[i].second, std::ios::binary);
-      const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-      if (bytes.empty()) continue;
-      o << "<figure><img alt=\"iteration " << snapshots_[i].first << "\" src=\"" << png_data(bytes)
-        << "\"><figcaption>iteration " << snapshots_[i].first << "</figcaption></figure>";
-    }
+    for (const auto& [iteration, data] : snapshots_)
+      o << "<figure><img alt=\"iteration " << iteration << "\" src=\"" << data << "\"><figcaption>iteration " << iteration
+        << "</figcaption></figure>";
     o << "</div>\n";
   }
   // For tests and people: how many images decoded (Chromium's --dump-dom shows it).

@@ -2,6 +2,7 @@
 // The report page of an optimization job: OUTPUT/report.html, self-contained (charts as inline
 // SVG drawn here, images as inline PNG data), rewritten atomically as the job runs (it reloads
 // itself every 10 s until the job ends) and once at the end. Rank 0 only.
+#include <deque>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -35,7 +36,8 @@ class Report {
   void add(ReportRow row) { rows_.push_back(std::move(row)); }
   // The first view's target and the latest render of it (a snapshot's), full size.
   void set_images(const Image& target, const Image& current);
-  void add_snapshot(int iteration, const std::filesystem::path& png) { snapshots_.push_back({iteration, png}); }
+  // A snapshot PNG, read once: the page keeps the last 12.
+  void add_snapshot(int iteration, const std::filesystem::path& png);
 
   void write(const std::filesystem::path& file, const RunFacts& facts) const;
 
@@ -45,7 +47,7 @@ class Report {
   std::vector<double> truth_;
   std::vector<ReportRow> rows_;
   std::string target_png_, current_png_, difference_png_;  // base64
-  std::vector<std::pair<int, std::filesystem::path>> snapshots_;
+  std::deque<std::pair<int, std::string>> snapshots_;  // iteration, PNG data URI
 };
 
 // The known value of each of the job's scalars that are not block elements: read from the target
