@@ -3,7 +3,7 @@
 #include "mpi/collectives.h"
 #include "mpi/errors.h"
 #include "mpi/tiles.h"
-#include "renderer/boundary.h"
+#include "renderer/integrators/boundary.h"
 
 namespace dray::mpi {
 

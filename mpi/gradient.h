@@ -9,7 +9,7 @@
 
 #include "mpi/context.h"
 #include "mpi/views.h"
-#include "renderer/gradient.h"
+#include "renderer/integrators/gradient.h"
 #include "renderer/io/camera_reader.h"
 
 namespace dray::mpi {

@@ -7,7 +7,7 @@
 
 #include "mpi/collectives.h"
 #include "mpi/errors.h"
-#include "renderer/boundary.h"
+#include "renderer/integrators/boundary.h"
 
 namespace dray::mpi {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "mpi/context.h"
-#include "renderer/render.h"
+#include "renderer/integrators/render.h"
 
 namespace dray::mpi {
 

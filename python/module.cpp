@@ -16,9 +16,9 @@
 #include "mpi/errors.h"
 #include "mpi/gradient.h"
 #include "mpi/tiles.h"
-#include "renderer/image.h"
-#include "renderer/json_reader.h"
-#include "renderer/scene_loader.h"
+#include "renderer/image/image.h"
+#include "renderer/io/json_reader.h"
+#include "renderer/io/scene_loader.h"
 
 namespace py = pybind11;
 using namespace dray;

@@ -2,10 +2,10 @@
 
 #include <omp.h>
 
-#include "renderer/geometry/mesh_normals.h"
-#include "renderer/geometry/silhouette.h"
+#include "renderer/shapes/mesh_normals.h"
+#include "renderer/shapes/silhouette.h"
 
-#include "renderer/transform.h"
+#include "renderer/shapes/transform.h"
 
 #include <algorithm>
 #include <cmath>

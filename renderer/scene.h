@@ -9,10 +9,10 @@
 #include <glm/vec3.hpp>
 
 #include "renderer/bsdfs/bsdf.h"
-#include "renderer/bvh.h"
-#include "renderer/lights/envmap.h"
-#include "renderer/param_table.h"
-#include "renderer/pixel_filter.h"
+#include "renderer/accel/bvh.h"
+#include "renderer/emitters/envmap.h"
+#include "renderer/core/param_table.h"
+#include "renderer/sensors/pixel_filter.h"
 #include "renderer/textures/texture.h"
 
 namespace dray {

@@ -10,8 +10,8 @@
 
 #include <glm/vec3.hpp>
 
-#include "renderer/sampler.h"
-#include "renderer/vec.h"
+#include "renderer/core/sampler.h"
+#include "renderer/core/vec.h"
 
 namespace dray::test {
 

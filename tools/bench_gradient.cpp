@@ -9,8 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "renderer/gradient.h"
-#include "renderer/scene_loader.h"
+#include "renderer/integrators/gradient.h"
+#include "renderer/io/scene_loader.h"
 
 using namespace dray;
 using Clock = std::chrono::steady_clock;

@@ -15,10 +15,10 @@
 #include <CLI/CLI.hpp>
 #include <glm/geometric.hpp>
 
-#include "renderer/camera.h"
-#include "renderer/geometry/height_field.h"
-#include "renderer/sampler.h"
-#include "renderer/scene_loader.h"
+#include "renderer/sensors/camera.h"
+#include "renderer/shapes/height_field.h"
+#include "renderer/core/sampler.h"
+#include "renderer/io/scene_loader.h"
 
 #ifdef DRAY_HAVE_EMBREE
 #include <embree3/rtcore.h>

@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "renderer/atomic_file.h"
+#include "renderer/core/atomic_file.h"
 
 namespace fs = std::filesystem;
 

@@ -14,8 +14,8 @@
 
 #include "mpi/context.h"
 #include "mpi/errors.h"
-#include "renderer/image_compare.h"
-#include "renderer/json_reader.h"
+#include "renderer/image/image_compare.h"
+#include "renderer/io/json_reader.h"
 #include "renderer/scene.h"
 
 namespace dray::cli {

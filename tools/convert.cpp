@@ -4,8 +4,8 @@
 #include <filesystem>
 
 #include "mpi/errors.h"
-#include "renderer/atomic_file.h"
-#include "renderer/scene_loader.h"
+#include "renderer/core/atomic_file.h"
+#include "renderer/io/scene_loader.h"
 #include "tools/cli.h"
 
 namespace dray::cli {

@@ -6,8 +6,8 @@
 
 #include "mpi/gradient.h"
 #include "mpi/tiles.h"
-#include "renderer/colormap.h"
-#include "renderer/scene_loader.h"
+#include "renderer/image/colormap.h"
+#include "renderer/io/scene_loader.h"
 #include "tools/cli.h"
 
 namespace fs = std::filesystem;

@@ -6,9 +6,9 @@
 
 namespace fs = std::filesystem;
 
-#include "renderer/image.h"
-#include "renderer/colormap.h"
-#include "renderer/image_compare.h"
+#include "renderer/image/image.h"
+#include "renderer/image/colormap.h"
+#include "renderer/image/image_compare.h"
 #include "tools/cli.h"
 
 namespace dray::cli {

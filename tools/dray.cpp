@@ -10,7 +10,7 @@
 
 #include "mpi/context.h"
 #include "mpi/errors.h"
-#include "renderer/scene_loader.h"
+#include "renderer/io/scene_loader.h"
 #include "tools/cli.h"
 
 using namespace dray;

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <fstream>
 
-#include "renderer/image.h"
+#include "renderer/image/image.h"
 #include "renderer/io/obj_file.h"
-#include "renderer/scene_loader.h"
+#include "renderer/io/scene_loader.h"
 
 namespace fs = std::filesystem;
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "renderer/image_compare.h"
-#include "renderer/json_reader.h"
-#include "renderer/gradient.h"
+#include "renderer/image/image_compare.h"
+#include "renderer/io/json_reader.h"
+#include "renderer/integrators/gradient.h"
 #include "renderer/io/camera_reader.h"
 #include "renderer/scene.h"
 

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "renderer/atomic_file.h"
-#include "renderer/colormap.h"
-#include "renderer/scene_loader.h"
+#include "renderer/core/atomic_file.h"
+#include "renderer/image/colormap.h"
+#include "renderer/io/scene_loader.h"
 
 namespace fs = std::filesystem;
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "renderer/image.h"
+#include "renderer/image/image.h"
 #include "tools/optimize_job.h"
 
 namespace dray::cli {

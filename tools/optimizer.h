@@ -3,13 +3,13 @@
 // preconditioner for mesh vertex blocks and texture blocks.
 #include <vector>
 
-#include "renderer/geometry/smoothing.h"
+#include "renderer/shapes/smoothing.h"
 #include "renderer/scene.h"
 #include "tools/optimize_job.h"
 
 namespace dray::cli {
 
-// The smoothing systems of the job's large-steps blocks (renderer/geometry/smoothing.h), in the
+// The smoothing systems of the job's large-steps blocks (renderer/shapes/smoothing.h), in the
 // order of job.large_steps: a mesh's vertices over its edges, a texture's texels over the grid.
 std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scene);
 

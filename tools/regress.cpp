@@ -13,11 +13,11 @@
 
 #include "mpi/collectives.h"
 #include "mpi/tiles.h"
-#include "renderer/atomic_file.h"
-#include "renderer/colormap.h"
-#include "renderer/image.h"
-#include "renderer/render.h"
-#include "renderer/scene_loader.h"
+#include "renderer/core/atomic_file.h"
+#include "renderer/image/colormap.h"
+#include "renderer/image/image.h"
+#include "renderer/integrators/render.h"
+#include "renderer/io/scene_loader.h"
 #include "tools/cli.h"
 
 namespace fs = std::filesystem;

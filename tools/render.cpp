@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "mpi/tiles.h"
-#include "renderer/scene_loader.h"
+#include "renderer/io/scene_loader.h"
 #include "tools/cli.h"
 #include "tools/progress.h"
 

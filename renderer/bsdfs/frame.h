@@ -8,7 +8,7 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
-#include "renderer/vec.h"
+#include "renderer/core/vec.h"
 
 namespace dray {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Fresnel reflectance of dielectric and conductor interfaces, in the kernel's scalar type, so that
 // indices of refraction are differentiable.
-#include "renderer/vec.h"
+#include "renderer/core/vec.h"
 
 namespace dray {
 

@@ -6,7 +6,7 @@
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 
-#include "renderer/json_reader.h"
+#include "renderer/io/json_reader.h"
 #include "renderer/scene.h"
 
 namespace dray {

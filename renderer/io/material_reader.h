@@ -7,7 +7,7 @@
 #include <glm/vec3.hpp>
 
 #include "renderer/io/texture_reader.h"
-#include "renderer/json_reader.h"
+#include "renderer/io/json_reader.h"
 #include "renderer/scene.h"
 
 namespace dray {

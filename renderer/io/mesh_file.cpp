@@ -9,7 +9,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/matrix.hpp>
 
-#include "renderer/json_reader.h"
+#include "renderer/io/json_reader.h"
 
 namespace dray {
 

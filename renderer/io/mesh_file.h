@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "renderer/io/obj_file.h"
-#include "renderer/json_reader.h"
+#include "renderer/io/json_reader.h"
 #include "renderer/scene.h"
 
 namespace dray {

@@ -10,8 +10,8 @@
 #include <glm/vector_relational.hpp>
 #include <tiny_obj_loader.h>
 
-#include "renderer/atomic_file.h"
-#include "renderer/json_reader.h"
+#include "renderer/core/atomic_file.h"
+#include "renderer/io/json_reader.h"
 
 namespace dray {
 

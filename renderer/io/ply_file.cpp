@@ -7,7 +7,7 @@
 #include <limits>
 #include <sstream>
 
-#include "renderer/json_reader.h"
+#include "renderer/io/json_reader.h"
 
 namespace dray {
 

@@ -2,7 +2,7 @@
 // Reads the scene's /render: samples, depth, seed, boundary samples, the pixel filter, the crop.
 #include <nlohmann/json.hpp>
 
-#include "renderer/json_reader.h"
+#include "renderer/io/json_reader.h"
 #include "renderer/scene.h"
 
 namespace dray {

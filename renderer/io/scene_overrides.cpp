@@ -1,4 +1,4 @@
-#include "renderer/scene_loader.h"
+#include "renderer/io/scene_loader.h"
 // --set overrides: KEY=VALUE applied to a scene document before it is loaded.
 #include <algorithm>
 #include <cctype>

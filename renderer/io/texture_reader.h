@@ -5,8 +5,8 @@
 #include <map>
 #include <string>
 
-#include "renderer/image.h"
-#include "renderer/json_reader.h"
+#include "renderer/image/image.h"
+#include "renderer/io/json_reader.h"
 #include "renderer/scene.h"
 
 namespace dray {

@@ -9,7 +9,7 @@
 
 #include <glm/vec2.hpp>
 
-#include "renderer/param_table.h"
+#include "renderer/core/param_table.h"
 
 namespace dray {
 

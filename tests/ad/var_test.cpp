@@ -9,7 +9,7 @@
 
 #include "ad/dual.h"
 #include "ad/var.h"
-#include "renderer/vec.h"
+#include "renderer/core/vec.h"
 
 using dray::ad::Dual;
 using dray::ad::Tape;
@@ -71,7 +71,7 @@ TEST_CASE("Var: every operation against Dual", "[var]") {
   }
 }
 
-// The vector operations that reverse mode records as one statement per result (renderer/vec.h):
+// The vector operations that reverse mode records as one statement per result (renderer/core/vec.h):
 // the same values as the per-operation code (what Dual runs), the same derivatives.
 #define CHECK_VEC(name, expr, ...)                                                                 \
   compare<6>(name, std::function<Var(const std::vector<Var>&)>(BOTH_VEC(expr)),                    \

@@ -12,8 +12,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "renderer/render.h"
-#include "renderer/scene_loader.h"
+#include "renderer/integrators/render.h"
+#include "renderer/io/scene_loader.h"
 
 namespace dray::fuzz {
 

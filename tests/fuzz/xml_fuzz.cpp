@@ -1,4 +1,4 @@
-// libFuzzer target: the bytes are a Mitsuba 3 XML scene (renderer/io/mitsuba_xml.h), loaded and
+// libFuzzer target: the bytes are a Mitsuba 3 XML scene (renderer/io/mitsuba/xml.h), loaded and
 // rendered. Seeds: scenes/mitsuba/*.xml.
 #include "tests/fuzz/fuzz_common.h"
 

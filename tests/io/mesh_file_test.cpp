@@ -9,8 +9,8 @@
 #include "../temp_dir.h"
 #include "renderer/io/mesh_file.h"
 #include "renderer/io/ply_file.h"
-#include "renderer/render.h"
-#include "renderer/scene_loader.h"
+#include "renderer/integrators/render.h"
+#include "renderer/io/scene_loader.h"
 
 using namespace dray;
 using dray::testing::TempDir;

@@ -1,4 +1,4 @@
-// Mitsuba 3 XML scenes (renderer/io/mitsuba_xml.h) against the equivalent dray JSON scenes:
+// Mitsuba 3 XML scenes (renderer/io/mitsuba/xml.h) against the equivalent dray JSON scenes:
 // bitwise the same images; $name, <default> and -D; includes, refs and aliases; version-1 files;
 // the sensor's field of view on every axis; max_depth's mapping; every refusal names the file,
 // line and element.
@@ -8,8 +8,8 @@
 #include <numeric>
 
 #include "../temp_dir.h"
-#include "renderer/render.h"
-#include "renderer/scene_loader.h"
+#include "renderer/integrators/render.h"
+#include "renderer/io/scene_loader.h"
 
 using namespace dray;
 using dray::testing::TempDir;

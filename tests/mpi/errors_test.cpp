@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "mpi/errors.h"
-#include "renderer/scene_loader.h"
+#include "renderer/io/scene_loader.h"
 
 using namespace dray;
 extern mpi::Context* g_ctx;

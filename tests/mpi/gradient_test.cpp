@@ -8,8 +8,8 @@
 
 #include "mpi/errors.h"
 #include "mpi/gradient.h"
-#include "renderer/boundary.h"
-#include "renderer/scene_loader.h"
+#include "renderer/integrators/boundary.h"
+#include "renderer/io/scene_loader.h"
 
 using namespace dray;
 extern mpi::Context* g_ctx;

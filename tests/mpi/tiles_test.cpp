@@ -7,7 +7,7 @@
 
 #include "mpi/errors.h"
 #include "mpi/tiles.h"
-#include "renderer/scene_loader.h"
+#include "renderer/io/scene_loader.h"
 
 using namespace dray;
 extern mpi::Context* g_ctx;

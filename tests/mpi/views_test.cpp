@@ -10,7 +10,7 @@
 #include "mpi/errors.h"
 #include "mpi/gradient.h"
 #include "mpi/views.h"
-#include "renderer/scene_loader.h"
+#include "renderer/io/scene_loader.h"
 
 using namespace dray;
 extern mpi::Context* g_ctx;

@@ -7,9 +7,9 @@
 #include <fstream>
 
 #include "ad/dual.h"
-#include "renderer/image.h"
-#include "renderer/integrator.h"
-#include "renderer/scene_loader.h"
+#include "renderer/image/image.h"
+#include "renderer/integrators/integrator.h"
+#include "renderer/io/scene_loader.h"
 #include "tests/temp_dir.h"
 
 using namespace dray;

@@ -1,0 +1,146 @@
+#pragma once
+// The parameter table: every continuous scalar of a scene lives in one flat float array under a
+// stable dotted name (`materials.white.albedo`, `shapes.ball.radius`). Scene objects hold slots
+// (offsets into the array); the kernel reads values through a ParamView<T>, so lifting a subset
+// of parameters to a derivative-carrying scalar type needs no change in the kernel.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "renderer/core/vec.h"
+
+namespace dray {
+
+using Slot = uint32_t;
+inline constexpr Slot kNoSlot = UINT32_MAX;
+
+struct ParamEntry {
+  std::string name;
+  Slot slot;
+  uint32_t size;  // 1 for a scalar, 3 for a vector, the element count of a block
+  std::vector<uint32_t> shape;  // a block's dimensions (H, W, C), row-major; empty otherwise
+  bool block() const { return !shape.empty(); }
+};
+
+class ParamTable {
+ public:
+  Slot add(const std::string& name, float v) { return add(name, &v, 1); }
+  Slot add(const std::string& name, const glm::vec3& v) { return add(name, &v.x, 3); }
+
+  // A parameter block: a large array (a texture's texels) under one name, listed by its shape,
+  // its elements named NAME[i,j,c].
+  Slot add_block(const std::string& name, const std::vector<float>& v, std::vector<uint32_t> shape) {
+    const Slot s = add(name, v.data(), uint32_t(v.size()));
+    entries_.back().shape = std::move(shape);
+    return s;
+  }
+
+  float get(Slot s) const { return values_[s]; }
+  glm::vec3 get_vec3(Slot s) const { return {values_[s], values_[s + 1], values_[s + 2]}; }
+  void set(Slot s, float v) { values_[s] = v; }
+
+  const std::vector<float>& values() const { return values_; }
+  const std::vector<ParamEntry>& entries() const { return entries_; }
+  // Another name for a parameter (an older spelling that scenes, jobs and scripts use: the
+  // diffuse `albedo` of `reflectance`); `find` answers to both, `entries` lists the name only.
+  void alias(const std::string& other, const std::string& name) { aliases_.push_back({other, name}); }
+
+  std::optional<ParamEntry> find(const std::string& name) const {
+    for (const auto& e : entries_)
+      if (e.name == name) return e;
+    for (const auto& [other, target] : aliases_)
+      if (other == name) return find(target);
+    return std::nullopt;
+  }
+
+ private:
+  Slot add(const std::string& name, const float* v, uint32_t n) {
+    Slot s = Slot(values_.size());
+    values_.insert(values_.end(), v, v + n);
+    entries_.push_back({name, s, n, {}});
+    return s;
+  }
+  std::vector<float> values_;
+  std::vector<ParamEntry> entries_;
+  std::vector<std::pair<std::string, std::string>> aliases_;
+};
+
+// One scalar parameter: its display name (`materials.white.albedo[1]`) and slot.
+struct ScalarParam {
+  std::string name;
+  Slot slot;
+};
+
+// Expands parameter names into scalars: a vector name gives its components (NAME[0..2]),
+// NAME[i] one component; a block's NAME gives every element, NAME[i,j,c] one. Throws
+// std::runtime_error for an unknown name or index.
+std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vector<std::string>& names);
+
+// Quantities derived from parameters alone (a mesh transform's entries, the camera's frame) that a
+// reverse pass lifts once per pass (renderer/integrators/pass_lift.h): their float values, and the gradient
+// index of the first, each one an input of the samples' tapes. `key` is a slot of the object they
+// belong to (a transform's rotate, the camera's origin).
+struct LiftedBlock {
+  Slot key;
+  int first_index;
+  std::vector<float> values;
+};
+
+// Which slots a pass differentiates: per slot, its tangent or gradient index (-1: a constant), and
+// the seeded slots as sorted ranges, so that a million-texel block is told constant at once.
+struct Seeds {
+  std::vector<int> index;
+  std::vector<std::pair<Slot, Slot>> ranges;  // [first, end), sorted, disjoint
+
+  // seeded[k] (of a table of `slots` scalars) gets index k.
+  Seeds(size_t slots, std::span<const Slot> seeded);
+  // Whether any of the n slots from s is seeded: O(log ranges).
+  bool any(Slot s, size_t n) const;
+};
+
+// How the kernel reads parameters in scalar type T: through ad::lift, which seeds the slots
+// that `seeds` marks (seeds[slot] = tangent or input index, -1 = constant). Without seeds, or for
+// float, every parameter is a constant. Lifting any subset of parameters to a derivative-carrying
+// type therefore needs no change in the kernel.
+template <class T>
+struct ParamView {
+  const float* values;
+  const int* seeds = nullptr;  // one per slot, or nullptr: nothing seeded
+  const std::vector<LiftedBlock>* lifted_blocks = nullptr;  // a reverse pass's lifted quantities
+  const Seeds* seed_set = nullptr;  // the seeds' ranges, when known
+
+  explicit ParamView(const ParamTable& t, const int* seeds_ = nullptr) : values(t.values().data()), seeds(seeds_) {}
+  explicit ParamView(const float* values_, const int* seeds_ = nullptr) : values(values_), seeds(seeds_) {}
+  ParamView(const ParamTable& t, const Seeds& s) : values(t.values().data()), seeds(s.index.data()), seed_set(&s) {}
+  // The same values as plain constants: for decisions and weights that carry no derivative.
+  ParamView<float> values_only() const { return ParamView<float>(values); }
+  T scalar(Slot s) const { return ad::lift<T>(values[s], seeds ? seeds[s] : -1); }
+  Vec3<T> vec3(Slot s) const { return {scalar(s), scalar(s + 1), scalar(s + 2)}; }
+  // The lifted block of the object keyed by `key`, or nullptr (then derive it from parameters).
+  const LiftedBlock* lifted(Slot key) const {
+    if (lifted_blocks)
+      for (const LiftedBlock& b : *lifted_blocks)
+        if (b.key == key) return &b;
+    return nullptr;
+  }
+  // Entry k of a lifted block, an input of differentiation.
+  T lifted_input(const LiftedBlock& b, int k) const { return ad::lift<T>(b.values[size_t(k)], b.first_index + k); }
+  // Whether any of the n slots from s is seeded.
+  bool active(Slot s, uint32_t n) const {
+    if (!seeds || s == kNoSlot) return false;
+    if (seed_set) return seed_set->any(s, n);
+    for (uint32_t i = 0; i < n; ++i)
+      if (seeds[s + i] >= 0) return true;
+    return false;
+  }
+  // Whether the n slots from s are surely constants (a block to read in float), when that is
+  // cheap to tell: nothing seeded, or the seeds' ranges known. False when it would take a scan.
+  bool constant(Slot s, size_t n) const { return !seeds || (seed_set && !seed_set->any(s, n)); }
+};
+
+}  // namespace dray

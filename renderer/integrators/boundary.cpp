@@ -1,0 +1,269 @@
+#include "renderer/integrators/boundary.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+#include <omp.h>
+
+#include "ad/dual.h"
+#include "ad/exact_gradient.h"
+#include "ad/var.h"
+#include "renderer/integrators/integrator.h"
+#include "renderer/core/parallel.h"
+#include "renderer/integrators/pixel_estimate.h"
+#include "renderer/sensors/pixel_filter.h"
+
+namespace dray {
+
+long default_boundary_samples(const Scene& scene, const Tile& w) {
+  if (scene.render.boundary_samples >= 0) return scene.render.boundary_samples;
+  const long pixels = long(w.x1 - w.x0) * long(w.y1 - w.y0);
+  return std::max(1024L, pixels * long(scene.render.spp) / 20);
+}
+
+bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
+  const Camera& cam = scene.camera;
+  auto in = [](Slot s, Slot first, Slot n) { return first != kNoSlot && s >= first && s < first + n; };
+  for (Slot s : slots) {
+    if (scene.moves_geometry(s) || in(s, cam.origin, 3) || in(s, cam.target, 3) || in(s, cam.up, 3) || in(s, cam.fov_y, 1))
+      return true;
+    for (const Light& l : scene.lights)  // a point light's position, a directional one's direction
+      if (((l.kind == Light::Kind::point || l.kind == Light::Kind::spot) && in(s, l.position, 3)) ||
+          (l.kind == Light::Kind::directional && in(s, l.direction, 3)))
+        return true;
+  }
+  return false;
+}
+
+namespace {
+
+// The boundary samples' own random stream: (seed, sample index), apart from the pixels' streams.
+constexpr uint64_t kBoundaryStream = 0x626f756e64617279ull;  // "boundary"
+
+// A point on a segment element, uniform in film length over its window part. Returns the film
+// point and fills the sample's s and normal; `jacobian` is 1 / pdf per unit film length.
+glm::vec2 sample_segment(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, float u,
+                         BoundarySample& b, float& jacobian) {
+  glm::vec3 p0, p1;
+  segment_endpoints(scene, e, p0, p1);
+  const glm::vec3 q0 = p0 + (p1 - p0) * e.s0, q1 = p0 + (p1 - p0) * e.s1;
+  const FilmPoint<float> a = project(f, Vec3<float>(q0)), c = project(f, Vec3<float>(q1));
+  const glm::vec2 fa(a.x, a.y), fc(c.x, c.y);
+  const float t = e.t0 + u * (e.t1 - e.t0);
+  // Linear on the film is perspective-correct in depth along the segment.
+  const float s_clipped = t * a.depth / ((1.f - t) * c.depth + t * a.depth);
+  b.s = e.s0 + s_clipped * (e.s1 - e.s0);
+  const glm::vec2 d = fc - fa;
+  b.normal = glm::normalize(glm::vec2(-d.y, d.x));
+  jacobian = e.weight;  // the element's film length: the point is uniform on it
+  return fa + d * t;
+}
+
+// A point on a sphere's tangent circle, uniform in angle; false when it lies behind the camera.
+bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, float u,
+                   BoundarySample& b, float& jacobian, glm::vec2& x) {
+  const Shape& s = scene.shapes[e.shape];
+  const glm::vec3 centre = scene.params.get_vec3(s.a);
+  const float r = scene.params.get(s.b);
+  Circle c;
+  if (!tangent_circle(centre, r, seen_from_point(to_glm(f.origin)), c)) return false;
+  const float phi = 2.f * kPi * u;
+  const glm::vec3 p = c.centre + (c.u * std::cos(phi) + c.v * std::sin(phi)) * c.radius;
+  const glm::vec3 dp = (c.v * std::cos(phi) - c.u * std::sin(phi)) * c.radius;  // d p / d phi
+  const FilmPoint<float> q = project(f, Vec3<float>(p));
+  const float z = q.depth;
+  if (!(z > 0.f)) return false;
+  // d film / d phi through the projection x = W/2 (1 + X / (Z hw)), y = H/2 (1 - Y / (Z hh)).
+  const glm::vec3 d = p - to_glm(f.origin);
+  const float X = glm::dot(d, to_glm(f.right)), Y = glm::dot(d, to_glm(f.up));
+  const float dX = glm::dot(dp, to_glm(f.right)), dY = glm::dot(dp, to_glm(f.up)), dZ = glm::dot(dp, to_glm(f.forward));
+  const glm::vec2 dx(0.5f * f.width / f.half_w * (dX * z - X * dZ) / (z * z),
+                     -0.5f * f.height / f.half_h * (dY * z - Y * dZ) / (z * z));
+  const float speed = glm::length(dx);
+  if (!(speed > 0.f)) return false;
+  x = {q.x, q.y};
+  b.normal = glm::vec2(-dx.y, dx.x) / speed;
+  b.omega = (p - centre) / r;
+  jacobian = 2.f * kPi * speed;
+  return true;
+}
+
+}  // namespace
+
+bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& f, const Tile& w,
+                     uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
+  if (edges.elements.empty()) return false;
+  Sampler sampler(mix64(scene.render.seed ^ kBoundaryStream), k, 0);
+  // Stratified over the edges by sample index: each edge gets its share of the n samples to
+  // within one, whichever rank draws them.
+  const double pick = (double(k) + double(sampler.next())) / double(n) * edges.total();
+  const size_t i = std::min(size_t(std::upper_bound(edges.cdf.begin(), edges.cdf.end(), pick) - edges.cdf.begin()),
+                            edges.elements.size() - 1);
+  const SilhouetteElement& e = edges.elements[i];
+  b.element = &e;
+  float jacobian = 0.f;
+  glm::vec2 x;
+  const float u = sampler.next();
+  if (e.kind == SilhouetteElement::Kind::segment) {
+    x = sample_segment(scene, f, e, u, b, jacobian);
+  } else if (!sample_circle(scene, f, e, u, b, jacobian, x)) {
+    return false;
+  }
+  if (!(x.x >= float(w.x0) && x.x < float(w.x1) && x.y >= float(w.y0) && x.y < float(w.y1))) return false;
+  b.film = x;
+  // The two sides, with the same random numbers.
+  const ParamView<float> P(scene.params);
+  const glm::vec2 off = b.normal * kEdgeOffset;
+  Sampler other = sampler;
+  const glm::vec3 minus = value(radiance(scene, P, camera_ray(f, x.x - off.x, x.y - off.y), sampler));
+  const glm::vec3 plus = value(radiance(scene, P, camera_ray(f, x.x + off.x, x.y + off.y), other));
+  // 1 / (n pdf): the element's pick probability is weight / total (every listed weight is > 0).
+  const double scale = edges.total() / double(e.weight) * double(jacobian) / double(n);
+  b.delta = glm::vec3(glm::dvec3(minus - plus) * scale);
+  if (!all_finite(glm::dvec3(b.delta))) {
+    if (nonfinite) ++*nonfinite;
+    return false;
+  }
+  return b.delta != glm::vec3(0.f);
+}
+
+namespace {
+
+// Samples first, first + stride, ... < n in batches: batch j holds samples first + stride * (j*B ... j*B+B-1).
+constexpr long kBatch = 256;
+
+// How many of samples first, first + stride, ... < n there are, and in how many batches.
+long samples_of(long n, int first, int stride) { return n > first ? (n - first + stride - 1) / stride : 0; }
+int batches_of(long n, int first, int stride) { return int((samples_of(n, first, stride) + kBatch - 1) / kBatch); }
+
+template <class Body>
+void for_each_sample(long n, int first, int stride, int threads, Body&& body) {
+  const long mine = samples_of(n, first, stride);
+  const int batches = batches_of(n, first, stride);
+  parallel_for(batches, threads, [&](int j) {
+    for (long i = long(j) * kBatch; i < std::min(mine, long(j + 1) * kBatch); ++i) body(j, uint64_t(first + i * stride));
+  });
+}
+
+// One pass's edges: camera silhouettes (samples 0 .. n-1) and, when any light casts hard
+// shadows, shadow edges (samples n .. n + n/2 - 1: each costs a few rays, not two paths, and
+// their steps carry no Monte Carlo noise).
+struct BoundaryPass {
+  const Scene& scene;
+  Tile window;
+  long n;
+  Silhouettes silhouettes;
+  ShadowEdges shadows;
+  CameraFrame<float> frame;
+
+  Tile reach;  // the window widened by the filter's reach: edges there still touch its pixels
+
+  BoundaryPass(const Scene& s, const Tile& w, long n_)
+      : scene(s), window(w), n(n_), silhouettes(find_silhouettes(s, widened(w, s.render.filter))),
+        shadows(find_shadow_edges(s)), frame(camera_frame(s.camera, ParamView<float>(s.params))),
+        reach(widened(w, s.render.filter)) {}
+
+  long shadow_count() const { return shadows.lights.empty() ? 0 : std::max(1L, n / 2); }
+  long total() const { return n + shadow_count(); }
+  bool sample(uint64_t k, BoundarySample& b, long* nonfinite) const {
+    if (k < uint64_t(n)) return boundary_sample(scene, silhouettes, frame, reach, k, uint64_t(n), b, nonfinite);
+    return shadow_sample(scene, shadows, frame, reach, k - uint64_t(n), uint64_t(shadow_count()), b, nonfinite);
+  }
+};
+
+}  // namespace
+
+BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, const Tile& window, long n, int first,
+                             int stride, int threads) {
+  const size_t m = wrt.size();
+  BoundarySplat out;  // no sums: nothing to add (every rank decides alike)
+  if (m == 0 || n <= 0 || !moves_edges(scene, wrt)) return out;
+  out.sums.assign(size_t(scene.camera.width) * size_t(scene.camera.height) * m * 3, ad::FixedSum{});
+  const BoundaryPass pass(scene, window, n);
+  // Per batch: its samples' (pixel offset, value) pairs; summed afterwards, exactly, in one thread.
+  std::vector<std::vector<std::pair<size_t, double>>> batch_out(size_t(batches_of(pass.total(), first, stride)));
+  std::vector<long> batch_nonfinite(batch_out.size(), 0), batch_samples(batch_out.size(), 0);
+  using D = ad::Dual<kMaxTangents>;
+  std::vector<Seeds> chunk_seeds;  // per chunk of kMaxTangents scalars: slot -> tangent
+  for (size_t c0 = 0; c0 < m; c0 += kMaxTangents)
+    chunk_seeds.emplace_back(scene.params.values().size(), wrt.subspan(c0, std::min(m - c0, size_t(kMaxTangents))));
+  for_each_sample(pass.total(), first, stride, threads, [&](int j, uint64_t k) {
+    BoundarySample b;
+    if (!pass.sample(k, b, &batch_nonfinite[size_t(j)])) return;
+    ++batch_samples[size_t(j)];
+    for (size_t c0 = 0; c0 < m; c0 += kMaxTangents) {
+      const ParamView<D> P(scene.params, chunk_seeds[c0 / kMaxTangents]);
+      const D motion = boundary_motion(scene, P, camera_frame(scene.camera, P), b);
+      for_each_footprint_pixel(scene.render.filter, b.film, pass.window, [&](int px, int py, double weight) {
+        const size_t base = (size_t(py) * size_t(scene.camera.width) + size_t(px)) * m * 3;
+        for (size_t t = c0; t < std::min(m, c0 + kMaxTangents); ++t)
+          for (int c = 0; c < 3; ++c)
+            batch_out[size_t(j)].push_back(
+                {base + t * 3 + size_t(c), weight * double(b.delta[c]) * double(ad::tangent(motion, int(t - c0)))});
+      });
+    }
+  });
+  out.drawn = samples_of(pass.total(), first, stride);
+  for (size_t j = 0; j < batch_out.size(); ++j) {
+    for (const auto& [at, v] : batch_out[j])
+      if (!out.sums[at].add(v)) ++out.nonfinite;
+    out.nonfinite += batch_nonfinite[j];
+    out.samples += batch_samples[j];
+  }
+  return out;
+}
+
+void add_boundary_splat(Image& image, const RenderOutputs& outputs, const Tile& w, const BoundarySplat& splat) {
+  const size_t m = outputs.wrt.size();
+  if (m == 0 || splat.sums.empty()) return;
+  for (int y = w.y0; y < w.y1; ++y)
+    for (int x = w.x0; x < w.x1; ++x) {
+      float* px = image.pixel(x, y);
+      const size_t base = (size_t(y) * size_t(image.width) + size_t(x)) * m * 3;
+      for (size_t t = 0; t < m; ++t)
+        for (int c = 0; c < 3; ++c) {
+          float& d = px[outputs.derivative_channel(t) + c];
+          d = to_image_float(double(d) + splat.sums[base + t * 3 + size_t(c)].value());
+        }
+    }
+}
+
+long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const Slot> params, long n, int first,
+                       int stride, int threads, std::span<ad::FixedSum> gradient) {
+  if (params.empty() || n <= 0 || !moves_edges(scene, params)) return 0;
+  const BoundaryPass pass(scene, Tile{0, 0, scene.camera.width, scene.camera.height}, n);
+  const Seeds seeds(scene.params.values().size(), params);
+  const ParamView<ad::Var> P(scene.params, seeds);
+  // One accumulator per thread (no two threads add to one); a sample is one unit.
+  ad::ExactGradient acc(threads, params.size());
+  std::vector<long> dropped(size_t(threads), 0);
+  for_each_sample(pass.total(), first, stride, threads, [&](int, uint64_t k) {
+    const int me = omp_get_thread_num();
+    BoundarySample b;
+    if (!pass.sample(k, b, &dropped[size_t(me)])) return;
+    double sum = 0.0;  // Σ over the footprint of weight · dLoss/dpixel · delta
+    for_each_footprint_pixel(scene.render.filter, b.film, pass.window, [&](int px, int py, double w) {
+      const float* a = dloss.pixel(px, py);
+      const float dot = a[0] * b.delta[0] + a[1] * b.delta[1] + a[2] * b.delta[2];
+      sum += w == 1.0 ? double(dot) : w * double(dot);
+    });
+    const float weight = float(sum);
+    if (weight == 0.f) return;
+    ad::Tape& tape = ad::Tape::local();
+    tape.clear();
+    const ad::Var motion = boundary_motion(scene, P, camera_frame(scene.camera, P), b);
+    tape.begin_adjoints();
+    tape.seed(motion.i, weight);
+    ad::ThreadGradient& mine = acc.thread(me);
+    if (!tape.backward_to([&](int g, float adj) { mine.stage(size_t(g), double(adj)); }) || !mine.commit())
+      ++dropped[size_t(me)];
+    tape.clear();
+  });
+  acc.merge_into(gradient);  // refused units are counted in `dropped` already
+  long n_dropped = 0;
+  for (long d : dropped) n_dropped += d;
+  return n_dropped;
+}
+
+}  // namespace dray

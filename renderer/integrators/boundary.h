@@ -1,0 +1,157 @@
+#pragma once
+// The boundary term of the derivatives: what the interior term (taken at fixed film samples)
+// misses where visibility is discontinuous. A pixel's value is the integral of radiance L over
+// its area; when a parameter θ moves an edge of the image, the pixel changes by
+//   ∫ (L⁻ − L⁺) (n · ∂x/∂θ) dℓ   over the edge inside the pixel,
+// with n the edge's film normal, L⁺ the radiance on the side n points to and ∂x/∂θ the film
+// motion of the edge. Samples pick an edge by its film length (geometry/silhouette.h) and a point
+// on it; L⁻ − L⁺ comes from two float paths at ±ε across the edge (the same random numbers); the
+// motion from the edge's *material point* (mesh vertices or quad corners lifted in T with the
+// edge parameter detached; for a sphere c + r·ω with ω detached) projected through the camera in
+// T (Li et al. 2018; Mitsuba 3's reparameterisation-free projective sampling uses the same
+// material-point motion). Forward mode splats W·(n·ẋ) into the pixels whose filter footprint holds
+// the point (renderer/sensors/pixel_filter.h); reverse mode seeds n·x with W·Σ weight·dLoss/dpixel over
+// them. Samples depend on (seed, sample index) only.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "ad/fixed_sum.h"
+#include "renderer/shapes/silhouette.h"
+#include "renderer/image/image.h"
+#include "renderer/integrators/render.h"
+#include "renderer/shapes/surface.h"
+#include "renderer/shapes/transform.h"
+
+namespace dray {
+
+// The film offset of the two paths across an edge, in pixels.
+inline constexpr float kEdgeOffset = 1e-3f;
+
+// The default count of camera-silhouette samples: one per 20 pixel samples of the window (two
+// paths each, on edges where paths are costlier than average); shadow edges get half as many.
+long default_boundary_samples(const Scene& scene, const Tile& window);
+
+// Whether any of the scalars moves an edge of the image (a shape's geometry, the camera, a point
+// light's position):
+// otherwise the boundary term is zero and is skipped.
+bool moves_edges(const Scene& scene, std::span<const Slot> slots);
+
+struct BoundarySample {
+  glm::vec2 film{0.f};    // the edge point on the film (it adds to the pixels whose filter holds it)
+  glm::vec2 normal{0.f};  // unit film normal of the edge at the point
+  glm::vec3 delta{0.f};   // (L⁻ − L⁺) / (sample count · pdf of the point per unit film length)
+  // The edge's material point: on a silhouette, or for a shadow on the occluder's edge.
+  const SilhouetteElement* element = nullptr;
+  float s = 0;            // segment: the point's parameter along v0 -> v1
+  glm::vec3 omega{0.f};   // circle: the point's direction from the sphere's centre
+  // Shadows: the shadow edge is where the line from the light point q through the occluder's
+  // edge point meets the receiver's plane (through the receiver's material point, its normal fixed).
+  bool shadow = false;
+  uint32_t light = 0;           // index into Scene::lights
+  uint32_t light_prim = 0;      // area light: the primitive q was drawn on, with numbers lu, lv
+  float lu = 0, lv = 0;
+  glm::vec3 light_dir{0.f};     // environment: the direction ω toward the light
+  uint32_t receiver = 0;        // BVH primitive the shadow falls on
+  PrimCoords receiver_at;       // its material point there
+  glm::vec3 receiver_normal{0.f};
+};
+
+// The shadow-casting edges of one pass: per light (point, area, environment), its occluder edges
+// (occluder_edges: silhouettes from a point light; candidates for an area light or an
+// environment, tested per sample).
+struct ShadowEdges {
+  std::vector<uint32_t> lights;
+  std::vector<Silhouettes> edges;
+};
+ShadowEdges find_shadow_edges(const Scene& scene);
+
+// Shadow sample k of n: a light, a point q on it, an occluder edge point p seen from q, the
+// receiver y behind p, and the radiance step across the shadow edge at y's film position (the
+// direct light from q, analytic: no Monte Carlo noise). False when it adds nothing.
+bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& frame,
+                   const Tile& window, uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
+
+// Boundary sample k of n. False when it adds nothing: outside the window, no radiance step, or
+// a non-finite one (counted in *nonfinite).
+bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& frame,
+                     const Tile& window, uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
+
+// n · x(θ) for the sample's material point: its derivative is the edge's normal velocity on the
+// film, in pixels.
+template <class T>
+Vec3<T> edge_point(const Scene& scene, const ParamView<T>& P, const BoundarySample& b) {
+  const SilhouetteElement& e = *b.element;
+  const Shape& s = scene.shapes[e.shape];
+  Vec3<T> p;
+  if (e.kind == SilhouetteElement::Kind::circle) {
+    p = P.vec3(s.a) + Vec3<T>(b.omega) * P.scalar(s.b);
+  } else {
+    Vec3<T> v[2];
+    const uint32_t ids[2] = {e.v0, e.v1};
+    if (s.kind == Shape::Kind::quad) {
+      const Vec3<T> a = P.vec3(s.a), u = P.vec3(s.b), w = P.vec3(s.c);
+      const Vec3<T> corners[4] = {a, a + u, a + u + w, a + w};
+      for (int k = 0; k < 2; ++k) v[k] = corners[ids[k]];
+    } else if (mesh_active(scene, P, s)) {
+      const TransformT<T> t = lift_transform(P, s.transform);
+      for (int k = 0; k < 2; ++k) v[k] = mesh_vertex(scene, P, s, t, ids[k]);
+    } else {
+      for (int k = 0; k < 2; ++k) v[k] = Vec3<T>(scene.meshes[s.mesh].world_positions[ids[k]]);
+    }
+    p = v[0] + (v[1] - v[0]) * T(b.s);
+  }
+  return p;
+}
+
+// The shadow point: the line from the light point through the occluder's edge point, met with
+// the receiver's plane, all as material points in T.
+template <class T>
+Vec3<T> shadow_point(const Scene& scene, const ParamView<T>& P, const BoundarySample& b, const Vec3<T>& p) {
+  const Light& light = scene.lights[b.light];
+  // The light point q; from infinitely far, any point along the line from p toward the light
+  // (a directional light's direction is a parameter: in T).
+  const Vec3<T> q = light.kind == Light::Kind::point || light.kind == Light::Kind::spot ? P.vec3(light.position)
+                    : light.kind == Light::Kind::environment ? p + Vec3<T>(b.light_dir)
+                    : light.kind == Light::Kind::directional ? p - normalize(P.vec3(light.direction))
+                                                             : sample_prim(lift_prim(scene, P, b.light_prim), b.lu, b.lv).p;
+  const PrimT<T> rp = lift_prim(scene, P, b.receiver);
+  const Vec3<T> r = prim_point(rp, b.receiver_at);
+  const Vec3<T> n(b.receiver_normal);
+  const T t = dot(r - q, n) / dot(p - q, n);
+  return q + (p - q) * t;
+}
+
+// n · x(θ) for the sample's material point (the silhouette's point, or the shadow point): its
+// derivative is the edge's normal velocity on the film, in pixels.
+template <class T>
+T boundary_motion(const Scene& scene, const ParamView<T>& P, const CameraFrame<T>& frame, const BoundarySample& b) {
+  Vec3<T> p = edge_point(scene, P, b);
+  if (b.shadow) p = shadow_point(scene, P, b, p);
+  const FilmPoint<T> q = project(frame, p);
+  return q.x * T(b.normal.x) + q.y * T(b.normal.y);
+}
+
+// Forward mode: the boundary term of the derivative images of the scalars `wrt`, from samples
+// first, first + stride, ... of n (one rank's share), in exact accumulators laid out like the
+// derivative channels: ((y * width + x) * wrt.size() + k) * 3 + c, or none when no scalar moves
+// an edge. Any split of the samples over ranks and threads sums to the same bits.
+struct BoundarySplat {
+  std::vector<ad::FixedSum> sums;
+  long drawn = 0;                   // samples drawn here (silhouettes and shadows)
+  long samples = 0, nonfinite = 0;  // of which landed with a step, and dropped ones
+};
+BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, const Tile& window, long n,
+                             int first, int stride, int threads);
+// Adds the splat to the derivative channels of `image` inside the window.
+void add_boundary_splat(Image& image, const RenderOutputs& outputs, const Tile& window, const BoundarySplat& splat);
+
+// Reverse mode: adds the boundary term of d loss / d params to `gradient` (one exact
+// accumulator per parameter), from samples first, first + stride, ... of n; `dloss` holds
+// d loss / d pixel (3 channels, full size).
+long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const Slot> params, long n, int first,
+                       int stride, int threads, std::span<ad::FixedSum> gradient);
+
+}  // namespace dray

@@ -1,0 +1,261 @@
+// Shadow edges of direct lighting (Zhang et al. 2020, "Path-Space Differentiable Rendering",
+// boundary segments for direct light): direct light is an integral over light points q; for a
+// point p on an occluder's edge seen from q, the ray q -> p continues to the receiver y, where the
+// shadow edge lies. Its film position is y's projection, its radiance step the unoccluded direct
+// light from q at y, known in closed form. An environment's "points" are directions ω (uniform
+// on the sphere): the edge is seen from infinitely far along ω, the line through p runs along -ω.
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "ad/dual.h"
+#include "renderer/integrators/boundary.h"
+#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/pixel_estimate.h"
+
+namespace dray {
+
+ShadowEdges find_shadow_edges(const Scene& scene) {
+  ShadowEdges out;
+  for (uint32_t i = 0; i < scene.lights.size(); ++i) {
+    const Light& l = scene.lights[i];
+    // Seen from a point light's position or a directional light's direction: silhouettes now.
+    const bool positioned = l.kind == Light::Kind::point || l.kind == Light::Kind::spot;
+    const glm::vec4 from = positioned                           ? seen_from_point(scene.params.get_vec3(l.position))
+                           : l.kind == Light::Kind::directional ? seen_from_direction(-scene.params.get_vec3(l.direction))
+                                                                : glm::vec4(0.f);
+    const bool fixed = positioned || l.kind == Light::Kind::directional;
+    // A sphere or quad lamp cannot shadow its own light.
+    const bool convex_lamp = l.kind == Light::Kind::area && scene.shapes[l.shape].kind != Shape::Kind::mesh;
+    Silhouettes e = occluder_edges(scene, fixed ? &from : nullptr, convex_lamp ? l.shape : UINT32_MAX);
+    if (e.elements.empty()) continue;
+    if (l.kind == Light::Kind::environment) {
+      // Seen from a direction drawn within its lune, an edge is always a silhouette: weigh it
+      // by the lune's share of the sphere (a smooth mesh's nearly flat edges: small).
+      for (SilhouetteElement& el : e.elements) {
+        glm::vec3 n0, n1;
+        el.weight *= silhouette_lune(scene, el, n0, n1) / kPi;
+      }
+      e.sum_weights();
+    }
+    out.lights.push_back(i);
+    out.edges.push_back(std::move(e));
+  }
+  return out;
+}
+
+namespace {
+
+constexpr uint64_t kShadowStream = 0x736861646f777321ull;  // "shadows!"
+
+// The first surface along the ray from p in direction d that is not the graze of edge e's own
+// shape at p (the line touches the occluder there; rounded, it may enter and leave it right after
+// p, and a sphere's tangent cannot meet it again at all): such hits are skipped. `scale` sets
+// "right after".
+bool hit_past_edge(const Scene& scene, const SilhouetteElement& e, const glm::vec3& p, const glm::vec3& d,
+                   const glm::vec3& from, float scale, Hit& hit, float& t) {
+  t = detail::ray_epsilon(p, from, scale);
+  for (int skips = 0;; ++skips) {
+    if (!scene.bvh.intersect(Ray{p + d * t, d}, hit)) return false;
+    const bool graze = scene.bvh.prim_refs()[hit.prim].shape == e.shape &&
+                       (e.kind == SilhouetteElement::Kind::circle || t + hit.t < 1e-3f * scale);
+    if (!graze || skips == 2) break;
+    t += hit.t + detail::ray_epsilon(p + d * (t + hit.t), from, scale);
+  }
+  t += hit.t;
+  return true;
+}
+
+// The direct light that the light point q (normal nq for an area light; 0 for a point light; for
+// an environment, `q` is the direction ω toward it) sends along `ray` back to the camera, per unit
+// of the light's pick: 0 where q is hidden.
+glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q, const glm::vec3& nq, const Ray& ray) {
+  Hit hit;
+  if (!scene.bvh.intersect(ray, hit)) return glm::vec3(0.f);
+  const Material& mat = scene.materials[scene.material_of(hit.prim)];
+  const ParamView<float> P(scene.params);
+  const PrimT<float> prim = lift_prim(scene, P, hit.prim);
+  const SurfacePoint<float> sp = eval_hit(prim, RayT<float>{Vec3<float>(ray.o), Vec3<float>(ray.d)}, hit, 0.f);
+  glm::vec3 y = to_glm(sp.p), n = to_glm(sp.n), ns = to_glm(shading_normal(scene, P, hit.prim, prim, sp.p, sp.n));
+  // Shaded as the integrator shades: the BSDF of the side seen, its frame facing the ray unless it
+  // transmits; Dirac lobes see no light point; leaks excluded.
+  const bool back = glm::dot(n, ray.d) > 0.f;
+  const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
+  const uint32_t flags = bsdf_flags(bsdf);
+  if (!has_smooth_lobe(flags)) return glm::vec3(0.f);
+  if (back && !(flags & kLobeTransmission)) n = -n, ns = -ns;
+  // From infinitely far (the environment, a directional light), q is the direction toward it.
+  const bool env = light.kind == Light::Kind::environment || light.kind == Light::Kind::directional;
+  const glm::vec3 to = env ? q : q - y;
+  const float d2 = env ? 1.f : glm::dot(to, to), d = std::sqrt(d2);
+  const Frame<float> frame{Vec3<float>(ns)};
+  const Vec3<float> wo = frame.to_local(Vec3<float>(-ray.d)), wi = frame.to_local(Vec3<float>(to / d));
+  if (!same_side(n, to / d, wi.z)) return glm::vec3(0.f);
+  const float cos_y = std::fabs(wi.z);
+  const glm::vec2 uv = scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, prim, to_glm(sp.p));
+  const Inputs<float> in(P, scene.textures.data(), uv);
+  const glm::vec3 f = to_glm(bsdf_f(bsdf, in, wo, wi)) * (is_mask(mat) ? mask_opacity(scene, P, mat, uv) : 1.f);
+  if (!(f.x > 0.f || f.y > 0.f || f.z > 0.f)) return glm::vec3(0.f);
+  glm::vec3 radiance;
+  float cos_q = 1.f;
+  if (light.kind != Light::Kind::area) {
+    // W/sr, the environment's radiance (q: the direction toward it), or irradiance
+    radiance = light.kind == Light::Kind::environment ? to_glm(environment_radiance(light, P, q))
+                                                      : scene.params.get_vec3(light.intensity);
+    if (light.kind == Light::Kind::spot) radiance *= spot_falloff(ParamView<float>(scene.params), light, Vec3<float>(-to / d));
+  } else {
+    const Material& lm = scene.materials[scene.material_of(light.prims.front())];
+    cos_q = -glm::dot(nq, to) / d;
+    if (lm.two_sided) cos_q = std::fabs(cos_q);
+    if (cos_q <= 0.f) return glm::vec3(0.f);
+    radiance = scene.params.get_vec3(lm.emission);
+  }
+  // Off the surface along the line to the light, not along the normal: the line through y
+  // stays, so the step is seen where the shadow point is, whatever the offset (along the normal,
+  // a grazing light's shadow edge moved by offset / tan(elevation), past the ±kEdgeOffset rays).
+  const glm::vec3 origin = y + to * (detail::ray_epsilon(y, ray.o, hit.t) / (d * std::max(cos_y, 1e-2f)));
+  if (env) {
+    if (scene.bvh.occluded(Ray{origin, q, INFINITY})) return glm::vec3(0.f);
+  } else {
+    // An area light's point is offset to the side that faces y, as in next-event estimation.
+    const glm::vec3 target = light.kind != Light::Kind::area ? q : q + (glm::dot(nq, to) < 0.f ? nq : -nq) * detail::ray_epsilon(q);
+    if (scene.bvh.occluded(detail::shadow_ray(origin, target))) return glm::vec3(0.f);
+  }
+  return f * radiance * (cos_y * cos_q / d2);
+}
+
+}  // namespace
+
+bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& f, const Tile& w,
+                   uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
+  if (edges.lights.empty()) return false;
+  Sampler sampler(mix64(scene.render.seed ^ kShadowStream), k, 0);
+  // Stratified by sample index: lights in turn, and each light's edges by length in its share.
+  const uint64_t n_lights = edges.lights.size(), share = (n + n_lights - 1) / n_lights;
+  const size_t li = size_t(k % n_lights);
+  const Light& light = scene.lights[edges.lights[li]];
+  const Silhouettes& list = edges.edges[li];
+  b.shadow = true;
+  b.light = edges.lights[li];
+  // The light point: a point light's position, or a point uniform in an area light's area, or
+  // for an environment a direction uniform on the sphere.
+  glm::vec3 q, nq(0.f);
+  double weight = double(n_lights);  // 1 / (pdf of the light and of q)
+  if (light.kind == Light::Kind::point || light.kind == Light::Kind::spot) {
+    q = scene.params.get_vec3(light.position);
+  } else if (light.kind == Light::Kind::directional) {
+    q = b.light_dir = -glm::normalize(scene.params.get_vec3(light.direction));
+  } else if (light.kind == Light::Kind::environment) {
+    // The direction is drawn once the edge is known (below).
+  } else {
+    const float u3 = sampler.next();
+    b.lu = sampler.next();
+    b.lv = sampler.next();
+    const size_t i = std::min(size_t(std::upper_bound(light.cdf.begin(), light.cdf.end(), u3 * light.area) - light.cdf.begin()),
+                              light.prims.size() - 1);
+    b.light_prim = light.prims[i];
+    const SurfacePoint<float> s = sample_prim(lift_prim(scene, ParamView<float>(scene.params), b.light_prim), b.lu, b.lv);
+    q = to_glm(s.p);
+    nq = to_glm(s.n);
+    weight *= double(light.area);
+  }
+  const bool env = light.kind == Light::Kind::environment;
+  const bool at_infinity = env || light.kind == Light::Kind::directional;
+  // An occluder edge point p, and p as a function of the edge parameter (a dual: its tangent is
+  // the derivative along the edge).
+  using D1 = ad::Dual<1>;
+  const double pick = (double(k / n_lights) + double(sampler.next())) / double(share) * list.total();
+  const size_t ei = std::min(size_t(std::upper_bound(list.cdf.begin(), list.cdf.end(), pick) - list.cdf.begin()),
+                             list.elements.size() - 1);
+  const SilhouetteElement& e = list.elements[ei];
+  b.element = &e;
+  weight *= list.total() / double(e.weight);
+  if (env) {
+    // A direction uniform in the edge's lune (silhouette_lune): z along the edge uniform, the
+    // azimuth about it in the two arcs where the faces' normals disagree on the side.
+    glm::vec3 n0, n1;
+    const float alpha = silhouette_lune(scene, e, n0, n1);
+    const float z = 1.f - 2.f * sampler.next(), rxy = std::sqrt(std::max(0.f, 1.f - z * z));
+    const float t = 2.f * sampler.next();
+    if (alpha < kPi) {
+      const glm::vec3 c = glm::cross(n0, n1);
+      if (!(glm::length(c) > 0.f)) return false;
+      const glm::vec3 axis = glm::normalize(c), side = glm::cross(axis, n0);  // n1 = cos α n0 + sin α side
+      const float psi = 0.5f * kPi + alpha * (t - std::floor(t)) + (t >= 1.f ? kPi : 0.f);
+      q = (n0 * std::cos(psi) + side * std::sin(psi)) * rxy + axis * z;
+      weight *= 4.0 * double(alpha);
+    } else {
+      const float phi = kPi * t;
+      q = glm::vec3(rxy * std::cos(phi), rxy * std::sin(phi), z);
+      weight *= 4.0 * kPi;
+    }
+    b.light_dir = q;
+  }
+  const glm::vec4 from = at_infinity ? seen_from_direction(q) : seen_from_point(q);
+  const float u = sampler.next();
+  Vec3<D1> p;
+  if (e.kind == SilhouetteElement::Kind::segment) {
+    if (!silhouette_from(scene, e, from)) return false;  // for point and directional lights, true
+    glm::vec3 p0, p1;
+    segment_endpoints(scene, e, p0, p1);
+    b.s = u;
+    p = Vec3<D1>(p0) + Vec3<D1>(p1 - p0) * D1(u, 0);
+  } else {
+    const Shape& s = scene.shapes[e.shape];
+    const glm::vec3 centre = scene.params.get_vec3(s.a);
+    const float r = scene.params.get(s.b);
+    Circle c;
+    if (!tangent_circle(centre, r, from, c)) return false;
+    const D1 phi(2.f * kPi * u, 0);
+    p = Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
+    b.omega = (value(p) - centre) / r;
+    weight *= 2.0 * kPi;  // pdf of phi
+  }
+  const glm::vec3 p_f = value(p);
+  // q must see p, and the ray q -> p goes on to the receiver.
+  Hit hit;
+  float t;
+  glm::vec3 d;
+  if (at_infinity) {
+    const float scale = glm::length(scene.bvh.bounds().hi - scene.bvh.bounds().lo);
+    if (hit_past_edge(scene, e, p_f, q, p_f, scale, hit, t)) return false;
+    d = -q;
+    if (!hit_past_edge(scene, e, p_f, d, p_f, scale, hit, t)) return false;
+  } else {
+    const glm::vec3 dir = p_f - q;
+    const float dist = glm::length(dir);
+    if (!(dist > 0.f)) return false;
+    d = dir / dist;
+    if (scene.bvh.occluded(Ray{q + nq * detail::ray_epsilon(q), d, dist * (1.f - 1e-4f)})) return false;
+    if (!hit_past_edge(scene, e, p_f, d, q, dist, hit, t)) return false;
+  }
+  const glm::vec3 y = p_f + d * t;
+  const PrimT<float> rp = lift_prim(scene, ParamView<float>(scene.params), hit.prim);
+  b.receiver = hit.prim;
+  b.receiver_normal = to_glm(prim_normal(rp, Vec3<float>(y)));
+  if (!prim_coords(rp, y, b.receiver_at)) return false;
+  // The shadow point on the film, and its speed along the edge parameter.
+  const Vec3<D1> yd = shadow_point(scene, ParamView<D1>(scene.params), b, p);
+  const CameraFrame<D1> fd = camera_frame(scene.camera, ParamView<D1>(scene.params));
+  const FilmPoint<D1> x = project(fd, yd);
+  if (!(x.depth.v > 0.f)) return false;
+  const glm::vec2 xf(x.x.v, x.y.v), dx(x.x.d[0], x.y.d[0]);
+  if (!(xf.x >= float(w.x0) && xf.x < float(w.x1) && xf.y >= float(w.y0) && xf.y < float(w.y1))) return false;
+  const float speed = glm::length(dx);
+  if (!(speed > 0.f)) return false;
+  b.film = xf;
+  b.normal = glm::vec2(-dx.y, dx.x) / speed;
+  // The step: q's direct light on either side of the shadow edge.
+  const glm::vec2 off = b.normal * kEdgeOffset;
+  const glm::vec3 minus = direct_from(scene, light, q, nq, camera_ray(f, xf.x - off.x, xf.y - off.y).detached());
+  const glm::vec3 plus = direct_from(scene, light, q, nq, camera_ray(f, xf.x + off.x, xf.y + off.y).detached());
+  b.delta = glm::vec3(glm::dvec3(minus - plus) * (weight * double(speed) / double(n)));
+  if (!all_finite(glm::dvec3(b.delta))) {
+    if (nonfinite) ++*nonfinite;
+    return false;
+  }
+  return b.delta != glm::vec3(0.f);
+}
+
+}  // namespace dray

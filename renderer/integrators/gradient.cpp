@@ -1,0 +1,252 @@
+#include "renderer/integrators/gradient.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include <omp.h>
+
+#include "ad/exact_gradient.h"
+#include "ad/var.h"
+#include "renderer/core/parallel.h"
+#include "renderer/integrators/pass_lift.h"
+#include "renderer/integrators/pixel_estimate.h"
+#include "renderer/integrators/prb.h"
+
+namespace dray {
+
+Loss parse_loss(const std::string& name) {
+  if (name == "l1") return Loss::l1;
+  if (name == "l2") return Loss::l2;
+  if (name == "relative_l2") return Loss::relative_l2;
+  if (name == "mean") return Loss::mean;
+  throw std::runtime_error("unknown loss \"" + name + "\" (expected l1, l2, relative_l2 or mean)");
+}
+
+double loss_term(Loss loss, double r, double t) {
+  double d = r - t;
+  switch (loss) {
+    case Loss::l1: return std::fabs(d);
+    case Loss::l2: return d * d;
+    case Loss::relative_l2: return d * d / (t * t + 0.01);
+    case Loss::mean: return r;
+    case Loss::adjoint: return r * t;
+  }
+  return 0;
+}
+
+double loss_derivative(Loss loss, double r, double t) {
+  double d = r - t;
+  switch (loss) {
+    case Loss::l1: return d > 0 ? 1.0 : (d < 0 ? -1.0 : 0.0);
+    case Loss::l2: return 2 * d;
+    case Loss::relative_l2: return 2 * d / (t * t + 0.01);
+    case Loss::mean: return 1;
+    case Loss::adjoint: return t;
+  }
+  return 0;
+}
+
+double mask_weight(const Image& mask, int x, int y) {
+  const float* m = mask.pixel(x, y);
+  double sum = 0;
+  for (int c = 0; c < mask.channels; ++c) sum += m[c];
+  return sum / mask.channels;
+}
+
+double mask_sum(const Image& mask) {
+  double sum = 0;
+  for (int y = 0; y < mask.height; ++y)
+    for (int x = 0; x < mask.width; ++x) sum += mask_weight(mask, x, y);
+  return sum;
+}
+
+Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, double normaliser, const Image* mask) {
+  Image a(primal.width, primal.height, 3);
+  for (int y = 0; y < primal.height; ++y)
+    for (int x = 0; x < primal.width; ++x) {
+      const float *p = primal.pixel(x, y), *t = target.pixel(x, y);
+      float* o = a.pixel(x, y);
+      bool finite = true;
+      for (int c = 0; c < 3; ++c) finite = finite && std::isfinite(p[c]);
+      const double w = mask ? mask_weight(*mask, x, y) / normaliser : 1.0 / normaliser;
+      for (int c = 0; c < 3; ++c) o[c] = finite ? float(loss_derivative(loss, p[c], t[c]) * w) : 0.f;
+    }
+  return a;
+}
+
+namespace {
+
+// One thread's working memory for the adjoint of its pixels: O(path length) (invariant 4), the
+// recorded primal paths bounded by RecordedPaths::max_vertices.
+struct AdjointScratch {
+  RecordedPaths primal;                          // the pixel's paths from its primal pass
+  std::vector<VertexRecord> path;                // a path traced again for replay
+  std::vector<std::pair<int, float>> sample;     // one sample's adjoints, staged once known finite
+};
+
+// Where a pixel's adjoints go: lifted entries to their per-pixel stage, parameters to the
+// thread's gradient stage. finish() chains the lifted ones to parameters and commits the pixel.
+struct PixelAdjoints {
+  ad::ThreadGradient& acc;
+  LiftedAdjoints& lifted;
+  void stage(int g, float adj) {
+    if (!lifted.take(g, double(adj))) acc.stage(size_t(g), double(adj));
+  }
+  bool finish() {
+    lifted.chain([&](size_t g, double adj) { acc.stage(g, adj); });
+    return acc.commit();
+  }
+};
+
+// The reference: each sample replayed in the Var kernel on one whole-path tape (traversal
+// included), seeded with d loss / d pixel / spp. Returns the samples dropped (their gradient not
+// finite).
+long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, uint64_t seed, int x, int y,
+                              const glm::dvec3& dloss_dpixel, PixelAdjoints& out) {
+  ad::Tape& tape = ad::Tape::local();
+  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
+  const int n = scene.render.spp;
+  long dropped = 0;
+  for (int s = 0; s < n; ++s) {
+    tape.clear();
+    Sampler sampler(seed, pixel, uint64_t(s));
+    const glm::vec2 j = film_jitter(scene.render.filter, sampler);
+    RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), float(x) + j.x, float(y) + j.y);
+    Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
+    tape.begin_adjoints();
+    for (int c = 0; c < 3; ++c) tape.seed(L[c].i, float(dloss_dpixel[c] / n));
+    if (!tape.backward_to([&](int g, float adj) { out.stage(g, adj); })) ++dropped;
+  }
+  tape.clear();
+  if (!out.finish()) ++dropped;
+  return dropped;
+}
+
+// Path replay: each sample's path, recorded by the pixel's primal pass (same samples) or traced
+// again in float (independent samples, or past the recording bound), replayed vertex by vertex
+// (renderer/integrators/prb.h). The same derivative as the whole-path tape.
+long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const CameraFrame<float>& frame,
+                          const ParamView<ad::Var>& P, const ReplaySetup& rs, uint64_t seed, bool recorded, int x, int y,
+                          const glm::dvec3& dloss_dpixel, AdjointScratch& scratch, PixelAdjoints& out) {
+  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
+  const int n = scene.render.spp;
+  const glm::vec3 dL(dloss_dpixel / double(n));
+  long dropped = 0;
+  for (int s = 0; s < n; ++s) {
+    std::span<const VertexRecord> path;
+    float jx, jy;
+    if (recorded && size_t(s) < scratch.primal.samples.size()) {
+      path = scratch.primal.path(size_t(s));
+      jx = scratch.primal.samples[size_t(s)].jx;
+      jy = scratch.primal.samples[size_t(s)].jy;
+    } else {
+      Sampler sampler(seed, pixel, uint64_t(s));
+      const glm::vec2 j = film_jitter(scene.render.filter, sampler);
+      jx = j.x;
+      jy = j.y;
+      scratch.path.clear();
+      radiance(scene, Pf, camera_ray(frame, float(x) + jx, float(y) + jy), sampler, &scratch.path);
+      path = scratch.path;
+    }
+    scratch.sample.clear();
+    if (!replay_path(scene, P, rs, path, float(x) + jx, float(y) + jy, dL,
+                     [&](int g, float adj) { scratch.sample.push_back({g, adj}); })) {
+      ++dropped;
+      continue;
+    }
+    for (const auto& [g, adj] : scratch.sample) out.stage(g, adj);
+  }
+  if (!out.finish()) ++dropped;
+  return dropped;
+}
+
+// Whether a seeded parameter can move rays, points or normals (not only weigh paths): the
+// camera's, the geometry's, a smooth dielectric's IOR (it bends refracted rays). O(objects), not
+// O(parameters): a texture's million texels are not visited.
+bool moves_rays(const Scene& scene, const ParamView<ad::Var>& P, const PassLift& lift) {
+  if (!lift.blocks.empty()) return true;  // the camera or a mesh transform
+  for (const Shape& s : scene.shapes)
+    if (P.active(s.a, 3) || P.active(s.b, s.kind == Shape::Kind::sphere ? 1 : 3) || P.active(s.c, 3) ||
+        mesh_active(scene, P, s))
+      return true;
+  for (const Bsdf& b : scene.bsdfs)
+    if (const auto* d = std::get_if<DielectricBsdf>(&b); d && (P.active(d->int_ior, 1) || P.active(d->ext_ior, 1)))
+      return true;
+  return false;
+}
+
+}  // namespace
+
+GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
+                              const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
+                              int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode, const Image* mask) {
+  const Seeds seeds(scene.params.values().size(), params);
+  const ParamView<float> Pf(scene.params);
+  // The camera frame and moving meshes' transforms: lifted once, chained per pixel.
+  const PassLift lift = lift_pass(scene, seeds.index.data(), int(params.size()) + 1);
+  ParamView<ad::Var> Pv(scene.params, seeds);
+  Pv.lifted_blocks = &lift.blocks;
+  std::vector<LiftedAdjoints> lifted(size_t(threads), LiftedAdjoints{lift});
+  const ReplaySetup rs{int(params.size()) + 1 + int(lift.size()), moves_rays(scene, Pv, lift)};
+  // With the primal's samples, the primal pass records the paths that replay walks back.
+  const bool replay = !mode.whole_path_tape, recorded = replay && adjoint_seed == scene.render.seed && !params.empty();
+  std::vector<AdjointScratch> scratch(static_cast<size_t>(threads));
+  const CameraFrame<float> frame = camera_frame(scene.camera, Pf);
+  for (AdjointScratch& a : scratch) a.primal.max_vertices = mode.record_vertices;
+  // Per thread: the gradient (the loss is one more entry, last), and drop counts.
+  ad::ExactGradient acc(threads, params.size() + 1, mode.plain_sums);
+  std::vector<long> dropped_samples(size_t(threads), 0), dropped_pixels(size_t(threads), 0);
+  parallel_for(int(ids.size()), threads, [&](int i) {
+    inject_fault(ids[size_t(i)]);
+    const int me = omp_get_thread_num();
+    ad::ThreadGradient& mine = acc.thread(me);
+    const Tile& t = tiles[size_t(ids[size_t(i)])];
+    for (int y = t.y0; y < t.y1; ++y)
+      for (int x = t.x0; x < t.x1; ++x) {
+        RecordedPaths* record = recorded ? &scratch[size_t(me)].primal : nullptr;
+        if (record) record->clear();
+        const glm::dvec3 mean = pixel_estimate(scene, Pf, x, y, record).mean;
+        float* px = primal.pixel(x, y);
+        const float* tp = target.pixel(x, y);
+        glm::dvec3 dloss(0.0);
+        double l = 0;
+        const double w = mask ? mask_weight(*mask, x, y) / normaliser : 1.0 / normaliser;
+        for (int c = 0; c < 3; ++c) {
+          px[c] = to_image_float(mean[c]);  // the loss sees the pixel as an image holds it
+          l += loss_term(loss, px[c], tp[c]) * w;
+          dloss[c] = loss_derivative(loss, px[c], tp[c]) * w;
+        }
+        mine.stage(params.size(), l);
+        if (!std::isfinite(l) || !mine.commit()) {  // a non-finite pixel: no loss, no gradient
+          mine.discard();
+          ++dropped_pixels[size_t(me)];
+          continue;
+        }
+        if (params.empty()) continue;
+        PixelAdjoints out{mine, lifted[size_t(me)]};
+        dropped_samples[size_t(me)] +=
+            replay ? adjoint_pixel_replay(scene, Pf, frame, Pv, rs, adjoint_seed, recorded, x, y, dloss, scratch[size_t(me)], out)
+                   : adjoint_pixel_whole_path(scene, Pv, adjoint_seed, x, y, dloss, out);
+      }
+  });
+  GradientResult out;
+  if (mode.plain_sums) {
+    out.gradient = acc.plain_total();
+    out.loss = out.gradient.back();
+    out.gradient.pop_back();
+  } else {
+    std::vector<ad::FixedSum> sums = acc.take_sums();
+    out.loss_sum = sums.back();
+    sums.pop_back();
+    out.gradient_sums = std::move(sums);
+    out.loss = out.loss_sum.value();
+    for (const ad::FixedSum& g : out.gradient_sums) out.gradient.push_back(g.value());
+  }
+  for (int t = 0; t < threads; ++t) {
+    out.dropped_samples += dropped_samples[size_t(t)];
+    out.dropped_pixels += dropped_pixels[size_t(t)];
+  }
+  return out;
+}
+
+}  // namespace dray

@@ -1,0 +1,317 @@
+#pragma once
+// The path-tracing kernel, written once for every scalar type T (DESIGN.md invariant 1):
+// unidirectional path tracing with next-event estimation for any BSDF lobe that is not a Dirac,
+// multiple importance sampling with BSDF sampling (power heuristic), and Russian roulette.
+// Discrete choices (traversal, occlusion, which light, which lobe, which direction) are made in
+// float; positions, normals, BSDF values and emission are evaluated in T (invariant 2). The kernel
+// never throws.
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "renderer/bsdfs/bsdf.h"
+#include "renderer/sensors/camera.h"
+#include "renderer/emitters/light_sample.h"
+#include "renderer/core/ray_offset.h"
+#include "renderer/core/sampler.h"
+#include "renderer/shapes/surface.h"
+
+namespace dray {
+
+namespace detail {
+
+inline constexpr float kRouletteSurvival = 0.8f;
+
+inline float power_heuristic(float a, float b) { return a * a / (a * a + b * b); }
+
+// A light reached by BSDF sampling from the vertex (x, n): the derivative is taken at the fixed
+// material point of the light that was hit, as next-event estimation and the boundary term of
+// shadows take it, not at the fixed direction: the factor G / value(G) (value 1) of the geometry
+// term G = |cos_x cos_q| / d² in T replaces the direction's d cos / cos. With a fixed direction
+// instead, a moving receiver's MIS weights and shadow edges were differentiated in two
+// parameterisations at once (measured: 30% off on a sphere next to a sphere lamp).
+template <class T>
+T area_turn(const PrimT<T>& prim, const glm::vec3& hit, const Vec3<T>& x, const Vec3<T>& n) {
+  if constexpr (!ad::is_differentiable_v<T>) {
+    return T(1.f);
+  } else {
+    PrimCoords c;
+    if (!prim_coords(value(prim), hit, c)) return T(1.f);
+    const Vec3<T> q = prim_point(prim, c), to = q - x;
+    const T d2 = dot(to, to);
+    const T g = abs(dot(n, to) * dot(prim_normal(prim, q), to)) / (d2 * d2);
+    return g / T(value(g));
+  }
+}
+
+}  // namespace detail
+
+inline bool is_mask(const Material& m) { return m.opacity != kNoSlot || m.opacity_texture >= 0; }
+
+// A mask's opacity at a point with surface coordinates uv: its parameter, or its texture's
+// luminance (Mitsuba's eval_1 of an RGB bitmap) clamped to [0, 1].
+template <class T>
+T mask_opacity(const Scene& scene, const ParamView<T>& P, const Material& m, glm::vec2 uv) {
+  if (m.opacity_texture < 0) return P.scalar(m.opacity);
+  const Vec3<T> c = eval_texture(scene.textures[size_t(m.opacity_texture)], P, uv);
+  const T y = c.x * T(0.212671f) + c.y * T(0.715160f) + c.z * T(0.072169f);
+  return value(y) <= 0.f ? T(0.f) : value(y) >= 1.f ? T(1.f) : y;
+}
+
+// The UV of the float point p on BVH primitive `prim`, for a textured mask only (else unused).
+inline glm::vec2 mask_uv(const Scene& scene, const Material& m, uint32_t prim, const glm::vec3& p) {
+  if (m.opacity_texture < 0) return glm::vec2(0.f);
+  return surface_uv(scene, prim, lift_prim(scene, ParamView<float>(scene.params), prim), p);
+}
+
+// The fraction of light that passes along a shadow ray: 0 past an opaque surface, else the
+// product of (1 - opacity) over the masks crossed (in T: opacity is a parameter).
+template <class T>
+T transmittance(const Scene& scene, const ParamView<T>& P, Ray ray) {
+  if (!scene.has_masks) return T(scene.bvh.occluded(ray) ? 0.f : 1.f);
+  T passed(1.f);
+  for (int crossed = 0; crossed < 64; ++crossed) {
+    Hit hit;
+    if (!scene.bvh.intersect(ray, hit)) return passed;
+    const Material& m = scene.materials[scene.material_of(hit.prim)];
+    if (!is_mask(m)) return T(0.f);
+    const glm::vec3 p = ray.o + ray.d * hit.t;
+    passed *= T(1.f) - mask_opacity(scene, P, m, mask_uv(scene, m, hit.prim, p));
+    const float step = hit.t + detail::ray_epsilon(p, ray.o, hit.t);
+    ray.o += ray.d * step;
+    ray.t_max -= step;
+    if (!(ray.t_max > 0.f)) return passed;
+  }
+  return T(0.f);
+}
+
+// Whether world direction d (float) leaves on the side its local z says: directions on one side of
+// the shading normal and the other of the geometric normal would leak light through the surface.
+inline bool same_side(const glm::vec3& n_geometric, const glm::vec3& d, float local_z) {
+  const float g = glm::dot(n_geometric, d);
+  return local_z != 0.f && g != 0.f && (g > 0.f) == (local_z > 0.f);
+}
+
+// What a path carries from one vertex to the next: the ray, the radiance gathered, the
+// throughput, and the MIS state of the previous bounce.
+template <class T>
+struct PathState {
+  RayT<T> ray;
+  Vec3<T> L{T(0.f)}, beta{T(1.f)};
+  // The previous BSDF sample's d cos / cos (value 1), not yet in beta: its direction is fixed,
+  // but a light it reaches is differentiated at a fixed point on the light (see area_turn).
+  T turn{1.f};
+  Vec3<T> prev_p, prev_n;  // the previous vertex and its shading normal
+  bool specular = true;    // the previous bounce was a Dirac (or the camera): no MIS
+  float bsdf_pdf = 0.f;    // solid-angle pdf of the previous BSDF sample
+  int depth = 0;
+};
+
+// A vertex's outcomes that cost a traversal: what the ray hit (or that it missed) and the
+// transmittance of the next-event shadow ray. The float pass finds them; path replay
+// (renderer/integrators/prb.h) reads them back instead of tracing again.
+struct VertexEvents {
+  bool hit = false;
+  Hit h;
+  float passed = 0.f;  // next-event shadow ray: the transmittance found in float
+};
+
+// One vertex of a path: the ray of `st` meets the scene (or the environment), emission and
+// next-event estimation add to st.L, the BSDF sample (or a mask's pass-through) continues the
+// path in st. Returns false when the path ends here. With `replay`, `ev` holds the outcomes of the
+// same vertex's float pass (its traversals are not repeated, except shadow rays across masks,
+// whose transmittance carries opacity's derivative); otherwise they are found and stored in `ev`.
+template <class T>
+bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sampler& sampler, VertexEvents& ev,
+                 bool replay = false) {
+  using detail::power_heuristic;
+  const Bvh& bvh = scene.bvh;
+  const int n_lights = int(scene.lights.size());
+  const float light_pick = n_lights > 0 ? 1.f / float(n_lights) : 0.f;
+  RayT<T>& ray = st.ray;
+  Vec3<T>& L = st.L;
+  Vec3<T>& beta = st.beta;
+  const int depth = st.depth++;
+
+  Ray fray = ray.detached();
+  if (!replay) ev.hit = bvh.intersect(fray, ev.h);
+  const Hit& hit = ev.h;
+  if (!ev.hit) {
+    if (scene.environment >= 0) {
+      const Light& env = scene.lights[scene.environment];
+      const Vec3<T> Le = environment_radiance(env, P, fray.d);
+      const float w = st.specular ? 1.f : power_heuristic(st.bsdf_pdf, light_pick * environment_pdf(env, fray.d));
+      L += beta * st.turn * Le * T(w);
+    }
+    return false;
+  }
+  PrimT<T> prim = lift_prim(scene, P, hit.prim);
+  SurfacePoint<T> sp = eval_hit(prim, ray, hit, 0.f);
+  const Material& mat = scene.materials[scene.material_of(hit.prim)];
+  const bool back = value(dot(sp.n, ray.d)) > 0.f;
+
+  // Emission leaves the front side only (the side the geometric normal points to), or both.
+  if (mat.emissive && (mat.two_sided || !back)) {
+    Vec3<T> Le = P.vec3(mat.emission);
+    if (st.specular) {
+      L += beta * Le;
+    } else {
+      const Shape& shape = scene.shapes[bvh.prim_refs()[hit.prim].shape];
+      const Light& light = scene.lights[shape.light];
+      // Only the value weighs the sample: computed without derivatives (no tape work).
+      float light_pdf = area_light_pdf(scene, light, value(prim), value(sp), Vec3<float>(value(st.prev_p)));
+      // From the camera's first hit, at the light's material point (where the shadow edges'
+      // boundary term is taken); further on (no boundary term there) at the fixed direction,
+      // which has lighter tails: at a fixed light point, indirect vertices sliding past a
+      // lamp's contact with the floor gave 1/distance fireflies.
+      const T turn_here = depth == 1 ? detail::area_turn(prim, value(sp.p), st.prev_p, st.prev_n) : st.turn;
+      L += beta * turn_here * Le * T(power_heuristic(st.bsdf_pdf, light_pdf));
+    }
+  }
+  beta *= st.turn;
+  st.turn = T(1.f);
+  if (depth >= scene.render.max_depth) return false;
+
+  const float eps = detail::ray_epsilon(value(sp.p), fray.o, hit.t);
+
+  // A mask lets the path through with probability 1 - opacity (a float decision; the weights
+  // carry opacity's derivative). The path keeps its direction and its MIS state: shadow rays
+  // cross masks with transmittance 1 - opacity, so the light found through one is weighed
+  // against next-event estimation as if the mask were not there.
+  if (is_mask(mat)) {
+    const T opacity = mask_opacity(scene, P, mat, mask_uv(scene, mat, hit.prim, value(sp.p)));
+    if (sampler.next() >= value(opacity)) {
+      beta *= (T(1.f) - opacity) / T(1.f - value(opacity));
+      const Vec3<T> n_in = back ? sp.n : -sp.n;  // the side the ray goes on to
+      ray = {sp.p + n_in * T(eps), ray.d};
+      return true;
+    }
+    beta *= opacity / T(value(opacity));
+  }
+
+  // Reflecting BSDFs face the side the ray came from (dray's surfaces are two-sided, with a
+  // material per side under `twosided`); transmitting ones keep the outward normal and tell
+  // inside from outside by wo. n, the geometric normal, decides sides and offsets; ns, the
+  // shading normal (smooth meshes), is the BSDF's frame.
+  const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
+  const uint32_t flags = bsdf_flags(bsdf);
+  const bool flip = back && !(flags & kLobeTransmission);
+  Vec3<T> ns = shading_normal(scene, P, hit.prim, prim, sp.p, sp.n);
+  const Vec3<T> n = flip ? -sp.n : sp.n;
+  if (flip) ns = -ns;
+  const glm::vec3 n_f = value(n);
+  const Frame<T> frame(ns);
+  const Frame<float> frame_f(Vec3<float>(value(ns)));
+  const Vec3<T> wo = frame.to_local(-ray.d);
+  // The BSDF's inputs: parameters and textures at the material point's UV.
+  const glm::vec2 uv = scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, value(prim), value(sp.p));
+  const Inputs<T> in(P, scene.textures.data(), uv);
+  const Inputs<float> in_f = in.values_only();
+  const glm::vec3 wo_f = value(wo);
+  // The start of a ray leaving toward world direction d: off the surface on d's side.
+  auto origin_toward = [&](const glm::vec3& d) { return sp.p + n * T(glm::dot(n_f, d) > 0.f ? eps : -eps); };
+
+  // Next-event estimation: one light, chosen uniformly.
+  if (n_lights > 0 && has_smooth_lobe(flags)) {
+    const int li = std::min(int(sampler.next() * float(n_lights)), n_lights - 1);
+    const float u1 = sampler.next(), u2 = sampler.next(), u3 = sampler.next();
+    const LightSample<T> ls = sample_light(scene, P, scene.lights[li], sp.p, light_pick, u1, u2, u3);
+    const glm::vec3 wi_f = value(ls.wi);
+    const Vec3<T> wi = frame.to_local(ls.wi);
+    if (ls.valid && same_side(n_f, wi_f, value(wi.z))) {
+      const Vec3<T> f = bsdf_f(bsdf, in, wo, wi);
+      const glm::vec3 f_f = value(f);
+      if (f_f.x > 0.f || f_f.y > 0.f || f_f.z > 0.f) {
+        const glm::vec3 o = value(origin_toward(wi_f));
+        const Ray shadow = ls.infinite ? Ray{o, wi_f, INFINITY} : detail::shadow_ray(o, ls.target);
+        T passed;
+        if (replay && !scene.has_masks) {
+          passed = T(ev.passed);
+        } else {
+          passed = transmittance(scene, P, shadow);
+          ev.passed = value(passed);
+        }
+        if (value(passed) > 0.f) {
+          const float w = ls.pdf > 0.f ? power_heuristic(ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi))) : 1.f;
+          L += beta * f * ls.weight * (abs(wi.z) * T(w) * passed);
+        }
+      }
+    }
+  }
+
+  // BSDF sampling. A Dirac lobe's direction is re-evaluated in T (it turns with the normal and
+  // bends with the IOR). Other directions are detached (drawn in the float frame): the
+  // derivative is taken at a fixed direction, the parameterisation the boundary term of shadows
+  // uses (light from a fixed ω or light point), so the surface's turning shows as d cos / cos,
+  // not as a turning ray.
+  const float u1 = sampler.next(), u2 = sampler.next(), uc = sampler.next();
+  const BsdfSample s = bsdf_sample(bsdf, in_f, wo_f, uc, {u1, u2});
+  if (!s.lobe) return false;
+  if (s.lobe & kLobeDelta) {
+    const DeltaLobe<T> d = bsdf_delta(bsdf, in, wo, s);
+    const Vec3<T> wi = frame.to_world(d.wi);
+    const glm::vec3 wi_f = value(wi);
+    if (!same_side(n_f, wi_f, value(d.wi.z))) return false;  // would leave through the wrong side
+    beta *= d.weight;
+    st.specular = true;
+    ray = {origin_toward(wi_f), wi};
+  } else {
+    const glm::vec3 wi_f = to_glm(frame_f.to_world(Vec3<float>(s.wi)));
+    if (!same_side(n_f, wi_f, s.wi.z)) return false;
+    // The value is recomputed in T as in float, so that every scalar type renders the same image.
+    const Vec3<T> wi = frame.to_local(Vec3<T>(wi_f));
+    const float c = std::fabs(value(wi.z));
+    beta *= bsdf_f(bsdf, in, wo, wi) * T(c / s.pdf);
+    st.turn = abs(wi.z) / T(c);  // value: exactly 1
+    st.bsdf_pdf = s.pdf;
+    st.specular = false;
+    st.prev_p = sp.p;
+    st.prev_n = ns;
+    ray = {origin_toward(wi_f), Vec3<T>(wi_f)};
+  }
+
+  // Russian roulette after three bounces, with a survival probability that depends on no
+  // parameter: a throughput-based probability would flip roulette decisions between renders
+  // at nearby parameter values, and finite differences with the same random numbers would
+  // no longer match the derivative. Unbiased either way.
+  if (depth >= 3) {
+    if (sampler.next() >= detail::kRouletteSurvival) return false;
+    beta /= T(detail::kRouletteSurvival);
+  }
+  return true;
+}
+
+// One vertex as the float pass saw it: the state arriving there, the random numbers it drew
+// (the sampler's state on arrival) and its traversal outcomes. Path replay starts from these.
+struct VertexRecord {
+  PathState<float> state;
+  Sampler sampler;
+  VertexEvents events;
+};
+
+// The radiance arriving along `ray` (one path sample). With `record` (float only), each vertex is
+// appended to it.
+template <class T>
+Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler& sampler,
+                 std::vector<VertexRecord>* record = nullptr) {
+  PathState<T> st;
+  st.ray = ray;
+  VertexEvents ev;
+  for (;;) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (record) {
+        record->push_back({st, sampler, {}});
+        const bool more = path_vertex(scene, P, st, sampler, record->back().events);
+        if (!more) break;
+        continue;
+      }
+    }
+    if (!path_vertex(scene, P, st, sampler, ev)) break;
+  }
+  return st.L;
+}
+
+}  // namespace dray

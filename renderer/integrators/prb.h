@@ -1,0 +1,141 @@
+#pragma once
+// Path replay backpropagation (PRB; Vicini, Speierer and Jakob, SIGGRAPH 2021) for the interior
+// term of reverse mode, on the CPU. The float pass records each vertex of a path (the state
+// arriving there, the sampler's state, what its rays hit: integrator.h's VertexRecord). The
+// adjoint then walks the path once, last vertex first: each vertex runs the same kernel step
+// (path_vertex) in Var on a small local tape, from the recorded state lifted to tape inputs,
+// without tracing; its radiance is seeded with d loss / d sample and its outgoing state with the
+// adjoint the next vertex handed back; one sweep gives the parameters' adjoints and the adjoint
+// of its incoming state for the vertex before it. That is reverse mode of the whole path with a
+// checkpoint per vertex: the same derivative as a whole-path tape, in O(path length) memory, with
+// no second BVH traversal and no division by a BSDF value (a zero BSDF value is harmless).
+#include <array>
+#include <span>
+#include <vector>
+
+#include "ad/var.h"
+#include "renderer/sensors/camera.h"
+#include "renderer/integrators/integrator.h"
+
+namespace dray {
+
+// A pixel's paths as its float pass recorded them, sample by sample from sample 0. Recording
+// stops at max_vertices (the per-thread memory bound); the samples after that are traced again
+// at replay.
+struct RecordedPaths {
+  struct Sample {
+    float jx, jy;            // the camera ray's film jitter
+    uint32_t first, count;   // its vertices
+  };
+  std::vector<VertexRecord> vertices;
+  std::vector<Sample> samples;
+  size_t max_vertices = size_t(1) << 14;
+  bool open = true;                        // still recording
+
+  void clear() {
+    vertices.clear();
+    samples.clear();
+    open = true;
+  }
+  // Where the next sample's vertices go, or nullptr once the bound is reached.
+  std::vector<VertexRecord>* begin_sample(float jx, float jy) {
+    if (!open || vertices.size() >= max_vertices) {
+      open = false;
+      return nullptr;
+    }
+    samples.push_back({jx, jy, uint32_t(vertices.size()), 0});
+    return &vertices;
+  }
+  void end_sample() { samples.back().count = uint32_t(vertices.size()) - samples.back().first; }
+  std::span<const VertexRecord> path(size_t s) const { return {vertices.data() + samples[s].first, samples[s].count}; }
+};
+
+// The state a vertex receives, as tape inputs: throughput (3), ray origin (3) and direction (3),
+// turn (1), previous point (3) and normal (3).
+inline constexpr int kCarriedState = 16;
+
+struct ReplaySetup {
+  int carry_first = 0;     // gradient index of the first state input (past parameters and lifted ones)
+  bool rays_move = false;  // whether rays, points and normals carry derivatives (camera, geometry or IOR)
+};
+
+namespace detail {
+
+// The recorded float state as tape inputs (constants where they carry no derivative).
+inline PathState<ad::Var> lift_state(const PathState<float>& f, const ReplaySetup& rs) {
+  auto in = [&](float v, int k) { return ad::Var(v, rs.carry_first + k); };
+  auto vec = [&](const Vec3<float>& v, int k) { return Vec3<ad::Var>(in(v.x, k), in(v.y, k + 1), in(v.z, k + 2)); };
+  PathState<ad::Var> st;
+  st.beta = vec(f.beta, 0);
+  if (rs.rays_move) {
+    st.ray = {vec(f.ray.o, 3), vec(f.ray.d, 6)};
+    st.turn = in(f.turn, 9);
+    st.prev_p = vec(f.prev_p, 10);
+    st.prev_n = vec(f.prev_n, 13);
+  } else {
+    st.ray = {Vec3<ad::Var>(f.ray.o), Vec3<ad::Var>(f.ray.d)};
+    st.turn = f.turn;
+    st.prev_p = Vec3<ad::Var>(f.prev_p);
+    st.prev_n = Vec3<ad::Var>(f.prev_n);
+  }
+  st.specular = f.specular;
+  st.bsdf_pdf = f.bsdf_pdf;
+  st.depth = f.depth;
+  return st;
+}
+
+// Seeds the outgoing state's statements with the adjoints of the next vertex's inputs.
+inline void seed_state(ad::Tape& tape, const PathState<ad::Var>& st, const std::array<float, kCarriedState>& a) {
+  const ad::Var* v[kCarriedState] = {&st.beta.x,   &st.beta.y,   &st.beta.z,   &st.ray.o.x,  &st.ray.o.y,  &st.ray.o.z,
+                                     &st.ray.d.x,  &st.ray.d.y,  &st.ray.d.z,  &st.turn,     &st.prev_p.x, &st.prev_p.y,
+                                     &st.prev_p.z, &st.prev_n.x, &st.prev_n.y, &st.prev_n.z};
+  for (int k = 0; k < kCarriedState; ++k)
+    if (a[size_t(k)] != 0.f) tape.seed(v[k]->i, a[size_t(k)]);
+}
+
+}  // namespace detail
+
+// Replays one recorded path (`path`, whose camera ray went through film point (fx, fy)) with
+// d loss / d sample radiance `dL`: hands sink(gradient index, adjoint) every parameter's and
+// lifted entry's adjoint. Returns false when an adjoint was not finite (what was handed before
+// is then the caller's to drop).
+template <class Sink>
+bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySetup& rs, std::span<const VertexRecord> path,
+                 float fx, float fy, const glm::vec3& dL, Sink&& sink) {
+  ad::Tape& tape = ad::Tape::local();
+  std::array<float, kCarriedState> carry{};  // adjoint of the next vertex's incoming state
+  bool ok = true;
+  auto sweep = [&](std::array<float, kCarriedState>& into) {
+    into.fill(0.f);
+    ok = tape.backward_to([&](int g, float adj) {
+      if (g >= rs.carry_first) into[size_t(g - rs.carry_first)] += adj;
+      else sink(g, adj);
+    }) && ok;
+  };
+  for (size_t i = path.size(); ok && i-- > 0;) {
+    tape.clear();
+    PathState<ad::Var> st = detail::lift_state(path[i].state, rs);
+    Sampler sampler = path[i].sampler;
+    VertexEvents ev = path[i].events;
+    path_vertex(scene, P, st, sampler, ev, true);
+    tape.begin_adjoints();
+    for (int c = 0; c < 3; ++c) tape.seed(st.L[c].i, dL[c]);
+    detail::seed_state(tape, st, carry);
+    sweep(carry);
+  }
+  // The camera ray: the first vertex's incoming ray, when the camera is being differentiated.
+  if (ok && rs.rays_move && P.lifted(scene.camera.origin)) {
+    tape.clear();
+    const RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), fx, fy);
+    tape.begin_adjoints();
+    for (int c = 0; c < 3; ++c) {
+      tape.seed(ray.o[c].i, carry[size_t(3 + c)]);
+      tape.seed(ray.d[c].i, carry[size_t(6 + c)]);
+    }
+    sweep(carry);
+  }
+  tape.clear();
+  return ok;
+}
+
+}  // namespace dray

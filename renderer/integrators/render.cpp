@@ -1,0 +1,114 @@
+#include "renderer/integrators/render.h"
+
+#include <array>
+#include <atomic>
+#include <numeric>
+
+#include <glm/common.hpp>
+#include <omp.h>
+
+#include "ad/dual.h"
+#include "renderer/integrators/boundary.h"
+#include "renderer/core/parallel.h"
+#include "renderer/integrators/pixel_estimate.h"
+
+namespace dray {
+
+std::vector<Tile> make_tiles(int width, int height, int size) { return make_tiles(Tile{0, 0, width, height}, size); }
+
+std::vector<Tile> make_tiles(const Tile& w, int size) {
+  std::vector<Tile> tiles;
+  for (int y = w.y0; y < w.y1; y += size)
+    for (int x = w.x0; x < w.x1; x += size) tiles.push_back({x, y, std::min(x + size, w.x1), std::min(y + size, w.y1)});
+  return tiles;
+}
+
+int fit_tile_size(const Tile& w, int max_size, int workers) {
+  int size = std::max(1, max_size);
+  auto count = [&](int s) { return long((w.x1 - w.x0 + s - 1) / s) * long((w.y1 - w.y0 + s - 1) / s); };
+  while (size > 1 && count(size) < workers) size = std::max(1, size / 2);
+  return size;
+}
+
+namespace {
+
+// Writes one estimate into a pixel: mean and variance (when `values`), and its tangents into
+// the derivative channels of scalars first, first + 1, ...
+// Returns the samples dropped as non-finite.
+template <class T>
+int store(const PixelEstimate<T>& e, const RenderOutputs& out, bool values, size_t first, size_t count, float* px) {
+  if (values) {
+    for (int c = 0; c < 3; ++c) px[c] = to_image_float(e.mean[c]);
+    if (out.variance)
+      for (int c = 0; c < 3; ++c) px[3 + c] = to_image_float(e.variance[c]);
+  }
+  if constexpr (PixelEstimate<T>::N > 0)
+    for (size_t k = 0; k < count; ++k)
+      for (int c = 0; c < 3; ++c) px[out.derivative_channel(first + k) + c] = to_image_float(e.tangent[k][c]);
+  return e.nonfinite;
+}
+
+// A chunk of scalars differentiated in one forward-mode pass.
+struct Chunk {
+  size_t first, count;
+  Seeds seeds;  // per parameter slot: tangent index or -1
+};
+
+template <class T>
+int render_chunk_pixel(const Scene& scene, const Chunk& c, const RenderOutputs& out, bool values, int x, int y, float* px) {
+  return store(pixel_estimate(scene, ParamView<T>(scene.params, c.seeds), x, y), out, values, c.first, c.count, px);
+}
+
+}  // namespace
+
+long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
+                  Image& image, int threads, const RenderOutputs& outputs, const TileProgress& progress) {
+  std::vector<Chunk> chunks;
+  for (size_t first = 0; first < outputs.wrt.size(); first += kMaxTangents) {
+    const size_t count = std::min<size_t>(kMaxTangents, outputs.wrt.size() - first);
+    chunks.push_back({first, count, Seeds(scene.params.values().size(), std::span(outputs.wrt).subspan(first, count))});
+  }
+  const ParamView<float> P(scene.params);
+  std::atomic<int> done{0};
+  std::atomic<long> nonfinite{0};  // an integer sum: the same in any order
+  parallel_for(int(ids.size()), threads, [&](int i) {
+    inject_fault(ids[i]);
+    const Tile& t = tiles[ids[i]];
+    long dropped = 0;
+    for (int y = t.y0; y < t.y1; ++y)
+      for (int x = t.x0; x < t.x1; ++x) {
+        float* px = image.pixel(x, y);
+        if (chunks.empty()) {
+          dropped += store(pixel_estimate(scene, P, x, y), outputs, true, 0, 0, px);
+          continue;
+        }
+        // The first pass also gives the values: a dual's value part is the float render.
+        for (size_t k = 0; k < chunks.size(); ++k) {
+          const Chunk& c = chunks[k];
+          if (c.count == 1) dropped += render_chunk_pixel<ad::Dual<1>>(scene, c, outputs, k == 0, x, y, px);
+          else if (c.count <= 4) dropped += render_chunk_pixel<ad::Dual<4>>(scene, c, outputs, k == 0, x, y, px);
+          else dropped += render_chunk_pixel<ad::Dual<8>>(scene, c, outputs, k == 0, x, y, px);
+        }
+      }
+    nonfinite += dropped;
+    int d = ++done;
+    if (progress && omp_get_thread_num() == 0) progress(d);
+  });
+  return nonfinite;
+}
+
+Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs) {
+  const int w = scene.camera.width, h = scene.camera.height;
+  std::vector<Tile> tiles = make_tiles(w, h, 16);
+  std::vector<int> ids(tiles.size());
+  std::iota(ids.begin(), ids.end(), 0);
+  Image image(w, h, outputs.channels());
+  image.spp = scene.render.spp;
+  render_tiles(scene, tiles, ids, image, threads, outputs);
+  const Tile window{0, 0, w, h};
+  add_boundary_splat(image, outputs, window,
+                     boundary_splat(scene, outputs.wrt, window, default_boundary_samples(scene, window), 0, 1, threads));
+  return image;
+}
+
+}  // namespace dray

@@ -1,0 +1,54 @@
+#pragma once
+// Rendering a set of image tiles with OpenMP threads. Which tiles a process renders is decided
+// elsewhere (mpi/); a pixel's value depends only on (scene, seed, pixel, sample index).
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "renderer/image/image.h"
+#include "renderer/scene.h"
+#include "renderer/core/tile.h"
+
+namespace dray {
+
+// The image cut into size x size tiles, row by row (edge tiles are smaller).
+std::vector<Tile> make_tiles(int width, int height, int size);
+// The window [x0, x1) x [y0, y1) cut the same way.
+std::vector<Tile> make_tiles(const Tile& window, int size);
+
+// The largest tile edge up to `max_size` (halving it) that cuts the window into at least
+// `workers` tiles, so that no rank or thread is left without work; 1 at the smallest. Pixel
+// values do not depend on the tile size.
+int fit_tile_size(const Tile& window, int max_size, int workers);
+
+// What a render produces per pixel, in this channel order: the mean (RGB), optionally the
+// variance of the mean (RGB), then for each differentiated scalar its derivative (RGB).
+struct RenderOutputs {
+  bool variance = false;
+  std::vector<Slot> wrt;  // scalar parameter slots, one derivative image each
+
+  int channels() const { return 3 + (variance ? 3 : 0) + 3 * int(wrt.size()); }
+  int derivative_channel(size_t k) const { return 3 + (variance ? 3 : 0) + 3 * int(k); }
+};
+
+// Tangents per forward-mode pass: the scalars are differentiated in chunks of at most this many.
+inline constexpr int kMaxTangents = 8;
+
+// Called by the calling thread's OpenMP master after each tile it finishes, with the number of
+// tiles this process has finished so far.
+using TileProgress = std::function<void(int tiles_done)>;
+
+// Renders tiles[ids[i]] into `image` (full size, outputs.channels() channels) with `threads`
+// OpenMP threads and a dynamic schedule. With derivatives, each chunk of at most kMaxTangents
+// scalars is one forward-mode pass (Dual<1>, Dual<4> or Dual<8>) whose values equal the float
+// render bit for bit. Pixels outside the tiles are left untouched. Returns the number of
+// samples dropped as non-finite (NaN or Inf; no such value reaches the image). An exception in
+// a thread stops the remaining tiles and is rethrown here.
+long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
+                  Image& image, int threads, const RenderOutputs& outputs = {},
+                  const TileProgress& progress = {});
+
+// The whole image rendered in this process (every tile, `threads` threads).
+Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs = {});
+
+}  // namespace dray

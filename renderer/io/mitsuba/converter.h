@@ -1,0 +1,171 @@
+#pragma once
+// The Mitsuba XML reader's object layer (renderer/io/mitsuba/xml.cpp, mitsuba_scene.cpp): each
+// scene object converted, in file order, into dray's native scene document.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+
+#include "renderer/io/mitsuba/values.h"
+#include "renderer/io/json_reader.h"
+
+namespace dray::mitsuba {
+
+using nlohmann::json;
+
+inline bool element(const pugi::xml_node& n) { return n.type() == pugi::node_element; }
+inline std::string tag(const pugi::xml_node& n) { return n.name(); }
+// A point or vector as the document holds it: components below 1e-12 of the largest are the
+// residue of rotations (cos 90° = 6e-17), far below float precision, written as 0.
+inline json vec(const glm::dvec3& v) {
+  const double big = std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
+  auto clean = [&](double x) { return std::fabs(x) < 1e-12 * big ? 0.0 : x; };
+  return {clean(v.x), clean(v.y), clean(v.z)};
+}
+inline glm::dvec3 apply(const glm::dmat4& m, const glm::dvec3& p, double w) { return glm::dvec3(m * glm::dvec4(p, w)); }
+
+// A plugin's named property values, taken one by one with their type checked; what is left at
+// the end is unsupported.
+class Properties {
+ public:
+  Properties(const XmlFiles& x, const pugi::xml_node& n) : x_(x), n_(n) {}
+  void set(const std::string& key, json v) { values_[key] = std::move(v); }
+  json take(const char* key, const json& fallback) {
+    json v = values_.contains(key) ? values_[key] : fallback;
+    values_.erase(key);
+    return v;
+  }
+  bool flag(const char* key, bool fallback) {
+    const json v = take(key, fallback);
+    if (!v.is_boolean()) x_.fail(n_, std::string(key) + " must be a boolean");
+    return v.get<bool>();
+  }
+  double number(const char* key, double fallback) {
+    const json v = take(key, fallback);
+    if (!v.is_number()) x_.fail(n_, std::string(key) + " must be a number");
+    return v.get<double>();
+  }
+  glm::dvec3 point(const char* key, const glm::dvec3& fallback) {
+    const json v = take(key, vec(fallback));
+    if (!v.is_array() || v.size() != 3 || !v[0].is_number() || !v[1].is_number() || !v[2].is_number())
+      x_.fail(n_, std::string(key) + " must be a point or vector");
+    return {v[0].get<double>(), v[1].get<double>(), v[2].get<double>()};
+  }
+  // Fails naming the first property nobody took.
+  void finish(const std::string& what) const {
+    if (!values_.empty()) x_.fail(n_, "unsupported property \"" + values_.begin().key() + "\" for " + what);
+  }
+
+ private:
+  const XmlFiles& x_;
+  pugi::xml_node n_;
+  json values_ = json::object();
+};
+
+// The document a Mitsuba scene converts to, built object by object in file order.
+class Converter {
+ public:
+  Converter(const std::map<std::string, std::string>& defines, std::vector<std::string>& warnings)
+      : x_(defines), warnings_(warnings) {}
+
+  json run(const std::string& path);
+
+ private:
+  mitsuba::XmlFiles x_;
+  std::vector<std::string>& warnings_;
+  std::map<std::string, pugi::xml_node> ids_;
+  std::map<std::string, std::string> material_of_id_;  // a bsdf's id -> its material's name
+  std::string default_material_;                        // Mitsuba's diffuse 0.5, once needed
+  std::set<std::string> names_;
+  json camera_, render_ = json::object(), shapes_ = json::array(), lights_ = json::array();
+  json materials_ = json::object(), textures_ = json::object();
+  bool filter_seen_ = false;
+
+  void scene(const pugi::xml_node& root);
+
+  void register_id(const pugi::xml_node& n) {
+    const std::string id = x_.attr(n, "id");
+    if (!ids_.emplace(id, n).second) x_.fail(n, "id \"" + id + "\" is used twice");
+  }
+  pugi::xml_node find(const pugi::xml_node& at, const std::string& id) {
+    auto it = ids_.find(id);
+    if (it == ids_.end()) x_.fail(at, "no object with id \"" + id + "\" before this reference");
+    return it->second;
+  }
+  // n itself, or the object a <ref> names (of element kind `kind`).
+  pugi::xml_node resolve(const pugi::xml_node& n, const char* kind) {
+    if (tag(n) != "ref") return n;
+    pugi::xml_node o = find(n, x_.attr(n, "id"));
+    if (tag(o) != kind) x_.fail(n, "refers to a <" + tag(o) + ">, expected a <" + kind + ">");
+    return o;
+  }
+  // An id as a part of parameter names (materials.ID.reflectance): letters, digits, _ and -.
+  static std::string safe(std::string name) {
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+    return name.empty() ? "_" : name;
+  }
+  // A unique name for the objects dray names (shapes, lights): the id, else kind + index.
+  std::string unique_name(const pugi::xml_node& n, const std::string& kind, size_t index) {
+    std::string name = safe(n.attribute("id") ? x_.attr(n, "id") : kind + std::to_string(index));
+    while (!names_.insert(name).second) name += "_";
+    return name;
+  }
+
+  // A property element's value: numbers, colours, points, strings, inline textures, texture refs.
+  json property(const pugi::xml_node& c, bool within_emitter = false);
+
+  json texture(const pugi::xml_node& n);
+  // A top-level texture with an id: added to /textures under it; its name.
+  std::string texture_name(const pugi::xml_node& n) {
+    const std::string id = safe(x_.attr(n, "id"));
+    if (!textures_.contains(id)) textures_[id] = texture(n);
+    return id;
+  }
+
+  json bsdf(const pugi::xml_node& ref_or_bsdf);
+  // The material of a named <bsdf> (top level or referenced): /materials under its id.
+  std::string material_for(const pugi::xml_node& n) {
+    const std::string id = x_.attr(n, "id");
+    if (auto it = material_of_id_.find(id); it != material_of_id_.end()) return it->second;
+    const std::string name = add_material(safe(id), bsdf(n));
+    material_of_id_[id] = name;
+    return name;
+  }
+  // Adds material m under `name`, or name_, name__, ... when taken; returns the name used.
+  std::string add_material(std::string name, json m) {
+    while (materials_.contains(name)) name += "_";
+    materials_[name] = std::move(m);
+    return name;
+  }
+
+  void shape(const pugi::xml_node& n);
+
+  // A square o + s u + t v, s and t in [-1, 1], facing u x v (Mitsuba's rectangle: o = 0, u = x,
+  // v = y), under to_world, as a dray quad; `flip` turns it to face the other way.
+  static json quad(const std::string& name, const std::string& material, const glm::dmat4& to_world, const glm::dvec3& o,
+                   const glm::dvec3& u, const glm::dvec3& v, bool flip) {
+    const glm::dvec3 corner = apply(to_world, o - u - v, 1.0), eu = apply(to_world, 2.0 * u, 0.0), ev = apply(to_world, 2.0 * v, 0.0);
+    return {{"name", name}, {"type", "quad"}, {"corner", vec(corner)}, {"edge_u", vec(flip ? ev : eu)},
+            {"edge_v", vec(flip ? eu : ev)}, {"material", material}};
+  }
+
+  // The material of a shape: its bsdf's (named by its id, or by the shape when inline), Mitsuba's
+  // default (diffuse 0.5) without one; an area emitter makes a material of the shape's own.
+  std::string shape_material(const std::string& shape, const pugi::xml_node& b, const pugi::xml_node& e);
+
+  void emitter(const pugi::xml_node& n);
+  void sensor(const pugi::xml_node& n);
+  void rfilter(const pugi::xml_node& n);  // a film's rfilter: render.filter
+  void integrator(const pugi::xml_node& n);
+};
+
+
+}  // namespace dray::mitsuba

@@ -1,0 +1,217 @@
+// Mitsuba emitters, the sensor (with its film and sampler) and the integrator, and the reader's
+// entry point.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include <glm/geometric.hpp>
+
+#include "renderer/io/mitsuba/converter.h"
+#include "renderer/io/mitsuba/xml.h"
+
+namespace dray {
+
+namespace mitsuba {
+
+namespace {
+
+double rad(double degrees) { return degrees * M_PI / 180.0; }
+double deg(double radians) { return radians * 180.0 / M_PI; }
+
+}  // namespace
+
+void Converter::emitter(const pugi::xml_node& n) {
+  const std::string type = x_.attr(n, "type"), name = unique_name(n, "light", lights_.size());
+  Properties props(x_, n);
+  glm::dmat4 to_world(1.0);
+  bool has_to_world = false;
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    if (tag(c) == "transform") {
+      if (x_.attr(c, "name") != "to_world") x_.fail(c, "an emitter's transform must be named to_world");
+      to_world = x_.transform(c);
+      has_to_world = true;
+    } else {
+      props.set(x_.attr(c, "name"), property(c, true));
+    }
+  }
+  json l = {{"name", name}};
+  const json one = {1, 1, 1};
+  if (type == "point") {
+    l.update({{"type", "point"}, {"position", vec(props.point("position", glm::dvec3(to_world[3])))},
+              {"intensity", props.take("intensity", one)}});
+  } else if (type == "constant") {
+    l.update({{"type", "environment"}, {"radiance", props.take("radiance", one)}});
+  } else if (type == "envmap") {
+    // dray's environment turns about +y only (rotate_y): to_world must be such a rotation.
+    const glm::dmat3 r(to_world);
+    const double angle = std::atan2(r[2][0], r[0][0]);
+    const glm::dmat3 about_y(glm::dvec3(std::cos(angle), 0, -std::sin(angle)), glm::dvec3(0, 1, 0),
+                             glm::dvec3(std::sin(angle), 0, std::cos(angle)));
+    for (int i = 0; i < 3; ++i)
+      if (!(glm::length(r[i] - about_y[i]) <= 1e-6) || to_world[3] != glm::dvec4(0, 0, 0, 1))
+        x_.fail(n, "an envmap's to_world may only rotate about +y");
+    l.update({{"type", "envmap"}, {"filename", props.take("filename", "")}, {"scale", props.take("scale", 1.0)}});
+    if (angle != 0.0) l["rotate_y"] = deg(angle);
+  } else if (type == "directional") {
+    const glm::dvec3 d = props.point("direction", glm::dvec3(to_world * glm::dvec4(0, 0, 1, 0)));
+    l.update({{"type", "directional"}, {"direction", vec(d)}, {"irradiance", props.take("irradiance", one)}});
+  } else if (type == "spot") {
+    if (!has_to_world) x_.fail(n, "a spot light needs a to_world (a lookat: where it is and where it points)");
+    const glm::dvec3 p(to_world[3]), d(to_world * glm::dvec4(0, 0, 1, 0));
+    if (!(glm::length(d) > 0.0)) x_.fail(n, "the spot light's to_world is degenerate");
+    const double cutoff = props.number("cutoff_angle", 20.0);
+    l.update({{"type", "spot"}, {"position", vec(p)}, {"target", vec(p + glm::normalize(d))},
+              {"intensity", props.take("intensity", one)}, {"cutoff_angle", cutoff},
+              {"beam_width", props.take("beam_width", cutoff * 0.75)}});
+  } else if (type == "area") {
+    x_.fail(n, "an area emitter belongs inside the <shape> that emits");
+  } else {
+    x_.fail(n, "unsupported emitter type (supported: point, spot, directional, constant, envmap, area)");
+  }
+  props.finish("a " + type + " emitter");
+  lights_.push_back(l);
+}
+
+void Converter::sensor(const pugi::xml_node& n) {
+  if (!camera_.is_null()) x_.fail(n, "dray renders one sensor per scene");
+  if (x_.attr(n, "type") != "perspective") x_.fail(n, "unsupported sensor type (supported: perspective)");
+  glm::dmat4 to_world(1.0);
+  double fov = -1;
+  std::string axis = "x", focal_length;
+  int width = 768, height = 576;  // hdrfilm's defaults
+  long crop[4] = {0, 0, -1, -1};  // crop_offset_x, crop_offset_y, crop_width, crop_height (-1: Mitsuba's default, the film's size)
+  pugi::xml_node film;
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    const std::string t = tag(c);
+    if (t == "transform") {
+      to_world = x_.transform(c);
+    } else if (t == "film") {
+      if (x_.attr(c, "type") != "hdrfilm") x_.fail(c, "unsupported film (supported: hdrfilm)");
+      film = c;
+      for (pugi::xml_node f : c.children()) {
+        if (!element(f)) continue;
+        if (tag(f) == "rfilter") {
+          rfilter(f);
+          continue;
+        }
+        const std::string key = x_.attr(f, "name");
+        const char* crops[4] = {"crop_offset_x", "crop_offset_y", "crop_width", "crop_height"};
+        const auto crop_key = std::find(crops, crops + 4, key);
+        if (key == "width" || key == "height") {
+          const long v = x_.integer(f);
+          if (v < 1 || v > (1 << 16)) x_.fail(f, "must be in [1, 65536]");
+          (key == "width" ? width : height) = int(v);
+        } else if (crop_key != crops + 4) {
+          crop[crop_key - crops] = x_.integer(f);
+        } else if (key != "pixel_format" && key != "component_format" && key != "sample_border" && key != "banner") {
+          x_.fail(f, "unsupported film property (supported: width, height, crop_offset_x, crop_offset_y, crop_width, "
+                     "crop_height, rfilter; ignored: pixel_format, component_format, sample_border, banner)");
+        }
+      }
+    } else if (t == "sampler") {
+      for (pugi::xml_node s : c.children()) {
+        if (!element(s)) continue;
+        const std::string key = x_.attr(s, "name");
+        if (key == "sample_count") render_["spp"] = x_.integer(s);
+        else if (key == "seed") render_["seed"] = x_.integer(s);
+        else x_.fail(s, "unsupported sampler property (supported: sample_count, seed)");
+      }
+    } else {
+      const std::string key = x_.attr(c, "name");
+      if (key == "fov") fov = x_.number(c);
+      else if (key == "fov_axis") axis = x_.attr(c, "value");
+      else if (key == "focal_length") focal_length = x_.attr(c, "value");
+      else if (key != "near_clip" && key != "far_clip")
+        x_.fail(c, "unsupported sensor property (supported: fov, fov_axis, focal_length, to_world; ignored: near_clip, "
+                   "far_clip)");
+    }
+  }
+  if (fov >= 0 && !focal_length.empty()) x_.fail(n, "give either a fov or a focal_length, not both");
+  if (fov < 0) {
+    // Mitsuba: a 35 mm equivalent focal length (default 50mm) sets the diagonal field of view.
+    const std::string f = focal_length.empty() ? "50mm" : focal_length;
+    const std::string digits = f.size() > 2 && f.compare(f.size() - 2, 2, "mm") == 0 ? f.substr(0, f.size() - 2) : f;
+    char* end = nullptr;
+    const double mm = std::strtod(digits.c_str(), &end);
+    if (digits.empty() || *end != '\0' || !(mm > 0) || !std::isfinite(mm))
+      x_.fail(n, "focal_length must be a length in millimetres such as \"50mm\", got \"" + f + "\"");
+    fov = deg(2 * std::atan(std::sqrt(36.0 * 36.0 + 24.0 * 24.0) / (2 * mm)));
+    axis = "diagonal";
+  }
+  if (fov <= 0 || fov >= 180) x_.fail(n, "needs a fov in (0, 180) degrees");
+  if (crop[2] < 0) crop[2] = width;
+  if (crop[3] < 0) crop[3] = height;
+  if (crop[0] < 0 || crop[1] < 0 || crop[2] < 1 || crop[3] < 1 || crop[0] + crop[2] > width || crop[1] + crop[3] > height)
+    x_.fail(film, "the crop window must lie inside the " + std::to_string(width) + "x" + std::to_string(height) + " film");
+  if (crop[2] != width || crop[3] != height)
+    render_["crop"] = {crop[0], crop[1], crop[0] + crop[2], crop[1] + crop[3]};
+  if (width < 1 || height < 1) x_.fail(n, "the film's width and height must be at least 1");
+  // Mitsuba's camera looks along local +z with +y up and +x to the left of the image.
+  const glm::dvec3 origin(to_world[3]), dir(to_world * glm::dvec4(0, 0, 1, 0)), up(to_world * glm::dvec4(0, 1, 0, 0)),
+      left(to_world * glm::dvec4(1, 0, 0, 0));
+  if (!(glm::length(dir) > 0.0) || !(glm::length(glm::cross(up, dir)) > 0.0)) x_.fail(n, "the sensor's to_world is degenerate");
+  if (glm::dot(glm::cross(up, dir), left) <= 0.0)
+    x_.fail(n, "a mirrored sensor (a to_world that flips the image) is not supported");
+  // The field of view along fov_axis, as dray's vertical one.
+  const double aspect = double(width) / double(height), t = std::tan(rad(fov) / 2);
+  if (axis == "smaller") axis = width < height ? "x" : "y";
+  if (axis == "larger") axis = width > height ? "x" : "y";
+  double ty;
+  if (axis == "x") ty = t / aspect;
+  else if (axis == "y") ty = t;
+  else if (axis == "diagonal") ty = t / std::sqrt(aspect * aspect + 1.0);
+  else x_.fail(n, "fov_axis must be x, y, diagonal, smaller or larger, got \"" + axis + "\"");
+  camera_ = {{"origin", vec(origin)}, {"target", vec(origin + glm::normalize(dir))}, {"up", vec(glm::normalize(up))},
+             {"fov_y", deg(2 * std::atan(ty))}, {"width", width}, {"height", height}};
+}
+
+void Converter::rfilter(const pugi::xml_node& n) {
+  filter_seen_ = true;
+  const std::string type = x_.attr(n, "type");
+  const char* key = type == "tent" ? "radius" : type == "gaussian" ? "stddev" : nullptr;
+  if (type != "box" && !key) x_.fail(n, "unsupported rfilter (supported: box, tent, gaussian)");
+  json filter = type;
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    if (!key || x_.attr(c, "name") != key)
+      x_.fail(c, std::string("unsupported ") + type + " filter property" + (key ? std::string(" (supported: ") + key + ")" : ""));
+    filter = {{"type", type}, {key, x_.number(c)}};
+  }
+  render_["filter"] = filter;
+}
+
+void Converter::integrator(const pugi::xml_node& n) {
+  const std::string type = x_.attr(n, "type");
+  if (type == "moment") {  // a wrapper: its inner integrator renders the image
+    for (pugi::xml_node c : n.children())
+      if (element(c) && tag(c) == "integrator") return integrator(c);
+    x_.fail(n, "a moment integrator needs a nested integrator");
+  }
+  const bool path = type == "path" || type == "volpath" || type == "prb" || type == "prb_basic" || type == "prb_projective" ||
+                    type == "direct_projective";
+  if (!path && type != "direct")
+    x_.fail(n, "unsupported integrator (supported: path, volpath and prb variants (path tracing without media), direct, moment)");
+  long max_depth = path ? -1 : 2;
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    const std::string key = x_.attr(c, "name");
+    if (key == "max_depth" && path) max_depth = x_.integer(c);
+    else if (key == "rr_depth" && path) x_.integer(c);  // dray's roulette starts after 3 bounces (README)
+    else if (key == "hide_emitters" && x_.boolean(c)) x_.fail(c, "hide_emitters is not supported");
+    else if (key != "hide_emitters") x_.fail(c, "unsupported integrator property");
+  }
+  // Mitsuba counts path vertices (1: emitters seen directly, 2: direct light); dray bounces.
+  if (max_depth == 0 || max_depth < -1) x_.fail(n, "max_depth must be -1 (unlimited) or at least 1");
+  render_["max_depth"] = max_depth < 0 ? 1024 : max_depth - 1;
+}
+
+}  // namespace mitsuba
+
+nlohmann::json read_mitsuba_xml(const std::string& path, const std::map<std::string, std::string>& defines,
+                                std::vector<std::string>& warnings) {
+  return mitsuba::Converter(defines, warnings).run(path);
+}
+
+}  // namespace dray

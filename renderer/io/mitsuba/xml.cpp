@@ -1,0 +1,198 @@
+#include <cmath>
+#include <filesystem>
+
+#include <glm/geometric.hpp>
+
+#include "renderer/io/mitsuba/converter.h"
+
+namespace dray::mitsuba {
+
+namespace fs = std::filesystem;
+
+json Converter::run(const std::string& path) {
+  scene(x_.load(path));
+  if (camera_.is_null()) throw LoadError(path + ": the scene has no <sensor>");
+  if (!filter_seen_) render_["filter"] = "gaussian";  // Mitsuba's default
+  json doc = {{"camera", camera_}, {"render", render_}, {"shapes", shapes_}};
+  if (!materials_.empty()) doc["materials"] = materials_;
+  if (!textures_.empty()) doc["textures"] = textures_;
+  if (!lights_.empty()) doc["lights"] = lights_;
+  return doc;
+}
+
+void Converter::scene(const pugi::xml_node& root) {
+  for (pugi::xml_node n : root.children()) {
+    if (!element(n)) continue;
+    const std::string t = tag(n);
+    if (t == "default") {
+      x_.add_default(n);
+    } else if (t == "include") {
+      const fs::path file = fs::path(x_.file_of(n)).parent_path() / x_.attr(n, "filename");
+      scene(x_.load(file.string()));
+    } else if (t == "alias") {
+      ids_[x_.attr(n, "as")] = find(n, x_.attr(n, "id"));
+    } else {
+      if (n.attribute("id")) register_id(n);
+      if (t == "integrator") integrator(n);
+      else if (t == "sensor") sensor(n);
+      else if (t == "shape") shape(n);
+      else if (t == "emitter") emitter(n);
+      else if (t == "bsdf") material_for(n);
+      else if (t == "texture") texture_name(n);
+      else x_.fail(n, "unsupported element at scene level (expected default, include, alias, integrator, sensor, "
+                      "shape, emitter, bsdf or texture)");
+    }
+  }
+}
+
+json Converter::property(const pugi::xml_node& c, bool within_emitter) {
+  const std::string t = tag(c);
+  if (t == "float") return x_.number(c);
+  if (t == "integer") return x_.integer(c);
+  if (t == "boolean") return x_.boolean(c);
+  if (t == "string") return x_.attr(c, "value");
+  if (t == "rgb" || t == "spectrum") return x_.colour(c, within_emitter);
+  if (t == "point" || t == "vector") return vec(x_.triple(c));
+  if (t == "texture") return texture(c);
+  if (t == "ref") return texture_name(resolve(c, "texture"));
+  x_.fail(c, "unsupported property element here");
+}
+
+json Converter::texture(const pugi::xml_node& n) {
+  json t = {{"type", x_.attr(n, "type")}};
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    const std::string name = x_.attr(c, "name");
+    if (tag(c) == "transform" && name == "to_uv") {
+      const glm::dmat4 m = x_.transform(c);
+      if (m[1][0] != 0.0 || m[0][1] != 0.0) x_.fail(c, "to_uv may scale and offset, not rotate");
+      t["to_uv"] = {{"scale", {m[0][0], m[1][1]}}, {"offset", {m[3][0], m[3][1]}}};
+    } else {
+      t[name] = property(c);
+    }
+  }
+  return t;
+}
+
+json Converter::bsdf(const pugi::xml_node& ref_or_bsdf) {
+  const pugi::xml_node n = resolve(ref_or_bsdf, "bsdf");
+  const std::string type = x_.attr(n, "type");
+  json m = {{"type", type}};
+  json inner = json::array();
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    if (tag(c) == "bsdf" || (tag(c) == "ref" && !c.attribute("name"))) inner.push_back(bsdf(c));
+    else m[x_.attr(c, "name")] = property(c);
+  }
+  if (type == "twosided" || type == "mask") {
+    if (inner.empty() || inner.size() > (type == "twosided" ? 2u : 1u)) x_.fail(n, "needs one nested bsdf" + std::string(type == "twosided" ? " (or two)" : ""));
+    m["bsdf"] = inner.size() == 1 ? inner[0] : inner;
+  } else if (!inner.empty()) {
+    x_.fail(n, "a " + type + " bsdf has no nested bsdf");
+  }
+  return m;
+}
+
+namespace {
+
+// A 4x4 matrix as 16 numbers, row by row (a mesh's transform.matrix), the rotation residue of
+// each row's linear part cleaned as vec() does.
+json matrix(const glm::dmat4& m) {
+  json rows = json::array();
+  for (int r = 0; r < 4; ++r) {
+    const json row = vec(glm::dvec3(m[0][r], m[1][r], m[2][r]));
+    rows.insert(rows.end(), row.begin(), row.end());
+    rows.push_back(m[3][r]);
+  }
+  return rows;
+}
+
+}  // namespace
+
+void Converter::shape(const pugi::xml_node& n) {
+  const std::string type = x_.attr(n, "type"), name = unique_name(n, "shape", shapes_.size());
+  glm::dmat4 to_world(1.0);
+  Properties props(x_, n);
+  pugi::xml_node bsdf_node, emitter_node;
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    const std::string t = tag(c);
+    if (t == "transform") {
+      if (x_.attr(c, "name") != "to_world") x_.fail(c, "a shape's transform must be named to_world");
+      to_world = x_.transform(c);
+    } else if (t == "bsdf" || (t == "ref" && !c.attribute("name"))) {
+      if (bsdf_node) x_.fail(c, "a shape has one bsdf");
+      bsdf_node = c;
+    } else if (t == "emitter") {
+      if (x_.attr(c, "type") != "area") x_.fail(c, "a shape's emitter must be of type area");
+      emitter_node = c;
+    } else {
+      props.set(x_.attr(c, "name"), property(c));
+    }
+  }
+  const std::string material = shape_material(name, bsdf_node, emitter_node);
+  const bool flip = props.flag("flip_normals", false);
+  if (type == "obj" || type == "ply") {
+    const json file = props.take("filename", "");
+    if (!file.is_string() || file.get<std::string>().empty()) x_.fail(n, "needs a filename");
+    json s = {{"name", name}, {"type", "mesh"}, {"file", file}, {"material", material}};
+    if (props.flag("face_normals", false)) s["face_normals"] = true;
+    if (type == "obj" && !props.flag("flip_tex_coords", true))
+      x_.fail(n, "flip_tex_coords=false is not supported (dray flips OBJ texture coordinates, as Mitsuba does by default)");
+    if (flip) x_.fail(n, "flip_normals is not supported on meshes yet");
+    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
+    shapes_.push_back(s);
+  } else if (type == "disk") {  // dray's disk: a mesh of the unit disk (README)
+    json s = {{"name", name}, {"type", "disk"}, {"material", material}};
+    if (flip) s["flip_normals"] = true;
+    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
+    shapes_.push_back(s);
+  } else if (type == "sphere") {
+    const glm::dvec3 c = props.point("center", glm::dvec3(0.0));
+    const double r = props.number("radius", 1.0);
+    const glm::dvec3 c0(to_world[0]), c1(to_world[1]), c2(to_world[2]);
+    const double s = glm::length(c0), tol = 1e-6 * s;
+    if (std::fabs(glm::length(c1) - s) > tol || std::fabs(glm::length(c2) - s) > tol || std::fabs(glm::dot(c0, c1)) > tol * s ||
+        std::fabs(glm::dot(c0, c2)) > tol * s || std::fabs(glm::dot(c1, c2)) > tol * s)
+      x_.fail(n, "a sphere's to_world must keep it a sphere (rotation, uniform scale, translation)");
+    if (flip) x_.fail(n, "flip_normals is not supported on spheres");
+    shapes_.push_back({{"name", name}, {"type", "sphere"}, {"center", vec(apply(to_world, c, 1.0))}, {"radius", r * s}, {"material", material}});
+  } else if (type == "rectangle") {
+    shapes_.push_back(quad(name, material, to_world, glm::dvec3(0.0), {1, 0, 0}, {0, 1, 0}, flip));
+  } else if (type == "cube") {
+    if (flip) x_.fail(n, "flip_normals is not supported on cubes");
+    // The six faces of [-1, 1]^3, each facing out: centre o, axes u and v with u x v = o.
+    const glm::dvec3 faces[6][3] = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},  {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
+                                    {{0, 1, 0}, {0, 0, 1}, {1, 0, 0}},  {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}},
+                                    {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},  {{0, 0, -1}, {0, 1, 0}, {1, 0, 0}}};
+    for (int f = 0; f < 6; ++f)
+      shapes_.push_back(quad(name + "_" + std::to_string(f), material, to_world, faces[f][0], faces[f][1], faces[f][2], false));
+  } else {
+    x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube, disk)");
+  }
+  props.finish("a " + type);
+}
+
+std::string Converter::shape_material(const std::string& shape, const pugi::xml_node& b, const pugi::xml_node& e) {
+  if (!e) {
+    if (!b) {
+      if (default_material_.empty())
+        default_material_ = add_material("default", {{"type", "diffuse"}, {"reflectance", {0.5, 0.5, 0.5}}});
+      return default_material_;
+    }
+    const pugi::xml_node n = resolve(b, "bsdf");
+    if (n.attribute("id")) return material_for(n);
+    return add_material(shape, bsdf(n));
+  }
+  json m = b ? bsdf(b) : json{{"type", "diffuse"}, {"reflectance", {0.5, 0.5, 0.5}}};
+  json radiance = {1.0, 1.0, 1.0};
+  for (pugi::xml_node c : e.children()) {
+    if (!element(c)) continue;
+    if (x_.attr(c, "name") != "radiance") x_.fail(c, "unsupported area emitter property");
+    radiance = property(c, true);
+  }
+  m["emission"] = radiance;
+  return add_material(shape, m);
+}
+
+}  // namespace dray::mitsuba

@@ -1,0 +1,39 @@
+#pragma once
+// Loading scenes from JSON or Mitsuba 3 XML (and the OBJ meshes they name). Every error names the file and the
+// JSON path or OBJ line, e.g. `scene.json: /shapes/2/radius: must be > 0, got -1`.
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "renderer/io/json_reader.h"
+#include "renderer/scene.h"
+
+namespace dray {
+
+// Loads `path` (dray JSON, or Mitsuba 3 XML by its .xml extension: renderer/io/mitsuba/xml.h, its
+// <default> values overridden by `defines`), applying `overrides` ("render.spp=4",
+// "shapes.ball.radius=2", "materials.white.albedo[1]=0.5") to the scene document first, and builds
+// the geometry (BVH) unless told not to.
+Scene load_scene(const std::string& path, const std::vector<std::string>& overrides = {}, bool build_geometry = true,
+                 const std::map<std::string, std::string>& defines = {});
+
+// The scene document of `path`: the JSON itself, or a Mitsuba XML scene converted (what
+// `dray convert` writes). Conversion warnings are appended to `warnings`.
+nlohmann::json read_scene_document(const std::string& path, const std::map<std::string, std::string>& defines,
+                                   std::vector<std::string>& warnings);
+bool is_mitsuba_scene(const std::string& path);
+
+// The same from an already-parsed document; `path` is used for messages and relative files.
+Scene load_scene(const nlohmann::json& doc, const std::string& path, bool build_geometry = true);
+
+// Applies one "key=value" override to a scene document. KEY is a document key or a parameter
+// name (dray params); VALUE is JSON, or a bare word taken as a string. Throws LoadError.
+void apply_override(nlohmann::json& doc, const std::string& assignment);
+
+// The document key of a parameter name: shapes.bunny.translate -> shapes.bunny.transform.translate.
+std::string scene_key(const std::string& param_name);
+
+}  // namespace dray

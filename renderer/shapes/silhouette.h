@@ -1,0 +1,89 @@
+#pragma once
+// The edges across which the image is discontinuous as seen from the camera, for boundary
+// sampling (Li et al. 2018, "Differentiable Monte Carlo Ray Tracing through Edge Sampling"):
+// for a flat-shaded mesh every edge whose faces meet at an angle (even an edge between two
+// visible faces separates two radiances), for a smooth-shaded one its silhouettes from the eye;
+// open mesh edges, the four edges of
+// a quad, and the tangent circle of a sphere. Each is clipped to the film window and weighted by
+// its length there, in pixels. Found in float, once per pass; whether an edge is hidden behind
+// another surface is left to the samples (both sides then see the same radiance).
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "renderer/sensors/camera.h"
+#include "renderer/integrators/render.h"
+#include "renderer/scene.h"
+
+namespace dray {
+
+// The mesh's edges with their faces (open edges and edges of more than two faces: f1 = kOpen).
+std::vector<MeshEdge> mesh_edges(const Mesh& mesh);
+
+struct SilhouetteElement {
+  enum class Kind : uint8_t { segment, circle };
+  Kind kind = Kind::segment;
+  uint32_t shape = 0;
+  // segment: the endpoints, as mesh vertex indices or quad corners (0 a, 1 a+b, 2 a+b+c, 3 a+c).
+  uint32_t v0 = 0, v1 = 0;
+  // segment: the part in front of the camera, as parameters s of v0 + s (v1 - v0), and of that
+  // part the piece on the film window, as parameters t of its projection (linear on the film).
+  float s0 = 0, s1 = 1, t0 = 0, t1 = 1;
+  float weight = 0;  // selection weight: the length on the film window in pixels (circle: approximate);
+                     // for occluder edges, the length in space
+  uint32_t mesh_edge = UINT32_MAX;  // mesh segments: index into Mesh::edges
+};
+
+struct Silhouettes {
+  std::vector<SilhouetteElement> elements;
+  std::vector<double> cdf;  // running sum of the weights
+  double total() const { return cdf.empty() ? 0.0 : cdf.back(); }
+  // Recomputes cdf from the elements' weights.
+  void sum_weights() {
+    cdf.clear();
+    double sum = 0;
+    for (const auto& e : elements) cdf.push_back(sum += double(e.weight));
+  }
+};
+
+// The candidate edges of the scene for the camera at its current parameters, over `window`.
+Silhouettes find_silhouettes(const Scene& scene, const Tile& window);
+
+// The edges that can cast a shadow edge, seen from `from` (a point light, or a directional one's
+// direction: homogeneous, as for silhouette_from): mesh edges whose faces
+// face opposite ways from it, open mesh edges, quad edges and spheres; without `from` (area
+// lights, whose points vary) every mesh edge whose faces meet at an angle, to be tested per
+// sample with silhouette_from. Weighted by length in space (a sphere: its circumference). Shape
+// `skip` (a lamp that cannot shadow itself) is left out.
+Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t skip = UINT32_MAX);
+
+// Where edges are seen from, in homogeneous coordinates: a point (w = 1), or for light from
+// infinitely far away (an environment) the direction toward it (w = 0).
+inline glm::vec4 seen_from_point(const glm::vec3& p) { return glm::vec4(p, 1.f); }
+inline glm::vec4 seen_from_direction(const glm::vec3& d) { return glm::vec4(d, 0.f); }
+
+// Whether a mesh segment is a silhouette seen from `from` (true for open edges and non-meshes).
+bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from);
+
+// The directions from infinitely far from which element e is a silhouette form a lune between
+// the great circles normal to its two faces' normals n0 and n1: returns its half-width α, the
+// angle between the normals (the lune's solid angle is 4α), with the normals. Open mesh edges,
+// quad edges and spheres are silhouettes from every direction: π.
+float silhouette_lune(const Scene& scene, const SilhouetteElement& e, glm::vec3& n0, glm::vec3& n1);
+
+// The world-space endpoints of a segment element (float, current parameters).
+void segment_endpoints(const Scene& scene, const SilhouetteElement& e, glm::vec3& p0, glm::vec3& p1);
+
+// A sphere's tangent circle seen from `eye` (homogeneous, as for silhouette_from: from a
+// direction it is the great circle across it): centre, radius and an orthonormal frame of its
+// plane. False when the eye is inside the sphere (no silhouette).
+struct Circle {
+  glm::vec3 centre, u, v;
+  float radius;
+};
+bool tangent_circle(const glm::vec3& centre, float radius, const glm::vec4& eye, Circle& out);
+
+}  // namespace dray

@@ -1,0 +1,218 @@
+#pragma once
+// A BVH primitive lifted to the kernel's scalar type: its geometry read from the parameter
+// table, the differentiable re-evaluation of a hit found in float, and points sampled on it.
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
+
+#include "renderer/sensors/camera.h"
+#include "renderer/accel/intersect.h"
+#include "renderer/scene.h"
+#include "renderer/shapes/transform.h"
+
+namespace dray {
+
+template <class T>
+struct PrimT {
+  PrimGeom::Kind kind;
+  Vec3<T> a, b, c;  // as in PrimGeom; sphere: centre a, radius r
+  T r;
+};
+
+// The primal values, without derivatives: for quantities that only steer decisions or weights.
+template <class T>
+PrimT<float> value(const PrimT<T>& p) {
+  return {p.kind, Vec3<float>(value(p.a)), Vec3<float>(value(p.b)), Vec3<float>(value(p.c)), value(p.r)};
+}
+
+template <class T>
+bool transform_active(const ParamView<T>& P, const Transform& xf) {
+  return P.active(xf.scale, 1) || P.active(xf.rotate, 3) || P.active(xf.translate, 3);
+}
+
+// Whether an element of mesh shape s's vertex block is seeded.
+template <class T>
+bool vertices_active(const Scene& scene, const ParamView<T>& P, const Shape& s) {
+  if (s.kind != Shape::Kind::mesh) return false;
+  const Mesh& m = scene.meshes[s.mesh];
+  return P.active(m.vertices, uint32_t(3 * m.object_positions.size()));
+}
+
+// Whether mesh shape s moves in this pass: its transform or its vertices are seeded.
+template <class T>
+bool mesh_active(const Scene& scene, const ParamView<T>& P, const Shape& s) {
+  return transform_active(P, s.transform) || vertices_active(scene, P, s);
+}
+
+// Vertex v of mesh shape s in world space, in T, under the lifted transform t: its object
+// position read from the vertex block (seeded or constant).
+template <class T>
+Vec3<T> mesh_vertex(const Scene& scene, const ParamView<T>& P, const Shape& s, const TransformT<T>& t, uint32_t v) {
+  const Mesh& m = scene.meshes[s.mesh];
+  const Vec3<T> p = m.vertices == kNoSlot ? Vec3<T>(Vec3<float>(m.object_positions[v])) : P.vec3(m.vertices + 3 * v);
+  return transform_point(t, p);
+}
+
+template <class T>
+PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
+  const PrimRef& ref = scene.bvh.prim_refs()[prim];
+  const Shape& s = scene.shapes[ref.shape];
+  switch (s.kind) {
+    case Shape::Kind::sphere:
+      return {PrimGeom::sphere, P.vec3(s.a), {}, {}, P.scalar(s.b)};
+    case Shape::Kind::quad:
+      return {PrimGeom::quad, P.vec3(s.a), P.vec3(s.b), P.vec3(s.c), T(0)};
+    case Shape::Kind::mesh: break;
+  }
+  const PrimGeom& g = scene.bvh.prim_geoms()[prim];
+  if (!mesh_active(scene, P, s)) return {PrimGeom::triangle, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
+  // The transform or the vertices are being differentiated: the triangle follows them, in T.
+  const uint32_t* tri = &scene.meshes[s.mesh].indices[3 * size_t(ref.index)];
+  const TransformT<T> t = lift_transform(P, s.transform);
+  Vec3<T> v[3];
+  for (int k = 0; k < 3; ++k) v[k] = mesh_vertex(scene, P, s, t, tri[k]);
+  return {PrimGeom::triangle, v[0], v[1] - v[0], v[2] - v[0], T(0)};
+}
+
+template <class T>
+T prim_area(const PrimT<T>& p) {
+  if (p.kind == PrimGeom::sphere) return T(4.f * kPi) * p.r * p.r;
+  T parallelogram = length(cross(p.b, p.c));
+  return p.kind == PrimGeom::quad ? parallelogram : T(0.5f) * parallelogram;
+}
+
+// A point on a surface with its unit geometric normal.
+template <class T>
+struct SurfacePoint {
+  Vec3<T> p, n;
+};
+
+template <class T>
+SurfacePoint<float> value(const SurfacePoint<T>& s) {
+  return {Vec3<float>(value(s.p)), Vec3<float>(value(s.n))};
+}
+
+template <class T>
+Vec3<T> prim_normal(const PrimT<T>& prim, const Vec3<T>& p) {
+  if (prim.kind == PrimGeom::sphere) return (p - prim.a) / prim.r;
+  return normalize(cross(prim.b, prim.c));
+}
+
+// Re-evaluates, in T, the hit the float traversal found: the same primitive, the same root.
+// In float the traversal's distance is already this value (same function, same inputs), so only
+// derivative-carrying types intersect again.
+template <class T>
+SurfacePoint<T> eval_hit(const PrimT<T>& prim, const RayT<T>& ray, const Hit& hit, float t_min) {
+  PrimHit<T> h{T(hit.t), T(0), T(0)};
+  if constexpr (ad::is_differentiable_v<T>) {
+    bool ok = prim.kind == PrimGeom::sphere
+                  ? intersect_sphere(ray.o, ray.d, prim.a, prim.r, t_min, INFINITY, h)
+                  : intersect_triangle(ray.o, ray.d, prim.a, prim.b, prim.c, t_min, INFINITY, h,
+                                       prim.kind == PrimGeom::quad);
+    // A hit exactly on an edge can fail the re-test in T by rounding; keep the float distance.
+    if (!ok) h.t = T(hit.t);
+  }
+  Vec3<T> p = ray.o + ray.d * h.t;
+  return {p, prim_normal(prim, p)};
+}
+
+// The shading normal at p (in T) on BVH primitive `prim`, lifted as `pt`, whose geometric
+// normal is ng: a smooth mesh's corner normals interpolated at p's barycentrics (following the
+// transform when it is being differentiated, so the normal turns with the mesh); else ng.
+template <class T>
+Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim, const PrimT<T>& pt, const Vec3<T>& p,
+                       const Vec3<T>& ng) {
+  const PrimRef& ref = scene.bvh.prim_refs()[prim];
+  const Shape& s = scene.shapes[ref.shape];
+  if (s.kind != Shape::Kind::mesh) return ng;
+  const Mesh& m = scene.meshes[s.mesh];
+  if (m.object_normals.empty()) return ng;
+  const Vec3<T> rel = p - pt.a;
+  const T bb = dot(pt.b, pt.b), bc = dot(pt.b, pt.c), cc = dot(pt.c, pt.c), det = bb * cc - bc * bc;
+  if (!(value(det) > 0.f)) return ng;
+  const T rb = dot(rel, pt.b), rc = dot(rel, pt.c);
+  const T u = (rb * cc - rc * bc) / det, v = (rc * bb - rb * bc) / det;
+  const size_t base = 3 * size_t(ref.index);
+  Vec3<T> n[3];
+  if (transform_active(P, s.transform)) {
+    const TransformT<T> t = lift_transform(P, s.transform);
+    for (int k = 0; k < 3; ++k) n[k] = transform_normal(t, Vec3<T>(Vec3<float>(m.object_normals[base + size_t(k)])));
+  } else {
+    for (int k = 0; k < 3; ++k) n[k] = Vec3<T>(Vec3<float>(m.world_normals[base + size_t(k)]));
+  }
+  const Vec3<T> ns = n[0] * (T(1.f) - u - v) + n[1] * u + n[2] * v;
+  const T len = length(ns);
+  if (!(value(len) > 0.f)) return ng;
+  return ns / len;
+}
+
+// A material point of a primitive: surface coordinates that stay with the surface when its
+// parameters move (a triangle's or quad's a + u b + v c; a sphere's direction from its centre).
+struct PrimCoords {
+  glm::vec2 uv{0.f};
+  glm::vec3 omega{0.f};
+};
+
+// The coordinates of the float point p on the primitive (least squares in its plane). False for
+// a degenerate primitive.
+inline bool prim_coords(const PrimT<float>& prim, const glm::vec3& p, PrimCoords& out) {
+  if (prim.kind == PrimGeom::sphere) {
+    out.omega = (p - to_glm(prim.a)) / prim.r;
+    return prim.r > 0.f;
+  }
+  const glm::vec3 rel = p - to_glm(prim.a), eb = to_glm(prim.b), ec = to_glm(prim.c);
+  const float bb = glm::dot(eb, eb), bc = glm::dot(eb, ec), cc = glm::dot(ec, ec), det = bb * cc - bc * bc;
+  if (!(det > 0.f)) return false;
+  const float rb = glm::dot(rel, eb), rc = glm::dot(rel, ec);
+  out.uv = {(rb * cc - rc * bc) / det, (rc * bb - rb * bc) / det};
+  return true;
+}
+
+// The material point with coordinates c, in T: it moves with the primitive.
+template <class T>
+Vec3<T> prim_point(const PrimT<T>& prim, const PrimCoords& c) {
+  return prim.kind == PrimGeom::sphere ? prim.a + Vec3<T>(c.omega) * prim.r
+                                       : prim.a + prim.b * T(c.uv.x) + prim.c * T(c.uv.y);
+}
+
+// The surface coordinates (UV) of the float point p on BVH primitive `prim`, lifted as pf, as
+// Mitsuba 3 defines them: a sphere's (φ / 2π, θ / π) about its z axis; a quad's (u, v) of
+// corner + u edge_u + v edge_v; a mesh's interpolated `vt`, else the barycentric (b1, b2). A
+// material point keeps its UV when parameters move: a float, with no derivative.
+inline glm::vec2 surface_uv(const Scene& scene, uint32_t prim, const PrimT<float>& pf, const glm::vec3& p) {
+  PrimCoords c;
+  if (!prim_coords(pf, p, c)) return glm::vec2(0.f);
+  if (pf.kind == PrimGeom::sphere) {
+    float u = std::atan2(c.omega.y, c.omega.x) * (0.5f / kPi);
+    if (u < 0.f) u += 1.f;
+    return {u, std::acos(std::clamp(c.omega.z, -1.f, 1.f)) / kPi};
+  }
+  const PrimRef& ref = scene.bvh.prim_refs()[prim];
+  const Shape& s = scene.shapes[ref.shape];
+  if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) return c.uv;
+  const glm::vec2* t = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];
+  return t[0] * (1.f - c.uv.x - c.uv.y) + t[1] * c.uv.x + t[2] * c.uv.y;
+}
+
+// A point on the primitive from two uniform numbers, uniform in area.
+template <class T>
+SurfacePoint<T> sample_prim(const PrimT<T>& prim, float u1, float u2) {
+  using std::sqrt;
+  if (prim.kind == PrimGeom::sphere) {
+    float z = 1.f - 2.f * u1, rxy = sqrt(std::max(0.f, 1.f - z * z)), phi = 2.f * kPi * u2;
+    Vec3<T> dir(T(rxy * std::cos(phi)), T(rxy * std::sin(phi)), T(z));
+    return {prim.a + dir * prim.r, dir};
+  }
+  Vec3<T> p;
+  if (prim.kind == PrimGeom::quad) {
+    p = prim.a + prim.b * T(u1) + prim.c * T(u2);
+  } else {
+    float su = sqrt(u1);  // uniform barycentrics (Shirley & Chiu)
+    p = prim.a + prim.b * T(su * (1.f - u2)) + prim.c * T(su * u2);
+  }
+  return {p, prim_normal(prim, p)};
+}
+
+}  // namespace dray

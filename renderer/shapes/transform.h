@@ -1,0 +1,81 @@
+#pragma once
+// The mesh transform, world_from_object = translate * rotate_z * rotate_y * rotate_x * scale,
+// written once for any scalar as a 3x3 linear part and a translation: the BVH build evaluates it
+// in float, the kernel in T when one of its parameters is being differentiated. A reverse pass
+// lifts it once (its twelve entries become inputs of every sample's tape, chained to the
+// parameters per pixel: renderer/integrators/pass_lift.h) instead of re-deriving it at every hit.
+#include "renderer/sensors/camera.h"
+#include "renderer/core/param_table.h"
+#include "renderer/scene.h"
+
+namespace dray {
+
+template <class T>
+struct TransformT {
+  T m[3][3];  // rotation times scale, row-major
+  Vec3<T> translate;
+};
+
+// The transform's entries in T from its parameters (sines and cosines computed once).
+template <class T>
+TransformT<T> transform_from_params(const ParamView<T>& P, const Transform& xf) {
+  using ad::cos;
+  using ad::sin;
+  const T deg = T(kPi / 180.f);
+  const Vec3<T> rot = P.vec3(xf.rotate);
+  T c[3], s[3];
+  for (int a = 0; a < 3; ++a) {
+    c[a] = cos(rot[a] * deg);
+    s[a] = sin(rot[a] * deg);
+  }
+  // R = Rz Ry Rx, written out; times the uniform scale.
+  const T sc = P.scalar(xf.scale);
+  const T r[3][3] = {{c[2] * c[1], c[2] * s[1] * s[0] - s[2] * c[0], c[2] * s[1] * c[0] + s[2] * s[0]},
+                     {s[2] * c[1], s[2] * s[1] * s[0] + c[2] * c[0], s[2] * s[1] * c[0] - c[2] * s[0]},
+                     {-s[1], c[1] * s[0], c[1] * c[0]}};
+  TransformT<T> t;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) t.m[i][j] = r[i][j] * sc;
+  t.translate = P.vec3(xf.translate);
+  return t;
+}
+
+// The twelve entries: the linear part row by row, then the translation.
+inline constexpr int kTransformEntries = 12;
+template <class T>
+T& transform_entry(TransformT<T>& t, int k) {
+  return k < 9 ? t.m[k / 3][k % 3] : t.translate[k - 9];
+}
+
+// The transform in T: its entries lifted once per pass when the view has them (a reverse pass),
+// else derived from the parameters.
+template <class T>
+TransformT<T> lift_transform(const ParamView<T>& P, const Transform& xf) {
+  if constexpr (ad::is_differentiable_v<T>)
+    if (const LiftedBlock* lifted = P.lifted(xf.rotate)) {
+      TransformT<T> t;
+      for (int k = 0; k < kTransformEntries; ++k) transform_entry(t, k) = P.lifted_input(*lifted, k);
+      return t;
+    }
+  return transform_from_params(P, xf);
+}
+
+template <class T>
+Vec3<T> linear_part(const TransformT<T>& t, const Vec3<T>& v) {
+  auto row = [&](int i) { return dot(Vec3<T>(t.m[i][0], t.m[i][1], t.m[i][2]), v); };
+  return {row(0), row(1), row(2)};
+}
+
+template <class T>
+Vec3<T> transform_point(const TransformT<T>& t, const Vec3<T>& p_object) {
+  return linear_part(t, p_object) + t.translate;
+}
+
+// A direction or normal in world space: the linear part alone (a uniform scale keeps
+// directions; normalise after, as a negative scale flips them).
+template <class T>
+Vec3<T> transform_normal(const TransformT<T>& t, const Vec3<T>& n_object) {
+  return normalize(linear_part(t, n_object));
+}
+
+}  // namespace dray

@@ -1,0 +1,145 @@
+// envmap: Mitsuba's equirectangular mapping (and rotate_y) both ways; importance sampling χ² against
+// its pdf; a diffuse sphere under a constant map and a plane under a sky-only map against closed
+// forms; the radiance's derivative by a texel and by scale; the loader.
+#include <catch2/catch.hpp>
+
+#include "ad/dual.h"
+#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/render.h"
+#include "renderer/io/scene_loader.h"
+#include "tests/chi2.h"
+
+using namespace dray;
+using nlohmann::json;
+
+namespace {
+
+json sky_scene(const json& envmap, const json& shapes, int spp = 64) {
+  return {{"camera", {{"origin", {0, 0.5, 4}}, {"target", {0, 0, 0}}, {"fov_y", 30}, {"width", 24}, {"height", 24}}},
+          {"render", {{"spp", spp}, {"max_depth", 4}, {"seed", 1}}},
+          {"materials", {{"m", {{"type", "diffuse"}, {"reflectance", 0.6}}}}},
+          {"shapes", shapes},
+          {"lights", {envmap}}};
+}
+
+// A 16×8 map: a smooth gradient, one bright texel, and a dark row.
+Scene test_map(float rotate_deg) {
+  json doc = sky_scene({{"name", "sky"}, {"type", "envmap"}, {"width", 16}, {"height", 8}, {"value", 1}, {"rotate_y", rotate_deg}},
+                       {{{"type", "sphere"}, {"center", {0, 0, 0}}, {"radius", 1}, {"material", "m"}}});
+  Scene s = load_scene(doc, "sky.json");
+  const Slot data = s.params.find("lights.sky.data")->slot;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 16; ++j)
+      for (int c = 0; c < 3; ++c)
+        s.params.set(data + Slot(3 * (i * 16 + j) + c), i == 5 ? 0.f : 0.2f + 0.1f * float(j % 5) + 0.05f * float(c) + (i == 2 && j == 11 ? 30.f : 0.f));
+  s.build_light_tables();
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("envmap: Mitsuba's mapping, y up, u = atan2(x, -z) / 2pi, and rotate_y", "[envmap]") {
+  EnvMap e;
+  CHECK(envmap_uv(e, {0, 1, 0}).y == Approx(0.f).margin(1e-6));   // +y: the top row
+  CHECK(envmap_uv(e, {0, -1, 0}).y == Approx(1.f));               // -y: the bottom
+  CHECK(envmap_uv(e, {0, 0, -1}).x == Approx(0.f).margin(1e-6));  // -z: u = 0
+  CHECK(envmap_uv(e, {1, 0, 0}).x == Approx(0.25f));
+  for (float rot : {0.f, 0.7f})
+    for (glm::vec2 uv : {glm::vec2(0.1f, 0.3f), glm::vec2(0.6f, 0.8f), glm::vec2(0.95f, 0.5f)}) {
+      e.rotate_y = rot;
+      const glm::vec2 back = envmap_uv(e, envmap_direction(e, uv));
+      CHECK(back.x == Approx(uv.x).epsilon(1e-4));
+      CHECK(back.y == Approx(uv.y).epsilon(1e-4));
+    }
+  e.rotate_y = kPi / 2;  // turned a quarter about +y: what was seen toward -z is now seen toward... +x or -x
+  CHECK(std::fabs(envmap_direction(e, {0.f, 0.5f}).x) == Approx(1.f));
+}
+
+TEST_CASE("envmap: samples follow the pdf (chi2), rotated or not", "[envmap]") {
+  for (float rot : {0.f, 40.f}) {
+    const Scene s = test_map(rot);
+    const EnvMap& e = s.lights[0].env;
+    auto draw = [&](Sampler& sampler) {
+      float pdf;
+      const float u1 = sampler.next(), u2 = sampler.next();
+      const glm::vec3 d = sample_envmap(e, u1, u2, pdf);
+      return pdf > 0.f ? test::Chi2Draw{test::Chi2Draw::direction, d} : test::Chi2Draw{};
+    };
+    auto pdf = [&](const glm::vec3& d) { return double(envmap_pdf(e, d)); };
+    const test::Chi2Result r = test::chi2_sphere(draw, pdf, false, 3);
+    INFO("rotate_y " << rot << ": chi2 " << r.statistic << " dof " << r.dof << " p " << r.p_value);
+    CHECK(r.dof > 50);
+    CHECK(r.p_value > 0.005);
+    // The dark row is never drawn, the bright texel often.
+    Sampler sampler(1, 2, 3);
+    int dark = 0;
+    for (int i = 0; i < 100000; ++i) {
+      float p;
+      const float u1 = sampler.next(), u2 = sampler.next();
+      const glm::vec2 uv = envmap_uv(e, sample_envmap(e, u1, u2, p));
+      dark += int(uv.y * 8.f) == 5;
+    }
+    CHECK(dark == 0);
+  }
+}
+
+TEST_CASE("envmap: furnace of a constant map, and a plane under a sky that is bright above only", "[envmap]") {
+  // A diffuse sphere under a constant map of 2 x scale 0.5: albedo x 1, as the constant environment.
+  json doc = sky_scene({{"name", "sky"}, {"type", "envmap"}, {"width", 32}, {"height", 16}, {"value", 2}, {"scale", 0.5}},
+                       {{{"type", "sphere"}, {"center", {0, 0, 0}}, {"radius", 1}, {"material", "m"}}}, 256);
+  const Scene s = load_scene(doc, "sky.json");
+  const Image img = render_local(s, 2);
+  CHECK(img.pixel(12, 12)[0] == Approx(0.6f).epsilon(0.05));  // the sphere's centre
+  double mean = 0.;
+  int n = 0;
+  for (int y = 9; y < 15; ++y)
+    for (int x = 9; x < 15; ++x) mean += img.pixel(x, y)[1], ++n;
+  CHECK(mean / n == Approx(0.6).epsilon(0.01));
+  CHECK(img.pixel(0, 0)[2] == 1.f);  // the sky itself
+
+  // Radiance 1 above the horizon, 0 below: an upward plane receives π, reflects 0.6 (up to the
+  // half-texel blend at the horizon, < 0.1%).
+  json plane = sky_scene({{"name", "sky"}, {"type", "envmap"}, {"width", 64}, {"height", 64}, {"value", 1}},
+                         {{{"type", "quad"}, {"corner", {-50, 0, 50}}, {"edge_u", {100, 0, 0}}, {"edge_v", {0, 0, -100}}, {"material", "m"}}}, 512);
+  plane["camera"] = {{"origin", {0, 3, 0.01}}, {"target", {0, 0, 0}}, {"fov_y", 10}, {"width", 8}, {"height", 8}};
+  plane["render"]["max_depth"] = 1;
+  Scene p = load_scene(plane, "plane.json");
+  const Slot data = p.params.find("lights.sky.data")->slot;
+  for (int i = 32; i < 64; ++i)
+    for (int k = 0; k < 64 * 3; ++k) p.params.set(data + Slot(i * 64 * 3 + k), 0.f);
+  p.build_light_tables();
+  const Image pi = render_local(p, 2);
+  double m = 0.;
+  for (float v : pi.data) m += v / double(pi.data.size());
+  CHECK(m == Approx(0.6).epsilon(0.01));
+}
+
+TEST_CASE("envmap: derivatives of the radiance by a texel and by scale", "[envmap]") {
+  Scene s = test_map(0.f);
+  const glm::vec3 d = glm::normalize(glm::vec3(0.3f, 0.4f, -0.8f));
+  const glm::vec2 uv = envmap_uv(s.lights[0].env, d);
+  // The texel below and left of uv's sample point: weight (1 - wx)(1 - wy).
+  const float x = uv.x * 16.f - 0.5f, y = uv.y * 8.f - 0.5f;
+  const int j = int(std::floor(x)), i = int(std::floor(y));
+  const float w = (1.f - (x - float(j))) * (1.f - (y - float(i)));
+  const Slot texel = resolve_scalars(s.params, {"lights.sky.data[" + std::to_string(i) + "," + std::to_string(j) + ",1]"})[0].slot;
+  std::vector<int> seeds(s.params.values().size(), -1);
+  seeds[texel] = 0;
+  seeds[s.params.find("lights.sky.scale")->slot] = 1;
+  const ParamView<ad::Dual<2>> P(s.params, seeds.data());
+  Sampler sampler(0, 0, 0);
+  // A ray that misses the sphere: the sky's radiance along it.
+  const Vec3<ad::Dual<2>> L = radiance(s, P, RayT<ad::Dual<2>>{Vec3<ad::Dual<2>>(glm::vec3(0, 3, 0)), Vec3<ad::Dual<2>>(d)}, sampler);
+  CHECK(L.y.d[0] == Approx(w).epsilon(1e-5));
+  CHECK(L.x.d[0] == 0.f);
+  CHECK(L.y.d[1] == Approx(L.y.v).epsilon(1e-5));  // scale 1: dL/dscale = L
+}
+
+TEST_CASE("envmap: loader errors", "[envmap]") {
+  auto doc = [](const json& l) { return sky_scene(l, {{{"type", "sphere"}, {"center", {0, 0, 0}}, {"radius", 1}, {"material", "m"}}}); };
+  CHECK_THROWS_WITH(load_scene(doc({{"type", "envmap"}}), "s.json"), Catch::Contains("/lights/0/filename: required"));
+  CHECK_THROWS_WITH(load_scene(doc({{"type", "envmap"}, {"filename", "nope.exr"}}), "s.json"), Catch::Contains("/lights/0/filename:") && Catch::Contains("no such file"));
+  CHECK_THROWS_WITH(load_scene(doc({{"type", "envmap"}, {"width", 4}, {"height", 2}, {"scale", -1}}), "s.json"), Catch::Contains("/lights/0/scale: must be > 0"));
+  const Scene s = load_scene(doc({{"name", "sky"}, {"type", "envmap"}, {"width", 4}, {"height", 2}}), "s.json");
+  CHECK(s.params.find("lights.sky.data")->shape == std::vector<uint32_t>{2, 4, 3});
+}

@@ -1,0 +1,323 @@
+// The boundary (edge) term of the derivatives: closed forms for silhouettes, forward against
+// reverse mode with the same samples, and independence of how samples are split.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numeric>
+
+#include "renderer/integrators/boundary.h"
+#include "renderer/integrators/gradient.h"
+#include "renderer/integrators/render.h"
+#include "renderer/io/scene_loader.h"
+#include "tests/temp_dir.h"
+
+using namespace dray;
+using nlohmann::json;
+
+namespace {
+
+Slot slot_of(const Scene& s, const std::string& name) { return resolve_scalars(s.params, {name}).at(0).slot; }
+
+// A uniformly emitting shape (radiance 1, one-sided) on black, seen by a camera at the origin
+// looking down -z with a 40 degree vertical field of view at 64 x 48.
+json emitter_scene(const json& shape, long boundary_samples) {
+  json s = shape;
+  s["name"] = "s";
+  s["material"] = "lamp";
+  return {{"camera", {{"origin", {0, 0, 0}}, {"target", {0, 0, -1}}, {"up", {0, 1, 0}}, {"fov_y", 40},
+                      {"width", 64}, {"height", 48}}},
+          {"render", {{"spp", 4}, {"max_depth", 1}, {"boundary_samples", boundary_samples}}},
+          {"materials", {{"lamp", {{"type", "diffuse"}, {"albedo", {0, 0, 0}}, {"emission", {1, 1, 1}}}}}},
+          {"shapes", json::array({s})}};
+}
+
+// The sum over the pixels of [x0, x1) x [y0, y1) of channel c.
+double region_sum(const Image& im, int c, int x0, int x1, int y0, int y1) {
+  double sum = 0;
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x) sum += im.pixel(x, y)[c];
+  return sum;
+}
+
+const double kHalfH = std::tan(20.0 * M_PI / 180.0), kHalfW = kHalfH * 64.0 / 48.0;
+
+}  // namespace
+
+TEST_CASE("an emitting sphere's image mean moves with its radius as its projected area does", "[boundary]") {
+  // On the optical axis at distance d the silhouette is a cone of half-angle asin(r/d): on the
+  // image plane a disk of radius r / sqrt(d^2 - r^2), so mean = pi r^2 / (d^2 - r^2) / (4 hw hh)
+  // and d mean / dr = 2 pi r d^2 / (d^2 - r^2)^2 / (4 hw hh). The interior term is zero (the
+  // emission does not depend on the radius): the whole derivative is the boundary term.
+  for (double d : {5.0, 3.0}) {
+    const double r = 1;
+    Scene scene = load_scene(emitter_scene({{"type", "sphere"}, {"center", {0, 0, -d}}, {"radius", r}}, 20000), "test.json");
+    RenderOutputs out;
+    out.wrt = {slot_of(scene, "shapes.s.radius")};
+    Image im = render_local(scene, 2, out);
+    const double mean = region_sum(im, out.derivative_channel(0), 0, 64, 0, 48) / (64 * 48);
+    const double expected = 2 * M_PI * r * d * d / std::pow(d * d - r * r, 2) / (4 * kHalfW * kHalfH);
+    INFO("d = " << d << ": boundary " << mean << ", closed form " << expected);
+    REQUIRE(std::fabs(mean - expected) <= 1e-5 * expected);
+  }
+}
+
+TEST_CASE("a camera-facing quad translated sideways: its edges' columns and the half-image sums", "[boundary]") {
+  // A unit square at depth 3 spans s = 48 / (2 * 3 * tan 20deg) = 21.98 pixels per unit. Moving
+  // it by dx moves both vertical edges by s dx: the right half gains radiance along an edge of s
+  // pixels, the left half loses as much; no other pixel changes.
+  Scene scene = load_scene(emitter_scene({{"type", "quad"}, {"corner", {-0.5, -0.5, -3}}, {"edge_u", {1, 0, 0}},
+                                          {"edge_v", {0, 1, 0}}}, 20000), "test.json");
+  // One-sided emission faces +z (edge_u x edge_v), towards the camera.
+  RenderOutputs out;
+  out.wrt = {slot_of(scene, "shapes.s.corner[0]"), slot_of(scene, "shapes.s.corner[1]")};
+  Image im = render_local(scene, 2, out);
+  const double s = 48.0 / (2 * 3 * kHalfH);
+  const int cx = out.derivative_channel(0), cy = out.derivative_channel(1);
+  INFO("pixels per unit " << s);
+  REQUIRE(region_sum(im, cx, 32, 64, 0, 48) == Approx(s * s).epsilon(1e-5));
+  REQUIRE(region_sum(im, cx, 0, 32, 0, 48) == Approx(-s * s).epsilon(1e-5));
+  // The right edge at x = 32 + s / 2 = 42.99: its column holds the whole right-half change.
+  const int col = int(32 + s / 2);
+  REQUIRE(region_sum(im, cx, col, col + 1, 0, 48) == Approx(s * s).epsilon(1e-5));
+  // Moving up: the top half gains along the top edge (film y grows downwards).
+  REQUIRE(region_sum(im, cy, 0, 64, 0, 24) == Approx(s * s).epsilon(1e-5));
+  REQUIRE(region_sum(im, cy, 0, 64, 24, 48) == Approx(-s * s).epsilon(1e-5));
+}
+
+TEST_CASE("a sphere's colour and a light's intensity have no boundary term", "[boundary]") {
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=40", "camera.height=30", "render.spp=1"});
+  const std::vector<Slot> wrt = {slot_of(scene, "materials.red.albedo[0]"), slot_of(scene, "lights.key.intensity[1]")};
+  REQUIRE_FALSE(moves_edges(scene, wrt));
+  REQUIRE(moves_edges(scene, std::vector<Slot>{slot_of(scene, "lights.key.position[1]")}));  // its shadows move
+  REQUIRE(moves_edges(scene, std::vector<Slot>{slot_of(scene, "camera.fov_y")}));
+  REQUIRE(moves_edges(scene, std::vector<Slot>{slot_of(scene, "shapes.left.radius")}));
+  // Skipped: no sample is drawn and nothing is added.
+  BoundarySplat splat = boundary_splat(scene, wrt, Tile{0, 0, 40, 30}, 4000, 0, 1, 2);
+  REQUIRE(splat.samples == 0);
+  REQUIRE(splat.sums.empty());
+}
+
+TEST_CASE("boundary splats and gradients do not depend on threads or on how samples are split", "[boundary]") {
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=40", "camera.height=30", "render.spp=1"});
+  const std::vector<Slot> wrt = {slot_of(scene, "shapes.left.center[0]"), slot_of(scene, "shapes.mid.radius"),
+                                 slot_of(scene, "camera.origin[1]"), slot_of(scene, "shapes.floor.corner[2]")};
+  const Tile window{0, 0, 40, 30};
+  BoundarySplat one = boundary_splat(scene, wrt, window, 6000, 0, 1, 1);
+  // Three "ranks" of two threads, summed.
+  std::vector<ad::FixedSum> split(one.sums.size());
+  for (int r = 0; r < 3; ++r) {
+    BoundarySplat part = boundary_splat(scene, wrt, window, 6000, r, 3, 2);
+    for (size_t i = 0; i < split.size(); ++i) split[i] += part.sums[i];
+  }
+  bool same = true, nonzero = false;
+  for (size_t i = 0; i < split.size(); ++i) {
+    same = same && split[i].bits == one.sums[i].bits;
+    nonzero = nonzero || one.sums[i].bits != 0;
+  }
+  REQUIRE(nonzero);
+  REQUIRE(same);
+
+  Image dloss(40, 30, 3);
+  for (size_t i = 0; i < dloss.data.size(); ++i) dloss.data[i] = float(std::sin(0.1 * double(i)));
+  std::vector<ad::FixedSum> g1(wrt.size()), g3(wrt.size());
+  boundary_gradient(scene, dloss, wrt, 6000, 0, 1, 1, g1);
+  for (int r = 0; r < 3; ++r) boundary_gradient(scene, dloss, wrt, 6000, r, 3, 2, g3);
+  for (size_t k = 0; k < wrt.size(); ++k) REQUIRE(g1[k].bits == g3[k].bits);
+}
+
+TEST_CASE("forward and reverse boundary terms agree: <a, J v> = <J^T a, v> with the same samples", "[boundary]") {
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
+                           {"camera.width=40", "camera.height=30", "render.spp=1"});
+  const std::vector<Slot> wrt = {slot_of(scene, "shapes.left.center[0]"), slot_of(scene, "shapes.mid.radius"),
+                                 slot_of(scene, "camera.origin[1]"), slot_of(scene, "shapes.floor.corner[2]"),
+                                 slot_of(scene, "shapes.glow.center[1]")};
+  const Tile window{0, 0, 40, 30};
+  BoundarySplat splat = boundary_splat(scene, wrt, window, 6000, 0, 1, 2);
+  Image a(40, 30, 3);
+  for (size_t i = 0; i < a.data.size(); ++i) a.data[i] = float(std::cos(0.37 * double(i)));
+  std::vector<ad::FixedSum> g(wrt.size());
+  boundary_gradient(scene, a, wrt, 6000, 0, 1, 2, g);
+  for (size_t k = 0; k < wrt.size(); ++k) {
+    double forward = 0, scale = 0;
+    for (int y = 0; y < 30; ++y)
+      for (int x = 0; x < 40; ++x)
+        for (int c = 0; c < 3; ++c) {
+          const double term = double(a.pixel(x, y)[c]) * splat.sums[((size_t(y) * 40 + size_t(x)) * wrt.size() + k) * 3 + size_t(c)].value();
+          forward += term;
+          scale += std::fabs(term);
+        }
+    INFO("parameter " << k << ": forward " << forward << ", reverse " << g[k].value());
+    REQUIRE(scale > 0);
+    REQUIRE(std::fabs(forward - g[k].value()) <= 1e-5 * scale);
+  }
+}
+
+namespace {
+
+// A point light above a blocker (a black square at height 5, outside the camera's view) whose
+// hard shadow falls on a floor the camera sees obliquely; direct light only, so that a pixel's
+// only noise is its film jitter.
+json shadow_scene(long boundary_samples, const json& light = {{"name", "pt"}, {"type", "point"}, {"position", {0.3, 8, 0.2}},
+                                                              {"intensity", {30, 30, 30}}}) {
+  return {{"camera", {{"origin", {0, 3, 6}}, {"target", {0, 0, 0}}, {"up", {0, 1, 0}}, {"fov_y", 40},
+                      {"width", 64}, {"height", 48}}},
+          {"render", {{"spp", 16}, {"max_depth", 1}, {"boundary_samples", boundary_samples}}},
+          {"materials", {{"floor", {{"type", "diffuse"}, {"albedo", {0.5, 0.5, 0.5}}}},
+                         {"black", {{"type", "diffuse"}, {"albedo", {0, 0, 0}}}}}},
+          {"shapes", json::array({{{"name", "floor"}, {"type", "quad"}, {"corner", {-10, 0, -10}}, {"edge_u", {0, 0, 20}},
+                                   {"edge_v", {20, 0, 0}}, {"material", "floor"}},
+                                  {{"name", "blocker"}, {"type", "quad"}, {"corner", {-0.5, 5, -0.5}}, {"edge_u", {0, 0, 1}},
+                                   {"edge_v", {1, 0, 0}}, {"material", "black"}}})},
+          {"lights", json::array({light})}};
+}
+
+// Central difference of the sum over [x0, x1) x [0, 48) for one scalar, with the same random numbers.
+double region_difference(const Scene& scene, Slot slot, float h, int x0, int x1, uint64_t seed, int spp = 256) {
+  Scene plus = scene, minus = scene;
+  plus.render.seed = minus.render.seed = seed;
+  plus.render.spp = minus.render.spp = spp;
+  plus.params.set(slot, scene.params.get(slot) + h);
+  minus.params.set(slot, scene.params.get(slot) - h);
+  plus.build_geometry();
+  minus.build_geometry();
+  const double step = double(plus.params.get(slot)) - double(minus.params.get(slot));
+  return (region_sum(render_local(plus, 2), 0, x0, x1, 0, 48) - region_sum(render_local(minus, 2), 0, x0, x1, 0, 48)) / step;
+}
+
+// The shadow's boundary+interior derivative by `name`, summed over each image half (each holds
+// one of the shadow's side edges), against central differences at h and h/2 (steps moving the
+// edge about 1 and 0.5 pixels), all over 3 seeds: agreement within `tol`.
+void check_shadow_halves(const Scene& scene, const char* name, float h, double tol) {
+  const Slot slot = slot_of(scene, name);
+  RenderOutputs out;
+  out.wrt = {slot};
+  for (auto [x0, x1] : {std::pair{0, 32}, std::pair{32, 64}}) {
+    double fwd = 0, fd = 0, fd_half = 0;
+    for (uint64_t seed : {1, 2, 3}) {
+      Scene s = scene;
+      s.render.seed = seed;
+      fwd += region_sum(render_local(s, 2, out), out.derivative_channel(0), x0, x1, 0, 48) / 3;
+      fd += region_difference(scene, slot, h, x0, x1, seed) / 3;
+      fd_half += region_difference(scene, slot, h / 2, x0, x1, seed) / 3;
+    }
+    INFO(name << ", columns " << x0 << "-" << x1 << ": boundary+interior " << fwd << ", differences " << fd << " (h), "
+              << fd_half << " (h/2)");
+    CHECK(fwd == Approx(fd).epsilon(tol));
+    CHECK(fd_half == Approx(fd).epsilon(tol));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a hard shadow moves with its blocker and its light: boundary term against differences", "[boundary]") {
+  // The blocker is outside the camera's view: its shadow is the only thing that moves.
+  Scene scene = load_scene(shadow_scene(100000), "test.json");
+  for (const char* name : {"shapes.blocker.corner[0]", "shapes.blocker.corner[1]", "lights.pt.position[0]", "lights.pt.position[1]"})
+    check_shadow_halves(scene, name, 0.03f, 0.03);
+}
+
+TEST_CASE("a directional light's shadow moves with its blocker and its direction: boundary term against differences", "[boundary]") {
+  // As for the point light: the blocker is out of view, the shadow's side edges in different
+  // image halves.
+  const json sun = {{"name", "sun"}, {"type", "directional"}, {"direction", {-0.02, -1, 0.05}}, {"irradiance", {3, 3, 3}}};
+  Scene scene = load_scene(shadow_scene(100000, sun), "test.json");
+  // Steps that move the shadow's edges about one pixel (10 pixels per unit on the floor; the
+  // blocker 5 units above it). Measured: within 0.1-4.5%.
+  check_shadow_halves(scene, "shapes.blocker.corner[0]", 0.1f, 0.05);
+  check_shadow_halves(scene, "lights.sun.direction[0]", 0.02f, 0.05);
+  check_shadow_halves(scene, "lights.sun.direction[2]", 0.02f, 0.05);
+}
+
+namespace {
+
+// A ball outside the camera's view under a uniform sky: its shadow on the floor (the environment
+// seen from the floor, cut off by the ball) is the only thing in the image that moves with it.
+json sky_shadow_scene(long boundary_samples) {
+  return {{"camera", {{"origin", {0, 4, 0}}, {"target", {0, 0, 0.001}}, {"up", {0, 0, -1}}, {"fov_y", 40},
+                      {"width", 64}, {"height", 48}}},
+          {"render", {{"spp", 16}, {"max_depth", 1}, {"boundary_samples", boundary_samples}}},
+          {"materials", {{"floor", {{"type", "diffuse"}, {"albedo", {0.7, 0.7, 0.7}}}},
+                         {"red", {{"type", "diffuse"}, {"albedo", {0.8, 0.2, 0.1}}}}}},
+          {"shapes", json::array({{{"name", "floor"}, {"type", "quad"}, {"corner", {-4, 0, -4}}, {"edge_u", {0, 0, 8}},
+                                   {"edge_v", {8, 0, 0}}, {"material", "floor"}},
+                                  {{"name", "ball"}, {"type", "sphere"}, {"center", {2.4, 0.8, 0}}, {"radius", 0.6},
+                                   {"material", "red"}}})},
+          {"lights", json::array({{{"name", "sky"}, {"type", "environment"}, {"radiance", {1, 1, 1}}}})}};
+}
+
+}  // namespace
+
+TEST_CASE("an environment's shadow moves with its blocker: boundary term against differences", "[boundary]") {
+  // The interior term is zero here (the ball is out of view, the sky does not move): the image's
+  // derivative is the shadow edges' alone, from directions uniform on the sphere. Whole-image
+  // sums, steps moving the soft shadow's edges about a pixel and half of one, over 4 seeds.
+  Scene scene = load_scene(sky_shadow_scene(400000), "test.json");
+  for (const char* name : {"shapes.ball.radius", "shapes.ball.center[0]"}) {
+    const Slot slot = slot_of(scene, name);
+    RenderOutputs out;
+    out.wrt = {slot};
+    double fwd = 0, fd = 0, fd_half = 0;
+    for (uint64_t seed : {1, 2, 3, 4}) {
+      Scene s = scene;
+      s.render.seed = seed;
+      fwd += region_sum(render_local(s, 2, out), out.derivative_channel(0), 0, 64, 0, 48) / 4;
+      fd += region_difference(scene, slot, 0.01f, 0, 64, seed) / 4;
+      fd_half += region_difference(scene, slot, 0.005f, 0, 64, seed) / 4;
+    }
+    INFO(name << ": boundary+interior " << fwd << ", differences " << fd << " (h), " << fd_half << " (h/2)");
+    CHECK(fwd == Approx(fd).epsilon(0.04));
+    CHECK(fd_half == Approx(fd).epsilon(0.04));
+  }
+}
+
+TEST_CASE("a mesh's vertex block: moving a corner of a camera-facing square grows its image as the shoelace formula says", "[boundary]") {
+  // The unit square at depth 3 as two triangles (counter-clockwise seen from the camera). Moving
+  // corner i of a polygon by (dx, dy) changes its area by (y[i+1] - y[i-1], x[i-1] - x[i+1]) / 2
+  // (the shoelace formula's derivative): 1/2 per unit for the corner (0.5, 0.5) either way, times
+  // s^2 pixels per unit area. The diagonal between the two coplanar faces is no silhouette.
+  testing::TempDir dir("dray_vertex_block_");
+  const std::string obj = dir.write("square.obj", "v -0.5 -0.5 -3\nv 0.5 -0.5 -3\nv 0.5 0.5 -3\nv -0.5 0.5 -3\nf 1 2 3\nf 1 3 4\n");
+  Scene scene = load_scene(emitter_scene({{"type", "mesh"}, {"file", obj}}, 200000), "test.json");
+  RenderOutputs out;
+  out.wrt = {slot_of(scene, "shapes.s.vertices[2,0]"), slot_of(scene, "shapes.s.vertices[2,1]")};
+  Image im = render_local(scene, 2, out);
+  // The edges' normal velocity falls linearly to zero along them: points drawn uniformly on an
+  // edge estimate it within about 0.2% here (one standard deviation).
+  const double s = 48.0 / (2 * 3 * kHalfH);
+  REQUIRE(region_sum(im, out.derivative_channel(0), 0, 64, 0, 48) == Approx(0.5 * s * s).epsilon(0.01));
+  REQUIRE(region_sum(im, out.derivative_channel(1), 0, 64, 0, 48) == Approx(0.5 * s * s).epsilon(0.01));
+  // Only the two edges at the corner move: nothing changes in the square's lower left quarter.
+  REQUIRE(region_sum(im, out.derivative_channel(0), 0, 32, 24, 48) == 0.0);
+}
+
+TEST_CASE("a lit triangle's vertex block: shading and silhouette derivatives against differences", "[boundary]") {
+  // One tilted diffuse triangle under a point light on black: a vertex turns its normal (the
+  // interior term) and moves two of its edges (the boundary term). One face, so that every
+  // edge is an outline (no crease to resolve). Whole-image sums against central differences at steps moving the edges about a pixel and
+  // half of one (same random numbers), over 3 seeds.
+  testing::TempDir dir("dray_vertex_fd_");
+  const std::string obj = dir.write("triangle.obj", "v -0.8 -0.6 -3.4\nv 0.8 -0.6 -3.0\nv 0 0.7 -3.2\nf 1 2 3\n");
+  json doc = emitter_scene({{"type", "mesh"}, {"file", obj}, {"face_normals", true}}, 100000);
+  doc["render"]["spp"] = 16;
+  doc["materials"]["lamp"] = {{"type", "diffuse"}, {"albedo", {0.7, 0.7, 0.7}}};
+  doc["lights"] = json::array({{{"name", "pt"}, {"type", "point"}, {"position", {1, 2, 0}}, {"intensity", {10, 10, 10}}}});
+  Scene scene = load_scene(doc, "test.json");
+  for (const char* name : {"shapes.s.vertices[0,1]", "shapes.s.vertices[2,0]"}) {
+    const Slot slot = slot_of(scene, name);
+    RenderOutputs out;
+    out.wrt = {slot};
+    double fwd = 0, fd = 0, fd_half = 0;
+    for (uint64_t seed : {1, 2, 3}) {
+      Scene s = scene;
+      s.render.seed = seed;
+      fwd += region_sum(render_local(s, 2, out), out.derivative_channel(0), 0, 64, 0, 48) / 3;
+      fd += region_difference(scene, slot, 0.04f, 0, 64, seed, 1024) / 3;
+      fd_half += region_difference(scene, slot, 0.02f, 0, 64, seed, 1024) / 3;
+    }
+    INFO(name << ": boundary+interior " << fwd << ", differences " << fd << " (h), " << fd_half << " (h/2)");
+    CHECK(fwd == Approx(fd).epsilon(0.03));
+    CHECK(fd_half == Approx(fd).epsilon(0.03));
+  }
+}

@@ -1,0 +1,186 @@
+// Pixel filters (box, tent, gaussian as Mitsuba 3's): the profiles, their integrals and inverse
+// CDFs against quadrature, χ² of the film jitter against the filter's density, and a filtered
+// step edge against its closed form: the image, its derivative images (the boundary term spread
+// over the footprint) and the reverse-mode gradient.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "renderer/integrators/boundary.h"
+#include "renderer/sensors/pixel_filter.h"
+#include "renderer/integrators/render.h"
+#include "renderer/io/scene_loader.h"
+#include "tests/chi2.h"
+
+using namespace dray;
+using nlohmann::json;
+
+namespace {
+
+// ∫ f over [a, b] by composite Simpson with m (even) intervals.
+double simpson(const PixelFilter& f, double a, double b, int m = 20000) {
+  const double h = (b - a) / m;
+  double sum = f.eval(a) + f.eval(b);
+  for (int i = 1; i < m; ++i) sum += f.eval(a + i * h) * (i % 2 ? 4.0 : 2.0);
+  return sum * h / 3.0;
+}
+
+const PixelFilter kFilters[] = {PixelFilter::box(), PixelFilter::tent(), PixelFilter::tent(1.5), PixelFilter::gaussian(),
+                                PixelFilter::gaussian(0.3)};
+
+}  // namespace
+
+TEST_CASE("pixel filters: Mitsuba's profiles, their integrals, and sampling by the inverse CDF", "[filter]") {
+  // Mitsuba 3's src/rfilters: tent max(0, 1 - |x|/r); gaussian max(0, exp(-x²/2σ²) - exp(-(4σ)²/2σ²)).
+  CHECK(PixelFilter::tent().eval(0.25) == Approx(0.75));
+  CHECK(PixelFilter::tent().eval(1.0) == 0.0);
+  CHECK(PixelFilter::gaussian().radius == 2.0);
+  CHECK(PixelFilter::gaussian().eval(0.5) == Approx(std::exp(-0.5) - std::exp(-8.0)).epsilon(1e-12));
+  CHECK(PixelFilter::gaussian().eval(2.0) == 0.0);
+  CHECK(PixelFilter::box().integral() == 1.0);
+  CHECK(PixelFilter::tent().integral() == Approx(1.0));
+  for (const PixelFilter& f : kFilters) {
+    INFO(f.name() << " radius " << f.radius);
+    CHECK(f.integral() == Approx(simpson(f, -f.radius, f.radius)).epsilon(1e-9));
+    for (double x : {-0.9, -0.3, 0.0, 0.2, 0.7}) {
+      const double xx = x * f.radius;
+      CHECK(f.cdf(xx) == Approx(simpson(f, -f.radius, xx)).epsilon(1e-9).margin(1e-12));
+    }
+    // sample(u) against the inverse by bisection on the cdf: exact for the box; for the tent (a
+    // closed form) and the Gaussian (an interpolated table, Newton in its tails) within 1e-7
+    // pixels, the bisection's own resolution where the cdf is flat (measured: 1e-8 and 2e-8).
+    double last = -f.radius, worst = 0;
+    for (int i = 0; i <= 20000; ++i) {
+      const double u = i / 20000.0, x = f.sample(u);
+      REQUIRE(x >= last);  // monotone
+      double lo = -f.radius, hi = f.radius;
+      for (int it = 0; it < 200 && hi - lo > 1e-14; ++it) (f.cdf(0.5 * (lo + hi)) < u * f.integral() ? lo : hi) = 0.5 * (lo + hi);
+      worst = std::max(worst, std::fabs(x - 0.5 * (lo + hi)));
+      last = x;
+    }
+    INFO("largest error of the inverse CDF: " << worst << " pixels");
+    CHECK(worst <= (f.kind == PixelFilter::Kind::box ? 1e-12 : 1e-7));
+  }
+}
+
+TEST_CASE("pixel filters: the film jitter follows the filter's density (chi-square)", "[filter]") {
+  for (const PixelFilter& f : kFilters) {
+    INFO(f.name() << " radius " << f.radius);
+    // Offsets from the pixel centre on each axis, 40 bins over the support.
+    constexpr int bins = 40, n = 200000;
+    std::vector<double> seen(2 * bins, 0.0);
+    Sampler sampler(3, 11, 0);
+    for (int i = 0; i < n; ++i) {
+      const glm::vec2 j = film_jitter(f, sampler);
+      for (int a = 0; a < 2; ++a) {
+        const double x = double(j[a]) - 0.5;
+        REQUIRE(std::fabs(x) <= f.radius + 1e-6);
+        seen[size_t(a * bins + std::clamp(int((x + f.radius) / (2 * f.radius) * bins), 0, bins - 1))] += 1;
+      }
+    }
+    double x2 = 0;
+    int dof = 0;
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < bins; ++b) {
+        const double lo = -f.radius + 2 * f.radius * b / bins, hi = lo + 2 * f.radius / bins;
+        const double expected = n * (f.cdf(hi) - f.cdf(lo)) / f.integral();
+        if (expected < 5) continue;
+        x2 += std::pow(seen[size_t(a * bins + b)] - expected, 2) / expected;
+        ++dof;
+      }
+    const double p = test::gamma_q((dof - 2) / 2.0, x2 / 2.0);
+    INFO("chi2 " << x2 << " over " << dof << " bins: p = " << p);
+    REQUIRE(p > 1e-3);
+  }
+}
+
+namespace {
+
+// A uniformly emitting (radiance 1) half-plane at depth 3 whose right edge crosses the film at
+// column kEdge (a vertical step edge), on black; the camera at the origin looks down -z.
+constexpr int kW = 32, kH = 8;
+constexpr double kEdge = 16.3, kDepth = 3.0;
+const double kHalfH = std::tan(20.0 * M_PI / 180.0), kHalfW = kHalfH * kW / kH;
+const double kPixelsPerUnit = kW / (2.0 * kDepth * kHalfW);  // film motion of the edge per unit of x
+
+Scene step_scene(const json& filter, int spp) {
+  const double a = (kEdge / (kW / 2.0) - 1.0) * kDepth * kHalfW;  // the edge's world x
+  return load_scene(json{{"camera", {{"origin", {0, 0, 0}}, {"target", {0, 0, -1}}, {"up", {0, 1, 0}}, {"fov_y", 40},
+                                     {"width", kW}, {"height", kH}}},
+                         {"render", {{"spp", spp}, {"max_depth", 1}, {"boundary_samples", 40000}, {"filter", filter}}},
+                         {"materials", {{"lamp", {{"type", "diffuse"}, {"reflectance", {0, 0, 0}}, {"emission", {1, 1, 1}}}}}},
+                         {"shapes", {{{"name", "s"}, {"type", "quad"}, {"corner", {-40, -40, -kDepth}},
+                                      {"edge_u", {40 + a, 0, 0}}, {"edge_v", {0, 80, 0}}, {"material", "lamp"}}}}},
+                    "step.json");
+}
+
+// A column's mean over the rows of one channel.
+double column_mean(const Image& im, int c, int x) {
+  double sum = 0;
+  for (int y = 0; y < im.height; ++y) sum += im.pixel(x, y)[c];
+  return sum / im.height;
+}
+
+}  // namespace
+
+TEST_CASE("a filtered step edge: pixels, derivative images and gradient against the closed form", "[filter]") {
+  // Column i (centre c = i + 0.5) holds the filter's mass left of the edge, cdf(kEdge - c) / ∫f;
+  // moving the edge by dx changes it by f(kEdge - c) / ∫f · dx, the boundary term spread over
+  // the footprint (every row's vertical footprint lies on the edge, whose radiance step is 1).
+  const json filters[] = {"box", "tent", "gaussian", {{"type", "gaussian"}, {"stddev", 0.3}}, {{"type", "tent"}, {"radius", 2}}};
+  for (const json& spec : filters) {
+    Scene scene = step_scene(spec, 256);
+    const PixelFilter& f = scene.render.filter;
+    INFO("filter " << spec.dump());
+    RenderOutputs out;
+    out.wrt = {resolve_scalars(scene.params, {"shapes.s.corner[0]"}).at(0).slot};
+    const Image im = render_local(scene, 2, out);
+    Image dloss(kW, kH, 3);  // a loss weighting columns unevenly, for the reverse mode
+    double expected_gradient = 0;
+    for (int x = 0; x < kW; ++x) {
+      const double c = x + 0.5, value = f.cdf(kEdge - c) / f.integral();
+      const double slope = f.eval(kEdge - c) / f.integral() * kPixelsPerUnit;
+      // The mean of kH · spp Bernoulli samples (the box and the others alike: each sample is
+      // either side of the edge), within 5 standard errors.
+      const double se = std::sqrt(value * (1 - value) / (kH * scene.render.spp));
+      INFO("column " << x << ": value " << column_mean(im, 0, x) << " expected " << value << " (se " << se << "); slope "
+                     << column_mean(im, out.derivative_channel(0), x) << " expected " << slope);
+      REQUIRE(std::fabs(column_mean(im, 0, x) - value) <= 5 * se + 1e-6);
+      REQUIRE(std::fabs(column_mean(im, out.derivative_channel(0), x) - slope) <= 0.03 * kPixelsPerUnit * f.eval(0) / f.integral() + 1e-6);
+      for (int y = 0; y < kH; ++y) dloss.pixel(x, y)[1] = float(std::cos(0.7 * x));
+      expected_gradient += std::cos(0.7 * x) * slope * kH;
+    }
+    std::vector<ad::FixedSum> g(1);
+    boundary_gradient(scene, dloss, out.wrt, 40000, 0, 1, 2, g);
+    INFO("gradient " << g[0].value() << " expected " << expected_gradient);
+    REQUIRE(std::fabs(g[0].value() - expected_gradient) <= 0.03 * kPixelsPerUnit * kH);
+  }
+}
+
+TEST_CASE("pixel filters in the scene file: names, parameters and errors", "[filter]") {
+  auto filter_of = [](const json& spec) {
+    return load_scene(json{{"camera", {{"origin", {0, 0, 0}}, {"target", {0, 0, -1}}, {"up", {0, 1, 0}}}},
+                           {"render", {{"filter", spec}}},
+                           {"materials", {{"m", {{"type", "diffuse"}}}}},
+                           {"shapes", {{{"type", "sphere"}, {"center", {0, 0, -3}}, {"radius", 1}, {"material", "m"}}}}},
+                      "f.json", false)
+        .render.filter;
+  };
+  CHECK(filter_of("tent").radius == 1.0);
+  CHECK(filter_of({{"type", "tent"}, {"radius", 1.5}}).radius == 1.5);
+  CHECK(filter_of({{"type", "gaussian"}, {"stddev", 0.25}}).radius == 1.0);
+  CHECK(filter_of("box").kind == PixelFilter::Kind::box);
+  auto error = [&](const json& spec) {
+    try {
+      filter_of(spec);
+    } catch (const LoadError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error("lanczos") == "f.json: /render/filter: unknown filter \"lanczos\" (known: box, tent, gaussian)");
+  CHECK(error({{"type", "gaussian"}, {"radius", 2}}) == "f.json: /render/filter/radius: the gaussian filter's radius is 4 stddev: give stddev");
+  CHECK(error({{"type", "tent"}, {"radius", 0.1}}) == "f.json: /render/filter/radius: must be in [0.5, 16], got 0.1");
+  CHECK(error({{"type", "box"}, {"radius", 1}}) == "f.json: /render/filter: the box filter takes no parameters (its radius is 0.5)");
+  CHECK(error({{"radius", 1}}).find("/render/filter") != std::string::npos);
+}
