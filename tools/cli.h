@@ -180,4 +180,13 @@ struct RegressArgs {
 CLI::App* add_regress_command(CLI::App& app, RegressArgs& args);
 int run_regress(const mpi::Context& ctx, const RegressArgs& args);
 
+struct MitsubaSuiteArgs {
+  std::string dir, output = "mitsuba-suite";
+  std::vector<std::string> scenes;  // --scene: only these
+  long budget = 2000000;            // samples per image, as Mitsuba's test_renders.py
+  int threads = 0;
+};
+CLI::App* add_mitsuba_suite_command(CLI::App& app, MitsubaSuiteArgs& args);
+int run_mitsuba_suite(const mpi::Context& ctx, const MitsubaSuiteArgs& args);
+
 }  // namespace dray::cli

@@ -77,6 +77,8 @@ int main(int argc, char** argv) {
   CLI::App* regress_cmd = add_regress_command(app, regress);
   ConvertArgs convert;
   CLI::App* convert_cmd = add_convert_command(app, convert);
+  MitsubaSuiteArgs suite;
+  CLI::App* suite_cmd = add_mitsuba_suite_command(app, suite);
 
   // An unknown command: say so, and list the commands.
   std::string names;
@@ -112,6 +114,7 @@ int main(int argc, char** argv) {
     if (*optimize_cmd) return run_optimize(ctx, optimize);
     if (*regress_cmd) return run_regress(ctx, regress);
     if (*convert_cmd) return run_convert(ctx, convert);
+    if (*suite_cmd) return run_mitsuba_suite(ctx, suite);
   } catch (const mpi::AgreedError& e) {  // every rank is here, with the same status
     return report(ctx, e.status);
   } catch (const std::exception& e) {

@@ -366,7 +366,7 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
   };
   const Case cases[] = {
       {"<shape type=\"cylinder\"/>", "scene.xml:9: <shape type=\"cylinder\">: unsupported shape type"},
-      {"<shape type=\"ply\"><string name=\"filename\" value=\"a.ply\"/></shape>", "/shapes/0 (shape0)/file: cannot open"},
+      {"<shape type=\"ply\"><string name=\"filename\" value=\"a.ply\"/></shape>", "scene.xml:9: <shape type=\"ply\">: file \"a.ply\" not found (looked in "},
       {"<shape type=\"sphere\"><ref id=\"nothing\"/></shape>", "scene.xml:9: <ref id=\"nothing\">: no object with id \"nothing\""},
       {"<shape type=\"sphere\"><float name=\"radius\" value=\"big\"/></shape>", "<float name=\"radius\">: \"big\" is not a number"},
       {"<shape type=\"sphere\"><float name=\"radius\" value=\"$r\"/></shape>", "$r is not defined"},

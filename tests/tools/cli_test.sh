@@ -134,7 +134,7 @@ msg "--spp 4294967297" 'dray render: --spp must be a whole number in [1, 1048576
 msg "--threads 0" 'dray render: --threads must be a whole number in [1, 4096], got "0"' "$dray" render "$S" --threads 0
 msg "gradcheck --tol 0" 'dray gradcheck: --tol must be a number > 0, got "0"' "$dray" gradcheck "$S" --param shapes.left.radius --tol 0
 msg "diff --alpha 2" 'dray diff: --alpha must be a number in [1e-12, 0.5], got "2"' "$dray" diff "$tmp/m.exr" "$tmp/m.exr" --alpha 2
-msg "an unknown command" 'dray: unknown command "redner" (commands: render, params, gradcheck, optimize, diff, regress, convert; dray --help)' "$dray" redner
+msg "an unknown command" 'dray: unknown command "redner" (commands: render, params, gradcheck, optimize, diff, regress, convert, mitsuba-suite; dray --help)' "$dray" redner
 # A Mitsuba XML scene: rendered directly, converted to JSON (written in another folder, its paths
 # rewritten), and the two images bitwise the same; -D sets its $spp.
 X="$scenes/mitsuba/spheres.xml"

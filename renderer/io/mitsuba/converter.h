@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
+#include "renderer/io/mitsuba/file_resolver.h"
 #include "renderer/io/mitsuba/values.h"
 #include "renderer/io/json_reader.h"
 
@@ -79,6 +80,9 @@ class Converter {
 
  private:
   mitsuba::XmlFiles x_;
+  FileResolver resolver_{"."};       // the top file's (with its <path>s), or an include's copy
+  std::string top_folder_;          // the document's paths are relative to it
+  std::vector<std::string> open_;   // the files being read, outermost first (include cycles)
   std::vector<std::string>& warnings_;
   std::map<std::string, pugi::xml_node> ids_;
   std::map<std::string, std::string> material_of_id_;  // a bsdf's id -> its material's name
@@ -89,6 +93,17 @@ class Converter {
   bool filter_seen_ = false;
 
   void scene(const pugi::xml_node& root);
+  void add_path(const pugi::xml_node& n);  // <path value>
+  void include(const pugi::xml_node& n);   // <include filename>
+  void read_file(const std::string& path);
+
+  // A file a plugin names (a mesh, a bitmap): resolved once the whole scene is read, against the
+  // top file's resolver, as Mitsuba's plugins resolve theirs when they are created.
+  json file_ref(const pugi::xml_node& at, const json& value) {
+    if (!value.is_string() || value.get<std::string>().empty()) x_.fail(at, "a file name must be a non-empty string");
+    return {{"$file", value}, {"$at", x_.where(at)}};
+  }
+  void resolve_files(json& j) const;
 
   void register_id(const pugi::xml_node& n) {
     const std::string id = x_.attr(n, "id");

@@ -51,7 +51,7 @@ void Converter::emitter(const pugi::xml_node& n) {
     for (int i = 0; i < 3; ++i)
       if (!(glm::length(r[i] - about_y[i]) <= 1e-6) || to_world[3] != glm::dvec4(0, 0, 0, 1))
         x_.fail(n, "an envmap's to_world may only rotate about +y");
-    l.update({{"type", "envmap"}, {"filename", props.take("filename", "")}, {"scale", props.take("scale", 1.0)}});
+    l.update({{"type", "envmap"}, {"filename", file_ref(n, props.take("filename", ""))}, {"scale", props.take("scale", 1.0)}});
     if (angle != 0.0) l["rotate_y"] = deg(angle);
   } else if (type == "directional") {
     const glm::dvec3 d = props.point("direction", glm::dvec3(to_world * glm::dvec4(0, 0, 1, 0)));

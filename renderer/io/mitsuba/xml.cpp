@@ -10,14 +10,79 @@ namespace dray::mitsuba {
 namespace fs = std::filesystem;
 
 json Converter::run(const std::string& path) {
-  scene(x_.load(path));
+  top_folder_ = fs::path(path).parent_path().string();
+  resolver_ = FileResolver(top_folder_);
+  read_file(path);
   if (camera_.is_null()) throw LoadError(path + ": the scene has no <sensor>");
   if (!filter_seen_) render_["filter"] = "gaussian";  // Mitsuba's default
   json doc = {{"camera", camera_}, {"render", render_}, {"shapes", shapes_}};
   if (!materials_.empty()) doc["materials"] = materials_;
   if (!textures_.empty()) doc["textures"] = textures_;
   if (!lights_.empty()) doc["lights"] = lights_;
+  resolve_files(doc);
   return doc;
+}
+
+void Converter::read_file(const std::string& path) {
+  std::error_code ec;
+  const std::string key = fs::weakly_canonical(fs::absolute(path), ec).string();
+  if (std::find(open_.begin(), open_.end(), key) != open_.end()) {
+    std::string chain;
+    for (const std::string& f : open_) chain += f + " -> ";
+    throw LoadError("include cycle: " + chain + key);
+  }
+  open_.push_back(key);
+  scene(x_.load(path));
+  open_.pop_back();
+}
+
+void Converter::add_path(const pugi::xml_node& n) {
+  const std::string value = x_.attr(n, "value");
+  fs::path folder = value;
+  if (!folder.is_absolute()) {  // beside the file naming it, else through the resolver
+    folder = fs::path(x_.file_of(n)).parent_path() / value;
+    if (std::error_code ec; !fs::exists(folder, ec)) folder = resolver_.resolve(value);
+  }
+  if (std::error_code ec; !fs::is_directory(folder, ec))
+    x_.fail(n, "folder \"" + value + "\" not found (looked beside " + x_.file_of(n) + " and in " + resolver_.folders() + ")");
+  resolver_.prepend(folder);
+}
+
+void Converter::include(const pugi::xml_node& n) {
+  // The including file's folder first, then the resolver; the included file is read with that
+  // copy of the resolver (its own <path>s end with it).
+  const FileResolver outer = resolver_;
+  resolver_.prepend(fs::path(x_.file_of(n)).parent_path());
+  const std::string name = x_.attr(n, "filename");
+  const fs::path file = resolver_.resolve(name);
+  if (std::error_code ec; !fs::is_regular_file(file, ec))
+    x_.fail(n, "included file \"" + name + "\" not found (looked in " + resolver_.folders() + ")");
+  try {
+    read_file(file.string());
+  } catch (const LoadError& e) {
+    resolver_ = outer;
+    throw;
+  }
+  resolver_ = outer;
+}
+
+void Converter::resolve_files(json& j) const {
+  if (j.is_object() && j.contains("$file")) {
+    const std::string name = j["$file"].get<std::string>();
+    const fs::path file = resolver_.resolve(name);
+    if (std::error_code ec; !fs::exists(file, ec))
+      throw LoadError(j["$at"].get<std::string>() + ": file \"" + name + "\" not found (looked in " + resolver_.folders() + ")");
+    if (file.is_absolute() && fs::path(name).is_absolute()) {
+      j = file.string();
+      return;
+    }
+    // Relative to the top file's folder, where the loader looks.
+    const fs::path base = fs::absolute(top_folder_.empty() ? fs::path(".") : fs::path(top_folder_)).lexically_normal();
+    j = fs::absolute(file).lexically_normal().lexically_relative(base).string();
+    return;
+  }
+  if (j.is_structured())
+    for (json& e : j) resolve_files(e);
 }
 
 void Converter::scene(const pugi::xml_node& root) {
@@ -27,8 +92,9 @@ void Converter::scene(const pugi::xml_node& root) {
     if (t == "default") {
       x_.add_default(n);
     } else if (t == "include") {
-      const fs::path file = fs::path(x_.file_of(n)).parent_path() / x_.attr(n, "filename");
-      scene(x_.load(file.string()));
+      include(n);
+    } else if (t == "path") {
+      add_path(n);
     } else if (t == "alias") {
       ids_[x_.attr(n, "as")] = find(n, x_.attr(n, "id"));
     } else {
@@ -68,7 +134,7 @@ json Converter::texture(const pugi::xml_node& n) {
       if (m[1][0] != 0.0 || m[0][1] != 0.0) x_.fail(c, "to_uv may scale and offset, not rotate");
       t["to_uv"] = {{"scale", {m[0][0], m[1][1]}}, {"offset", {m[3][0], m[3][1]}}};
     } else {
-      t[name] = property(c);
+      t[name] = name == "filename" ? file_ref(c, property(c)) : property(c);
     }
   }
   return t;
@@ -135,7 +201,7 @@ void Converter::shape(const pugi::xml_node& n) {
   if (type == "obj" || type == "ply") {
     const json file = props.take("filename", "");
     if (!file.is_string() || file.get<std::string>().empty()) x_.fail(n, "needs a filename");
-    json s = {{"name", name}, {"type", "mesh"}, {"file", file}, {"material", material}};
+    json s = {{"name", name}, {"type", "mesh"}, {"file", file_ref(n, file)}, {"material", material}};
     if (props.flag("face_normals", false)) s["face_normals"] = true;
     if (type == "obj" && !props.flag("flip_tex_coords", true))
       x_.fail(n, "flip_tex_coords=false is not supported (dray flips OBJ texture coordinates, as Mitsuba does by default)");
