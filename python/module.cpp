@@ -168,7 +168,7 @@ void update(Scene& scene, const py::dict& values) {
     geometry = geometry || scene.moves_geometry(e->slot);
   }
   if (geometry) scene.build_geometry();
-  else scene.build_light_tables();
+  else scene.refresh_tables();
 }
 
 py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<uint64_t> seed, std::optional<int> threads,

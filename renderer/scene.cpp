@@ -3,7 +3,7 @@
 #include <omp.h>
 
 #include "renderer/shapes/mesh_normals.h"
-#include "renderer/shapes/silhouette.h"
+#include "renderer/integrators/silhouette.h"
 
 #include "renderer/shapes/transform.h"
 
@@ -140,9 +140,10 @@ bool Scene::moves_geometry(Slot slot) const {
   return false;
 }
 
-void Scene::build_light_tables() {
+void Scene::refresh_tables() {
   for (Light& l : lights)
     if (l.env.data != kNoSlot) build_envmap_tables(l.env, params);
+  for (Bsdf& b : bsdfs) refresh_bsdf(b, params);
 }
 
 void Scene::build_geometry() {
@@ -207,7 +208,7 @@ void Scene::build_geometry() {
     l.prims.push_back(i);
     l.cdf.push_back(l.area);
   }
-  build_light_tables();
+  refresh_tables();
 }
 
 }  // namespace dray

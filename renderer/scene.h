@@ -12,6 +12,8 @@
 #include "renderer/accel/bvh.h"
 #include "renderer/emitters/envmap.h"
 #include "renderer/core/param_table.h"
+#include "renderer/sensors/camera.h"
+#include "renderer/shapes/transform.h"
 #include "renderer/sensors/pixel_filter.h"
 #include "renderer/textures/texture.h"
 
@@ -27,6 +29,12 @@ struct Material {
   bool emissive = false;       // an area light (decides light sampling): declared emission,
                                // or for OBJ materials a non-zero Ke or Ka
   bool two_sided = false;      // emits from both sides (default: the front side only)
+  // `normalmap` (a texture's RGB is the normal in the shading frame) or `bumpmap` (a texture's
+  // luminance, times bump_scale, is a height): indices into Scene::textures, or -1.
+  int normal_map = -1, bump_map = -1;
+  float bump_scale = 1.f;
+  bool flip_invalid_normals = true;  // a perturbed normal turned to face the viewer
+  bool shadowing = true;             // the shadow terminator on perturbed frames
 };
 
 // An edge of a triangle mesh: its vertices (v0 < v1) and the faces on either side.
@@ -53,12 +61,6 @@ struct Mesh {
   std::vector<MeshEdge> edges;            // topology, for silhouettes (built with the geometry)
 };
 
-struct Transform {
-  Slot scale = kNoSlot;      // uniform scale (scalar)
-  Slot rotate = kNoSlot;     // rotate_x, rotate_y, rotate_z in degrees (vec3)
-  Slot translate = kNoSlot;  // vec3
-};
-
 struct Shape {
   enum class Kind { sphere, quad, mesh };
   std::string name;
@@ -80,6 +82,8 @@ struct Light {
   Slot direction = kNoSlot;  // directional: the direction the light travels (any length)
   Slot target = kNoSlot;     // spot: the point its axis passes through
   Slot cutoff = kNoSlot, beam = kNoSlot;  // spot: cutoff_angle and beam_width, degrees
+  int texture = -1;          // spot: the texture it projects (index into Scene::textures), or -1
+  glm::vec3 up{0.f, 1.f, 0.f};  // spot: the up of its frame (the texture's +v), as a lookat's up
   Slot intensity = kNoSlot;  // point, spot (on its axis): W/sr; environment: radiance; directional: irradiance W/m²
   EnvMap env;                // environment from an image (`envmap`): env.data != kNoSlot
   uint32_t shape = 0;        // area: the emissive shape
@@ -87,11 +91,6 @@ struct Light {
   std::vector<uint32_t> prims;
   std::vector<float> cdf;
   float area = 0.f;
-};
-
-struct Camera {
-  Slot origin = kNoSlot, target = kNoSlot, up = kNoSlot, fov_y = kNoSlot;
-  int width = 320, height = 240;
 };
 
 struct RenderSettings {
@@ -123,9 +122,10 @@ struct Scene {
   // area-light tables. Call after loading and after any parameter changes.
   void build_geometry();
 
-  // Rebuilds the environment map's sampling table from its texels' values (build_geometry does it
-  // too): after changing them.
-  void build_light_tables();
+  // Rebuilds what is precomputed from parameter values (build_geometry does it too): an environment
+  // map's sampling table from its texels, a rough plastic's coating table from its α and η. Call
+  // after changing any parameter that does not move geometry.
+  void refresh_tables();
 
   // Whether the parameter at `slot` shapes the geometry (a shape's position, size or transform):
   // after changing it, build_geometry() must run. Colours, lights and the camera need no rebuild.

@@ -206,7 +206,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   auto set_params = [&](const std::vector<double>& values) {
     for (size_t k = 0; k < n; ++k) scene.params.set(job.scalars[k].slot, float(values[k]));
     if (moves_geometry) scene.build_geometry();
-    else scene.build_light_tables();  // an environment map's texels steer its sampling
+    else scene.refresh_tables();  // an environment map's sampling, a rough coating's table
   };
   set_params(shared);
 

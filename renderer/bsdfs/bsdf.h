@@ -14,14 +14,17 @@
 #include "renderer/bsdfs/dielectric.h"
 #include "renderer/bsdfs/diffuse.h"
 #include "renderer/bsdfs/plastic.h"
+#include "renderer/bsdfs/principled.h"
+#include "renderer/bsdfs/principled_thin.h"
 #include "renderer/bsdfs/rough_conductor.h"
 #include "renderer/bsdfs/rough_dielectric.h"
 #include "renderer/bsdfs/rough_plastic.h"
+#include "renderer/bsdfs/thin_dielectric.h"
 
 namespace dray {
 
 using Bsdf = std::variant<DiffuseBsdf, ConductorBsdf, RoughConductorBsdf, DielectricBsdf, RoughDielectricBsdf, PlasticBsdf,
-                          RoughPlasticBsdf>;
+                          RoughPlasticBsdf, PrincipledBsdf, PrincipledThinBsdf, ThinDielectricBsdf>;
 
 inline uint32_t bsdf_flags(const Bsdf& b) {
   return std::visit([](const auto& x) { return x.flags(); }, b);
@@ -49,6 +52,12 @@ DeltaLobe<T> bsdf_delta(const Bsdf& b, const Inputs<T>& in, const Vec3<T>& wo, c
         else return {Vec3<T>(T(0.f)), Vec3<T>(T(0.f))};
       },
       b);
+}
+
+// What a BSDF precomputes from its parameters' values (a rough plastic's coating table), brought up
+// to date after they changed.
+inline void refresh_bsdf(Bsdf& b, const ParamTable& params) {
+  if (auto* r = std::get_if<RoughPlasticBsdf>(&b)) refresh_coating(*r, params);
 }
 
 // Without textures (a BSDF on its own, as the tests use them): the parameters alone.

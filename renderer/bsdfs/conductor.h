@@ -16,17 +16,11 @@ Vec3<T> conductor_fresnel(const Inputs<T>& P, const ColourInput& eta, const Colo
   return {fresnel_conductor(cos_i, e.x, kk.x), fresnel_conductor(cos_i, e.y, kk.y), fresnel_conductor(cos_i, e.z, kk.z)};
 }
 
-struct ConductorBsdf {
+struct ConductorBsdf : DiracOnly {
   ColourInput eta, k;  // none: a perfect mirror
   ColourInput specular_reflectance;  // vec3
 
   uint32_t flags() const { return kLobeDelta | kLobeReflection; }
-
-  template <class T>
-  Vec3<T> f(const Inputs<T>&, const Vec3<T>&, const Vec3<T>&) const {
-    return Vec3<T>(T(0.f));
-  }
-  float pdf(const Inputs<float>&, const glm::vec3&, const glm::vec3&) const { return 0.f; }
 
   BsdfSample sample(const Inputs<float>& P, const glm::vec3& wo, float, glm::vec2) const {
     BsdfSample s;

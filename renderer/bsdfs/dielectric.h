@@ -8,17 +8,11 @@
 
 namespace dray {
 
-struct DielectricBsdf {
+struct DielectricBsdf : DiracOnly {
   Slot int_ior = kNoSlot, ext_ior = kNoSlot;                        // scalars
   ColourInput specular_reflectance, specular_transmittance;  // vec3
 
   uint32_t flags() const { return kLobeDelta | kLobeReflection | kLobeTransmission; }
-
-  template <class T>
-  Vec3<T> f(const Inputs<T>&, const Vec3<T>&, const Vec3<T>&) const {
-    return Vec3<T>(T(0.f));
-  }
-  float pdf(const Inputs<float>&, const glm::vec3&, const glm::vec3&) const { return 0.f; }
 
   // wo may be on either side (z < 0: inside).
   BsdfSample sample(const Inputs<float>& P, const glm::vec3& wo, float uc, glm::vec2) const {

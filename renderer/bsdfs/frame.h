@@ -40,9 +40,28 @@ template <class T>
 struct Frame {
   Vec3<T> s, t, n;
   explicit Frame(const Vec3<T>& n_) : n(n_) { basis(n, s, t); }
+  Frame(const Vec3<T>& s_, const Vec3<T>& t_, const Vec3<T>& n_) : s(s_), t(t_), n(n_) {}
   Vec3<T> to_local(const Vec3<T>& v) const { return {dot(v, s), dot(v, t), dot(v, n)}; }
   Vec3<T> to_world(const Vec3<T>& v) const { return s * v.x + t * v.y + n * v.z; }
 };
+
+// The smooth part of a BSDF made of Dirac lobes only: none (f and pdf 0 everywhere).
+struct DiracOnly {
+  template <class In, class T>
+  Vec3<T> f(const In&, const Vec3<T>&, const Vec3<T>&) const {
+    return Vec3<T>(T(0.f));
+  }
+  template <class In>
+  float pdf(const In&, const glm::vec3&, const glm::vec3&) const {
+    return 0.f;
+  }
+};
+
+// A frame's values, without derivatives.
+template <class T>
+Frame<float> value(const Frame<T>& f) {
+  return {Vec3<float>(value(f.s)), Vec3<float>(value(f.t)), Vec3<float>(value(f.n))};
+}
 
 // A direction drawn from a BSDF, in float (sampling is a decision: DESIGN.md invariant 2).
 struct BsdfSample {

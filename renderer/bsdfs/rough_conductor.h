@@ -8,7 +8,7 @@ namespace dray {
 
 struct RoughConductorBsdf {
   MicrofacetType distribution = MicrofacetType::beckmann;
-  Slot alpha_u = kNoSlot, alpha_v = kNoSlot;  // scalars; the same slot when isotropic
+  ScalarInput alpha_u, alpha_v;  // scalars; the same slot when isotropic
   ColourInput eta, k;
   ColourInput specular_reflectance;
 

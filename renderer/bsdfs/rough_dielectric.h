@@ -10,7 +10,7 @@ namespace dray {
 
 struct RoughDielectricBsdf {
   MicrofacetType distribution = MicrofacetType::beckmann;
-  Slot alpha_u = kNoSlot, alpha_v = kNoSlot;
+  ScalarInput alpha_u, alpha_v;
   Slot int_ior = kNoSlot, ext_ior = kNoSlot;
   ColourInput specular_reflectance, specular_transmittance;
 

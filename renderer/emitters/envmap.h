@@ -1,9 +1,9 @@
 #pragma once
 // Mitsuba 3's `envmap`: an equirectangular image of the radiance arriving from every direction
 // (y up: u = atan2(x, -z) / 2π, v = acos(y) / π, as Mitsuba's), times `scale`, turned about +y by
-// `rotate_y`. Its texels are the parameter block `lights.NAME.data`, looked up bilinearly (u wraps,
-// v clamps); next-event estimation samples it by a 2D table of texel luminance × sin θ, built from
-// the texels' values (rebuilt whenever they change: Scene::build_light_tables).
+// `rotate_y`. Its texels are the parameter block `lights.NAME.data`, looked up bilinearly as
+// Mitsuba's (u texel-centred and wrapping, v corner-aligned: the first and last rows at the poles); next-event estimation samples it by a 2D table of texel luminance × sin θ, built from
+// the texels' values (rebuilt whenever they change: Scene::refresh_tables).
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -48,7 +48,9 @@ Vec3<T> envmap_texels(const EnvMap& e, const ParamView<T>& P, const glm::vec3& d
     if (P.constant(e.data, size_t(3) * size_t(e.width) * size_t(e.height)))
       return Vec3<T>(envmap_texels(e, P.values_only(), d));
   const glm::vec2 uv = envmap_uv(e, d);
-  const float x = uv.x * float(e.width) - 0.5f, y = uv.y * float(e.height) - 0.5f;
+  // As Mitsuba's (src/emitters/envmap.cpp eval_spectrum, since 2026-06): texel-centred in u
+  // (periodic), corner-aligned in v (row 0 at v = 0, the last row at v = 1).
+  const float x = uv.x * float(e.width) - 0.5f, y = uv.y * float(e.height - 1);
   const float fx = std::floor(x), fy = std::floor(y), wx = x - fx, wy = y - fy;
   auto texel = [&](int i, int j) {
     j = ((j % e.width) + e.width) % e.width;

@@ -19,10 +19,10 @@
 #include <glm/vec2.hpp>
 
 #include "ad/fixed_sum.h"
-#include "renderer/shapes/silhouette.h"
+#include "renderer/integrators/silhouette.h"
 #include "renderer/image/image.h"
 #include "renderer/integrators/render.h"
-#include "renderer/shapes/surface.h"
+#include "renderer/integrators/surface.h"
 #include "renderer/shapes/transform.h"
 
 namespace dray {

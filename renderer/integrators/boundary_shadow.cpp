@@ -77,33 +77,36 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   const ParamView<float> P(scene.params);
   const PrimT<float> prim = lift_prim(scene, P, hit.prim);
   const SurfacePoint<float> sp = eval_hit(prim, RayT<float>{Vec3<float>(ray.o), Vec3<float>(ray.d)}, hit, 0.f);
-  glm::vec3 y = to_glm(sp.p), n = to_glm(sp.n), ns = to_glm(shading_normal(scene, P, hit.prim, prim, sp.p, sp.n));
+  glm::vec3 y = to_glm(sp.p), n = to_glm(sp.n);
   // Shaded as the integrator shades: the BSDF of the side seen, its frame facing the ray unless it
   // transmits; Dirac lobes see no light point; leaks excluded.
   const bool back = glm::dot(n, ray.d) > 0.f;
   const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
   const uint32_t flags = bsdf_flags(bsdf);
   if (!has_smooth_lobe(flags)) return glm::vec3(0.f);
-  if (back && !(flags & kLobeTransmission)) n = -n, ns = -ns;
+  const bool flip = back && !(flags & kLobeTransmission);
+  if (flip) n = -n;
   // From infinitely far (the environment, a directional light), q is the direction toward it.
   const bool env = light.kind == Light::Kind::environment || light.kind == Light::Kind::directional;
   const glm::vec3 to = env ? q : q - y;
   const float d2 = env ? 1.f : glm::dot(to, to), d = std::sqrt(d2);
-  const Frame<float> frame{Vec3<float>(ns)};
-  const Vec3<float> wo = frame.to_local(Vec3<float>(-ray.d)), wi = frame.to_local(Vec3<float>(to / d));
-  if (!same_side(n, to / d, wi.z)) return glm::vec3(0.f);
-  const float cos_y = std::fabs(wi.z);
   const glm::vec2 uv = scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, prim, to_glm(sp.p));
+  const ShadingFrame<float> sf = shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n),
+                                               flip, Vec3<float>(-ray.d), uv);
+  const Vec3<float> wo = sf.frame.to_local(Vec3<float>(-ray.d)), wi = sf.frame.to_local(Vec3<float>(to / d));
+  if (!same_side(n, to / d, sf.base_z(to / d))) return glm::vec3(0.f);
+  const float cos_y = std::fabs(wi.z);
   const Inputs<float> in(P, scene.textures.data(), uv);
-  const glm::vec3 f = to_glm(bsdf_f(bsdf, in, wo, wi)) * (is_mask(mat) ? mask_opacity(scene, P, mat, uv) : 1.f);
+  const glm::vec3 f = to_glm(bsdf_f(bsdf, in, wo, wi)) * sf.light_factor(Vec3<float>(to / d)) *
+                      (is_mask(mat) ? mask_opacity(scene, P, mat, uv) : 1.f);
   if (!(f.x > 0.f || f.y > 0.f || f.z > 0.f)) return glm::vec3(0.f);
   glm::vec3 radiance;
   float cos_q = 1.f;
   if (light.kind != Light::Kind::area) {
     // W/sr, the environment's radiance (q: the direction toward it), or irradiance
     radiance = light.kind == Light::Kind::environment ? to_glm(environment_radiance(light, P, q))
-                                                      : scene.params.get_vec3(light.intensity);
-    if (light.kind == Light::Kind::spot) radiance *= spot_falloff(ParamView<float>(scene.params), light, Vec3<float>(-to / d));
+               : light.kind == Light::Kind::spot  ? to_glm(spot_intensity(scene, P, light, Vec3<float>(-to / d)))
+                                                  : scene.params.get_vec3(light.intensity);
   } else {
     const Material& lm = scene.materials[scene.material_of(light.prims.front())];
     cos_q = -glm::dot(nq, to) / d;

@@ -14,10 +14,11 @@
 
 #include "renderer/bsdfs/bsdf.h"
 #include "renderer/sensors/camera.h"
-#include "renderer/emitters/light_sample.h"
+#include "renderer/integrators/light_sample.h"
+#include "renderer/integrators/shading_frame.h"
 #include "renderer/core/ray_offset.h"
 #include "renderer/core/sampler.h"
-#include "renderer/shapes/surface.h"
+#include "renderer/integrators/surface.h"
 
 namespace dray {
 
@@ -56,8 +57,7 @@ inline bool is_mask(const Material& m) { return m.opacity != kNoSlot || m.opacit
 template <class T>
 T mask_opacity(const Scene& scene, const ParamView<T>& P, const Material& m, glm::vec2 uv) {
   if (m.opacity_texture < 0) return P.scalar(m.opacity);
-  const Vec3<T> c = eval_texture(scene.textures[size_t(m.opacity_texture)], P, uv);
-  const T y = c.x * T(0.212671f) + c.y * T(0.715160f) + c.z * T(0.072169f);
+  const T y = eval_texture_1(scene.textures[size_t(m.opacity_texture)], P, uv);
   return value(y) <= 0.f ? T(0.f) : value(y) >= 1.f ? T(1.f) : y;
 }
 
@@ -199,16 +199,18 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
   const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
   const uint32_t flags = bsdf_flags(bsdf);
   const bool flip = back && !(flags & kLobeTransmission);
-  Vec3<T> ns = shading_normal(scene, P, hit.prim, prim, sp.p, sp.n);
   const Vec3<T> n = flip ? -sp.n : sp.n;
-  if (flip) ns = -ns;
   const glm::vec3 n_f = value(n);
-  const Frame<T> frame(ns);
-  const Frame<float> frame_f(Vec3<float>(value(ns)));
-  const Vec3<T> wo = frame.to_local(-ray.d);
-  // The BSDF's inputs: parameters and textures at the material point's UV.
+  // The BSDF's inputs: parameters and textures at the material point's UV; its frame (turned by a
+  // normal or bump map; sf.light_factor weighs light directions there).
   const glm::vec2 uv = scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, value(prim), value(sp.p));
   const Inputs<T> in(P, scene.textures.data(), uv);
+  const ShadingFrame<T> sf = shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n),
+                                           flip, -ray.d, uv);
+  const Frame<T>& frame = sf.frame;
+  const Frame<float> frame_f = value(frame);
+  const Vec3<T>& ns = sf.base.n;  // the shading normal, on the side the BSDF sees
+  const Vec3<T> wo = frame.to_local(-ray.d);
   const Inputs<float> in_f = in.values_only();
   const glm::vec3 wo_f = value(wo);
   // The start of a ray leaving toward world direction d: off the surface on d's side.
@@ -221,8 +223,8 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
     const LightSample<T> ls = sample_light(scene, P, scene.lights[li], sp.p, light_pick, u1, u2, u3);
     const glm::vec3 wi_f = value(ls.wi);
     const Vec3<T> wi = frame.to_local(ls.wi);
-    if (ls.valid && same_side(n_f, wi_f, value(wi.z))) {
-      const Vec3<T> f = bsdf_f(bsdf, in, wo, wi);
+    if (ls.valid && same_side(n_f, wi_f, sf.base_z(wi_f))) {
+      const Vec3<T> f = bsdf_f(bsdf, in, wo, wi) * sf.light_factor(ls.wi);
       const glm::vec3 f_f = value(f);
       if (f_f.x > 0.f || f_f.y > 0.f || f_f.z > 0.f) {
         const glm::vec3 o = value(origin_toward(wi_f));
@@ -254,17 +256,21 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
     const DeltaLobe<T> d = bsdf_delta(bsdf, in, wo, s);
     const Vec3<T> wi = frame.to_world(d.wi);
     const glm::vec3 wi_f = value(wi);
-    if (!same_side(n_f, wi_f, value(d.wi.z))) return false;  // would leave through the wrong side
-    beta *= d.weight;
+    if (!same_side(n_f, wi_f, sf.base_z(wi_f))) return false;  // would leave through the wrong side
+    const T k = sf.light_factor(wi);
+    if (!(value(k) > 0.f)) return false;
+    beta *= d.weight * k;
     st.specular = true;
     ray = {origin_toward(wi_f), wi};
   } else {
     const glm::vec3 wi_f = to_glm(frame_f.to_world(Vec3<float>(s.wi)));
-    if (!same_side(n_f, wi_f, s.wi.z)) return false;
+    if (!same_side(n_f, wi_f, sf.base_z(wi_f))) return false;
+    const T k = sf.light_factor(Vec3<T>(wi_f));
+    if (!(value(k) > 0.f)) return false;
     // The value is recomputed in T as in float, so that every scalar type renders the same image.
     const Vec3<T> wi = frame.to_local(Vec3<T>(wi_f));
     const float c = std::fabs(value(wi.z));
-    beta *= bsdf_f(bsdf, in, wo, wi) * T(c / s.pdf);
+    beta *= bsdf_f(bsdf, in, wo, wi) * k * T(c / s.pdf);
     st.turn = abs(wi.z) / T(c);  // value: exactly 1
     st.bsdf_pdf = s.pdf;
     st.specular = false;

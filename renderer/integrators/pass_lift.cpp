@@ -4,7 +4,7 @@
 
 #include "ad/var.h"
 #include "renderer/sensors/camera.h"
-#include "renderer/shapes/surface.h"
+#include "renderer/integrators/surface.h"
 #include "renderer/shapes/transform.h"
 
 namespace dray {

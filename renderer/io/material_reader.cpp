@@ -36,19 +36,8 @@ ColourInput MaterialReader::colour(const json& m, const std::string& p, const st
     given = alias;
   }
   if (m.contains(given) && (m[given].is_string() || m[given].is_object())) {
-    const std::string path = p + "/" + given;
-    if (!textures_) rd_.fail(path, "must be a colour here, not a texture");
     ColourInput in;
-    if (m[given].is_object() && !m[given].contains("type"))
-      rd_.fail(path, "must be an array of 3 numbers, one number, or a texture (the name of one, or an object with a \"type\")");
-    if (m[given].is_object()) {
-      // An inline texture, named after the material and key: textures.MATERIAL.KEY.data.
-      in.texture = textures_->read(prefix.substr(10) + given, m[given], path);
-    } else {
-      in.texture = textures_->find(m[given].get<std::string>());
-      if (in.texture < 0)
-        rd_.fail(path, "no texture named \"" + m[given].get<std::string>() + "\" in /textures (" + textures_->names() + ")");
-    }
+    in.texture = texture_input(m[given], p + "/" + given, prefix, given);
     return in;
   }
   const glm::vec3 c = m.contains(given) ? rd_.colour(m[given], p + "/" + given) : fallback;
@@ -58,6 +47,24 @@ ColourInput MaterialReader::colour(const json& m, const std::string& p, const st
   const Slot s = scene_.params.add(prefix + key, c);
   if (alias) scene_.params.alias(prefix + alias, prefix + key);
   return s;
+}
+
+int MaterialReader::texture_input(const json& v, const std::string& path, const std::string& prefix, const std::string& key) {
+  if (!textures_) rd_.fail(path, "must be a value here, not a texture");
+  if (v.is_object() && !v.contains("type"))
+    rd_.fail(path, "must be a number, an array of 3 numbers, or a texture (the name of one, or an object with a \"type\")");
+  // An inline texture is named after the material and key: textures.MATERIAL.KEY.data.
+  return textures_->input(v, path, prefix.substr(10) + key);
+}
+
+ScalarInput MaterialReader::scalar_or_texture(const json& m, const std::string& p, const std::string& prefix,
+                                              const std::string& key, float fallback) {
+  if (m.contains(key) && (m[key].is_string() || m[key].is_object())) {
+    ScalarInput in;
+    in.texture = texture_input(m[key], p + "/" + key, prefix, key);
+    return in;
+  }
+  return scalar(m, p, prefix, key, fallback);
 }
 
 Slot MaterialReader::scalar(const json& m, const std::string& p, const std::string& prefix, const std::string& key,
@@ -76,7 +83,7 @@ float MaterialReader::ior(const json& m, const std::string& p, const std::string
 }
 
 void MaterialReader::roughness(const json& m, const std::string& p, const std::string& prefix, MicrofacetType& type,
-                               Slot& alpha_u, Slot& alpha_v) {
+                               ScalarInput& alpha_u, ScalarInput& alpha_v, bool textured) {
   const std::string d = m.contains("distribution") ? rd_.string(m["distribution"], p + "/distribution") : "beckmann";
   if (d != "beckmann" && d != "ggx") rd_.fail(p + "/distribution", "must be \"beckmann\" or \"ggx\", got \"" + d + "\"");
   type = d == "ggx" ? MicrofacetType::ggx : MicrofacetType::beckmann;
@@ -87,10 +94,10 @@ void MaterialReader::roughness(const json& m, const std::string& p, const std::s
     if (m.contains("alpha")) rd_.fail(p + "/alpha", "give either alpha or alpha_u and alpha_v, not both");
     if (!m.contains("alpha_u") || !m.contains("alpha_v"))
       rd_.fail(p + (m.contains("alpha_u") ? "/alpha_v" : "/alpha_u"), "required with " + std::string(m.contains("alpha_u") ? "alpha_u" : "alpha_v"));
-    alpha_u = scalar(m, p, prefix, "alpha_u", 0.1f);
-    alpha_v = scalar(m, p, prefix, "alpha_v", 0.1f);
+    alpha_u = textured ? scalar_or_texture(m, p, prefix, "alpha_u", 0.1f) : scalar(m, p, prefix, "alpha_u", 0.1f);
+    alpha_v = textured ? scalar_or_texture(m, p, prefix, "alpha_v", 0.1f) : scalar(m, p, prefix, "alpha_v", 0.1f);
   } else {
-    alpha_u = alpha_v = scalar(m, p, prefix, "alpha", 0.1f);
+    alpha_u = alpha_v = textured ? scalar_or_texture(m, p, prefix, "alpha", 0.1f) : scalar(m, p, prefix, "alpha", 0.1f);
   }
 }
 
@@ -145,14 +152,16 @@ uint32_t MaterialReader::bsdf(const json& m, const std::string& p, const std::st
     b.specular_reflectance = colour(m, p, prefix, "specular_reflectance", glm::vec3(1.f));
     return push(b);
   }
-  if (type == "dielectric") {
+  if (type == "dielectric" || type == "thindielectric") {
     rd_.object(m, p, with({"type", "int_ior", "ext_ior", "specular_reflectance", "specular_transmittance"}, extra));
-    DielectricBsdf b;
-    b.int_ior = scene_.params.add(prefix + "int_ior", ior(m, p, "int_ior", "bk7"));
-    b.ext_ior = scene_.params.add(prefix + "ext_ior", ior(m, p, "ext_ior", "air"));
-    b.specular_reflectance = colour(m, p, prefix, "specular_reflectance", glm::vec3(1.f));
-    b.specular_transmittance = colour(m, p, prefix, "specular_transmittance", glm::vec3(1.f));
-    return push(b);
+    auto read = [&](auto b) {
+      b.int_ior = scene_.params.add(prefix + "int_ior", ior(m, p, "int_ior", "bk7"));
+      b.ext_ior = scene_.params.add(prefix + "ext_ior", ior(m, p, "ext_ior", "air"));
+      b.specular_reflectance = colour(m, p, prefix, "specular_reflectance", glm::vec3(1.f));
+      b.specular_transmittance = colour(m, p, prefix, "specular_transmittance", glm::vec3(1.f));
+      return push(b);
+    };
+    return type == "dielectric" ? read(DielectricBsdf{}) : read(ThinDielectricBsdf{});
   }
   if (type == "roughdielectric") {
     rd_.object(m, p, with({"type", "int_ior", "ext_ior", "specular_reflectance", "specular_transmittance", "distribution",
@@ -179,12 +188,48 @@ uint32_t MaterialReader::bsdf(const json& m, const std::string& p, const std::st
     if (!rough) return push(b);
     RoughPlasticBsdf r;
     r.base = b;
-    Slot alpha_v;
-    roughness(m, p, prefix, r.distribution, r.alpha, alpha_v);
+    ScalarInput alpha_u, alpha_v;  // a number: the coating's table is built for it (Mitsuba's roughplastic too)
+    roughness(m, p, prefix, r.distribution, alpha_u, alpha_v, false);
+    r.alpha = alpha_u.slot;
+    if (scene_.params.get(b.int_ior) == scene_.params.get(b.ext_ior))
+      rd_.fail(p + "/int_ior", "must differ from ext_ior (a coating that does not refract has no transmittance table)");
+    refresh_coating(r, scene_.params);
     return push(r);
   }
+  if (type == "principled" || type == "principledthin") return principled(m, p, prefix, type, extra);
   rd_.fail(p + "/type", "unknown material type \"" + type +
-                            "\" (expected diffuse, conductor, roughconductor, dielectric, roughdielectric, plastic, roughplastic, mirror, twosided or mask)");
+                            "\" (expected diffuse, conductor, roughconductor, dielectric, thindielectric, roughdielectric, plastic, roughplastic, "
+                            "principled, principledthin, mirror; wrappers twosided, mask, normalmap, bumpmap)");
+}
+
+// A mask's opacity: a number in (0, 1] (a parameter), or a texture whose luminance is the opacity
+// (Mitsuba's bitmap opacity).
+void MaterialReader::mask_opacity(const json& m, const std::string& p, const std::string& prefix, Material& mat) {
+  if (m.contains("opacity") && (m["opacity"].is_string() || m["opacity"].is_object())) {
+    mat.opacity_texture = colour(m, p, prefix, "opacity", glm::vec3(0.f)).texture;
+  } else {
+    const float opacity = m.contains("opacity") ? float(rd_.number(m["opacity"], p + "/opacity")) : 0.5f;
+    if (!(opacity > 0.f && opacity <= 1.f)) rd_.fail(p + "/opacity", "must be in (0, 1], got " + fmt_number(opacity));
+    mat.opacity = scene_.params.add(prefix + "opacity", opacity);
+  }
+  scene_.has_masks = true;
+}
+
+// Mitsuba's `normalmap` (`normalmap`: a texture, raw RGB as 0.5 (n + 1) in the shading frame) or
+// `bumpmap` (`texture`: a height, its luminance times `scale`); both take flip_invalid_normals
+// and use_shadowing_function. The texture's texels are parameters (textures.MATERIAL.KEY.data
+// when inline).
+void MaterialReader::perturbation(const json& m, const std::string& p, const std::string& prefix, const std::string& type,
+                                  std::vector<std::string> extra, Material& mat) {
+  const bool normal = type == "normalmap";
+  const char* key = normal ? "normalmap" : "texture";
+  if (!normal) extra.push_back("scale");
+  rd_.object(m, p, with({"type", "bsdf", key, "flip_invalid_normals", "use_shadowing_function"}, extra), {"bsdf", key});
+  const int tex = texture_input(m[key], p + "/" + key, prefix, key);
+  (normal ? mat.normal_map : mat.bump_map) = tex;
+  if (m.contains("scale")) mat.bump_scale = float(rd_.number(m["scale"], p + "/scale"));
+  if (m.contains("flip_invalid_normals")) mat.flip_invalid_normals = rd_.boolean(m["flip_invalid_normals"], p + "/flip_invalid_normals");
+  if (m.contains("use_shadowing_function")) mat.shadowing = rd_.boolean(m["use_shadowing_function"], p + "/use_shadowing_function");
 }
 
 uint32_t MaterialReader::read(const std::string& name, const json& m, const std::string& p) {
@@ -194,45 +239,45 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
   const std::vector<std::string> common = {"emission", "two_sided"};
   Material mat;
   mat.name = name;
-  if (type == "twosided" || type == "mask") {
-    // Wrappers: the nested BSDF's parameters keep the material's names (materials.X.reflectance);
-    // Mitsuba's two-BSDF twosided names them brdf_0 (front) and brdf_1 (back).
-    const bool mask = type == "mask";
-    rd_.object(m, p, with({"type", "bsdf"}, mask ? with({"opacity"}, common) : common), {"bsdf"});
-    const json* inner = &m["bsdf"];
-    std::string ip = p + "/bsdf";
-    bool sided = !mask;
-    // A mask over a twosided (Mitsuba's leaves): the twosided's sides, under the mask's opacity.
-    if (mask && inner->is_object() && inner->contains("type") && (*inner)["type"] == "twosided") {
-      rd_.object(*inner, ip, {"type", "bsdf"}, {"bsdf"});
-      inner = &(*inner)["bsdf"];
-      ip += "/bsdf";
+  // Wrappers, outermost first: `mask`, then `normalmap` or `bumpmap` and `twosided` (either
+  // order), each at most once. The nested BSDF's parameters keep the material's names
+  // (materials.X.reflectance); Mitsuba's two-BSDF twosided names them brdf_0 (front), brdf_1 (back).
+  const json* cur = &m;
+  std::string cp = p;
+  bool mask = false, sided = false, perturbed = false;
+  for (;;) {
+    const std::string t = cur == &m ? type : rd_.string((*cur)["type"], cp + "/type");
+    const std::vector<std::string> extra = cur == &m ? common : std::vector<std::string>{};
+    if (t == "mask" && cur == &m) {
+      rd_.object(*cur, cp, with({"type", "bsdf", "opacity"}, extra), {"bsdf"});
+      mask_opacity(*cur, cp, prefix, mat);
+      mask = true;
+    } else if ((t == "normalmap" || t == "bumpmap") && !perturbed) {
+      perturbation(*cur, cp, prefix, t, extra, mat);
+      perturbed = true;
+    } else if (t == "twosided" && !sided) {
+      rd_.object(*cur, cp, with({"type", "bsdf"}, extra), {"bsdf"});
       sided = true;
-    }
-    if (sided && inner->is_array()) {
-      if (inner->size() != 2) rd_.fail(ip, "must be one BSDF object or an array of two (front, back)");
-      mat.front = bsdf((*inner)[0], ip + "/0", prefix + "brdf_0.", {});
-      mat.back = bsdf((*inner)[1], ip + "/1", prefix + "brdf_1.", {});
     } else {
-      mat.front = mat.back = bsdf(*inner, ip, prefix, {});
+      break;
     }
-    for (uint32_t b : {mat.front, mat.back})
-      if (sided && (bsdf_flags(scene_.bsdfs[b]) & kLobeTransmission))
-        rd_.fail(ip + "/type", "twosided wraps reflecting materials only, not a transmitting one");
-    if (mask) {
-      // A number, or a texture whose luminance is the opacity (Mitsuba's bitmap opacity).
-      if (m.contains("opacity") && (m["opacity"].is_string() || m["opacity"].is_object())) {
-        mat.opacity_texture = colour(m, p, prefix, "opacity", glm::vec3(0.f)).texture;
-      } else {
-        const float opacity = m.contains("opacity") ? float(rd_.number(m["opacity"], p + "/opacity")) : 0.5f;
-        if (!(opacity > 0.f && opacity <= 1.f)) rd_.fail(p + "/opacity", "must be in (0, 1], got " + fmt_number(opacity));
-        mat.opacity = scene_.params.add(prefix + "opacity", opacity);
-      }
-      scene_.has_masks = true;
-    }
-  } else {
-    mat.front = mat.back = bsdf(m, p, prefix, common);
+    cur = &(*cur)["bsdf"];
+    cp += "/bsdf";
+    if (!cur->is_object() || !cur->contains("type")) break;  // an array (twosided's two), or bsdf() reports it
   }
+  if (cur == &m) {
+    mat.front = mat.back = bsdf(m, p, prefix, common);
+  } else if (sided && cur->is_array()) {
+    if (cur->size() != 2) rd_.fail(cp, "must be one BSDF object or an array of two (front, back)");
+    mat.front = bsdf((*cur)[0], cp + "/0", prefix + "brdf_0.", {});
+    mat.back = bsdf((*cur)[1], cp + "/1", prefix + "brdf_1.", {});
+  } else {
+    mat.front = mat.back = bsdf(*cur, cp, prefix, {});
+  }
+  for (uint32_t b : {mat.front, mat.back})
+    if ((sided || perturbed) && (bsdf_flags(scene_.bsdfs[b]) & kLobeTransmission))
+      rd_.fail(cp + "/type", std::string(sided ? "twosided" : "a normal or bump map") + " wraps reflecting materials only, not a transmitting one");
+  if (mask && !sided) mat.back = mat.front;
   // A material that declares emission is a light even at zero, so that an optimization can start
   // a light from dark. Emission leaves the front side only (as Mitsuba's area emitter), both with
   // two_sided.

@@ -9,6 +9,8 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
+#include "renderer/shapes/triangle_mesh.h"
+
 namespace dray {
 
 // An OBJ material as the renderer reads it: Kd as albedo (clamped to [0, 1]); Ke, or else Ka,
@@ -19,15 +21,9 @@ struct ObjMaterial {
   std::optional<glm::vec3> emission;
 };
 
-// Triangles (polygons triangulated) with one material index per face (-1: none).
-struct ObjFile {
-  std::vector<glm::vec3> positions;
-  std::vector<uint32_t> indices;  // 3 per triangle
-  std::vector<glm::vec3> corner_normals;  // `vn`, 3 per triangle; empty unless every corner has one
-  // `vt`, 3 per triangle, v flipped (1 - v: image rows from the top, as Mitsuba reads OBJ); empty
-  // unless every corner has one.
-  std::vector<glm::vec2> corner_uvs;
-  std::vector<int> face_material;
+// Triangles (polygons triangulated) with one material index per face (-1: none), and the
+// materials those indices name.
+struct ObjFile : TriangleMesh {
   std::vector<ObjMaterial> materials;
 };
 

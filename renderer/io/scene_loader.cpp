@@ -2,6 +2,7 @@
 
 #include "renderer/shapes/disk_mesh.h"
 #include "renderer/shapes/mesh_normals.h"
+#include "renderer/io/light_reader.h"
 #include "renderer/io/material_reader.h"
 #include "renderer/io/mesh_file.h"
 #include "renderer/io/ply_file.h"
@@ -127,7 +128,9 @@ struct Loader {
         std::optional<uint32_t> material;
         if (s.contains("material")) material = material_ref(s["material"], p + "/material");
         if (disk) {
-          use_mesh(disk_mesh(kDiskSegments, flag(s, p, "flip_normals")), *material, scene.meshes.back());
+          ObjFile disk;
+          static_cast<TriangleMesh&>(disk) = disk_mesh(kDiskSegments, flag(s, p, "flip_normals"));
+          use_mesh(std::move(disk), *material, scene.meshes.back());
         } else {
           // OBJ material name -> scene material, for the OBJ materials named.
           std::map<std::string, uint32_t> mapping;
@@ -263,66 +266,7 @@ struct Loader {
     for (size_t i = 0; i < j.size(); ++i) {
       const json& l = j[i];
       auto [p, name, type, prefix] = element(j, "lights", i, names);
-      Light light;
-      light.name = name;
-      if (type == "point") {
-        rd.object(l, p, {"name", "type", "position", "intensity"}, {"position", "intensity"});
-        light.kind = Light::Kind::point;
-        light.position = scene.params.add(prefix + "position", rd.vec3(l["position"], p + "/position"));
-        light.intensity = scene.params.add(prefix + "intensity", rd.colour(l["intensity"], p + "/intensity"));
-      } else if (type == "environment") {
-        rd.object(l, p, {"name", "type", "radiance"}, {"radiance"});
-        if (scene.environment >= 0) rd.fail(p, "only one environment light is allowed");
-        light.kind = Light::Kind::environment;
-        light.intensity = scene.params.add(prefix + "radiance", rd.colour(l["radiance"], p + "/radiance"));
-        scene.environment = int(scene.lights.size());
-      } else if (type == "envmap") {
-        // Mitsuba 3's `envmap`: an equirectangular image (`filename`, any format textures read,
-        // linear: HDR or EXR; 8-bit images decoded from sRGB), times `scale`, turned by `rotate_y`
-        // degrees about +y; dray's `width`, `height` and `value` give a constant start instead.
-        rd.object(l, p, {"name", "type", "filename", "scale", "rotate_y", "width", "height", "value"});
-        if (scene.environment >= 0) rd.fail(p, "only one environment light is allowed");
-        light.kind = Light::Kind::environment;
-        const Image img = read_image_input(rd, l, p, base_dir, false, glm::vec3(1.f));
-        for (float x : img.data)
-          if (x < 0.f) rd.fail(p + "/filename", "has a negative radiance, " + fmt_number(x));
-        light.env.width = img.width;
-        light.env.height = img.height;
-        light.env.data = scene.params.add_block(prefix + "data", img.data, {uint32_t(img.height), uint32_t(img.width), 3u});
-        light.env.scale = scene.params.add(prefix + "scale", l.contains("scale") ? rd.positive(l["scale"], p + "/scale") : 1.f);
-        light.env.rotate_y = l.contains("rotate_y") ? float(rd.number(l["rotate_y"], p + "/rotate_y")) * kPi / 180.f : 0.f;
-        scene.environment = int(scene.lights.size());
-      } else if (type == "spot") {
-        // Mitsuba 3's `spot` (its to_world a lookat: position and target): `intensity` W/sr on
-        // the axis, 1 within `beam_width` of it, falling linearly in angle to 0 at `cutoff_angle`.
-        rd.object(l, p, {"name", "type", "position", "target", "intensity", "cutoff_angle", "beam_width"},
-                  {"position", "target", "intensity"});
-        light.kind = Light::Kind::spot;
-        const glm::vec3 pos = rd.vec3(l["position"], p + "/position"), target = rd.vec3(l["target"], p + "/target");
-        if (!(glm::length(target - pos) > 0.f)) rd.fail(p + "/target", "must differ from position");
-        const float cutoff = l.contains("cutoff_angle") ? rd.number(l["cutoff_angle"], p + "/cutoff_angle") : 20.f;
-        if (!(cutoff > 0.f && cutoff < 90.f)) rd.fail(p + "/cutoff_angle", "must be in (0, 90) degrees, got " + fmt_number(cutoff));
-        const float beam = l.contains("beam_width") ? rd.number(l["beam_width"], p + "/beam_width") : cutoff * 0.75f;
-        if (!(beam >= 0.f && beam < cutoff))
-          rd.fail(p + "/beam_width", "must be in [0, cutoff_angle) = [0, " + fmt_number(cutoff) + "), got " + fmt_number(beam));
-        light.position = scene.params.add(prefix + "position", pos);
-        light.target = scene.params.add(prefix + "target", target);
-        light.intensity = scene.params.add(prefix + "intensity", rd.colour(l["intensity"], p + "/intensity"));
-        light.cutoff = scene.params.add(prefix + "cutoff_angle", cutoff);
-        light.beam = scene.params.add(prefix + "beam_width", beam);
-      } else if (type == "directional") {
-        // Mitsuba 3's `directional`: light from infinitely far along `direction`, `irradiance`
-        // W/m² on a surface facing it.
-        rd.object(l, p, {"name", "type", "direction", "irradiance"}, {"direction", "irradiance"});
-        light.kind = Light::Kind::directional;
-        const glm::vec3 d = rd.vec3(l["direction"], p + "/direction");
-        if (!(glm::dot(d, d) > 0.f)) rd.fail(p + "/direction", "must not be zero");
-        light.direction = scene.params.add(prefix + "direction", d);
-        light.intensity = scene.params.add(prefix + "irradiance", rd.colour(l["irradiance"], p + "/irradiance"));
-      } else {
-        rd.fail(p + "/type", "unknown light type \"" + type + "\" (expected point, spot, directional, environment or envmap)");
-      }
-      scene.lights.push_back(light);
+      scene.lights.push_back(LightReader(rd, scene, textures, base_dir).read(l, p, name, type, prefix));
     }
   }
 
@@ -368,6 +312,24 @@ Scene load_scene(const json& doc, const std::string& path, bool build_geometry) 
   return Loader(path).load(doc, build_geometry);
 }
 
+// An error of the document a Mitsuba scene converted to ("scene.xml: /materials/gold/alpha: ..."),
+// placed at the XML element its object came from ("scene.xml:12: <bsdf type=...>: /materials/...").
+std::string located(const std::string& msg, const std::string& path, const std::map<std::string, std::string>& locations) {
+  const std::string head = path + ": ";
+  if (msg.rfind(head, 0) != 0) return msg;
+  const std::string rest = msg.substr(head.size());
+  const std::string* best = nullptr;
+  size_t best_len = 0;
+  for (const auto& [pointer, where] : locations) {
+    const size_t k = pointer.size();
+    if (k > best_len && rest.compare(0, k, pointer) == 0 && (rest.size() == k || rest[k] == '/' || rest[k] == ' ' || rest[k] == ':')) {
+      best = &where;
+      best_len = k;
+    }
+  }
+  return best ? *best + ": " + rest : msg;
+}
+
 bool is_mitsuba_scene(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
@@ -375,8 +337,8 @@ bool is_mitsuba_scene(const std::string& path) {
 }
 
 json read_scene_document(const std::string& path, const std::map<std::string, std::string>& defines,
-                         std::vector<std::string>& warnings) {
-  if (is_mitsuba_scene(path)) return read_mitsuba_xml(path, defines, warnings);
+                         std::vector<std::string>& warnings, std::map<std::string, std::string>* locations) {
+  if (is_mitsuba_scene(path)) return read_mitsuba_xml(path, defines, warnings, locations);
   if (!defines.empty()) throw LoadError(path + ": -D defines values of Mitsuba XML scenes; this scene is JSON (use --set)");
   return read_json_file(path);
 }
@@ -384,9 +346,15 @@ json read_scene_document(const std::string& path, const std::map<std::string, st
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides, bool build_geometry,
                  const std::map<std::string, std::string>& defines) {
   std::vector<std::string> warnings;
-  json doc = read_scene_document(path, defines, warnings);
+  std::map<std::string, std::string> locations;
+  json doc = read_scene_document(path, defines, warnings, &locations);
   for (const auto& o : overrides) apply_override(doc, o);
-  Scene scene = load_scene(doc, path, build_geometry);
+  Scene scene;
+  try {
+    scene = load_scene(doc, path, build_geometry);
+  } catch (const LoadError& e) {
+    throw LoadError(located(e.what(), path, locations));
+  }
   scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
   return scene;
 }

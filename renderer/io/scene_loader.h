@@ -21,9 +21,13 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
                  const std::map<std::string, std::string>& defines = {});
 
 // The scene document of `path`: the JSON itself, or a Mitsuba XML scene converted (what
-// `dray convert` writes). Conversion warnings are appended to `warnings`.
+// `dray convert` writes). Conversion warnings are appended to `warnings`; `locations` (XML only)
+// receives where each object came from, for located().
 nlohmann::json read_scene_document(const std::string& path, const std::map<std::string, std::string>& defines,
-                                   std::vector<std::string>& warnings);
+                                   std::vector<std::string>& warnings, std::map<std::string, std::string>* locations = nullptr);
+// A loader error about the document of `path` ("path: /pointer...: what"), placed at the XML
+// element its object came from when `locations` knows it ("scene.xml:12: <bsdf ...>: /pointer...: what").
+std::string located(const std::string& msg, const std::string& path, const std::map<std::string, std::string>& locations);
 bool is_mitsuba_scene(const std::string& path);
 
 // The same from an already-parsed document; `path` is used for messages and relative files.

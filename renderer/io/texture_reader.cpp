@@ -34,6 +34,14 @@ std::string TextureReader::names() const {
   return out.empty() ? "none defined" : out;
 }
 
+int TextureReader::input(const json& v, const std::string& path, const std::string& inline_name) {
+  if (v.is_object()) return read(inline_name, v, path);
+  if (!v.is_string()) rd_.fail(path, "must be a texture: the name of one in /textures, or an object with a \"type\"");
+  const int index = find(v.get<std::string>());
+  if (index < 0) rd_.fail(path, "no texture named \"" + v.get<std::string>() + "\" in /textures (" + names() + ")");
+  return index;
+}
+
 void TextureReader::read_all(const json& j) {
   if (!j.is_object()) rd_.fail("/textures", std::string("must be an object, got ") + j.type_name());
   for (auto it = j.begin(); it != j.end(); ++it) read(it.key(), it.value(), "/textures/" + it.key());
@@ -65,9 +73,20 @@ int TextureReader::read(const std::string& name, const json& t, const std::strin
     tex.color0 = scene_.params.add(prefix + "color0", t.contains("color0") ? rd_.colour(t["color0"], p + "/color0") : glm::vec3(0.4f));
     tex.color1 = scene_.params.add(prefix + "color1", t.contains("color1") ? rd_.colour(t["color1"], p + "/color1") : glm::vec3(0.2f));
     to_uv();
+  } else if (type == "rawconstant") {
+    // Mitsuba's `rawconstant`: a value as given (one number or three), no colour conversion.
+    rd_.object(t, p, {"type", "value"}, {"value"});
+    tex.kind = Texture::Kind::constant;
+    const json& v = t["value"];
+    tex.color0 = scene_.params.add(prefix + "value", v.is_number() ? glm::vec3(float(rd_.number(v, p + "/value"))) : rd_.vec3(v, p + "/value"));
   } else if (type == "bitmap") {
     // Mitsuba's keys, and dray's `width`, `height`, `value` for a constant start (an optimization's).
-    rd_.object(t, p, {"type", "filename", "raw", "filter_type", "wrap_mode", "to_uv", "width", "height", "value"});
+    rd_.object(t, p, {"type", "filename", "raw", "filter_type", "wrap_mode", "to_uv", "format", "width", "height", "value"});
+    // `format`: Mitsuba's storage precision; dray keeps texels in float whatever it says.
+    if (t.contains("format")) {
+      const std::string f = rd_.string(t["format"], p + "/format");
+      if (f != "variant" && f != "fp16" && f != "fp32") rd_.fail(p + "/format", "must be \"variant\", \"fp16\" or \"fp32\", got \"" + f + "\"");
+    }
     tex.kind = Texture::Kind::bitmap;
     const Image img = read_image_input(rd_, t, p, base_dir_, t.contains("raw") && rd_.boolean(t["raw"], p + "/raw"), glm::vec3(0.5f));
     tex.width = img.width;
@@ -83,7 +102,7 @@ int TextureReader::read(const std::string& name, const json& t, const std::strin
     else rd_.fail(p + "/wrap_mode", "must be \"repeat\", \"mirror\" or \"clamp\", got \"" + wrap + "\"");
     to_uv();
   } else {
-    rd_.fail(p + "/type", "unknown texture type \"" + type + "\" (expected bitmap or checkerboard)");
+    rd_.fail(p + "/type", "unknown texture type \"" + type + "\" (expected bitmap, checkerboard or rawconstant)");
   }
   if (index_.count(name)) rd_.fail(p, "duplicate texture name \"" + name + "\"");
   scene_.textures.push_back(tex);

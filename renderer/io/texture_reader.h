@@ -24,6 +24,10 @@ class TextureReader {
   // Adds texture `name` from its JSON object at path p; returns its index in scene.textures.
   int read(const std::string& name, const nlohmann::json& t, const std::string& p);
 
+  // The texture value v at path names: a name in /textures, or an inline object (added under
+  // `inline_name`). Returns its index.
+  int input(const nlohmann::json& v, const std::string& path, const std::string& inline_name);
+
   // The /textures section: every entry, by name.
   void read_all(const nlohmann::json& j);
 

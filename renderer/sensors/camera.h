@@ -4,9 +4,14 @@
 // derivatives like any other.
 #include "renderer/core/param_table.h"
 #include "renderer/core/ray.h"
-#include "renderer/scene.h"
 
 namespace dray {
+
+// The camera's parameters (scene.h holds one).
+struct Camera {
+  Slot origin = kNoSlot, target = kNoSlot, up = kNoSlot, fov_y = kNoSlot;
+  int width = 320, height = 240;
+};
 
 
 // The camera's frame in T: it depends on parameters only, so it is built once and shared by

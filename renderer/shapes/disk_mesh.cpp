@@ -4,11 +4,11 @@
 
 namespace dray {
 
-ObjFile disk_mesh(int segments, bool flip_normals) {
+TriangleMesh disk_mesh(int segments, bool flip_normals) {
   const int n = segments;
   const double step = 2.0 * M_PI / n;
   const double rim = std::sqrt(2.0 * M_PI / (n * std::sin(step)));  // the polygon's area is π
-  ObjFile m;
+  TriangleMesh m;
   m.positions.push_back(glm::vec3(0.f));
   for (int k = 0; k < n; ++k)
     m.positions.push_back(glm::vec3(float(rim * std::cos(k * step)), float(rim * std::sin(k * step)), 0.f));

@@ -6,12 +6,12 @@
 // corner takes its own mid-angle, so that v interpolates without wrapping.
 #include <vector>
 
-#include "renderer/io/obj_file.h"
+#include "renderer/shapes/triangle_mesh.h"
 
 namespace dray {
 
 inline constexpr int kDiskSegments = 256;
 
-ObjFile disk_mesh(int segments = kDiskSegments, bool flip_normals = false);
+TriangleMesh disk_mesh(int segments = kDiskSegments, bool flip_normals = false);
 
 }  // namespace dray

@@ -4,11 +4,16 @@
 // in float, the kernel in T when one of its parameters is being differentiated. A reverse pass
 // lifts it once (its twelve entries become inputs of every sample's tape, chained to the
 // parameters per pixel: renderer/integrators/pass_lift.h) instead of re-deriving it at every hit.
-#include "renderer/sensors/camera.h"
 #include "renderer/core/param_table.h"
-#include "renderer/scene.h"
 
 namespace dray {
+
+// A mesh's transform parameters (a Shape holds one).
+struct Transform {
+  Slot scale = kNoSlot;      // uniform scale (scalar)
+  Slot rotate = kNoSlot;     // rotate_x, rotate_y, rotate_z in degrees (vec3)
+  Slot translate = kNoSlot;  // vec3
+};
 
 template <class T>
 struct TransformT {

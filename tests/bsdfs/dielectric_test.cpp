@@ -78,3 +78,46 @@ TEST_CASE("dielectric: derivatives in int_ior of the weights and the refracted d
     CHECK(ad::tangent(d.wi.z, 0) == Approx((hi.wi.z - lo.wi.z) / (2 * h)).epsilon(1e-2).margin(1e-4));
   }
 }
+
+TEST_CASE("thindielectric: reflects 2F/(1+F), passes the rest straight through, both differentiable in int_ior", "[bsdf]") {
+  BsdfFixture fx = with_interface(ThinDielectricBsdf{}, 1.5f, 1.f);
+  for (float theta : {0.f, 50.f, 80.f})
+    for (float side : {1.f, -1.f}) {
+      glm::vec3 wo = direction(theta, 20.f);
+      wo.z *= side;
+      const float F = fresnel_dielectric(std::fabs(wo.z), 1.5f), R = 2.f * F / (1.f + F);
+      Sampler sampler(9, uint64_t(theta), 0);
+      const int n = 100000;
+      int reflected = 0;
+      for (int i = 0; i < n; ++i) {
+        const float u1 = sampler.next(), u2 = sampler.next(), uc = sampler.next();
+        const BsdfSample s = bsdf_sample(fx.bsdf, fx.view(), wo, uc, {u1, u2});
+        REQUIRE(s.lobe);
+        REQUIRE(s.weight.x == Approx(1.f));  // white: a furnace passes it unchanged
+        if (s.lobe & kLobeReflection) {
+          ++reflected;
+          REQUIRE(to_glm(reflect_local(Vec3<float>(wo))) == s.wi);
+        } else {
+          REQUIRE(s.wi == -wo);
+          REQUIRE(s.eta == 1.f);
+        }
+      }
+      const double share = double(reflected) / n, sigma = std::sqrt(R * (1. - R) / n);
+      INFO("theta " << theta << " side " << side << ": R " << R << ", reflected " << share);
+      CHECK(std::fabs(share - R) < 5. * sigma + 1e-6);
+    }
+  // d/d int_ior of the reflected weight R / P (P fixed) at normal incidence: F = ((η − 1)/(η + 1))²,
+  // dF/dη = 4 (η − 1)/(η + 1)³, dR/dF = 2/(1 + F)².
+  std::vector<int> seeds(fx.params.values().size(), -1);
+  seeds[fx.params.find("int_ior")->slot] = 0;
+  const ParamView<ad::Dual<1>> PD(fx.params, seeds.data());
+  const glm::vec3 wo(0.f, 0.f, 1.f);
+  BsdfSample s;
+  s.lobe = kLobeDelta | kLobeReflection;
+  s.pdf = 0.5f;
+  const DeltaLobe<ad::Dual<1>> d = bsdf_delta(fx.bsdf, PD, Vec3<ad::Dual<1>>(Vec3<float>(wo)), s);
+  const float eta = 1.5f, F = (eta - 1.f) * (eta - 1.f) / ((eta + 1.f) * (eta + 1.f));
+  const float dF = 4.f * (eta - 1.f) / ((eta + 1.f) * (eta + 1.f) * (eta + 1.f)), dR = 2.f / ((1.f + F) * (1.f + F)) * dF;
+  CHECK(d.weight.x.v == Approx(2.f * F / (1.f + F) / 0.5f).epsilon(1e-5));
+  CHECK(d.weight.x.d[0] == Approx(dR / 0.5f).epsilon(1e-4));
+}

@@ -160,7 +160,7 @@ TEST_CASE("material loader: Mitsuba names and defaults, and errors that say wher
   CHECK_THROWS_WITH(load_scene(doc({{"type", "dielectric"}, {"int_ior", "glas"}}), "s.json"),
                     Catch::Contains("s.json: /materials/x/int_ior: unknown index of refraction \"glas\""));
   CHECK_THROWS_WITH(load_scene(doc({{"type", "conductor"}, {"material", "Gold"}}), "s.json"),
-                    Catch::Contains("/materials/x/material: unknown conductor \"Gold\" (one of: none, Ag, Al, Au"));
+                    Catch::Contains("/materials/x/material: unknown conductor \"Gold\" (one of: none, a-C, Ag, Al, AlAs"));
   CHECK_THROWS_WITH(load_scene(doc({{"type", "roughconductor"}, {"alpha", 0.1}, {"alpha_u", 0.2}, {"alpha_v", 0.1}}), "s.json"),
                     Catch::Contains("/materials/x/alpha: give either alpha or alpha_u and alpha_v"));
   CHECK_THROWS_WITH(load_scene(doc({{"type", "roughconductor"}, {"alpha_u", 0.2}}), "s.json"),

@@ -24,6 +24,7 @@ BsdfFixture rough_plastic(MicrofacetType t, float alpha, glm::vec3 rho) {
   r.base = std::get<PlasticBsdf>(fx.bsdf);
   r.distribution = t;
   r.alpha = fx.params.add("alpha", alpha);
+  refresh_coating(r, fx.params);
   fx.bsdf = r;
   return fx;
 }
@@ -80,4 +81,40 @@ TEST_CASE("roughplastic: chi2, consistency, reciprocity, energy, derivatives of 
     check_f_derivative<ad::Dual<1>>(fx, b.alpha, wo, wi, 1e-3f);
     check_f_derivative<ad::Dual<1>>(fx, b.base.int_ior, wo, wi, 1e-3f);
   }
+}
+
+TEST_CASE("roughplastic's coating table: the smooth coating's transmittance and internal reflectance as α → 0", "[bsdf]") {
+  // A nearly smooth coating transmits 1 − F(μ) (Fresnel's closed form) and reflects inside
+  // 2 ∫ F(μ, 1/η) μ dμ, which Mitsuba's fit F_dr(1/η) gives to 0.2%.
+  for (MicrofacetType t : {MicrofacetType::beckmann, MicrofacetType::ggx})
+    for (float eta : {1.3f, 1.5168f, 2.0f}) {
+      INFO((t == MicrofacetType::ggx ? "ggx" : "beckmann") << ", eta " << eta);
+      const auto table = coating_table(t, 1e-3f, eta);
+      for (int i = 8; i < CoatingTable::kRes; i += 5) {
+        const float mu = float(i) / float(CoatingTable::kRes - 1);
+        CHECK(table->t[i] == Approx(1.f - fresnel_dielectric(mu, eta)).margin(2e-3));
+      }
+      // The mean over 64 μ (Mitsuba's rule) against the fit: within the rule's and the fit's error.
+      CHECK(table->ri == Approx(fresnel_diffuse_reflectance(1.f / eta)).epsilon(0.02));
+    }
+  // A rougher coating lets less in at grazing angles (its shadowing), more than Fresnel alone near
+  // the normal would suggest never: t stays in [0, 1], falls towards μ = 0.
+  const auto rough = coating_table(MicrofacetType::ggx, 0.5f, 1.5f);
+  for (int i = 0; i < CoatingTable::kRes; ++i) CHECK((rough->t[i] >= 0.f && rough->t[i] <= 1.f));
+  CHECK(rough->t[2] < rough->t[40]);
+  CHECK(rough->t[40] < 1.f - fresnel_dielectric(40.f / 63.f, 1.5f) + 1e-3f);
+}
+
+TEST_CASE("roughplastic's coating table: derivatives in α and η against rebuilt tables", "[bsdf][gradcheck]") {
+  const auto table = coating_table(MicrofacetType::beckmann, 0.3f, 1.5f);
+  const float h = 0.01f;
+  const auto ap = coating_table(MicrofacetType::beckmann, 0.3f + h, 1.5f), am = coating_table(MicrofacetType::beckmann, 0.3f - h, 1.5f);
+  const auto ep = coating_table(MicrofacetType::beckmann, 0.3f, 1.5f + h), em = coating_table(MicrofacetType::beckmann, 0.3f, 1.5f - h);
+  const CoatingTable::Derivatives& d = table->derivatives();
+  for (int i : {5, 20, 40, 63}) {
+    CHECK(d.dt_dalpha[i] == Approx((ap->t[i] - am->t[i]) / (2 * h)).epsilon(0.03).margin(2e-3));
+    CHECK(d.dt_deta[i] == Approx((ep->t[i] - em->t[i]) / (2 * h)).epsilon(0.03).margin(2e-3));
+  }
+  CHECK(d.dri_dalpha == Approx((ap->ri - am->ri) / (2 * h)).epsilon(0.03).margin(2e-3));
+  CHECK(d.dri_deta == Approx((ep->ri - em->ri) / (2 * h)).epsilon(0.03).margin(2e-3));
 }

@@ -62,7 +62,7 @@ TEST_CASE("roughconductor: derivatives of alpha, eta and k against differences",
     const RoughConductorBsdf& b = std::get<RoughConductorBsdf>(fx.bsdf);
     const glm::vec3 wo = direction(40.f, 10.f), wi = direction(55.f, 170.f), wj = direction(20.f, 200.f);
     for (const glm::vec3& w : {wi, wj}) {
-      check_f_derivative<ad::Dual<1>>(fx, b.alpha_u, wo, w, 1e-3f);
+      check_f_derivative<ad::Dual<1>>(fx, b.alpha_u.slot, wo, w, 1e-3f);
       check_f_derivative<ad::Dual<1>>(fx, b.eta.slot + 1, wo, w, 1e-3f);
       check_f_derivative<ad::Dual<1>>(fx, b.k.slot + 2, wo, w, 1e-3f);
     }

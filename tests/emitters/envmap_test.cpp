@@ -32,7 +32,7 @@ Scene test_map(float rotate_deg) {
     for (int j = 0; j < 16; ++j)
       for (int c = 0; c < 3; ++c)
         s.params.set(data + Slot(3 * (i * 16 + j) + c), i == 5 ? 0.f : 0.2f + 0.1f * float(j % 5) + 0.05f * float(c) + (i == 2 && j == 11 ? 30.f : 0.f));
-  s.build_light_tables();
+  s.refresh_tables();
   return s;
 }
 
@@ -107,7 +107,7 @@ TEST_CASE("envmap: furnace of a constant map, and a plane under a sky that is br
   const Slot data = p.params.find("lights.sky.data")->slot;
   for (int i = 32; i < 64; ++i)
     for (int k = 0; k < 64 * 3; ++k) p.params.set(data + Slot(i * 64 * 3 + k), 0.f);
-  p.build_light_tables();
+  p.refresh_tables();
   const Image pi = render_local(p, 2);
   double m = 0.;
   for (float v : pi.data) m += v / double(pi.data.size());
@@ -118,8 +118,9 @@ TEST_CASE("envmap: derivatives of the radiance by a texel and by scale", "[envma
   Scene s = test_map(0.f);
   const glm::vec3 d = glm::normalize(glm::vec3(0.3f, 0.4f, -0.8f));
   const glm::vec2 uv = envmap_uv(s.lights[0].env, d);
-  // The texel below and left of uv's sample point: weight (1 - wx)(1 - wy).
-  const float x = uv.x * 16.f - 0.5f, y = uv.y * 8.f - 0.5f;
+  // The texel below and left of uv's sample point: weight (1 - wx)(1 - wy); u texel-centred, v
+  // corner-aligned (Mitsuba's).
+  const float x = uv.x * 16.f - 0.5f, y = uv.y * 7.f;
   const int j = int(std::floor(x)), i = int(std::floor(y));
   const float w = (1.f - (x - float(j))) * (1.f - (y - float(i)));
   const Slot texel = resolve_scalars(s.params, {"lights.sky.data[" + std::to_string(i) + "," + std::to_string(j) + ",1]"})[0].slot;

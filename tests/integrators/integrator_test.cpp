@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <tuple>
 
 #include <glm/vec2.hpp>
 
@@ -197,6 +198,40 @@ TEST_CASE("a spot light on a plane: Mitsuba's linear falloff in angle, and its d
   CHECK_THROWS_WITH(load_scene(doc, "plane.json"), Catch::Contains("/lights/0 (s)/beam_width: must be in [0, cutoff_angle) = [0, 30), got 30"));
   doc["lights"][0]["target"] = {0, h, 0};
   CHECK_THROWS_WITH(load_scene(doc, "plane.json"), Catch::Contains("/lights/0 (s)/target: must differ from position"));
+}
+
+TEST_CASE("a spot light's texture: projected in its frame at Mitsuba's uv, differentiable in the texture", "[integrator]") {
+  // Straight down from height h, up = +z: the light's x is +x and its y is +z, so the floor point
+  // (x, 0, z) has uv = 0.5 + 0.5 (x, z) / (h tan cutoff). A checkerboard gives color0 where both
+  // coordinates of uv lie on the same side of 0.5.
+  const float rho = 0.5f, h = 2.f, I = 30.f, cutoff = 30.f;
+  json doc = {{"camera", {{"origin", {0, 5, 5}}, {"target", {0, 0, 0}}}},
+              {"render", {{"max_depth", 1}}},
+              {"textures", {{"check", {{"type", "checkerboard"}, {"color0", {1.0, 0.5, 0.25}}, {"color1", 0.1}}}}},
+              {"materials", {{"m", {{"type", "diffuse"}, {"reflectance", rho}}}}},
+              {"shapes", {{{"type", "quad"}, {"corner", {-10, 0, -10}}, {"edge_u", {20, 0, 0}}, {"edge_v", {0, 0, 20}}, {"material", "m"}}}},
+              {"lights", {{{"name", "s"}, {"type", "spot"}, {"position", {0, h, 0}}, {"target", {0, 0, 0}}, {"up", {0, 0, 1}},
+                           {"intensity", I}, {"cutoff_angle", cutoff}, {"beam_width", 29}, {"texture", "check"}}}}};
+  Scene s = load_scene(doc, "plane.json");
+  std::vector<int> seeds(s.params.values().size(), -1);
+  for (int k = 0; k < 3; ++k) seeds[s.params.find("textures.check.color0")->slot + k] = 0;  // all three: one direction
+  ParamView<ad::Dual<1>> P(s.params, seeds.data());
+  const float a = 0.3f * h * std::tan(cutoff * kPi / 180.f);  // |u - 0.5| = 0.15
+  for (auto [x, z, first] : {std::tuple{a, a, true}, {-a, -a, true}, {a, -a, false}, {-a, a, false}}) {
+    RayT<ad::Dual<1>> ray{Vec3<ad::Dual<1>>(glm::vec3(x, 5, z)), Vec3<ad::Dual<1>>(glm::vec3(0, -1, 0))};
+    Sampler sampler(0, 0, 0);
+    const Vec3<ad::Dual<1>> L = radiance(s, P, ray, sampler);
+    const float r2 = x * x + z * z + h * h, g = rho / kPi * I * h / std::sqrt(r2) / r2;
+    INFO("at (" << x << ", " << z << ")");
+    CHECK(L[0].v == Approx(g * (first ? 1.f : 0.1f)).epsilon(1e-4));
+    CHECK(L[2].v == Approx(g * (first ? 0.25f : 0.1f)).epsilon(1e-4));
+    CHECK(L[2].d[0] == Approx(first ? g : 0.f).epsilon(1e-4).margin(1e-9));
+  }
+  doc["lights"][0]["up"] = {0, 1, 0};
+  CHECK_THROWS_WITH(load_scene(doc, "plane.json"), Catch::Contains("/lights/0 (s)/up: must not be parallel to the axis"));
+  doc["lights"][0]["up"] = {0, 0, 1};
+  doc["lights"][0]["texture"] = "nope";
+  CHECK_THROWS_WITH(load_scene(doc, "plane.json"), Catch::Contains("/lights/0 (s)/texture: no texture named \"nope\""));
 }
 
 TEST_CASE("a mirror reflects the environment tinted, and max_depth 0 shows only emission",

@@ -379,6 +379,19 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
       {"<medium type=\"homogeneous\"/>", "unsupported element at scene level"},
       {"<shape type=\"sphere\"><float name=\"sharpness\" value=\"1\"/></shape>", "unsupported property \"sharpness\" for a sphere"},
       {"<bsdf type=\"diffuse\" id=\"a\"/><bsdf type=\"diffuse\" id=\"a\"/>", "id \"a\" is used twice"},
+      // Mitsuba's own refusals: attributes an element does not take, a property given twice.
+      {"<shape type=\"sphere\"><float name=\"radius\" vaule=\"2\"/></shape>",
+       "scene.xml:9: <float name=\"radius\">: unexpected attribute \"vaule\" (<float> takes name, value)"},
+      {"<shape type=\"sphere\"><bsdf type=\"diffuse\"><rgb name=\"reflectance\" value=\"0.5\"/><rgb name=\"reflectance\" value=\"0.2\"/></bsdf></shape>",
+       "<rgb name=\"reflectance\">: property \"reflectance\" is given twice"},
+      // Errors of the converted document, placed at the element the object came from.
+      {"<shape type=\"sphere\"><bsdf type=\"roughplastic\"><texture name=\"alpha\" type=\"checkerboard\"/></bsdf></shape>",
+       "scene.xml:9: <bsdf type=\"roughplastic\">: /materials/shape0/alpha: must be a number"},
+      {"<shape type=\"sphere\"><bsdf type=\"hair\"/></shape>", "scene.xml:9: <bsdf type=\"hair\">: /materials/shape0/type: unknown material type \"hair\""},
+      {"<shape type=\"sphere\"><bsdf type=\"conductor\"><float name=\"alhpa\" value=\"1\"/></bsdf></shape>",
+       "scene.xml:9: <bsdf type=\"conductor\">: /materials/shape0/alhpa: unknown key"},
+      {"<emitter type=\"spot\"><transform name=\"to_world\"><lookat origin=\"0,0,0\" target=\"0,0,1\"/></transform><float name=\"cutoff_angle\" value=\"95\"/></emitter>",
+       "scene.xml:9: <emitter type=\"spot\">: /lights/0 (light0)/cutoff_angle: must be in (0, 90) degrees"},
   };
   for (const Case& c : cases) {
     const std::string xml = t.write("scene.xml", scene_xml(c.body));

@@ -15,7 +15,7 @@ using nlohmann::json;
 
 TEST_CASE("disk mesh: area, orientation and UVs", "[disk]") {
   for (bool flip : {false, true}) {
-    const ObjFile m = disk_mesh(kDiskSegments, flip);
+    const TriangleMesh m = disk_mesh(kDiskSegments, flip);
     REQUIRE(m.indices.size() == 3 * size_t(kDiskSegments));
     double area = 0;
     for (size_t t = 0; t < m.indices.size(); t += 3) {

@@ -81,7 +81,7 @@ TEST_CASE("bilinear and nearest filtering, to_uv, wrap at the edges", "[texture]
   CHECK(f.at({-0.5f, 0.5f}) == glm::vec3(0, 0, 10));  // uv' = uv/2 + (0.5, 0) = (0.25, 0.25)
 }
 
-TEST_CASE("checkerboard: Mitsuba's pattern", "[texture]") {
+TEST_CASE("checkerboard: Mitsuba's pattern, as a colour and as a number", "[texture]") {
   ParamTable p;
   Texture t;
   t.kind = Texture::Kind::checkerboard;
@@ -92,6 +92,46 @@ TEST_CASE("checkerboard: Mitsuba's pattern", "[texture]") {
   CHECK(eval_texture(t, P, {0.75f, 0.25f}).x == 0.f);
   CHECK(eval_texture(t, P, {0.75f, 0.75f}).x == 1.f);
   CHECK(eval_texture(t, P, {1.25f, 0.25f}).x == 1.f);  // repeats
+  // Read as a number (Mitsuba's eval_1, src/textures/checkerboard.cpp), the colours swap: color0
+  // where the halves of u and v differ (test_textured_roughconductor's roughness depends on it).
+  CHECK(eval_texture_1(t, P, {0.25f, 0.25f}) == 0.f);
+  CHECK(eval_texture_1(t, P, {0.75f, 0.25f}) == Approx(1.f));
+}
+
+TEST_CASE("rawconstant: the value as given; its gradient is zero", "[texture]") {
+  ParamTable p;
+  Texture t;
+  t.kind = Texture::Kind::constant;
+  t.color0 = p.add("v", glm::vec3(0.5f, 0.5f, 1.f));
+  const ParamView<float> P(p);
+  CHECK(to_glm(eval_texture(t, P, {0.3f, 0.9f})) == glm::vec3(0.5f, 0.5f, 1.f));
+  float du = 1.f, dv = 1.f;
+  texture_gradient(t, P, {0.3f, 0.9f}, du, dv);
+  CHECK((du == 0.f && dv == 0.f));
+}
+
+TEST_CASE("texture_gradient: the bilinear lookup's derivative by u and v, through to_uv", "[texture]") {
+  // Against central differences of the lookup itself, away from texel boundaries (where the
+  // bilinear interpolant is smooth), in both wrap directions.
+  ParamTable p;
+  Texture t;
+  t.width = 5;
+  t.height = 4;
+  std::vector<float> texels(size_t(3 * t.width * t.height));
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = std::sin(0.7f * float(i)) * 0.5f + 0.5f;
+  t.data = p.add_block("d", texels, {4u, 5u, 3u});
+  t.scale = {2.f, 3.f};
+  t.offset = {0.1f, -0.2f};
+  const ParamView<float> P(p);
+  for (glm::vec2 uv : {glm::vec2(0.13f, 0.37f), glm::vec2(0.61f, 0.92f), glm::vec2(-0.27f, 0.05f)}) {
+    float du, dv;
+    texture_gradient(t, P, uv, du, dv);
+    const float h = 1e-3f;
+    auto f = [&](glm::vec2 q) { return double(luminance(eval_texture(t, P, q))); };
+    INFO("uv " << uv.x << ", " << uv.y);
+    CHECK(du == Approx((f(uv + glm::vec2(h, 0)) - f(uv - glm::vec2(h, 0))) / (2 * h)).epsilon(2e-3));
+    CHECK(dv == Approx((f(uv + glm::vec2(0, h)) - f(uv - glm::vec2(0, h))) / (2 * h)).epsilon(2e-3));
+  }
 }
 
 TEST_CASE("bitmaps from PNG (sRGB or raw) and EXR; blocks listed by shape and named by element", "[texture]") {

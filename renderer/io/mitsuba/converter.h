@@ -37,7 +37,12 @@ inline glm::dvec3 apply(const glm::dmat4& m, const glm::dvec3& p, double w) { re
 class Properties {
  public:
   Properties(const XmlFiles& x, const pugi::xml_node& n) : x_(x), n_(n) {}
-  void set(const std::string& key, json v) { values_[key] = std::move(v); }
+  // Property element c's value v, under c's name (given twice: an error, as Mitsuba's).
+  void set(const pugi::xml_node& c, json v) {
+    const std::string key = x_.attr(c, "name");
+    if (values_.contains(key)) x_.fail(c, "property \"" + key + "\" is given twice");
+    values_[key] = std::move(v);
+  }
   json take(const char* key, const json& fallback) {
     json v = values_.contains(key) ? values_[key] : fallback;
     values_.erase(key);
@@ -77,6 +82,9 @@ class Converter {
       : x_(defines), warnings_(warnings) {}
 
   json run(const std::string& path);
+  // Where each object of the document came from: JSON pointer ("/materials/gold", "/shapes/3")
+  // -> "file.xml:LINE: <element ...>".
+  const std::map<std::string, std::string>& locations() const { return where_; }
 
  private:
   mitsuba::XmlFiles x_;
@@ -91,6 +99,8 @@ class Converter {
   json camera_, render_ = json::object(), shapes_ = json::array(), lights_ = json::array();
   json materials_ = json::object(), textures_ = json::object();
   bool filter_seen_ = false;
+  std::map<std::string, std::string> where_;
+  void locate(const std::string& pointer, const pugi::xml_node& n) { where_.emplace(pointer, x_.where(n)); }
 
   void scene(const pugi::xml_node& root);
   void add_path(const pugi::xml_node& n);  // <path value>
@@ -136,12 +146,20 @@ class Converter {
 
   // A property element's value: numbers, colours, points, strings, inline textures, texture refs.
   json property(const pugi::xml_node& c, bool within_emitter = false);
+  // Sets o[key] to property c's value; a key given twice is an error, as in Mitsuba.
+  void put(json& o, const std::string& key, const pugi::xml_node& c, json v) {
+    if (o.contains(key)) x_.fail(c, "property \"" + key + "\" is given twice");
+    o[key] = std::move(v);
+  }
 
   json texture(const pugi::xml_node& n);
   // A top-level texture with an id: added to /textures under it; its name.
   std::string texture_name(const pugi::xml_node& n) {
     const std::string id = safe(x_.attr(n, "id"));
-    if (!textures_.contains(id)) textures_[id] = texture(n);
+    if (!textures_.contains(id)) {
+      textures_[id] = texture(n);
+      locate("/textures/" + id, n);
+    }
     return id;
   }
 
@@ -150,18 +168,20 @@ class Converter {
   std::string material_for(const pugi::xml_node& n) {
     const std::string id = x_.attr(n, "id");
     if (auto it = material_of_id_.find(id); it != material_of_id_.end()) return it->second;
-    const std::string name = add_material(safe(id), bsdf(n));
+    const std::string name = add_material(safe(id), bsdf(n), n);
     material_of_id_[id] = name;
     return name;
   }
   // Adds material m under `name`, or name_, name__, ... when taken; returns the name used.
-  std::string add_material(std::string name, json m) {
+  std::string add_material(std::string name, json m, const pugi::xml_node& at) {
     while (materials_.contains(name)) name += "_";
     materials_[name] = std::move(m);
+    locate("/materials/" + name, at);
     return name;
   }
 
   void shape(const pugi::xml_node& n);
+  void shape_objects(const pugi::xml_node& n);  // the dray shapes of Mitsuba shape n
 
   // A square o + s u + t v, s and t in [-1, 1], facing u x v (Mitsuba's rectangle: o = 0, u = x,
   // v = y), under to_world, as a dray quad; `flip` turns it to face the other way.

@@ -32,7 +32,7 @@ void Converter::emitter(const pugi::xml_node& n) {
       to_world = x_.transform(c);
       has_to_world = true;
     } else {
-      props.set(x_.attr(c, "name"), property(c, true));
+      props.set(c, property(c, true));
     }
   }
   json l = {{"name", name}};
@@ -61,15 +61,20 @@ void Converter::emitter(const pugi::xml_node& n) {
     const glm::dvec3 p(to_world[3]), d(to_world * glm::dvec4(0, 0, 1, 0));
     if (!(glm::length(d) > 0.0)) x_.fail(n, "the spot light's to_world is degenerate");
     const double cutoff = props.number("cutoff_angle", 20.0);
+    const glm::dvec3 up(to_world * glm::dvec4(0, 1, 0, 0));  // a lookat's up, made orthogonal
     l.update({{"type", "spot"}, {"position", vec(p)}, {"target", vec(p + glm::normalize(d))},
               {"intensity", props.take("intensity", one)}, {"cutoff_angle", cutoff},
               {"beam_width", props.take("beam_width", cutoff * 0.75)}});
+    if (glm::length(up - glm::dvec3(0, 1, 0)) > 1e-9) l["up"] = vec(glm::normalize(up));
+    const json texture = props.take("texture", nullptr);
+    if (!texture.is_null()) l["texture"] = texture;
   } else if (type == "area") {
     x_.fail(n, "an area emitter belongs inside the <shape> that emits");
   } else {
     x_.fail(n, "unsupported emitter type (supported: point, spot, directional, constant, envmap, area)");
   }
   props.finish("a " + type + " emitter");
+  locate("/lights/" + std::to_string(lights_.size()), n);
   lights_.push_back(l);
 }
 
@@ -163,6 +168,8 @@ void Converter::sensor(const pugi::xml_node& n) {
   else if (axis == "y") ty = t;
   else if (axis == "diagonal") ty = t / std::sqrt(aspect * aspect + 1.0);
   else x_.fail(n, "fov_axis must be x, y, diagonal, smaller or larger, got \"" + axis + "\"");
+  locate("/camera", n);
+  locate("/render", n);
   camera_ = {{"origin", vec(origin)}, {"target", vec(origin + glm::normalize(dir))}, {"up", vec(glm::normalize(up))},
              {"fov_y", deg(2 * std::atan(ty))}, {"width", width}, {"height", height}};
 }
@@ -210,8 +217,11 @@ void Converter::integrator(const pugi::xml_node& n) {
 }  // namespace mitsuba
 
 nlohmann::json read_mitsuba_xml(const std::string& path, const std::map<std::string, std::string>& defines,
-                                std::vector<std::string>& warnings) {
-  return mitsuba::Converter(defines, warnings).run(path);
+                                std::vector<std::string>& warnings, std::map<std::string, std::string>* locations) {
+  mitsuba::Converter c(defines, warnings);
+  json doc = c.run(path);
+  if (locations) *locations = c.locations();
+  return doc;
 }
 
 }  // namespace dray

@@ -1,5 +1,6 @@
 #include "renderer/io/mitsuba/values.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -71,7 +72,32 @@ pugi::xml_node XmlFiles::load(const std::string& path) {
   const std::string version = root.attribute("version").value();
   if (version.empty()) fail(root, "the version attribute is missing (e.g. version=\"3.0.0\")");
   if (std::atoi(version.c_str()) < 2) upgrade(root);
+  check_attributes(root);
   return root;
+}
+
+// Mitsuba's parser refuses an attribute an element does not take (src/core/parser.cpp,
+// check_attributes): a typo such as <float nme="alpha"> is an error, not a silent default.
+void XmlFiles::check_attributes(const pugi::xml_node& n) const {
+  static const std::map<std::string, std::vector<std::string>> allowed = {
+      {"scene", {"version", "type", "id", "name"}}, {"float", {"name", "value"}}, {"integer", {"name", "value"}},
+      {"boolean", {"name", "value"}}, {"string", {"name", "value"}}, {"rgb", {"name", "value"}},
+      {"spectrum", {"name", "value", "filename"}}, {"point", {"name", "value", "x", "y", "z"}},
+      {"vector", {"name", "value", "x", "y", "z"}}, {"transform", {"name"}}, {"translate", {"value", "x", "y", "z"}},
+      {"rotate", {"value", "angle", "x", "y", "z"}}, {"scale", {"value", "x", "y", "z"}}, {"matrix", {"value"}},
+      {"lookat", {"origin", "target", "up"}}, {"include", {"filename", "name"}}, {"ref", {"id", "name"}},
+      {"alias", {"id", "as"}}, {"default", {"name", "value"}}, {"path", {"value"}}};
+  static const std::vector<std::string> object = {"type", "id", "name"};
+  auto it = allowed.find(n.name());
+  const std::vector<std::string>& ok = it == allowed.end() ? object : it->second;
+  for (pugi::xml_attribute a : n.attributes()) {
+    if (std::find(ok.begin(), ok.end(), a.name()) != ok.end()) continue;
+    std::string list;
+    for (const std::string& k : ok) list += (list.empty() ? "" : ", ") + k;
+    fail(n, "unexpected attribute \"" + std::string(a.name()) + "\" (<" + n.name() + "> takes " + list + ")");
+  }
+  for (pugi::xml_node c : n.children())
+    if (c.type() == pugi::node_element) check_attributes(c);
 }
 
 const XmlFiles::Source* XmlFiles::source_of(const pugi::xml_node& n) const {

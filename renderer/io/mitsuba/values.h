@@ -44,6 +44,7 @@ class XmlFiles {
   glm::dmat4 transform(const pugi::xml_node& n) const;   // <transform> and its children, composed
 
  private:
+  void check_attributes(const pugi::xml_node& n) const;
   void read_spectrum_file(const pugi::xml_node& n, std::vector<double>& wavelengths, std::vector<double>& values) const;
 
   struct Source {

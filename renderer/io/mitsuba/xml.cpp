@@ -134,7 +134,7 @@ json Converter::texture(const pugi::xml_node& n) {
       if (m[1][0] != 0.0 || m[0][1] != 0.0) x_.fail(c, "to_uv may scale and offset, not rotate");
       t["to_uv"] = {{"scale", {m[0][0], m[1][1]}}, {"offset", {m[3][0], m[3][1]}}};
     } else {
-      t[name] = name == "filename" ? file_ref(c, property(c)) : property(c);
+      put(t, name, c, name == "filename" ? file_ref(c, property(c)) : property(c));
     }
   }
   return t;
@@ -148,9 +148,10 @@ json Converter::bsdf(const pugi::xml_node& ref_or_bsdf) {
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     if (tag(c) == "bsdf" || (tag(c) == "ref" && !c.attribute("name"))) inner.push_back(bsdf(c));
-    else m[x_.attr(c, "name")] = property(c);
+    else if (type == "bumpmap" && tag(c) == "texture") put(m, "texture", c, property(c));  // its one texture, any name
+    else put(m, x_.attr(c, "name"), c, property(c));
   }
-  if (type == "twosided" || type == "mask") {
+  if (type == "twosided" || type == "mask" || type == "normalmap" || type == "bumpmap") {
     if (inner.empty() || inner.size() > (type == "twosided" ? 2u : 1u)) x_.fail(n, "needs one nested bsdf" + std::string(type == "twosided" ? " (or two)" : ""));
     m["bsdf"] = inner.size() == 1 ? inner[0] : inner;
   } else if (!inner.empty()) {
@@ -176,6 +177,12 @@ json matrix(const glm::dmat4& m) {
 }  // namespace
 
 void Converter::shape(const pugi::xml_node& n) {
+  const size_t first = shapes_.size();
+  shape_objects(n);
+  for (size_t i = first; i < shapes_.size(); ++i) locate("/shapes/" + std::to_string(i), n);
+}
+
+void Converter::shape_objects(const pugi::xml_node& n) {
   const std::string type = x_.attr(n, "type"), name = unique_name(n, "shape", shapes_.size());
   glm::dmat4 to_world(1.0);
   Properties props(x_, n);
@@ -193,7 +200,7 @@ void Converter::shape(const pugi::xml_node& n) {
       if (x_.attr(c, "type") != "area") x_.fail(c, "a shape's emitter must be of type area");
       emitter_node = c;
     } else {
-      props.set(x_.attr(c, "name"), property(c));
+      props.set(c, property(c));
     }
   }
   const std::string material = shape_material(name, bsdf_node, emitter_node);
@@ -243,12 +250,12 @@ std::string Converter::shape_material(const std::string& shape, const pugi::xml_
   if (!e) {
     if (!b) {
       if (default_material_.empty())
-        default_material_ = add_material("default", {{"type", "diffuse"}, {"reflectance", {0.5, 0.5, 0.5}}});
+        default_material_ = add_material("default", {{"type", "diffuse"}, {"reflectance", {0.5, 0.5, 0.5}}}, e.parent());
       return default_material_;
     }
     const pugi::xml_node n = resolve(b, "bsdf");
     if (n.attribute("id")) return material_for(n);
-    return add_material(shape, bsdf(n));
+    return add_material(shape, bsdf(n), n);
   }
   json m = b ? bsdf(b) : json{{"type", "diffuse"}, {"reflectance", {0.5, 0.5, 0.5}}};
   json radiance = {1.0, 1.0, 1.0};
@@ -258,7 +265,7 @@ std::string Converter::shape_material(const std::string& shape, const pugi::xml_
     radiance = property(c, true);
   }
   m["emission"] = radiance;
-  return add_material(shape, m);
+  return add_material(shape, m, b ? resolve(b, "bsdf") : e);
 }
 
 }  // namespace dray::mitsuba

@@ -18,8 +18,9 @@ namespace dray {
 
 // Reads the Mitsuba scene at `path`. `defines` (-D name=value) override its <default> values.
 // Conversions that change what Mitsuba would render (a Gaussian pixel filter drawn as a box) are
-// reported in `warnings`. Throws LoadError ("scene.xml:12: <shape type="disk">: ...").
+// reported in `warnings`. Throws LoadError ("scene.xml:12: <shape type="disk">: ..."). `locations`
+// receives where each object of the document came from (JSON pointer -> "scene.xml:12: <bsdf ...>").
 nlohmann::json read_mitsuba_xml(const std::string& path, const std::map<std::string, std::string>& defines,
-                                std::vector<std::string>& warnings);
+                                std::vector<std::string>& warnings, std::map<std::string, std::string>* locations = nullptr);
 
 }  // namespace dray

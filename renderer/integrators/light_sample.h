@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "renderer/core/ray_offset.h"
-#include "renderer/shapes/surface.h"
+#include "renderer/integrators/surface.h"
 
 namespace dray {
 
@@ -23,6 +23,24 @@ T spot_falloff(const ParamView<T>& P, const Light& light, const Vec3<T>& d) {
   if (value(cos_theta) >= std::cos(value(beam))) return T(1.f);
   if (value(cos_theta) <= std::cos(value(cutoff))) return T(0.f);
   return (cutoff - acos(cos_theta)) / (cutoff - beam);
+}
+
+// The intensity (W/sr) a spot light sends along unit direction d: its intensity times the
+// falloff, times its projected texture where it has one. The texture is looked up as Mitsuba's
+// spot does: in the light's frame (z its axis, y its up, x = y × z), at
+// uv = 0.5 + 0.5 (x, y) / (z tan cutoff_angle); uv is a float (the lookup point, not a parameter).
+template <class T>
+Vec3<T> spot_intensity(const Scene& scene, const ParamView<T>& P, const Light& light, const Vec3<T>& d) {
+  const T falloff = spot_falloff(P, light, d);
+  if (!(value(falloff) > 0.f)) return Vec3<T>(T(0.f));
+  Vec3<T> I = P.vec3(light.intensity) * falloff;
+  if (light.texture < 0) return I;
+  const glm::vec3 axis = glm::normalize(value(P.vec3(light.target)) - value(P.vec3(light.position)));
+  const glm::vec3 left = glm::normalize(glm::cross(light.up, axis)), up = glm::cross(axis, left);
+  const glm::vec3 df = value(d);
+  const float z = glm::dot(df, axis) * std::tan(value(P.scalar(light.cutoff)) * kPi / 180.f);
+  const glm::vec2 uv(0.5f + 0.5f * glm::dot(df, left) / z, 0.5f + 0.5f * glm::dot(df, up) / z);
+  return I * eval_texture(scene.textures[size_t(light.texture)], P, uv);
 }
 
 // The radiance an environment light sends along direction d (toward it): constant, or its map's.
@@ -74,12 +92,9 @@ LightSample<T> sample_light(const Scene& scene, const ParamView<T>& P, const Lig
       const T dist2 = dot(to, to);
       s.wi = to / sqrt(dist2);
       T scale = T(1.f) / (dist2 * T(pick));
-      if (light.kind == Light::Kind::spot) {
-        const T falloff = spot_falloff(P, light, -s.wi);
-        if (!(value(falloff) > 0.f)) return s;
-        scale *= falloff;
-      }
-      s.weight = P.vec3(light.intensity) * scale;
+      const Vec3<T> I = light.kind == Light::Kind::spot ? spot_intensity(scene, P, light, -s.wi) : P.vec3(light.intensity);
+      if (light.kind == Light::Kind::spot && !(value(I.x) > 0.f || value(I.y) > 0.f || value(I.z) > 0.f)) return s;
+      s.weight = I * scale;
       s.target = value(P.vec3(light.position));
       break;
     }

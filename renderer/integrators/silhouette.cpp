@@ -1,4 +1,4 @@
-#include "renderer/shapes/silhouette.h"
+#include "renderer/integrators/silhouette.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,80 @@
+#include "renderer/io/light_reader.h"
+
+#include <glm/geometric.hpp>
+
+namespace dray {
+
+using nlohmann::json;
+
+Light LightReader::read(const json& l, const std::string& p, const std::string& name, const std::string& type,
+                        const std::string& prefix) {
+  Light light;
+  light.name = name;
+  if (type == "point") {
+    rd_.object(l, p, {"name", "type", "position", "intensity"}, {"position", "intensity"});
+    light.kind = Light::Kind::point;
+    light.position = scene_.params.add(prefix + "position", rd_.vec3(l["position"], p + "/position"));
+    light.intensity = scene_.params.add(prefix + "intensity", rd_.colour(l["intensity"], p + "/intensity"));
+  } else if (type == "environment") {
+    rd_.object(l, p, {"name", "type", "radiance"}, {"radiance"});
+    if (scene_.environment >= 0) rd_.fail(p, "only one environment light is allowed");
+    light.kind = Light::Kind::environment;
+    light.intensity = scene_.params.add(prefix + "radiance", rd_.colour(l["radiance"], p + "/radiance"));
+    scene_.environment = int(scene_.lights.size());
+  } else if (type == "envmap") {
+    // Mitsuba 3's `envmap`: an equirectangular image (`filename`, any format textures read,
+    // linear: HDR or EXR; 8-bit images decoded from sRGB), times `scale`, turned by `rotate_y`
+    // degrees about +y; dray's `width`, `height` and `value` give a constant start instead.
+    rd_.object(l, p, {"name", "type", "filename", "scale", "rotate_y", "width", "height", "value"});
+    if (scene_.environment >= 0) rd_.fail(p, "only one environment light is allowed");
+    light.kind = Light::Kind::environment;
+    const Image img = read_image_input(rd_, l, p, base_dir_, false, glm::vec3(1.f));
+    for (float x : img.data)
+      if (x < 0.f) rd_.fail(p + "/filename", "has a negative radiance, " + fmt_number(x));
+    light.env.width = img.width;
+    light.env.height = img.height;
+    light.env.data = scene_.params.add_block(prefix + "data", img.data, {uint32_t(img.height), uint32_t(img.width), 3u});
+    light.env.scale = scene_.params.add(prefix + "scale", l.contains("scale") ? rd_.positive(l["scale"], p + "/scale") : 1.f);
+    light.env.rotate_y = l.contains("rotate_y") ? float(rd_.number(l["rotate_y"], p + "/rotate_y")) * kPi / 180.f : 0.f;
+    scene_.environment = int(scene_.lights.size());
+  } else if (type == "spot") {
+    // Mitsuba 3's `spot` (its to_world a lookat: position and target): `intensity` W/sr on
+    // the axis, 1 within `beam_width` of it, falling linearly in angle to 0 at `cutoff_angle`.
+    rd_.object(l, p, {"name", "type", "position", "target", "up", "intensity", "cutoff_angle", "beam_width", "texture"},
+               {"position", "target", "intensity"});
+    light.kind = Light::Kind::spot;
+    const glm::vec3 pos = rd_.vec3(l["position"], p + "/position"), target = rd_.vec3(l["target"], p + "/target");
+    if (!(glm::length(target - pos) > 0.f)) rd_.fail(p + "/target", "must differ from position");
+    const float cutoff = l.contains("cutoff_angle") ? rd_.number(l["cutoff_angle"], p + "/cutoff_angle") : 20.f;
+    if (!(cutoff > 0.f && cutoff < 90.f)) rd_.fail(p + "/cutoff_angle", "must be in (0, 90) degrees, got " + fmt_number(cutoff));
+    const float beam = l.contains("beam_width") ? rd_.number(l["beam_width"], p + "/beam_width") : cutoff * 0.75f;
+    if (!(beam >= 0.f && beam < cutoff))
+      rd_.fail(p + "/beam_width", "must be in [0, cutoff_angle) = [0, " + fmt_number(cutoff) + "), got " + fmt_number(beam));
+    light.position = scene_.params.add(prefix + "position", pos);
+    light.target = scene_.params.add(prefix + "target", target);
+    light.intensity = scene_.params.add(prefix + "intensity", rd_.colour(l["intensity"], p + "/intensity"));
+    light.cutoff = scene_.params.add(prefix + "cutoff_angle", cutoff);
+    light.beam = scene_.params.add(prefix + "beam_width", beam);
+    // `texture`: an image projected along the beam (Mitsuba's spot `texture`), oriented by `up`.
+    if (l.contains("up")) light.up = rd_.vec3(l["up"], p + "/up");
+    if (l.contains("texture")) {
+      if (!(glm::length(glm::cross(light.up, target - pos)) > 0.f))
+        rd_.fail(p + "/up", "must not be parallel to the axis (target - position): it orients the texture (default [0, 1, 0])");
+      light.texture = textures_.input(l["texture"], p + "/texture", name + ".texture");
+    }
+  } else if (type == "directional") {
+    // Mitsuba 3's `directional`: light from infinitely far along `direction`, `irradiance`
+    // W/m² on a surface facing it.
+    rd_.object(l, p, {"name", "type", "direction", "irradiance"}, {"direction", "irradiance"});
+    light.kind = Light::Kind::directional;
+    const glm::vec3 d = rd_.vec3(l["direction"], p + "/direction");
+    if (!(glm::dot(d, d) > 0.f)) rd_.fail(p + "/direction", "must not be zero");
+    light.direction = scene_.params.add(prefix + "direction", d);
+    light.intensity = scene_.params.add(prefix + "irradiance", rd_.colour(l["irradiance"], p + "/irradiance"));
+  } else {
+    rd_.fail(p + "/type", "unknown light type \"" + type + "\" (expected point, spot, directional, environment or envmap)");
+  }
+  return light;
+}
+
+}  // namespace dray
