@@ -275,8 +275,8 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
     mat.front = mat.back = bsdf(*cur, cp, prefix, {});
   }
   for (uint32_t b : {mat.front, mat.back})
-    if ((sided || perturbed) && (bsdf_flags(scene_.bsdfs[b]) & kLobeTransmission))
-      rd_.fail(cp + "/type", std::string(sided ? "twosided" : "a normal or bump map") + " wraps reflecting materials only, not a transmitting one");
+    if (sided && (bsdf_flags(scene_.bsdfs[b]) & kLobeTransmission))
+      rd_.fail(cp + "/type", "twosided wraps reflecting materials only, not a transmitting one");
   if (mask && !sided) mat.back = mat.front;
   // A material that declares emission is a light even at zero, so that an optimization can start
   // a light from dark. Emission leaves the front side only (as Mitsuba's area emitter), both with
