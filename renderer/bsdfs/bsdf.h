@@ -23,8 +23,25 @@
 
 namespace dray {
 
+struct BlendBsdf;
 using Bsdf = std::variant<DiffuseBsdf, ConductorBsdf, RoughConductorBsdf, DielectricBsdf, RoughDielectricBsdf, PlasticBsdf,
-                          RoughPlasticBsdf, PrincipledBsdf, PrincipledThinBsdf, ThinDielectricBsdf>;
+                          RoughPlasticBsdf, PrincipledBsdf, PrincipledThinBsdf, ThinDielectricBsdf, BlendBsdf>;
+
+// The dispatch (below), declared for BlendBsdf, which dispatches to its two.
+inline uint32_t bsdf_flags(const Bsdf& b);
+template <class T>
+Vec3<T> bsdf_f(const Bsdf& b, const Inputs<T>& in, const Vec3<T>& wo, const Vec3<T>& wi);
+inline float bsdf_pdf(const Bsdf& b, const Inputs<float>& in, const glm::vec3& wo, const glm::vec3& wi);
+inline BsdfSample bsdf_sample(const Bsdf& b, const Inputs<float>& in, const glm::vec3& wo, float uc, glm::vec2 u);
+template <class T>
+DeltaLobe<T> bsdf_delta(const Bsdf& b, const Inputs<T>& in, const Vec3<T>& wo, const BsdfSample& s);
+inline void refresh_bsdf(Bsdf& b, const ParamTable& params);
+
+}  // namespace dray
+
+#include "renderer/bsdfs/blend.h"
+
+namespace dray {
 
 inline uint32_t bsdf_flags(const Bsdf& b) {
   return std::visit([](const auto& x) { return x.flags(); }, b);
@@ -58,6 +75,10 @@ DeltaLobe<T> bsdf_delta(const Bsdf& b, const Inputs<T>& in, const Vec3<T>& wo, c
 // to date after they changed.
 inline void refresh_bsdf(Bsdf& b, const ParamTable& params) {
   if (auto* r = std::get_if<RoughPlasticBsdf>(&b)) refresh_coating(*r, params);
+  if (auto* m = std::get_if<BlendBsdf>(&b)) {
+    refresh_bsdf(*m->a.p, params);
+    refresh_bsdf(*m->b.p, params);
+  }
 }
 
 // Without textures (a BSDF on its own, as the tests use them): the parameters alone.

@@ -70,6 +70,7 @@ struct BsdfSample {
   glm::vec3 weight{0.f};  // f |cos θi| / pdf, or a Dirac lobe's value / pdf
   uint32_t lobe = 0;      // the flags of the lobe drawn; 0: no direction (absorbed)
   float eta = 1.f;        // relative index of refraction crossed (1 for reflection)
+  uint32_t component = 0;  // blends: which nested BSDF drew it, one bit per level (innermost lowest)
 };
 
 // A Dirac lobe re-evaluated in T: its direction and value / pdf follow the parameters and the

@@ -197,9 +197,19 @@ uint32_t MaterialReader::bsdf(const json& m, const std::string& p, const std::st
     return push(r);
   }
   if (type == "principled" || type == "principledthin") return principled(m, p, prefix, type, extra);
+  if (type == "blendbsdf") {
+    // Mitsuba's names for the two: materials.X.bsdf_0.KEY and materials.X.bsdf_1.KEY.
+    rd_.object(m, p, with({"type", "weight", "bsdf"}, extra), {"weight", "bsdf"});
+    if (!m["bsdf"].is_array() || m["bsdf"].size() != 2) rd_.fail(p + "/bsdf", "must be an array of two BSDF objects");
+    BlendBsdf b;
+    b.weight = bounded(m, p, prefix, "weight", 0.5f);
+    b.a = BsdfBox(scene_.bsdfs[bsdf(m["bsdf"][0], p + "/bsdf/0", prefix + "bsdf_0.", {})]);
+    b.b = BsdfBox(scene_.bsdfs[bsdf(m["bsdf"][1], p + "/bsdf/1", prefix + "bsdf_1.", {})]);
+    return push(b);
+  }
   rd_.fail(p + "/type", "unknown material type \"" + type +
                             "\" (expected diffuse, conductor, roughconductor, dielectric, thindielectric, roughdielectric, plastic, roughplastic, "
-                            "principled, principledthin, mirror; wrappers twosided, mask, normalmap, bumpmap)");
+                            "principled, principledthin, blendbsdf, null, mirror; wrappers twosided, mask, normalmap, bumpmap)");
 }
 
 // A mask's opacity: a number in (0, 1] (a parameter), or a texture whose luminance is the opacity
@@ -239,6 +249,15 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
   const std::vector<std::string> common = {"emission", "two_sided"};
   Material mat;
   mat.name = name;
+  if (type == "null") {
+    // Mitsuba's `null`: no surface to light; dray's mask of opacity 0 (paths and shadow rays pass).
+    rd_.object(m, p, {"type"});
+    mat.front = mat.back = push(DiffuseBsdf{scene_.params.add(prefix + "reflectance", glm::vec3(0.f))});
+    mat.opacity = scene_.params.add(prefix + "opacity", 0.f);
+    scene_.has_masks = true;
+    scene_.materials.push_back(mat);
+    return uint32_t(scene_.materials.size() - 1);
+  }
   // Wrappers, outermost first: `mask`, then `normalmap` or `bumpmap` and `twosided` (either
   // order), each at most once. The nested BSDF's parameters keep the material's names
   // (materials.X.reflectance); Mitsuba's two-BSDF twosided names them brdf_0 (front), brdf_1 (back).

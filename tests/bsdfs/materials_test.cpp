@@ -93,6 +93,28 @@ TEST_CASE("a mask passes 1 - opacity of the light, in shadows too, and opacity's
   CHECK(mean == Approx((1.f - op) * (1.f - op) * lit.x).epsilon(0.01));
 }
 
+TEST_CASE("null: no surface to light, seen through or from the side", "[materials]") {
+  const float rho = 0.5f;
+  const glm::vec3 E(2.f);
+  json mats = {{"m", {{"type", "diffuse"}, {"reflectance", rho}}}, {"ghost", {{"type", "null"}}}};
+  json blocker = {{{"name", "ghost"}, {"type", "quad"}, {"corner", {-1, 1, -1}}, {"edge_u", {2, 0, 0}}, {"edge_v", {0, 0, 2}},
+                   {"material", "ghost"}}};
+  json sun = {{{"name", "sun"}, {"type", "directional"}, {"direction", {0, -1, 0}}, {"irradiance", {E.x, E.y, E.z}}}};
+  json doc = plane_doc(mats, blocker, sun);
+  doc["render"]["max_depth"] = 2;  // crossing it takes a vertex, as in Mitsuba's path
+  const Scene s = load_scene(doc, "null.json");
+  const glm::vec3 lit = rho / kPi * E;
+  // Under it (its shadow would be here) and looking down through it: the plane, fully lit.
+  const glm::vec3 under = value(trace(s, ParamView<float>(s.params), {4, 0.5f, 0}, {-4, -0.5f, 0}));
+  const glm::vec3 through = value(trace(s, ParamView<float>(s.params), {0.2f, 3, 0.1f}, {0, -1, 0}));
+  for (int c = 0; c < 3; ++c) {
+    CHECK(under[c] == Approx(lit[c]).epsilon(1e-5));
+    CHECK(through[c] == Approx(lit[c]).epsilon(1e-5));
+  }
+  doc["materials"]["ghost"]["reflectance"] = 1;
+  CHECK_THROWS_WITH(load_scene(doc, "null.json"), Catch::Contains("/materials/ghost/reflectance: unknown key"));
+}
+
 TEST_CASE("a textured mask's opacity is its texture's luminance, with the texels' derivative", "[materials]") {
   // Mitsuba's mask over a bitmap: opacity = 0.212671 r + 0.715160 g + 0.072169 b (its eval_1).
   const glm::vec3 t(0.2f, 0.4f, 0.9f);

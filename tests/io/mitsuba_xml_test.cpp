@@ -193,6 +193,16 @@ TEST_CASE("Mitsuba's newer plugins render bitwise as their JSON equivalent and a
     CHECK(from_xml.params.entries()[i].name == from_json.params.entries()[i].name);
   std::vector<std::string> warnings;
   CHECK(render(load_scene(read_scene_document(xml, {}, warnings), xml)).data == a.data);
+  // blendbsdf: its two BSDFs under Mitsuba's names bsdf_0 and bsdf_1, its weight a texture.
+  const Scene blended = load_scene(t.write("blend.xml", scene_xml(R"(
+  <shape type="sphere" id="s"><bsdf type="blendbsdf"><texture name="weight" type="checkerboard"/>
+    <bsdf type="diffuse"/><bsdf type="conductor"><string name="material" value="Au"/></bsdf></bsdf></shape>
+  <emitter type="constant"/>)")));
+  CHECK(blended.params.find("materials.s.bsdf_0.reflectance"));
+  CHECK(blended.params.find("materials.s.bsdf_1.eta"));
+  CHECK(blended.params.find("textures.s.weight.color0"));
+  CHECK(load_error(t.write("blend1.xml", scene_xml(R"(<shape type="sphere"><bsdf type="blendbsdf"><float name="weight" value="0.5"/><bsdf type="diffuse"/></bsdf></shape>)")))
+            .find("<bsdf type=\"blendbsdf\">: needs two nested bsdfs") != std::string::npos);
 }
 
 TEST_CASE("a Mitsuba disk renders bitwise as dray's disk shape", "[mitsuba]") {

@@ -105,7 +105,7 @@ class Converter {
   void scene(const pugi::xml_node& root);
   void add_path(const pugi::xml_node& n);  // <path value>
   void include(const pugi::xml_node& n);   // <include filename>
-  void read_file(const std::string& path);
+  void read_file(const std::string& path, const pugi::xml_node* at = nullptr);  // at: the <include> naming it
 
   // A file a plugin names (a mesh, a bitmap): resolved once the whole scene is read, against the
   // top file's resolver, as Mitsuba's plugins resolve theirs when they are created.

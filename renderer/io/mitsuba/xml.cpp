@@ -23,12 +23,13 @@ json Converter::run(const std::string& path) {
   return doc;
 }
 
-void Converter::read_file(const std::string& path) {
+void Converter::read_file(const std::string& path, const pugi::xml_node* at) {
   std::error_code ec;
   const std::string key = fs::weakly_canonical(fs::absolute(path), ec).string();
   if (std::find(open_.begin(), open_.end(), key) != open_.end()) {
     std::string chain;
     for (const std::string& f : open_) chain += f + " -> ";
+    if (at) x_.fail(*at, "include cycle: " + chain + key);
     throw LoadError("include cycle: " + chain + key);
   }
   open_.push_back(key);
@@ -58,7 +59,7 @@ void Converter::include(const pugi::xml_node& n) {
   if (std::error_code ec; !fs::is_regular_file(file, ec))
     x_.fail(n, "included file \"" + name + "\" not found (looked in " + resolver_.folders() + ")");
   try {
-    read_file(file.string());
+    read_file(file.string(), &n);
   } catch (const LoadError& e) {
     resolver_ = outer;
     throw;
@@ -151,7 +152,10 @@ json Converter::bsdf(const pugi::xml_node& ref_or_bsdf) {
     else if (type == "bumpmap" && tag(c) == "texture") put(m, "texture", c, property(c));  // its one texture, any name
     else put(m, x_.attr(c, "name"), c, property(c));
   }
-  if (type == "twosided" || type == "mask" || type == "normalmap" || type == "bumpmap") {
+  if (type == "blendbsdf") {
+    if (inner.size() != 2) x_.fail(n, "needs two nested bsdfs");
+    m["bsdf"] = inner;
+  } else if (type == "twosided" || type == "mask" || type == "normalmap" || type == "bumpmap") {
     if (inner.empty() || inner.size() > (type == "twosided" ? 2u : 1u)) x_.fail(n, "needs one nested bsdf" + std::string(type == "twosided" ? " (or two)" : ""));
     m["bsdf"] = inner.size() == 1 ? inner[0] : inner;
   } else if (!inner.empty()) {
