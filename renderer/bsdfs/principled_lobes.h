@@ -8,6 +8,7 @@
 
 #include "renderer/bsdfs/fresnel.h"
 #include "renderer/bsdfs/microfacet.h"
+#include "renderer/textures/texture.h"
 
 namespace dray::principled {
 
@@ -92,16 +93,10 @@ Vec3<T> half_vector(const Vec3<T>& wi, const Vec3<T>& wo, bool reflect, const T&
   return value(h.z) < 0.f ? -h : h;
 }
 
-// The luminance of a colour (Mitsuba's, for tints).
-template <class T>
-T lum(const Vec3<T>& c) {
-  return T(0.212671f) * c.x + T(0.715160f) * c.y + T(0.072169f) * c.z;
-}
-
-// c / lum(c), or white for black.
+// c / luminance(c), or white for black.
 template <class T>
 Vec3<T> tint(const Vec3<T>& c) {
-  const T l = lum(c);
+  const T l = luminance(c);
   return value(l) > 0.f ? c / l : Vec3<T>(T(1.f));
 }
 
