@@ -55,7 +55,7 @@ TEST_CASE("BVH closest hit equals brute force on the bunny", "[bvh]") {
 
 TEST_CASE("BVH closest hit equals brute force on every example scene", "[bvh]") {
   for (const char* name : {"spheres.json", "cornell-box.json", "materials.json", "shadow-truth.json", "pose-truth.json",
-                           "mitsuba/bsdf_spheres/test_arealight.xml"}) {
+                           "mitsuba/material-wall/area-light.xml"}) {
     INFO(name);
     Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/" + name);
     compare_with_brute_force(scene, 4000);

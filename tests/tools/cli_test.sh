@@ -144,12 +144,13 @@ has "$tmp/stdout" "wrote $tmp/conv/x.json" "convert says what it wrote"
 expect 0 "render the converted JSON" "$dray" render "$tmp/conv/x.json" -o "$tmp/y.exr" -q
 if cmp -s "$tmp/x.exr" "$tmp/y.exr"; then echo "ok   XML and converted JSON render bitwise the same"
 else echo "FAIL XML and converted JSON images differ"; fail=1; fi
-# Mitsuba's own BSDF-sphere test scenes (scenes/mitsuba/bsdf_spheres): spectra, masks over a
-# twosided, eta/k conductors, an include; rendered and converted bitwise alike.
-for m in test_constant test_arealight; do
-  B="$scenes/mitsuba/bsdf_spheres/$m.xml"
-  expect 0 "render Mitsuba's $m" "$dray" render "$B" -D spp=1 --set camera.width=32 --set camera.height=32 -o "$tmp/$m.exr" -q
-  expect 0 "convert Mitsuba's $m" "$dray" convert "$B" -D spp=1 --set camera.width=32 --set camera.height=32 -o "$tmp/conv/$m.json"
+# The material wall (scenes/mitsuba/material-wall): spectra, masks over a two-BSDF twosided, eta/k
+# and named conductors, principled, blendbsdf, an include and a <path>; rendered and converted
+# bitwise alike.
+for m in sky area-light; do
+  B="$scenes/mitsuba/material-wall/$m.xml"
+  expect 0 "render the wall's $m" "$dray" render "$B" -D spp=1 --set camera.width=32 --set camera.height=32 -o "$tmp/$m.exr" -q
+  expect 0 "convert the wall's $m" "$dray" convert "$B" -D spp=1 --set camera.width=32 --set camera.height=32 -o "$tmp/conv/$m.json"
   expect 0 "render the converted $m" "$dray" render "$tmp/conv/$m.json" -o "$tmp/$m-conv.exr" -q
   expect 0 "$m: XML and converted JSON render bitwise the same" cmp "$tmp/$m.exr" "$tmp/$m-conv.exr"
 done
