@@ -5,6 +5,8 @@
 // Dirac one by its own lobe. Included by bsdf.h, which declares the dispatch it calls.
 #include <memory>
 
+#include "renderer/bsdfs/bsdf_props.h"
+
 namespace dray {
 
 // A BSDF held by value (deep-copied), so that the closed set may nest.
@@ -21,6 +23,17 @@ struct BsdfBox {
 };
 
 struct BlendBsdf {
+  static constexpr std::string_view kPlugins[] = {"blendbsdf"};
+  // Mitsuba's names for the two: materials.X.bsdf_0.KEY and materials.X.bsdf_1.KEY.
+  static BlendBsdf read(BsdfProps& p) {
+    p.keys({"weight", "bsdf"}, {"weight", "bsdf"});
+    if (p.count("bsdf") != 2) p.fail("bsdf", "must be an array of two BSDF objects");
+    BlendBsdf b;
+    b.weight = bounded_input(p, "weight", 0.5f);
+    b.a = p.nested("bsdf", 0, "bsdf_0");
+    b.b = p.nested("bsdf", 1, "bsdf_1");
+    return b;
+  }
   ScalarInput weight;
   BsdfBox a, b;  // bsdf_0 (weight 0) and bsdf_1 (weight 1)
 

@@ -7,8 +7,14 @@
 //   sample(in, wo, uc, u) float  a direction (a decision: made on the parameters' values);
 //   delta(in, wo, s)      in T   for Dirac lobes: the sampled lobe's direction and weight,
 //                                re-evaluated so that they follow the parameters;
-// where `in` (Inputs) reads parameters and textures at the surface point's UV.
+// where `in` (Inputs) reads parameters and textures at the surface point's UV, and, for loading,
+//   kPlugins                     the Mitsuba plugin names it implements;
+//   static read(BsdfProps&)      itself from a scene file's keys (bsdfs/bsdf_props.h).
+// The variant's list below is the BSDF registry (core/registry.h): the loaders find a plugin by
+// name through it. Adding a BSDF touches its header, this list and its test.
 #include <variant>
+
+#include "renderer/core/registry.h"
 
 #include "renderer/bsdfs/conductor.h"
 #include "renderer/bsdfs/dielectric.h"

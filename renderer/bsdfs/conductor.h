@@ -2,6 +2,7 @@
 // Mitsuba 3's `conductor`: a smooth metal, a Dirac reflection weighted by the conductor Fresnel
 // term of its complex index (eta, k; a named `material`; or none: a perfect mirror) and by
 // `specular_reflectance`. dray's `mirror` is this with no index.
+#include "renderer/bsdfs/bsdf_props.h"
 #include "renderer/bsdfs/fresnel.h"
 #include "renderer/bsdfs/frame.h"
 #include "renderer/textures/texture.h"
@@ -17,6 +18,20 @@ Vec3<T> conductor_fresnel(const Inputs<T>& P, const ColourInput& eta, const Colo
 }
 
 struct ConductorBsdf : DiracOnly {
+  static constexpr std::string_view kPlugins[] = {"conductor", "mirror"};  // mirror: dray's, no index
+  static ConductorBsdf read(BsdfProps& p) {
+    ConductorBsdf b;
+    if (p.type() == "mirror") {
+      p.keys({"specular_reflectance", "tint"});
+      b.specular_reflectance = p.colour("specular_reflectance", glm::vec3(1.f), "tint");
+      return b;
+    }
+    p.keys({"material", "eta", "k", "specular_reflectance"});
+    read_conductor_index(p, b.eta, b.k);
+    b.specular_reflectance = p.colour("specular_reflectance", glm::vec3(1.f));
+    return b;
+  }
+
   ColourInput eta, k;  // none: a perfect mirror
   ColourInput specular_reflectance;  // vec3
 

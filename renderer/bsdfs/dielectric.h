@@ -2,6 +2,7 @@
 // Mitsuba 3's `dielectric`: a smooth interface between two indices of refraction (`int_ior`
 // inside, `ext_ior` outside), Dirac reflection and refraction chosen by the Fresnel term. Radiance
 // crossing into a denser medium is scaled by (n_i / n_t)², as in Mitsuba's radiance transport.
+#include "renderer/bsdfs/bsdf_props.h"
 #include "renderer/bsdfs/fresnel.h"
 #include "renderer/bsdfs/frame.h"
 #include "renderer/textures/texture.h"
@@ -9,6 +10,14 @@
 namespace dray {
 
 struct DielectricBsdf : DiracOnly {
+  static constexpr std::string_view kPlugins[] = {"dielectric"};
+  static DielectricBsdf read(BsdfProps& p) {
+    p.keys({"int_ior", "ext_ior", "specular_reflectance", "specular_transmittance"});
+    DielectricBsdf b;
+    read_dielectric(p, b.int_ior, b.ext_ior, b.specular_reflectance, b.specular_transmittance);
+    return b;
+  }
+
   Slot int_ior = kNoSlot, ext_ior = kNoSlot;                        // scalars
   ColourInput specular_reflectance, specular_transmittance;  // vec3
 

@@ -1,11 +1,18 @@
 #pragma once
 // Mitsuba 3's `diffuse`: Lambertian reflection, f = reflectance / π.
+#include "renderer/bsdfs/bsdf_props.h"
 #include "renderer/bsdfs/frame.h"
 #include "renderer/textures/texture.h"
 
 namespace dray {
 
 struct DiffuseBsdf {
+  static constexpr std::string_view kPlugins[] = {"diffuse"};
+  static DiffuseBsdf read(BsdfProps& p) {
+    p.keys({"reflectance", "albedo"});
+    return {p.colour("reflectance", glm::vec3(0.5f), "albedo", true)};
+  }
+
   ColourInput reflectance;
 
   uint32_t flags() const { return kLobeDiffuse | kLobeReflection; }

@@ -5,6 +5,7 @@
 // internal reflections (with `nonlinear`, ρ / (1 - ρ F_dr): the colour shift of a varnished base).
 #include <algorithm>
 
+#include "renderer/bsdfs/bsdf_props.h"
 #include "renderer/bsdfs/fresnel.h"
 #include "renderer/bsdfs/frame.h"
 #include "renderer/textures/texture.h"
@@ -12,6 +13,22 @@
 namespace dray {
 
 struct PlasticBsdf {
+  static constexpr std::string_view kPlugins[] = {"plastic"};
+  static PlasticBsdf read(BsdfProps& p) {
+    p.keys({"int_ior", "ext_ior", "diffuse_reflectance", "specular_reflectance", "nonlinear"});
+    return read_coated(p);
+  }
+  // What plastic and roughplastic share: the coating's IORs, the two reflectances, nonlinear.
+  static PlasticBsdf read_coated(BsdfProps& p) {
+    PlasticBsdf b;
+    b.int_ior = p.param("int_ior", ior_value(p, "int_ior", "polypropylene"));
+    b.ext_ior = p.param("ext_ior", ior_value(p, "ext_ior", "air"));
+    b.diffuse_reflectance = p.colour("diffuse_reflectance", glm::vec3(0.5f), nullptr, true);
+    b.specular_reflectance = p.colour("specular_reflectance", glm::vec3(1.f));
+    b.nonlinear = p.has("nonlinear") && p.boolean("nonlinear");
+    return b;
+  }
+
   Slot int_ior = kNoSlot, ext_ior = kNoSlot;                        // scalars
   ColourInput diffuse_reflectance, specular_reflectance;  // vec3
   bool nonlinear = false;

@@ -6,10 +6,31 @@
 // `clearcoat`, each weighted and sampled as Mitsuba does. A lobe whose key is not given (or is
 // given as the number 0) is off, as in Mitsuba. Every value may be a texture.
 #include "renderer/bsdfs/principled_lobes.h"
+#include "renderer/bsdfs/principled_props.h"
 
 namespace dray {
 
 struct PrincipledBsdf {
+  static constexpr std::string_view kPlugins[] = {"principled"};
+  static PrincipledBsdf read(BsdfProps& p) {
+    std::vector<std::string> keys = principled::common_keys();
+    keys.insert(keys.end(), {"metallic", "clearcoat", "clearcoat_gloss", "specular", "main_specular_sampling_rate",
+                             "clearcoat_sampling_rate", "diffuse_reflectance_sampling_rate"});
+    p.keys(keys);
+    PrincipledBsdf b;
+    principled::read_common(p, b);
+    principled::lobe(p, "metallic", b.metallic, b.has_metallic);
+    principled::lobe(p, "clearcoat", b.clearcoat, b.has_clearcoat);
+    b.clearcoat_gloss = bounded_input(p, "clearcoat_gloss", 0.f);
+    // eta (> 0, a number), or specular (in [0, 1], a number) giving it; not both.
+    if (p.has("eta") && p.has("specular")) p.fail("specular", "give either eta or specular, not both");
+    if (p.has("eta")) b.eta = positive_input(p, "eta", 1.5f, false).slot;
+    else b.specular = bounded_input(p, "specular", 0.5f, 1.f, false).slot;
+    b.spec_rate = principled::sampling_rate(p, "main_specular_sampling_rate");
+    b.clearcoat_rate = principled::sampling_rate(p, "clearcoat_sampling_rate");
+    b.diffuse_rate = principled::sampling_rate(p, "diffuse_reflectance_sampling_rate");
+    return b;
+  }
   ColourInput base_color;
   ScalarInput roughness, anisotropic, spec_trans, sheen, sheen_tint, flatness, spec_tint, metallic, clearcoat,
       clearcoat_gloss;

@@ -5,10 +5,27 @@
 // and Lambertian `diff_trans` (0 to 2) through the sheet. Both sides alike; light keeps its
 // medium. A lobe whose key is not given (or is the number 0) is off, as in Mitsuba.
 #include "renderer/bsdfs/principled_lobes.h"
+#include "renderer/bsdfs/principled_props.h"
 
 namespace dray {
 
 struct PrincipledThinBsdf {
+  static constexpr std::string_view kPlugins[] = {"principledthin"};
+  static PrincipledThinBsdf read(BsdfProps& p) {
+    std::vector<std::string> keys = principled::common_keys();
+    keys.insert(keys.end(), {"diff_trans", "specular_reflectance_sampling_rate", "specular_transmittance_sampling_rate",
+                             "diffuse_reflectance_sampling_rate", "diffuse_transmittance_sampling_rate"});
+    p.keys(keys);
+    PrincipledThinBsdf b;
+    principled::read_common(p, b);
+    principled::lobe(p, "diff_trans", b.diff_trans, b.has_diff_trans, 2.f);
+    b.eta = positive_input(p, "eta", 1.5f);  // a number (> 0) or a texture
+    b.spec_reflect_rate = principled::sampling_rate(p, "specular_reflectance_sampling_rate");
+    b.spec_trans_rate = principled::sampling_rate(p, "specular_transmittance_sampling_rate");
+    b.diffuse_reflect_rate = principled::sampling_rate(p, "diffuse_reflectance_sampling_rate");
+    b.diffuse_trans_rate = principled::sampling_rate(p, "diffuse_transmittance_sampling_rate");
+    return b;
+  }
   ColourInput base_color;
   ScalarInput roughness, anisotropic, spec_trans, sheen, sheen_tint, flatness, spec_tint, diff_trans, eta;
   bool has_anisotropic = false, has_spec_trans = false, has_sheen = false, has_sheen_tint = false,

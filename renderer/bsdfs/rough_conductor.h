@@ -1,12 +1,23 @@
 #pragma once
 // Mitsuba 3's `roughconductor`: a microfacet metal (Beckmann or GGX, `alpha` or `alpha_u`/`alpha_v`),
 // f = F(wo·m) D(m) G(wo, wi) / (4 cos θo cos θi), sampled by its visible normals.
+#include "renderer/bsdfs/bsdf_props.h"
 #include "renderer/bsdfs/conductor.h"
 #include "renderer/bsdfs/microfacet.h"
 
 namespace dray {
 
 struct RoughConductorBsdf {
+  static constexpr std::string_view kPlugins[] = {"roughconductor"};
+  static RoughConductorBsdf read(BsdfProps& p) {
+    p.keys({"material", "eta", "k", "specular_reflectance", "distribution", "alpha", "alpha_u", "alpha_v", "sample_visible"});
+    RoughConductorBsdf b;
+    read_roughness(p, b.distribution, b.alpha_u, b.alpha_v);
+    read_conductor_index(p, b.eta, b.k);
+    b.specular_reflectance = p.colour("specular_reflectance", glm::vec3(1.f));
+    return b;
+  }
+
   MicrofacetType distribution = MicrofacetType::beckmann;
   ScalarInput alpha_u, alpha_v;  // scalars; the same slot when isotropic
   ColourInput eta, k;

@@ -3,12 +3,23 @@
 // "Microfacet Models for Refraction through Rough Surfaces", EGSR 2007), Beckmann or GGX, visible
 // normals sampled from the side wo is on, then reflection or refraction chosen by F(wo·m).
 // Radiance crossing into a denser medium is scaled by (n_i/n_t)², as for `dielectric`.
+#include "renderer/bsdfs/bsdf_props.h"
 #include "renderer/bsdfs/fresnel.h"
 #include "renderer/bsdfs/microfacet.h"
 
 namespace dray {
 
 struct RoughDielectricBsdf {
+  static constexpr std::string_view kPlugins[] = {"roughdielectric"};
+  static RoughDielectricBsdf read(BsdfProps& p) {
+    p.keys({"int_ior", "ext_ior", "specular_reflectance", "specular_transmittance", "distribution", "alpha", "alpha_u",
+            "alpha_v", "sample_visible"});
+    RoughDielectricBsdf b;
+    read_roughness(p, b.distribution, b.alpha_u, b.alpha_v);
+    read_dielectric(p, b.int_ior, b.ext_ior, b.specular_reflectance, b.specular_transmittance);
+    return b;
+  }
+
   MicrofacetType distribution = MicrofacetType::beckmann;
   ScalarInput alpha_u, alpha_v;
   Slot int_ior = kNoSlot, ext_ior = kNoSlot;

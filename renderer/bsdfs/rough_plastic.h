@@ -9,13 +9,33 @@
 // two reflectances' means, as Mitsuba's.
 #include <memory>
 
+#include "renderer/bsdfs/bsdf_props.h"
 #include "renderer/bsdfs/microfacet.h"
 #include "renderer/bsdfs/plastic.h"
 #include "renderer/bsdfs/rough_coating.h"
 
 namespace dray {
 
+struct RoughPlasticBsdf;
+// The coating table for the current α and η (below).
+inline void refresh_coating(RoughPlasticBsdf& b, const ParamTable& params);
+
 struct RoughPlasticBsdf {
+  static constexpr std::string_view kPlugins[] = {"roughplastic"};
+  static RoughPlasticBsdf read(BsdfProps& p) {
+    p.keys({"int_ior", "ext_ior", "diffuse_reflectance", "specular_reflectance", "nonlinear", "distribution", "alpha",
+            "sample_visible"});
+    RoughPlasticBsdf r;
+    r.base = PlasticBsdf::read_coated(p);
+    ScalarInput alpha_u, alpha_v;  // a number: the coating's table is built for it (Mitsuba's roughplastic too)
+    read_roughness(p, r.distribution, alpha_u, alpha_v, false);
+    r.alpha = alpha_u.slot;
+    if (p.params().get(r.base.int_ior) == p.params().get(r.base.ext_ior))
+      p.fail("int_ior", "must differ from ext_ior (a coating that does not refract has no transmittance table)");
+    refresh_coating(r, p.params());
+    return r;
+  }
+
   PlasticBsdf base;  // IORs, reflectances, nonlinear: the smooth plastic's
   MicrofacetType distribution = MicrofacetType::beckmann;
   Slot alpha = kNoSlot;

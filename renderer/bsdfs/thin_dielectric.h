@@ -3,6 +3,7 @@
 // reflects with the pane's total reflectance R = 2F / (1 + F) (every internal bounce summed, F the
 // Fresnel term at the incidence) or passes straight through with 1 − R; both Dirac. As in
 // Mitsuba's `path`, shadow rays do not pass it.
+#include "renderer/bsdfs/bsdf_props.h"
 #include "renderer/bsdfs/fresnel.h"
 #include "renderer/bsdfs/frame.h"
 #include "renderer/textures/texture.h"
@@ -10,6 +11,14 @@
 namespace dray {
 
 struct ThinDielectricBsdf : DiracOnly {
+  static constexpr std::string_view kPlugins[] = {"thindielectric"};
+  static ThinDielectricBsdf read(BsdfProps& p) {
+    p.keys({"int_ior", "ext_ior", "specular_reflectance", "specular_transmittance"});
+    ThinDielectricBsdf b;
+    read_dielectric(p, b.int_ior, b.ext_ior, b.specular_reflectance, b.specular_transmittance);
+    return b;
+  }
+
   Slot int_ior = kNoSlot, ext_ior = kNoSlot;
   ColourInput specular_reflectance, specular_transmittance;
 

@@ -68,10 +68,11 @@ class JsonReader {
   // Checks that j is an object whose keys are all in `allowed` and that `required` are there.
   void object(const json& j, const std::string& path, std::initializer_list<const char*> allowed,
               std::initializer_list<const char*> required = {}) const {
-    object(j, path, std::vector<std::string>(allowed.begin(), allowed.end()), required);
+    object(j, path, std::vector<std::string>(allowed.begin(), allowed.end()),
+           std::vector<std::string>(required.begin(), required.end()));
   }
   void object(const json& j, const std::string& path, const std::vector<std::string>& allowed,
-              std::initializer_list<const char*> required = {}) const {
+              const std::vector<std::string>& required = {}) const {
     if (!j.is_object()) fail(path, std::string("must be an object, got ") + j.type_name());
     for (auto it = j.begin(); it != j.end(); ++it) {
       if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
@@ -79,7 +80,7 @@ class JsonReader {
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
       fail(path + "/" + it.key(), "unknown key (expected one of: " + list + ")");
     }
-    for (const char* r : required)
+    for (const auto& r : required)
       if (!j.contains(r)) fail(path + "/" + r, "required key is missing");
   }
   bool boolean(const json& j, const std::string& path) const {

@@ -2,19 +2,13 @@
 
 #include <algorithm>
 
-#include "renderer/bsdfs/ior.h"
+#include "renderer/core/registry.h"
 
 namespace dray {
 
 using nlohmann::json;
 
 namespace {
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 std::vector<std::string> with(std::vector<std::string> keys, const std::vector<std::string>& extra) {
   keys.insert(keys.end(), extra.begin(), extra.end());
@@ -57,159 +51,58 @@ int MaterialReader::texture_input(const json& v, const std::string& path, const 
   return textures_->input(v, path, prefix.substr(10) + key);
 }
 
-ScalarInput MaterialReader::scalar_or_texture(const json& m, const std::string& p, const std::string& prefix,
-                                              const std::string& key, float fallback) {
-  if (m.contains(key) && (m[key].is_string() || m[key].is_object())) {
-    ScalarInput in;
-    in.texture = texture_input(m[key], p + "/" + key, prefix, key);
-    return in;
+// A BSDF's keys as it reads them (bsdfs/bsdf_props.h): the JSON object at path p, parameters named
+// prefix + key, the material-level keys `extra` allowed besides the BSDF's own.
+class JsonBsdfProps final : public BsdfProps {
+ public:
+  JsonBsdfProps(MaterialReader& r, const json& m, std::string p, std::string prefix, std::vector<std::string> extra,
+                std::string type)
+      : r_(r), m_(m), p_(std::move(p)), prefix_(std::move(prefix)), extra_(std::move(extra)), type_(std::move(type)) {}
+  const std::string& type() const override { return type_; }
+  void keys(const std::vector<std::string>& allowed, const std::vector<std::string>& required) override {
+    r_.rd_.object(m_, p_, with(with({"type"}, allowed), extra_), required);
   }
-  return scalar(m, p, prefix, key, fallback);
-}
-
-Slot MaterialReader::scalar(const json& m, const std::string& p, const std::string& prefix, const std::string& key,
-                            float fallback) {
-  return scene_.params.add(prefix + key, m.contains(key) ? rd_.positive(m[key], p + "/" + key) : fallback);
-}
-
-// An index of refraction: a number or Mitsuba's name of a dielectric.
-float MaterialReader::ior(const json& m, const std::string& p, const std::string& key, const char* fallback) {
-  const std::string path = p + "/" + key;
-  if (m.contains(key) && m[key].is_number()) return rd_.positive(m[key], path);
-  const std::string name = m.contains(key) ? rd_.string(m[key], path) : fallback;
-  const auto v = dielectric_ior(name);
-  if (!v) rd_.fail(path, "unknown index of refraction \"" + name + "\" (a number, or one of: " + join(dielectric_ior_names()) + ")");
-  return *v;
-}
-
-void MaterialReader::roughness(const json& m, const std::string& p, const std::string& prefix, MicrofacetType& type,
-                               ScalarInput& alpha_u, ScalarInput& alpha_v, bool textured) {
-  const std::string d = m.contains("distribution") ? rd_.string(m["distribution"], p + "/distribution") : "beckmann";
-  if (d != "beckmann" && d != "ggx") rd_.fail(p + "/distribution", "must be \"beckmann\" or \"ggx\", got \"" + d + "\"");
-  type = d == "ggx" ? MicrofacetType::ggx : MicrofacetType::beckmann;
-  // dray always samples visible normals; Mitsuba's switch is accepted for its scenes.
-  if (m.contains("sample_visible")) rd_.boolean(m["sample_visible"], p + "/sample_visible");
-  const bool aniso = m.contains("alpha_u") || m.contains("alpha_v");
-  if (aniso) {
-    if (m.contains("alpha")) rd_.fail(p + "/alpha", "give either alpha or alpha_u and alpha_v, not both");
-    if (!m.contains("alpha_u") || !m.contains("alpha_v"))
-      rd_.fail(p + (m.contains("alpha_u") ? "/alpha_v" : "/alpha_u"), "required with " + std::string(m.contains("alpha_u") ? "alpha_u" : "alpha_v"));
-    alpha_u = textured ? scalar_or_texture(m, p, prefix, "alpha_u", 0.1f) : scalar(m, p, prefix, "alpha_u", 0.1f);
-    alpha_v = textured ? scalar_or_texture(m, p, prefix, "alpha_v", 0.1f) : scalar(m, p, prefix, "alpha_v", 0.1f);
-  } else {
-    alpha_u = alpha_v = textured ? scalar_or_texture(m, p, prefix, "alpha", 0.1f) : scalar(m, p, prefix, "alpha", 0.1f);
+  bool has(const std::string& key) const override { return m_.contains(key); }
+  bool is_number(const std::string& key) const override { return has(key) && m_[key].is_number(); }
+  bool is_texture(const std::string& key) const override { return has(key) && (m_[key].is_string() || m_[key].is_object()); }
+  void fail(const std::string& key, const std::string& what) const override { r_.rd_.fail(path(key), what); }
+  double number(const std::string& key) const override { return r_.rd_.number(m_[key], path(key)); }
+  bool boolean(const std::string& key) const override { return r_.rd_.boolean(m_[key], path(key)); }
+  std::string string(const std::string& key) const override { return r_.rd_.string(m_[key], path(key)); }
+  glm::vec3 colour_value(const std::string& key) const override { return r_.rd_.colour(m_[key], path(key)); }
+  Slot param(const std::string& key, float value) override { return r_.scene_.params.add(prefix_ + key, value); }
+  Slot param(const std::string& key, const glm::vec3& value) override { return r_.scene_.params.add(prefix_ + key, value); }
+  int texture(const std::string& key) override { return r_.texture_input(m_[key], path(key), prefix_, key); }
+  ColourInput colour(const std::string& key, const glm::vec3& fallback, const char* alias, bool at_most_one) override {
+    return r_.colour(m_, p_, prefix_, key, fallback, alias, at_most_one);
   }
-}
-
-// A conductor's complex index: `material` (Mitsuba's names; default "none", a perfect mirror) or
-// `eta` and `k` (RGB or one number).
-void MaterialReader::conductor_index(const json& m, const std::string& p, const std::string& prefix, ColourInput& eta, ColourInput& k) {
-  if (m.contains("material") && (m.contains("eta") || m.contains("k")))
-    rd_.fail(p + "/material", "give either material or eta and k, not both");
-  if (m.contains("eta") != m.contains("k")) rd_.fail(p + (m.contains("eta") ? "/k" : "/eta"), "required with " + std::string(m.contains("eta") ? "eta" : "k"));
-  glm::vec3 e(0.f), kk(1.f);
-  if (m.contains("eta")) {
-    e = rd_.colour(m["eta"], p + "/eta");
-    kk = rd_.colour(m["k"], p + "/k");
-  } else {
-    const std::string name = m.contains("material") ? rd_.string(m["material"], p + "/material") : "none";
-    const auto v = conductor_ior(name);
-    if (!v) rd_.fail(p + "/material", "unknown conductor \"" + name + "\" (one of: " + join(conductor_ior_names()) + ")");
-    e = v->eta;
-    kk = v->k;
+  std::size_t count(const std::string& key) const override { return has(key) && m_[key].is_array() ? m_[key].size() : 0; }
+  BsdfBox nested(const std::string& key, int index, const std::string& name) override {
+    const std::string at = path(key) + "/" + std::to_string(index);
+    return BsdfBox(r_.scene_.bsdfs[r_.bsdf(m_[key][index], at, prefix_ + name + ".", {})]);
   }
-  eta = scene_.params.add(prefix + "eta", e);
-  k = scene_.params.add(prefix + "k", kk);
-}
+  const ParamTable& params() const override { return r_.scene_.params; }
 
+ private:
+  std::string path(const std::string& key) const { return p_ + "/" + key; }
+  MaterialReader& r_;
+  const json& m_;
+  std::string p_, prefix_;
+  std::vector<std::string> extra_;
+  std::string type_;
+};
+
+// A BSDF object, read by its plugin in the registry (the Bsdf variant's list, bsdfs/bsdf.h).
 uint32_t MaterialReader::bsdf(const json& m, const std::string& p, const std::string& prefix,
                               const std::vector<std::string>& extra) {
   if (!m.is_object() || !m.contains("type")) rd_.fail(p + "/type", "required key is missing");
   const std::string type = rd_.string(m["type"], p + "/type");
-  if (type == "diffuse") {
-    rd_.object(m, p, with({"type", "reflectance", "albedo"}, extra));
-    return push(DiffuseBsdf{colour(m, p, prefix, "reflectance", glm::vec3(0.5f), "albedo", true)});
-  }
-  if (type == "mirror") {
-    rd_.object(m, p, with({"type", "specular_reflectance", "tint"}, extra));
-    ConductorBsdf b;
-    b.specular_reflectance = colour(m, p, prefix, "specular_reflectance", glm::vec3(1.f), "tint");
-    return push(b);
-  }
-  if (type == "conductor") {
-    rd_.object(m, p, with({"type", "material", "eta", "k", "specular_reflectance"}, extra));
-    ConductorBsdf b;
-    conductor_index(m, p, prefix, b.eta, b.k);
-    b.specular_reflectance = colour(m, p, prefix, "specular_reflectance", glm::vec3(1.f));
-    return push(b);
-  }
-  if (type == "roughconductor") {
-    rd_.object(m, p, with({"type", "material", "eta", "k", "specular_reflectance", "distribution", "alpha", "alpha_u",
-                           "alpha_v", "sample_visible"}, extra));
-    RoughConductorBsdf b;
-    roughness(m, p, prefix, b.distribution, b.alpha_u, b.alpha_v);
-    conductor_index(m, p, prefix, b.eta, b.k);
-    b.specular_reflectance = colour(m, p, prefix, "specular_reflectance", glm::vec3(1.f));
-    return push(b);
-  }
-  if (type == "dielectric" || type == "thindielectric") {
-    rd_.object(m, p, with({"type", "int_ior", "ext_ior", "specular_reflectance", "specular_transmittance"}, extra));
-    auto read = [&](auto b) {
-      b.int_ior = scene_.params.add(prefix + "int_ior", ior(m, p, "int_ior", "bk7"));
-      b.ext_ior = scene_.params.add(prefix + "ext_ior", ior(m, p, "ext_ior", "air"));
-      b.specular_reflectance = colour(m, p, prefix, "specular_reflectance", glm::vec3(1.f));
-      b.specular_transmittance = colour(m, p, prefix, "specular_transmittance", glm::vec3(1.f));
-      return push(b);
-    };
-    return type == "dielectric" ? read(DielectricBsdf{}) : read(ThinDielectricBsdf{});
-  }
-  if (type == "roughdielectric") {
-    rd_.object(m, p, with({"type", "int_ior", "ext_ior", "specular_reflectance", "specular_transmittance", "distribution",
-                           "alpha", "alpha_u", "alpha_v", "sample_visible"}, extra));
-    RoughDielectricBsdf b;
-    roughness(m, p, prefix, b.distribution, b.alpha_u, b.alpha_v);
-    b.int_ior = scene_.params.add(prefix + "int_ior", ior(m, p, "int_ior", "bk7"));
-    b.ext_ior = scene_.params.add(prefix + "ext_ior", ior(m, p, "ext_ior", "air"));
-    b.specular_reflectance = colour(m, p, prefix, "specular_reflectance", glm::vec3(1.f));
-    b.specular_transmittance = colour(m, p, prefix, "specular_transmittance", glm::vec3(1.f));
-    return push(b);
-  }
-  if (type == "plastic" || type == "roughplastic") {
-    const bool rough = type == "roughplastic";
-    std::vector<std::string> keys = {"type", "int_ior", "ext_ior", "diffuse_reflectance", "specular_reflectance", "nonlinear"};
-    if (rough) keys.insert(keys.end(), {"distribution", "alpha", "sample_visible"});
-    rd_.object(m, p, with(keys, extra));
-    PlasticBsdf b;
-    b.int_ior = scene_.params.add(prefix + "int_ior", ior(m, p, "int_ior", "polypropylene"));
-    b.ext_ior = scene_.params.add(prefix + "ext_ior", ior(m, p, "ext_ior", "air"));
-    b.diffuse_reflectance = colour(m, p, prefix, "diffuse_reflectance", glm::vec3(0.5f), nullptr, true);
-    b.specular_reflectance = colour(m, p, prefix, "specular_reflectance", glm::vec3(1.f));
-    b.nonlinear = m.contains("nonlinear") && rd_.boolean(m["nonlinear"], p + "/nonlinear");
-    if (!rough) return push(b);
-    RoughPlasticBsdf r;
-    r.base = b;
-    ScalarInput alpha_u, alpha_v;  // a number: the coating's table is built for it (Mitsuba's roughplastic too)
-    roughness(m, p, prefix, r.distribution, alpha_u, alpha_v, false);
-    r.alpha = alpha_u.slot;
-    if (scene_.params.get(b.int_ior) == scene_.params.get(b.ext_ior))
-      rd_.fail(p + "/int_ior", "must differ from ext_ior (a coating that does not refract has no transmittance table)");
-    refresh_coating(r, scene_.params);
-    return push(r);
-  }
-  if (type == "principled" || type == "principledthin") return principled(m, p, prefix, type, extra);
-  if (type == "blendbsdf") {
-    // Mitsuba's names for the two: materials.X.bsdf_0.KEY and materials.X.bsdf_1.KEY.
-    rd_.object(m, p, with({"type", "weight", "bsdf"}, extra), {"weight", "bsdf"});
-    if (!m["bsdf"].is_array() || m["bsdf"].size() != 2) rd_.fail(p + "/bsdf", "must be an array of two BSDF objects");
-    BlendBsdf b;
-    b.weight = bounded(m, p, prefix, "weight", 0.5f);
-    b.a = BsdfBox(scene_.bsdfs[bsdf(m["bsdf"][0], p + "/bsdf/0", prefix + "bsdf_0.", {})]);
-    b.b = BsdfBox(scene_.bsdfs[bsdf(m["bsdf"][1], p + "/bsdf/1", prefix + "bsdf_1.", {})]);
-    return push(b);
-  }
-  rd_.fail(p + "/type", "unknown material type \"" + type +
-                            "\" (expected diffuse, conductor, roughconductor, dielectric, thindielectric, roughdielectric, plastic, roughplastic, "
-                            "principled, principledthin, blendbsdf, null, mirror; wrappers twosided, mask, normalmap, bumpmap)");
+  const auto read = plugin_reader<Bsdf, BsdfProps>(type);
+  if (!read)
+    rd_.fail(p + "/type", "unknown material type \"" + type + "\" (expected " + plugin_names<Bsdf>() +
+                              ", null; wrappers twosided, mask, normalmap, bumpmap)");
+  JsonBsdfProps props(*this, m, p, prefix, extra, type);
+  return push(read(props));
 }
 
 // A mask's opacity: a number in (0, 1] (a parameter), or a texture whose luminance is the opacity

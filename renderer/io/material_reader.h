@@ -1,7 +1,7 @@
 #pragma once
-// Reads the scene's /materials: Mitsuba 3's BSDF plugins and parameter names (diffuse, conductor,
-// roughconductor, dielectric, plastic and their rough kinds, dray's mirror; the wrappers mask,
-// twosided, normalmap, bumpmap), every continuous value a parameter under `materials.NAME.KEY`.
+// Reads the scene's /materials: Mitsuba 3's BSDF plugins by the registry (each BSDF's read(), the
+// Bsdf variant's list in bsdfs/bsdf.h), and the material-level wrappers (mask, twosided, normalmap,
+// bumpmap) and null; every continuous value a parameter under `materials.NAME.KEY`.
 #include <string>
 
 #include <glm/vec3.hpp>
@@ -25,6 +25,7 @@ class MaterialReader {
   uint32_t add_diffuse(const std::string& name, const glm::vec3& reflectance, const glm::vec3* emission);
 
  private:
+  friend class JsonBsdfProps;  // a BSDF's keys, read through this reader
   // One BSDF object (not twosided or mask); `extra` keys are allowed besides its own (the
   // material-level ones). Parameters are named prefix + key.
   uint32_t bsdf(const nlohmann::json& m, const std::string& p, const std::string& prefix,
@@ -32,24 +33,9 @@ class MaterialReader {
   // A colour: a value (a parameter named prefix + key), a texture's name, or an inline texture.
   ColourInput colour(const nlohmann::json& m, const std::string& p, const std::string& prefix, const std::string& key,
                      const glm::vec3& fallback, const char* alias = nullptr, bool at_most_one = false);
-  Slot scalar(const nlohmann::json& m, const std::string& p, const std::string& prefix, const std::string& key,
-              float fallback);
-  // A scalar that may be a texture (a name or an inline object; read as its luminance), else as scalar().
-  ScalarInput scalar_or_texture(const nlohmann::json& m, const std::string& p, const std::string& prefix,
-                                const std::string& key, float fallback);
   // The texture a key names (a name in /textures, or an inline object named prefix + key).
   int texture_input(const nlohmann::json& v, const std::string& path, const std::string& prefix, const std::string& key);
-  float ior(const nlohmann::json& m, const std::string& p, const std::string& key, const char* fallback);
-  void roughness(const nlohmann::json& m, const std::string& p, const std::string& prefix, MicrofacetType& type,
-                 ScalarInput& alpha_u, ScalarInput& alpha_v, bool textured = true);
-  void conductor_index(const nlohmann::json& m, const std::string& p, const std::string& prefix, ColourInput& eta, ColourInput& k);
   uint32_t push(const Bsdf& b);
-  // `principled` and `principledthin` (principled_reader.cpp).
-  uint32_t principled(const nlohmann::json& m, const std::string& p, const std::string& prefix, const std::string& type,
-                      const std::vector<std::string>& extra);
-  // A number in [0, hi] (a parameter) or a texture (its luminance).
-  ScalarInput bounded(const nlohmann::json& m, const std::string& p, const std::string& prefix, const std::string& key,
-                      float fallback, float hi = 1.f);
   void mask_opacity(const nlohmann::json& m, const std::string& p, const std::string& prefix, Material& mat);
   void perturbation(const nlohmann::json& m, const std::string& p, const std::string& prefix, const std::string& type,
                     std::vector<std::string> extra, Material& mat);

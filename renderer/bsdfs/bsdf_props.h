@@ -1,0 +1,65 @@
+#pragma once
+// What a BSDF reads when a loader builds it (as Mitsuba's Properties): the keys of its object in
+// the scene file, each continuous value a parameter named materials.NAME.KEY or a texture. The
+// JSON loader implements it (io/material_reader.cpp; Mitsuba XML is converted to that JSON); each
+// BSDF's static read() uses it, with the helpers below for what several BSDFs share.
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "renderer/bsdfs/microfacet.h"
+#include "renderer/core/param_table.h"
+#include "renderer/textures/texture.h"
+
+namespace dray {
+
+struct BsdfBox;
+
+class BsdfProps {
+ public:
+  virtual ~BsdfProps() = default;
+  virtual const std::string& type() const = 0;  // the plugin name that chose the reader
+  // The keys this BSDF takes (any other key is an error) and those it requires.
+  virtual void keys(const std::vector<std::string>& allowed, const std::vector<std::string>& required = {}) = 0;
+  virtual bool has(const std::string& key) const = 0;
+  virtual bool is_number(const std::string& key) const = 0;
+  virtual bool is_texture(const std::string& key) const = 0;  // a texture's name or an inline texture
+  [[noreturn]] virtual void fail(const std::string& key, const std::string& what) const = 0;
+  // Values of keys that are given (checked: a number, true or false, a string, a colour).
+  virtual double number(const std::string& key) const = 0;
+  virtual bool boolean(const std::string& key) const = 0;
+  virtual std::string string(const std::string& key) const = 0;
+  virtual glm::vec3 colour_value(const std::string& key) const = 0;
+  // A parameter named after the key; a key's texture (its index in the scene).
+  virtual Slot param(const std::string& key, float value) = 0;
+  virtual Slot param(const std::string& key, const glm::vec3& value) = 0;
+  virtual int texture(const std::string& key) = 0;
+  // A colour: a texture or a parameter (fallback when absent); `alias` another accepted name.
+  virtual ColourInput colour(const std::string& key, const glm::vec3& fallback, const char* alias = nullptr,
+                             bool at_most_one = false) = 0;
+  // The length of the array under `key` (0: not an array).
+  virtual std::size_t count(const std::string& key) const = 0;
+  // The index-th of the BSDFs under `key` (blendbsdf's two), its parameters named under `name`.
+  virtual BsdfBox nested(const std::string& key, int index, const std::string& name) = 0;
+  virtual const ParamTable& params() const = 0;
+};
+
+// A number as messages print it (6 significant digits).
+std::string fmt_value(double v);
+// A number > 0 (fallback when absent), as a parameter, or a texture.
+ScalarInput positive_input(BsdfProps& p, const std::string& key, float fallback, bool textured = true);
+// A number in [0, hi] (fallback when absent), as a parameter, or a texture.
+ScalarInput bounded_input(BsdfProps& p, const std::string& key, float fallback, float hi = 1.f, bool textured = true);
+// An index of refraction: a number or Mitsuba's name of a dielectric (fallback when absent).
+float ior_value(const BsdfProps& p, const std::string& key, const char* fallback);
+// `distribution` (beckmann, ggx), `alpha` or `alpha_u` and `alpha_v`, `sample_visible`.
+void read_roughness(BsdfProps& p, MicrofacetType& type, ScalarInput& alpha_u, ScalarInput& alpha_v, bool textured = true);
+// A dielectric interface: `int_ior` (default bk7), `ext_ior` (air), `specular_reflectance` and
+// `specular_transmittance` (1).
+void read_dielectric(BsdfProps& p, Slot& int_ior, Slot& ext_ior, ColourInput& reflectance, ColourInput& transmittance);
+// A conductor's complex index: `material` (Mitsuba's names; default none, a perfect mirror) or
+// `eta` and `k`.
+void read_conductor_index(BsdfProps& p, ColourInput& eta, ColourInput& k);
+
+}  // namespace dray
