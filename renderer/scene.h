@@ -10,7 +10,7 @@
 
 #include "renderer/bsdfs/bsdf.h"
 #include "renderer/accel/bvh.h"
-#include "renderer/emitters/envmap.h"
+#include "renderer/emitters/light.h"
 #include "renderer/core/param_table.h"
 #include "renderer/sensors/camera.h"
 #include "renderer/shapes/transform.h"
@@ -72,25 +72,6 @@ struct Shape {
   uint32_t mesh = 0;      // index into Scene::meshes
   Transform transform;    // meshes
   int light = -1;         // index into Scene::lights when emissive
-};
-
-struct Light {
-  enum class Kind { point, environment, area, directional, spot };
-  std::string name;
-  Kind kind = Kind::point;
-  Slot position = kNoSlot;   // point
-  Slot direction = kNoSlot;  // directional: the direction the light travels (any length)
-  Slot target = kNoSlot;     // spot: the point its axis passes through
-  Slot cutoff = kNoSlot, beam = kNoSlot;  // spot: cutoff_angle and beam_width, degrees
-  int texture = -1;          // spot: the texture it projects (index into Scene::textures), or -1
-  glm::vec3 up{0.f, 1.f, 0.f};  // spot: the up of its frame (the texture's +v), as a lookat's up
-  Slot intensity = kNoSlot;  // point, spot (on its axis): W/sr; environment: radiance; directional: irradiance W/m²
-  EnvMap env;                // environment from an image (`envmap`): env.data != kNoSlot
-  uint32_t shape = 0;        // area: the emissive shape
-  // area: the emissive primitives of the shape (BVH primitive ids) and their area CDF.
-  std::vector<uint32_t> prims;
-  std::vector<float> cdf;
-  float area = 0.f;
 };
 
 struct RenderSettings {

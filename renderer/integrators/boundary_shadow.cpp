@@ -105,7 +105,7 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   if (light.kind != Light::Kind::area) {
     // W/sr, the environment's radiance (q: the direction toward it), or irradiance
     radiance = light.kind == Light::Kind::environment ? to_glm(environment_radiance(light, P, q))
-               : light.kind == Light::Kind::spot  ? to_glm(spot_intensity(scene, P, light, Vec3<float>(-to / d)))
+               : light.kind == Light::Kind::spot  ? to_glm(spot_intensity(scene.textures.data(), P, light, Vec3<float>(-to / d)))
                                                   : scene.params.get_vec3(light.intensity);
   } else {
     const Material& lm = scene.materials[scene.material_of(light.prims.front())];
