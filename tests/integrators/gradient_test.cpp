@@ -68,6 +68,7 @@ void check_reverse_equals_forward(const Setup& s, const std::string& what, doubl
     // Of the derivative; where positive and negative pixels cancel (a camera move), of the
     // derivative's magnitude over the image, which sets the size of rounding differences.
     CHECK(rev.gradient[k] == Approx(mean).epsilon(tol).margin(tol * mean_abs + 1e-12));
+    CHECK(mean_abs > 0);  // the parameter is seen
   }
 }
 
@@ -83,6 +84,13 @@ TEST_CASE("reverse mode equals forward mode with the same samples", "[gradient]"
                         "shapes.mid.center[1]", "shapes.glow.radius", "camera.fov_y", "camera.origin[0]"}},
       {"cbox-fit.json", {"materials.white.albedo[0]", "materials.lamp.emission[2]", "materials.red.albedo[0]"}},
       {"bunny.json", {"materials.clay.albedo[1]", "shapes.bunny.translate[1]", "shapes.bunny.rotate_y", "lights.sun.intensity[0]"}},
+      // Mitsuba's newer plugins (Mitsuba XML): principled, blendbsdf and its child, thindielectric,
+      // rough plastic, a rough conductor's eta, a mask's opacity, a two-BSDF twosided's back.
+      {"mitsuba/material-wall/area-light.xml",
+       {"materials.shape10.base_color[0]", "materials.shape10.roughness", "materials.shape10.metallic",
+        "materials.shape10.clearcoat", "materials.shape11.weight", "materials.shape11.bsdf_1.alpha", "materials.shape5.int_ior",
+        "materials.shape7.alpha", "materials.shape7.diffuse_reflectance[2]", "materials.shape9.eta[0]",
+        "materials.shape13.opacity", "materials.shape12.brdf_1.reflectance[0]"}},
   };
   for (const Case& c : cases) check_reverse_equals_forward(setup(c.scene, c.params), c.scene);
 }
