@@ -219,7 +219,7 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     if (flip) x_.fail(n, "flip_normals is not supported on meshes yet");
     if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
     shapes_.push_back(s);
-  } else if (type == "disk") {  // dray's disk: a mesh of the unit disk (README)
+  } else if (type == "disk") {  // dray's disk: a mesh of the unit disk (docs/scene-format.md)
     json s = {{"name", name}, {"type", "disk"}, {"material", material}};
     if (flip) s["flip_normals"] = true;
     if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
