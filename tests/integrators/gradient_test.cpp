@@ -46,8 +46,8 @@ GradientResult run(const Setup& s, const Image& target, Loss loss, int threads =
 namespace {
 
 // Reverse mode's gradient of the image mean against the mean of forward mode's derivative images,
-// within `tol` of the derivative.
-void check_reverse_equals_forward(const Setup& s, const std::string& what, double tol = 1e-5) {
+// within `tol` of the derivative; `each_seen`: every parameter moves the image.
+void check_reverse_equals_forward(const Setup& s, const std::string& what, double tol = 1e-5, bool each_seen = false) {
   Image none(24, 16, 3);
   GradientResult rev = run(s, none, Loss::mean);
   RenderOutputs out;
@@ -68,7 +68,7 @@ void check_reverse_equals_forward(const Setup& s, const std::string& what, doubl
     // Of the derivative; where positive and negative pixels cancel (a camera move), of the
     // derivative's magnitude over the image, which sets the size of rounding differences.
     CHECK(rev.gradient[k] == Approx(mean).epsilon(tol).margin(tol * mean_abs + 1e-12));
-    CHECK(mean_abs > 0);  // the parameter is seen
+    if (each_seen) CHECK(mean_abs > 0);
   }
 }
 
@@ -92,7 +92,7 @@ TEST_CASE("reverse mode equals forward mode with the same samples", "[gradient]"
         "materials.shape7.alpha", "materials.shape7.diffuse_reflectance[2]", "materials.shape9.eta[0]",
         "materials.shape13.opacity", "materials.shape12.brdf_1.reflectance[0]"}},
   };
-  for (const Case& c : cases) check_reverse_equals_forward(setup(c.scene, c.params), c.scene);
+  for (const Case& c : cases) check_reverse_equals_forward(setup(c.scene, c.params), c.scene, 1e-5, true);
 }
 
 TEST_CASE("reverse mode equals forward mode for mesh vertices, with and without the transform", "[gradient]") {
