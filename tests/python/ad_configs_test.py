@@ -1,0 +1,92 @@
+"""Mitsuba 3's AD-integrator test (test_ad_integrators.py) on dray: each configuration of
+tests/integrators/ad_configs/configs.py rendered in forward mode and compared with its
+finite-difference reference (tools/make-fd-refs) by Mitsuba's own criterion and thresholds
+(error = |fwd - ref| / max(|ref|, 0.2) per pixel and channel: its mean and its max); reverse mode
+against the reference's mean as Mitsuba's test03 (a constant adjoint 0.001, 128 spp); and reverse
+equal to forward with the same samples (a fixed adjoint image, 1e-5 relative).
+
+Configurations whose forward images dray does not match yet are listed in PENDING with what fails
+(measured: error mean / max against the thresholds): they are expected to fail (strictly: one that
+starts passing fails until it leaves the list). Issue 31 is about them.
+"""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import dray
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integrators", "ad_configs"))
+import configs  # noqa: E402
+
+PENDING = {
+    "translate_sphere_emitter_on_black": "dense-mesh silhouettes (sphere.obj, 32,512 triangles): max 38.9 > 2.0 (mean 0.015)",
+    "scale_sphere_emitter_on_black": "dense-mesh silhouettes (sphere.obj): max 4.08 > 0.5 (mean 0.017)",
+    "translate_occluder_area_light": "area-light shadow edges of a mesh occluder: mean 0.049 > 0.03",
+    "translate_shadow_receiver_area_light": "a shadow receiver's motion under an area light: max 1.0 > 0.5 (mean 0.013)",
+}
+
+CONFIGS = configs.all_configs()
+
+
+def combine(images, wrt):
+    """d image / d theta from dray's per-parameter derivative images."""
+    out = 0
+    for name, coef in wrt:
+        base, _, index = name.partition("[")
+        d = images[base]
+        out = out + coef * (d[int(index.rstrip("]"))] if index else d)
+    return out
+
+
+def prepared(cfg):
+    missing = configs.missing(cfg)
+    if missing:
+        pytest.skip(f"{cfg['name']}: needs {', '.join(missing)} (mitsuba-data's common meshes)")
+    if not os.path.exists(configs.ref_path(cfg)):
+        pytest.skip(f"{cfg['name']}: no reference (tools/make-fd-refs {cfg['name']})")
+    return dray.load(cfg["scene"]), dray.read_image(configs.ref_path(cfg))[..., :3]
+
+
+def names(cfg):
+    return sorted({n.partition("[")[0] for n, _ in cfg["wrt"]})
+
+
+def marks(cfg):
+    return [pytest.mark.xfail(reason=PENDING[cfg["name"]], strict=True)] if cfg["name"] in PENDING else []
+
+
+@pytest.mark.parametrize("cfg", [pytest.param(c, id=c["name"], marks=marks(c)) for c in CONFIGS])
+def test_forward_against_finite_differences(cfg):
+    scene, ref = prepared(cfg)
+    fwd = combine(dray.render_forward(scene, names(cfg), spp=cfg["spp"], seed=0), cfg["wrt"])
+    error = np.abs(fwd - ref) / np.maximum(np.abs(ref), 0.2)
+    print(f"{cfg['name']}: error mean {error.mean():.5f} (threshold {cfg['mean']}), max {error.max():.4f} "
+          f"(threshold {cfg['max']})")
+    assert error.mean() <= cfg["mean"] and error.max() <= cfg["max"]
+
+
+@pytest.mark.parametrize("cfg", [pytest.param(c, id=c["name"]) for c in CONFIGS])
+def test_backward_against_finite_differences(cfg):
+    scene, ref = prepared(cfg)
+    adjoint = np.full(ref.shape, 0.001, dtype=np.float32)
+    grad = combine(dray.backward(scene, adjoint, names(cfg), spp=128, seed=0), cfg["wrt"]) / ref.size
+    grad_ref = ref.astype(np.float64).mean() * 0.001
+    error = abs(grad - grad_ref) / max(abs(grad_ref), 1e-3)
+    print(f"{cfg['name']}: grad {grad:.6g}, reference {grad_ref:.6g}, error {error:.5f} (threshold {cfg['mean_bwd']})")
+    assert error <= cfg["mean_bwd"]
+
+
+@pytest.mark.parametrize("cfg", [pytest.param(c, id=c["name"]) for c in CONFIGS])
+def test_backward_equals_forward_with_the_same_samples(cfg):
+    if configs.missing(cfg):
+        pytest.skip(f"{cfg['name']}: needs {', '.join(configs.missing(cfg))}")
+    scene = dray.load(cfg["scene"])
+    res = cfg["res"]
+    adjoint = np.random.default_rng(7).uniform(-1, 1, (res, res, 3)).astype(np.float32)
+    fwd = combine(dray.render_forward(scene, names(cfg), spp=4, seed=3), cfg["wrt"])
+    rev = combine(dray.backward(scene, adjoint, names(cfg), spp=4, seed=3), cfg["wrt"])
+    expected = float((fwd.astype(np.float64) * adjoint).sum())
+    scale = float(np.abs(fwd.astype(np.float64) * adjoint).sum())
+    assert abs(rev - expected) <= 1e-5 * max(scale, 1e-12)
