@@ -87,14 +87,18 @@ float depth(const CameraFrame<float>& f, const glm::vec3& p) { return project(f,
 bool clip_segment(const CameraFrame<float>& f, const Tile& w, const glm::vec3& p0, const glm::vec3& p1,
                   SilhouetteElement& e) {
   const float z0 = depth(f, p0), z1 = depth(f, p1);
-  const float near = 1e-3f * std::max(z0, z1);
+  // The near plane at a thousandth of the farther endpoint's distance (not depth: an edge beside
+  // the eye, at depth ~0, would project to overflowing film coordinates); a point on the film
+  // window lies far deeper than that at any field of view below ~179.8°.
+  const glm::vec3 eye = to_glm(f.origin);
+  const float near = 1e-3f * std::max(glm::length(p0 - eye), glm::length(p1 - eye));
   if (!(near > 0.f) || (z0 < near && z1 < near)) return false;
   e.s0 = z0 < near ? (near - z0) / (z1 - z0) : 0.f;
   e.s1 = z1 < near ? (near - z0) / (z1 - z0) : 1.f;
   const glm::vec2 a = film(f, p0 + (p1 - p0) * e.s0), b = film(f, p0 + (p1 - p0) * e.s1);
   if (!clip_to_window(a, b, w, 0.f, e.t0, e.t1)) return false;
   e.weight = glm::length(b - a) * (e.t1 - e.t0);
-  return e.weight > 0.f;
+  return e.weight > 0.f && std::isfinite(e.weight);  // one infinite weight would take every sample
 }
 
 glm::vec3 quad_corner(const Scene& scene, const Shape& s, uint32_t k) {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <numeric>
 
 #include "renderer/integrators/boundary.h"
@@ -82,6 +83,46 @@ TEST_CASE("a camera-facing quad translated sideways: its edges' columns and the 
   // Moving up: the top half gains along the top edge (film y grows downwards).
   REQUIRE(region_sum(im, cy, 0, 64, 0, 24) == Approx(s * s).epsilon(1e-5));
   REQUIRE(region_sum(im, cy, 0, 64, 24, 48) == Approx(-s * s).epsilon(1e-5));
+}
+
+TEST_CASE("edges beside the eye (depth ~0, far off the film) take no samples from the visible edges", "[boundary]") {
+  // A fine sphere (128 x 127, radius 0.05) beside the camera, its equator in the camera's depth
+  // plane, as the lamp of Mitsuba's AD test (sphere.obj at (4, 0, 4), the camera at (0, 0, 4)):
+  // the edges' clipped ends fell back to depth 0 in float and projected to infinity, one edge's
+  // infinite weight took every sample, and the quad's derivative was exactly zero. The quad's
+  // half-image sums must be those of the quad alone.
+  testing::TempDir tmp("dray-beside-eye-");
+  const std::string obj = (tmp.dir / "fine.obj").string();
+  {
+    std::ofstream f(obj);
+    const int n = 128, m = 127;
+    f << "v 0 1 0\n";
+    for (int i = 1; i <= m; ++i)
+      for (int j = 0; j < n; ++j) {
+        const double th = M_PI * i / (m + 1), ph = 2 * M_PI * j / n;
+        f << "v " << std::sin(th) * std::cos(ph) << " " << std::cos(th) << " " << std::sin(th) * std::sin(ph) << "\n";
+      }
+    f << "v 0 -1 0\n";
+    auto at = [&](int i, int j) { return 2 + (i - 1) * n + (j % n); };
+    for (int j = 0; j < n; ++j) f << "f 1 " << at(1, j + 1) << " " << at(1, j) << "\n";
+    for (int i = 1; i < m; ++i)
+      for (int j = 0; j < n; ++j)
+        f << "f " << at(i, j) << " " << at(i, j + 1) << " " << at(i + 1, j + 1) << "\nf " << at(i, j) << " "
+          << at(i + 1, j + 1) << " " << at(i + 1, j) << "\n";
+    for (int j = 0; j < n; ++j) f << "f " << at(m, j) << " " << at(m, j + 1) << " " << n * m + 2 << "\n";
+  }
+  json doc = emitter_scene({{"type", "quad"}, {"corner", {-0.5, -0.5, 1}}, {"edge_u", {1, 0, 0}}, {"edge_v", {0, 1, 0}}}, 20000);
+  doc["camera"]["origin"] = {0, 0, 4};
+  doc["camera"]["target"] = {0, 0, 3};
+  doc["shapes"].push_back({{"name", "beside"}, {"type", "mesh"}, {"file", obj}, {"material", "lamp"},
+                           {"transform", {{"scale", 0.05}, {"translate", {4, 0, 4}}}}});
+  Scene scene = load_scene(doc, "test.json");
+  RenderOutputs out;
+  out.wrt = {slot_of(scene, "shapes.s.corner[0]")};
+  Image im = render_local(scene, 2, out);
+  const double s = 48.0 / (2 * 3 * kHalfH);
+  REQUIRE(region_sum(im, out.derivative_channel(0), 32, 64, 0, 48) == Approx(s * s).epsilon(1e-5));
+  REQUIRE(region_sum(im, out.derivative_channel(0), 0, 32, 0, 48) == Approx(-s * s).epsilon(1e-5));
 }
 
 TEST_CASE("a sphere's colour and a light's intensity have no boundary term", "[boundary]") {
