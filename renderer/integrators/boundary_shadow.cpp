@@ -230,7 +230,15 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
     const float dist = glm::length(dir);
     if (!(dist > 0.f)) return false;
     d = dir / dist;
-    if (scene.bvh.occluded(Ray{q + nq * detail::ray_epsilon(q), d, dist * (1.f - 1e-4f)})) return false;
+    // Off the light on the side the ray leaves by (a two-sided lamp lights from its back too).
+    // The ray touches the occluder at p: a hit of the edge's own shape there is the graze (in
+    // float the tangent ray may enter a sphere ~1e-4 before p), not an occlusion.
+    const glm::vec3 side = glm::dot(nq, d) < 0.f ? -nq : nq;
+    Hit block;
+    if (scene.bvh.intersect(Ray{q + side * detail::ray_epsilon(q), d, dist * (1.f - 1e-4f)}, block)) {
+      const bool own = scene.bvh.prim_refs()[block.prim].shape == e.shape;
+      if (!(own && (e.kind == SilhouetteElement::Kind::circle || dist - block.t < 1e-3f * dist))) return false;
+    }
     if (!hit_past_edge(scene, e, p_f, d, q, dist, hit, t)) return false;
   }
   const glm::vec3 y = p_f + d * t;

@@ -259,6 +259,26 @@ TEST_CASE("a hard shadow moves with its blocker and its light: boundary term aga
     check_shadow_halves(scene, name, 0.03f, 0.03);
 }
 
+TEST_CASE("an area light's soft shadow moves with its blocker: boundary term against differences", "[boundary]") {
+  // The point light replaced by a 0.6 x 0.6 lamp at its height: facing down, facing up but
+  // two-sided (it lights the floor from its back), and facing down over a ball. A two-sided
+  // lamp's back points were once always rejected (the ray toward the edge started off its front:
+  // the term was 0), and so were most points seeing a ball's silhouette (the tangent ray, in
+  // float, enters the ball just before the edge point: 0.2x of differences).
+  for (int c = 0; c < 3; ++c) {
+    const bool two_sided = c == 1, ball = c == 2;  // the third: a ball as the blocker
+    json doc = shadow_scene(100000);
+    doc.erase("lights");
+    if (ball) doc["shapes"][1] = {{"name", "blocker"}, {"type", "sphere"}, {"center", {0, 5, 0}}, {"radius", 0.5}, {"material", "black"}};
+    doc["materials"]["lamp"] = {{"type", "diffuse"}, {"albedo", {0, 0, 0}}, {"emission", {80, 80, 80}}, {"two_sided", two_sided}};
+    const json u = {0.6, 0, 0}, v = {0, 0, 0.6};
+    doc["shapes"].push_back({{"name", "lamp"}, {"type", "quad"}, {"corner", {0, 8, -0.1}}, {"edge_u", two_sided ? v : u},
+                             {"edge_v", two_sided ? u : v}, {"material", "lamp"}});
+    INFO((two_sided ? "two-sided, facing up" : "one-sided, facing down") << (ball ? ", a ball" : ", a square"));
+    check_shadow_halves(load_scene(doc, "test.json"), ball ? "shapes.blocker.center[0]" : "shapes.blocker.corner[0]", 0.03f, 0.05);
+  }
+}
+
 TEST_CASE("a directional light's shadow moves with its blocker and its direction: boundary term against differences", "[boundary]") {
   // As for the point light: the blocker is out of view, the shadow's side edges in different
   // image halves.
