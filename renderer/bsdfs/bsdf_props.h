@@ -58,6 +58,14 @@ void read_roughness(BsdfProps& p, MicrofacetType& type, ScalarInput& alpha_u, Sc
 // A dielectric interface: `int_ior` (default bk7), `ext_ior` (air), `specular_reflectance` and
 // `specular_transmittance` (1).
 void read_dielectric(BsdfProps& p, Slot& int_ior, Slot& ext_ior, ColourInput& reflectance, ColourInput& transmittance);
+// `dielectric` and `thindielectric`: the interface's keys alone.
+template <class B>
+B read_smooth_dielectric(BsdfProps& p) {
+  p.keys({"int_ior", "ext_ior", "specular_reflectance", "specular_transmittance"});
+  B b;
+  read_dielectric(p, b.int_ior, b.ext_ior, b.specular_reflectance, b.specular_transmittance);
+  return b;
+}
 // A conductor's complex index: `material` (Mitsuba's names; default none, a perfect mirror) or
 // `eta` and `k`.
 void read_conductor_index(BsdfProps& p, ColourInput& eta, ColourInput& k);

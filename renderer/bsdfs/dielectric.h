@@ -11,12 +11,7 @@ namespace dray {
 
 struct DielectricBsdf : DiracOnly {
   static constexpr std::string_view kPlugins[] = {"dielectric"};
-  static DielectricBsdf read(BsdfProps& p) {
-    p.keys({"int_ior", "ext_ior", "specular_reflectance", "specular_transmittance"});
-    DielectricBsdf b;
-    read_dielectric(p, b.int_ior, b.ext_ior, b.specular_reflectance, b.specular_transmittance);
-    return b;
-  }
+  static DielectricBsdf read(BsdfProps& p) { return read_smooth_dielectric<DielectricBsdf>(p); }
 
   Slot int_ior = kNoSlot, ext_ior = kNoSlot;                        // scalars
   ColourInput specular_reflectance, specular_transmittance;  // vec3

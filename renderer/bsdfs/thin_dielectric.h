@@ -12,12 +12,7 @@ namespace dray {
 
 struct ThinDielectricBsdf : DiracOnly {
   static constexpr std::string_view kPlugins[] = {"thindielectric"};
-  static ThinDielectricBsdf read(BsdfProps& p) {
-    p.keys({"int_ior", "ext_ior", "specular_reflectance", "specular_transmittance"});
-    ThinDielectricBsdf b;
-    read_dielectric(p, b.int_ior, b.ext_ior, b.specular_reflectance, b.specular_transmittance);
-    return b;
-  }
+  static ThinDielectricBsdf read(BsdfProps& p) { return read_smooth_dielectric<ThinDielectricBsdf>(p); }
 
   Slot int_ior = kNoSlot, ext_ior = kNoSlot;
   ColourInput specular_reflectance, specular_transmittance;
