@@ -22,8 +22,6 @@ import configs  # noqa: E402
 
 PENDING = {
     "scale_sphere_emitter_on_black": "dense-mesh silhouettes (sphere.obj scaled about the origin): max 1.71 > 0.5 (mean 0.014)",
-    "translate_occluder_area_light": "shadow edges of a sphere lamp: mean 0.044 > 0.03 (the shadow term is 0.3x of "
-                                     "differences under a sphere lamp; under a quad lamp within 1%)",
 }
 
 CONFIGS = configs.all_configs()
