@@ -62,6 +62,11 @@ struct Dual {
 template <int N> struct is_differentiable<Dual<N>> : std::true_type {};
 
 template <int N> float value(const Dual<N>& a) { return a.v; }
+template <int N> bool is_constant(const Dual<N>& a) {
+  for (int k = 0; k < N; ++k)
+    if (a.d[k] != 0.f) return false;
+  return true;
+}
 template <int N> Dual<N> detach(const Dual<N>& a) { return Dual<N>(a.v); }
 
 // Applies y = f(a) with f'(a) = slope: dy = slope da.

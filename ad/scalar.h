@@ -16,6 +16,10 @@ inline float value(float x) { return x; }
 // The same value with no derivative attached (for float: itself).
 inline float detach(float x) { return x; }
 
+// Whether the scalar surely carries no derivative (a float always; the AD types when nothing
+// flows into it).
+inline bool is_constant(float) { return true; }
+
 // Whether T carries derivatives. Specialised by the AD types.
 template <class T>
 struct is_differentiable : std::false_type {};

@@ -70,6 +70,7 @@ struct Var {
 template <> struct is_differentiable<Var> : std::true_type {};
 
 inline float value(const Var& a) { return a.v; }
+inline bool is_constant(const Var& a) { return a.i < 0; }
 inline Var detach(const Var& a) { return Var(a.v); }
 
 // y = f(a) with f'(a) = slope: dy = slope da.

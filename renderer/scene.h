@@ -25,7 +25,7 @@ struct Material {
   uint32_t front = 0, back = 0;  // indices into Scene::bsdfs; the same unless `twosided` gives two
   Slot opacity = kNoSlot;        // `mask`: the probability that a path stops here; kNoSlot: opaque
   int opacity_texture = -1;      // `mask` with a textured opacity: its luminance (index into Scene::textures)
-  Slot emission = kNoSlot;       // kNoSlot: not emissive
+  ColourInput emission;          // a colour or a texture (over the surface's UV); none: not emissive
   bool emissive = false;       // an area light (decides light sampling): declared emission,
                                // or for OBJ materials a non-zero Ke or Ka
   bool two_sided = false;      // emits from both sides (default: the front side only)

@@ -29,7 +29,7 @@ bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
     if (scene.moves_geometry(s) || in(s, cam.origin, 3) || in(s, cam.target, 3) || in(s, cam.up, 3) || in(s, cam.fov_y, 1))
       return true;
     for (const Light& l : scene.lights)  // a point light's position, a directional one's direction
-      if (((l.kind == Light::Kind::point || l.kind == Light::Kind::spot) && in(s, l.position, 3)) ||
+      if ((l.at_point() && in(s, l.position, 3)) ||
           (l.kind == Light::Kind::directional && in(s, l.direction, 3)))
         return true;
   }

@@ -21,7 +21,7 @@ ShadowEdges find_shadow_edges(const Scene& scene) {
   for (uint32_t i = 0; i < scene.lights.size(); ++i) {
     const Light& l = scene.lights[i];
     // Seen from a point light's position or a directional light's direction: silhouettes now.
-    const bool positioned = l.kind == Light::Kind::point || l.kind == Light::Kind::spot;
+    const bool positioned = l.at_point();
     const glm::vec4 from = positioned                           ? seen_from_point(scene.params.get_vec3(l.position))
                            : l.kind == Light::Kind::directional ? seen_from_direction(-scene.params.get_vec3(l.direction))
                                                                 : glm::vec4(0.f);
@@ -67,10 +67,17 @@ bool hit_past_edge(const Scene& scene, const SilhouetteElement& e, const glm::ve
   return true;
 }
 
+// A projector's intensity (W/sr) toward y: what arrives times the distance squared; 0 outside.
+glm::vec3 projector_intensity(const Scene& scene, const ParamView<float>& P, const Light& light, const glm::vec3& y) {
+  const ProjectorArrival<float> a = projector_arrival(scene.textures.data(), P, light, Vec3<float>(y));
+  return a.valid ? to_glm(a.weight) * a.dist2 : glm::vec3(0.f);
+}
+
 // The direct light that the light point q (normal nq for an area light; 0 for a point light; for
 // an environment, `q` is the direction ω toward it) sends along `ray` back to the camera, per unit
 // of the light's pick: 0 where q is hidden.
-glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q, const glm::vec3& nq, const Ray& ray) {
+glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q, const glm::vec3& nq, uint32_t q_prim,
+                      const Ray& ray) {
   Hit hit;
   if (!scene.bvh.intersect(ray, hit)) return glm::vec3(0.f);
   const Material& mat = scene.materials[scene.material_of(hit.prim)];
@@ -106,13 +113,14 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
     // W/sr, the environment's radiance (q: the direction toward it), or irradiance
     radiance = light.kind == Light::Kind::environment ? to_glm(environment_radiance(light, P, q))
                : light.kind == Light::Kind::spot  ? to_glm(spot_intensity(scene.textures.data(), P, light, Vec3<float>(-to / d)))
+               : light.kind == Light::Kind::projector ? projector_intensity(scene, P, light, y)
                                                   : scene.params.get_vec3(light.intensity);
   } else {
-    const Material& lm = scene.materials[scene.material_of(light.prims.front())];
+    const Material& lm = scene.materials[scene.material_of(q_prim)];
     cos_q = -glm::dot(nq, to) / d;
     if (lm.two_sided) cos_q = std::fabs(cos_q);
     if (cos_q <= 0.f) return glm::vec3(0.f);
-    radiance = scene.params.get_vec3(lm.emission);
+    radiance = to_glm(emitted(scene, P, lm, q_prim, lift_prim(scene, P, q_prim), Vec3<float>(q), true));
   }
   // Off the surface along the line to the light, not along the normal: the line through y
   // stays, so the step is seen where the shadow point is, whatever the offset (along the normal,
@@ -147,7 +155,7 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   // for an environment a direction uniform on the sphere.
   glm::vec3 q, nq(0.f);
   double weight = double(n_lights);  // 1 / (pdf of the light and of q)
-  if (light.kind == Light::Kind::point || light.kind == Light::Kind::spot) {
+  if (light.at_point()) {
     q = scene.params.get_vec3(light.position);
   } else if (light.kind == Light::Kind::directional) {
     q = b.light_dir = -glm::normalize(scene.params.get_vec3(light.direction));
@@ -263,8 +271,8 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   b.normal = glm::vec2(-dx.y, dx.x) / speed;
   // The step: q's direct light on either side of the shadow edge.
   const glm::vec2 off = b.normal * kEdgeOffset;
-  const glm::vec3 minus = direct_from(scene, light, q, nq, camera_ray(f, xf.x - off.x, xf.y - off.y).detached());
-  const glm::vec3 plus = direct_from(scene, light, q, nq, camera_ray(f, xf.x + off.x, xf.y + off.y).detached());
+  const glm::vec3 minus = direct_from(scene, light, q, nq, b.light_prim, camera_ray(f, xf.x - off.x, xf.y - off.y).detached());
+  const glm::vec3 plus = direct_from(scene, light, q, nq, b.light_prim, camera_ray(f, xf.x + off.x, xf.y + off.y).detached());
   b.delta = glm::vec3(glm::dvec3(minus - plus) * (weight * double(speed) / double(n)));
   if (!all_finite(glm::dvec3(b.delta))) {
     if (nonfinite) ++*nonfinite;

@@ -155,9 +155,8 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
 
   // Emission leaves the front side only (the side the geometric normal points to), or both.
   if (mat.emissive && (mat.two_sided || !back)) {
-    Vec3<T> Le = P.vec3(mat.emission);
     if (st.specular) {
-      L += beta * Le;
+      L += beta * emitted(scene, P, mat, hit.prim, prim, sp.p, false);
     } else {
       const Shape& shape = scene.shapes[bvh.prim_refs()[hit.prim].shape];
       const Light& light = scene.lights[shape.light];
@@ -168,6 +167,7 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
       // which has lighter tails: at a fixed light point, indirect vertices sliding past a
       // lamp's contact with the floor gave 1/distance fireflies.
       const T turn_here = depth == 1 ? detail::area_turn(prim, value(sp.p), st.prev_p, st.prev_n) : st.turn;
+      const Vec3<T> Le = emitted(scene, P, mat, hit.prim, prim, sp.p, depth == 1);
       L += beta * turn_here * Le * T(power_heuristic(st.bsdf_pdf, light_pdf));
     }
   }
@@ -201,10 +201,12 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
   const bool flip = back && !(flags & kLobeTransmission);
   const Vec3<T> n = flip ? -sp.n : sp.n;
   const glm::vec3 n_f = value(n);
-  // The BSDF's inputs: parameters and textures at the material point's UV; its frame (turned by a
-  // normal or bump map; sf.light_factor weighs light directions there).
-  const glm::vec2 uv = scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, value(prim), value(sp.p));
-  const Inputs<T> in(P, scene.textures.data(), uv);
+  // The BSDF's inputs: parameters and textures at the UV of the point the path sees (moving with
+  // it: surface_coord); its frame (turned by a normal or bump map; sf.light_factor weighs light
+  // directions there).
+  const TexCoord<T> coord = scene.textures.empty() ? TexCoord<T>() : surface_coord(scene, hit.prim, prim, sp.p);
+  const glm::vec2 uv = coord.at;
+  const Inputs<T> in(P, scene.textures.data(), coord);
   const ShadingFrame<T> sf = shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n),
                                            flip, -ray.d, uv);
   const Frame<T>& frame = sf.frame;

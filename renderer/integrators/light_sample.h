@@ -11,10 +11,24 @@
 #include "renderer/emitters/directional.h"
 #include "renderer/emitters/environment.h"
 #include "renderer/emitters/point.h"
+#include "renderer/emitters/projector.h"
 #include "renderer/emitters/spot.h"
 #include "renderer/integrators/surface.h"
 
 namespace dray {
+
+// The radiance an emissive material sends from point p of BVH primitive `prim` (lifted as pt):
+// its emission, a colour, or a texture at the point's UV. That UV moves with p over the surface
+// (as any texture's), unless `material_point`: p is then the light's own material point (sampled
+// on it, or a path's hit taken there, as next-event estimation takes it), whose UV is fixed.
+template <class T>
+Vec3<T> emitted(const Scene& scene, const ParamView<T>& P, const Material& m, uint32_t prim, const PrimT<T>& pt,
+                const Vec3<T>& p, bool material_point) {
+  if (m.emission.texture < 0) return P.vec3(m.emission.slot);
+  const TexCoord<T> at = material_point ? TexCoord<T>(surface_uv(scene, prim, value(pt), value(p)))
+                                        : surface_coord(scene, prim, pt, p);
+  return eval_texture(scene.textures[size_t(m.emission.texture)], P, at);
+}
 
 // The probability (per unit solid angle, as seen from `from`) that next-event estimation picks the
 // point `at` on primitive `prim` of area light `light`.
@@ -58,6 +72,14 @@ LightSample<T> sample_light(const Scene& scene, const ParamView<T>& P, const Lig
       s.target = a.position;
       break;
     }
+    case Light::Kind::projector: {
+      const ProjectorArrival<T> a = projector_arrival(scene.textures.data(), P, light, x);
+      if (!a.valid || !(value(a.weight.x) > 0.f || value(a.weight.y) > 0.f || value(a.weight.z) > 0.f)) return s;
+      s.wi = a.wi;
+      s.weight = a.weight * T(1.f / pick);
+      s.target = value(P.vec3(light.position));
+      break;
+    }
     case Light::Kind::directional:
       s.wi = directional_wi(P, light);
       s.weight = P.vec3(light.intensity) * T(1.f / pick);
@@ -87,7 +109,7 @@ LightSample<T> sample_light(const Scene& scene, const ParamView<T>& P, const Lig
       else if (!(value(cos_l) > 0.f)) return s;
       const T pdf = area_light_pdf(scene, light, lp, q, x);
       s.pdf = value(pdf);
-      s.weight = P.vec3(lm.emission) / pdf;
+      s.weight = emitted(scene, P, lm, light.prims[k], lp, q.p, true) / pdf;
       // The light point, offset to its emitting side (the side facing x).
       const glm::vec3 q_f = value(q.p);
       s.target = q_f + value(q.n) * detail::ray_epsilon(q_f);

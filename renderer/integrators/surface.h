@@ -196,6 +196,41 @@ inline glm::vec2 surface_uv(const Scene& scene, uint32_t prim, const PrimT<float
   return t[0] * (1.f - c.uv.x - c.uv.y) + t[1] * c.uv.x + t[2] * c.uv.y;
 }
 
+// The surface coordinates of the point p that a path sees on primitive `prim` (lifted as pt), in
+// T: where the surface slides under a pixel (a shape moving in its plane, a camera moving), its
+// UV at the pixel changes, and textures read there change with it. The value is surface_uv's.
+template <class T>
+TexCoord<T> surface_coord(const Scene& scene, uint32_t prim, const PrimT<T>& pt, const Vec3<T>& p) {
+  const glm::vec2 at = surface_uv(scene, prim, value(pt), value(p));
+  if constexpr (!ad::is_differentiable_v<T>) {
+    return TexCoord<T>(at);
+  } else {
+    const T inv_2pi(0.5f / kPi), inv_pi(1.f / kPi);
+    if (pt.kind == PrimGeom::sphere) {
+      // (atan2(ω.y, ω.x) / 2π, acos(ω.z) / π), to first order about the float value.
+      const Vec3<T> w = (p - pt.a) / pt.r;
+      const glm::vec3 wf = value(w);
+      const float rxy2 = wf.x * wf.x + wf.y * wf.y;
+      if (!(rxy2 > 0.f)) return TexCoord<T>(at);
+      const T du = (T(wf.x) * (w.y - T(wf.y)) - T(wf.y) * (w.x - T(wf.x))) * T(1.f / rxy2) * inv_2pi;
+      const T dv = -(w.z - T(wf.z)) * T(1.f / std::sqrt(rxy2)) * inv_pi;
+      return TexCoord<T>(at, T(at.x) + du, T(at.y) + dv);
+    }
+    // The point's coordinates (b1, b2) in the primitive's plane, by least squares, in T.
+    const Vec3<T> rel = p - pt.a;
+    const T bb = dot(pt.b, pt.b), bc = dot(pt.b, pt.c), cc = dot(pt.c, pt.c), det = bb * cc - bc * bc;
+    if (!(value(det) > 0.f)) return TexCoord<T>(at);
+    const T rb = dot(rel, pt.b), rc = dot(rel, pt.c);
+    const T b1 = (rb * cc - rc * bc) / det, b2 = (rc * bb - rb * bc) / det;
+    const PrimRef& ref = scene.bvh.prim_refs()[prim];
+    const Shape& s = scene.shapes[ref.shape];
+    if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) return TexCoord<T>(at, b1, b2);
+    const glm::vec2* t = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];
+    const T b0 = T(1.f) - b1 - b2;
+    return TexCoord<T>(at, b0 * T(t[0].x) + b1 * T(t[1].x) + b2 * T(t[2].x), b0 * T(t[0].y) + b1 * T(t[1].y) + b2 * T(t[2].y));
+  }
+}
+
 // A point on the primitive from two uniform numbers, uniform in area.
 template <class T>
 SurfacePoint<T> sample_prim(const PrimT<T>& prim, float u1, float u2) {

@@ -1,5 +1,7 @@
 #include "renderer/io/light_reader.h"
 
+#include <cmath>
+
 #include <glm/geometric.hpp>
 
 namespace dray {
@@ -62,6 +64,8 @@ Light LightReader::read(const json& l, const std::string& p, const std::string& 
         rd_.fail(p + "/up", "must not be parallel to the axis (target - position): it orients the texture (default [0, 1, 0])");
       light.texture = textures_.input(l["texture"], p + "/texture", name + ".texture");
     }
+  } else if (type == "projector") {
+    read_projector(l, p, name, prefix, light);
   } else if (type == "directional") {
     // Mitsuba 3's `directional`: light from infinitely far along `direction`, `irradiance`
     // W/m² on a surface facing it.
@@ -72,9 +76,40 @@ Light LightReader::read(const json& l, const std::string& p, const std::string& 
     light.direction = scene_.params.add(prefix + "direction", d);
     light.intensity = scene_.params.add(prefix + "irradiance", rd_.colour(l["irradiance"], p + "/irradiance"));
   } else {
-    rd_.fail(p + "/type", "unknown light type \"" + type + "\" (expected point, spot, directional, environment or envmap)");
+    rd_.fail(p + "/type",
+             "unknown light type \"" + type + "\" (expected point, spot, projector, directional, environment or envmap)");
   }
   return light;
+}
+
+void LightReader::read_projector(const json& l, const std::string& p, const std::string& name, const std::string& prefix,
+                                 Light& light) {
+  // Mitsuba 3's `projector` (its to_world a lookat: position, target, up): `irradiance` (a colour,
+  // or a texture whose aspect sets the frustum's), `scale`, `fov` horizontal (default: a 50 mm
+  // lens on 35 mm film at the image's aspect, Mitsuba's focal_length default).
+  rd_.object(l, p, {"name", "type", "position", "target", "up", "irradiance", "scale", "fov"}, {"position", "target"});
+  light.kind = Light::Kind::projector;
+  const glm::vec3 pos = rd_.vec3(l["position"], p + "/position"), target = rd_.vec3(l["target"], p + "/target");
+  if (!(glm::length(target - pos) > 0.f)) rd_.fail(p + "/target", "must differ from position");
+  if (l.contains("up")) light.up = rd_.vec3(l["up"], p + "/up");
+  if (!(glm::length(glm::cross(light.up, target - pos)) > 0.f))
+    rd_.fail(p + "/up", "must not be parallel to the axis (target - position): it orients the image (default [0, 1, 0])");
+  light.position = scene_.params.add(prefix + "position", pos);
+  light.target = scene_.params.add(prefix + "target", target);
+  const bool textured = l.contains("irradiance") && (l["irradiance"].is_string() || l["irradiance"].is_object());
+  if (textured) {
+    light.texture = textures_.input(l["irradiance"], p + "/irradiance", name + ".irradiance");
+    const Texture& t = scene_.textures[size_t(light.texture)];
+    if (t.width > 0 && t.height > 0) light.aspect = float(t.width) / float(t.height);
+  } else {
+    light.intensity = scene_.params.add(prefix + "irradiance", l.contains("irradiance") ? rd_.colour(l["irradiance"], p + "/irradiance")
+                                                                                         : glm::vec3(1.f));
+  }
+  light.scale = scene_.params.add(prefix + "scale", l.contains("scale") ? rd_.positive(l["scale"], p + "/scale") : 1.f);
+  // 35 mm film's diagonal (43.27 mm) shared out at the aspect, over twice the focal length.
+  const double a = light.aspect, width_mm = std::hypot(36.0, 24.0) * a / std::sqrt(1.0 + a * a);
+  light.fov = l.contains("fov") ? float(rd_.number(l["fov"], p + "/fov")) : float(2.0 * std::atan(width_mm / 100.0) * 180.0 / M_PI);
+  if (!(light.fov > 0.f && light.fov < 180.f)) rd_.fail(p + "/fov", "must be in (0, 180) degrees, got " + fmt_number(light.fov));
 }
 
 }  // namespace dray

@@ -1,5 +1,5 @@
 #pragma once
-// Reads the scene's /lights: Mitsuba 3's emitters (point, spot, directional, constant as
+// Reads the scene's /lights: Mitsuba 3's emitters (point, spot, projector, directional, constant as
 // `environment`, envmap), each value a parameter under `lights.NAME.KEY`.
 #include <filesystem>
 #include <string>
@@ -21,6 +21,9 @@ class LightReader {
              const std::string& prefix);
 
  private:
+  void read_projector(const nlohmann::json& l, const std::string& p, const std::string& name, const std::string& prefix,
+                      Light& light);
+
   const JsonReader& rd_;
   Scene& scene_;
   TextureReader& textures_;

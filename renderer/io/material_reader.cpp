@@ -194,7 +194,7 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
   // a light from dark. Emission leaves the front side only (as Mitsuba's area emitter), both with
   // two_sided.
   if (m.contains("emission")) {
-    mat.emission = scene_.params.add(prefix + "emission", rd_.colour(m["emission"], p + "/emission"));
+    mat.emission = colour(m, p, prefix, "emission", glm::vec3(0.f), nullptr, false);
     mat.emissive = true;
   }
   if (m.contains("two_sided")) {

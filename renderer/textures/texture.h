@@ -1,8 +1,9 @@
 #pragma once
 // Textures (Mitsuba 3's `bitmap`, `checkerboard` and `rawconstant`): a colour that varies over the surface with
 // its UV coordinates. A bitmap's texels are a parameter block (`textures.NAME.data`, H×W×3,
-// rows from the top), so every texel is differentiable; lookups are made at the material point's
-// UV (a float: it stays with the surface), with bilinear weights in float and texel values in T.
+// rows from the top), so every texel is differentiable. Lookups are made at the UV of the point
+// a path sees: texels chosen in float, their values in T, and the bilinear weights in T where the
+// UV moves with the parameters (a surface sliding under a pixel carries its texture along).
 #include <cmath>
 #include <string>
 #include <vector>
@@ -52,39 +53,67 @@ T luminance(const Vec3<T>& c) {
   return T(0.212671f) * c.x + T(0.715160f) * c.y + T(0.072169f) * c.z;
 }
 
-// A bitmap's texels at texture coordinates uv (to_uv applied), nearest or bilinear.
+// Surface coordinates as a lookup sees them: their float value `at` (which texels) and, when
+// they move with the parameters (`moving`), the coordinates in T, whose motion the bilinear
+// weights then carry.
 template <class T>
-Vec3<T> bitmap_texels(const Texture& tex, const ParamView<T>& P, glm::vec2 uv) {
-  if constexpr (ad::is_differentiable_v<T>)  // texels not differentiated: looked up in float
-    if (P.constant(tex.data, size_t(3) * size_t(tex.width) * size_t(tex.height)))
+struct TexCoord {
+  glm::vec2 at{0.f};
+  T u{0.f}, v{0.f};
+  bool moving = false;
+  TexCoord(glm::vec2 a = glm::vec2(0.f)) : at(a), u(a.x), v(a.y) {}  // NOLINT: fixed coordinates
+  TexCoord(glm::vec2 a, const T& u_, const T& v_) : at(a), u(u_), v(v_) {
+    using ad::is_constant;  // float's; the AD types' by argument-dependent lookup
+    moving = !is_constant(u) || !is_constant(v);
+  }
+};
+
+// A bitmap's texels at texture coordinates uv (to_uv applied), nearest or bilinear; `c`, when
+// given, the moving coordinates that uv is the value of (before to_uv).
+template <class T>
+Vec3<T> bitmap_texels(const Texture& tex, const ParamView<T>& P, glm::vec2 uv, const TexCoord<T>* c = nullptr) {
+  if constexpr (ad::is_differentiable_v<T>)  // texels not differentiated, uv fixed: looked up in float
+    if (!c && P.constant(tex.data, size_t(3) * size_t(tex.width) * size_t(tex.height)))
       return Vec3<T>(bitmap_texels(tex, P.values_only(), uv));
   auto texel = [&](int x, int y) { return bitmap_texel(tex, P, x, y); };
   const float x = uv.x * float(tex.width) - 0.5f, y = uv.y * float(tex.height) - 0.5f;
   if (tex.nearest) return texel(int(std::floor(x + 0.5f)), int(std::floor(y + 0.5f)));
-  const float fx = std::floor(x), fy = std::floor(y), wx = x - fx, wy = y - fy;
+  const float fx = std::floor(x), fy = std::floor(y);
   const int ix = int(fx), iy = int(fy);
-  return texel(ix, iy) * T((1.f - wx) * (1.f - wy)) + texel(ix + 1, iy) * T(wx * (1.f - wy)) +
-         texel(ix, iy + 1) * T((1.f - wx) * wy) + texel(ix + 1, iy + 1) * T(wx * wy);
+  // The weights: in float, or in T when the coordinates move (the same values).
+  const T wx = c ? (c->u * T(tex.scale.x) + T(tex.offset.x)) * T(float(tex.width)) - T(0.5f + fx) : T(x - fx);
+  const T wy = c ? (c->v * T(tex.scale.y) + T(tex.offset.y)) * T(float(tex.height)) - T(0.5f + fy) : T(y - fy);
+  const T one(1.f);
+  return texel(ix, iy) * ((one - wx) * (one - wy)) + texel(ix + 1, iy) * (wx * (one - wy)) +
+         texel(ix, iy + 1) * ((one - wx) * wy) + texel(ix + 1, iy + 1) * (wx * wy);
 }
 
 // The texture's colour at surface coordinates uv. `scalar`: read for a scalar (Mitsuba's eval_1),
 // where Mitsuba's checkerboard picks its colours the other way round: its eval takes color0 where
 // the two halves of (u, v) agree, its eval_1 where they differ (src/textures/checkerboard.cpp).
 template <class T>
-Vec3<T> eval_texture(const Texture& tex, const ParamView<T>& P, glm::vec2 uv, bool scalar = false) {
+Vec3<T> eval_texture(const Texture& tex, const ParamView<T>& P, const TexCoord<T>& c, bool scalar = false) {
   if (tex.kind == Texture::Kind::constant) return P.vec3(tex.color0);
-  uv = uv * tex.scale + tex.offset;
-  if (tex.kind == Texture::Kind::checkerboard) {
+  const glm::vec2 uv = c.at * tex.scale + tex.offset;
+  if (tex.kind == Texture::Kind::checkerboard) {  // piecewise constant: its motion is not followed
     const bool a = uv.x - std::floor(uv.x) > 0.5f, b = uv.y - std::floor(uv.y) > 0.5f;
     return P.vec3((a == b) != scalar ? tex.color0 : tex.color1);
   }
-  return bitmap_texels(tex, P, uv);
+  return bitmap_texels(tex, P, uv, c.moving ? &c : nullptr);
+}
+template <class T>
+Vec3<T> eval_texture(const Texture& tex, const ParamView<T>& P, glm::vec2 uv, bool scalar = false) {
+  return eval_texture(tex, P, TexCoord<T>(uv), scalar);
 }
 
 // The texture's scalar at uv (Mitsuba's eval_1): the luminance of its colour.
 template <class T>
+T eval_texture_1(const Texture& tex, const ParamView<T>& P, const TexCoord<T>& c) {
+  return luminance(eval_texture(tex, P, c, true));
+}
+template <class T>
 T eval_texture_1(const Texture& tex, const ParamView<T>& P, glm::vec2 uv) {
-  return luminance(eval_texture(tex, P, uv, true));
+  return eval_texture_1(tex, P, TexCoord<T>(uv));
 }
 
 // The gradient (d/du, d/dv) of a texture's luminance at surface coordinates uv, as Mitsuba's
@@ -127,15 +156,16 @@ template <class T>
 struct Inputs {
   ParamView<T> P;
   const Texture* textures = nullptr;
-  glm::vec2 uv{0.f};
+  TexCoord<T> coord;  // the point's UV (moving with the parameters, or not)
+  glm::vec2 uv{0.f};  // its value
 
-  Inputs(const ParamView<T>& P_, const Texture* textures_ = nullptr, glm::vec2 uv_ = glm::vec2(0.f))
-      : P(P_), textures(textures_), uv(uv_) {}
+  Inputs(const ParamView<T>& P_, const Texture* textures_ = nullptr, const TexCoord<T>& c = TexCoord<T>())
+      : P(P_), textures(textures_), coord(c), uv(c.at) {}
   T scalar(const ScalarInput& s) const {
     if (s.texture < 0) return P.scalar(s.slot);
-    return eval_texture_1(textures[s.texture], P, uv);
+    return eval_texture_1(textures[s.texture], P, coord);
   }
-  Vec3<T> vec3(const ColourInput& c) const { return c.texture >= 0 ? eval_texture(textures[c.texture], P, uv) : P.vec3(c.slot); }
+  Vec3<T> vec3(const ColourInput& c) const { return c.texture >= 0 ? eval_texture(textures[c.texture], P, coord) : P.vec3(c.slot); }
   Inputs<float> values_only() const { return Inputs<float>(P.values_only(), textures, uv); }
 };
 

@@ -68,10 +68,19 @@ void Converter::emitter(const pugi::xml_node& n) {
     if (glm::length(up - glm::dvec3(0, 1, 0)) > 1e-9) l["up"] = vec(glm::normalize(up));
     const json texture = props.take("texture", nullptr);
     if (!texture.is_null()) l["texture"] = texture;
+  } else if (type == "projector") {
+    if (!has_to_world) x_.fail(n, "a projector needs a to_world (a lookat: where it is and where it points)");
+    const glm::dvec3 p(to_world[3]), d(to_world * glm::dvec4(0, 0, 1, 0)), up(to_world * glm::dvec4(0, 1, 0, 0));
+    if (!(glm::length(d) > 0.0)) x_.fail(n, "the projector's to_world is degenerate");
+    if (props.take("fov_axis", "x") != "x") x_.fail(n, "a projector's fov_axis must be x (dray's fov is horizontal)");
+    l.update({{"type", "projector"}, {"position", vec(p)}, {"target", vec(p + glm::normalize(d))}, {"up", vec(glm::normalize(up))},
+              {"irradiance", props.take("irradiance", one)}, {"scale", props.take("scale", 1.0)}});
+    const json fov = props.take("fov", nullptr);
+    if (!fov.is_null()) l["fov"] = fov;
   } else if (type == "area") {
     x_.fail(n, "an area emitter belongs inside the <shape> that emits");
   } else {
-    x_.fail(n, "unsupported emitter type (supported: point, spot, directional, constant, envmap, area)");
+    x_.fail(n, "unsupported emitter type (supported: point, spot, projector, directional, constant, envmap, area)");
   }
   props.finish("a " + type + " emitter");
   locate("/lights/" + std::to_string(lights_.size()), n);

@@ -15,6 +15,11 @@ import os
 ROOT = os.path.dirname(os.path.abspath(__file__))
 MESHES = os.path.normpath(os.path.join(ROOT, "..", "..", "..", "..", "shared", "mitsuba-data", "common", "meshes"))
 SPHERE_OBJ = os.path.join(MESHES, "sphere.obj")
+MUSEUM = os.path.normpath(os.path.join(MESHES, "..", "textures", "museum.exr"))
+# Mitsuba's configurations light with common/textures/gradient.jpg, which ../shared/mitsuba-data
+# does not have: gradient.exr here is dray's stand-in (16 x 16, a ramp along u from 0 to 1 inside
+# a black border; written by make_gradient below).
+GRADIENT = os.path.join(ROOT, "gradient.exr")
 FOV = 34.0221  # Mitsuba's default x fov (50 mm on 36 x 24); square images: the y fov too
 
 
@@ -39,14 +44,67 @@ def scene(res, max_depth, materials, shapes, lights=()):
             "materials": materials, "shapes": list(shapes), "lights": list(lights)}
 
 
-def config(name, scene_doc, wrt, res=128, spp=1024, mean=0.05, max_=0.5, mean_bwd=0.05, eps=1e-3, needs=(), fd_eps=None):
+def config(name, scene_doc, wrt, res=128, spp=1024, mean=0.05, max_=0.5, mean_bwd=0.05, eps=1e-3, needs=(), fd_eps=None,
+           crop=None, ref_spp=12000, spp_bwd=128):
     """eps: Mitsuba's ref_fd_epsilon. fd_eps: the step dray's reference takes (default eps). Where
     Mitsuba steps 1e-4, an edge moves 0.005 pixels: at 12,000 spp about ten samples per pixel
     cross it, and the per-pixel difference is Poisson noise (zeros beside 3x the mean), so dray's
-    reference steps 2e-3 there (0.1 pixels), the edge still well inside its pixel."""
+    reference steps 2e-3 there (0.1 pixels), the edge still well inside its pixel. ref_spp: the
+    reference's samples (12,000 as Mitsuba's; more where an edge sweeping a hundredth of a pixel
+    leaves single pixels' differences at a few samples: a larger step would carry some edges into
+    the next pixel instead)."""
     scene_doc["camera"]["width"] = scene_doc["camera"]["height"] = res
+    if crop:  # [x0, y0, x1, y1]: the window compared (and the one `dray render` writes)
+        scene_doc["render"]["crop"] = crop
     return {"name": name, "scene": scene_doc, "wrt": wrt, "res": res, "spp": spp, "mean": mean, "max": max_,
-            "mean_bwd": mean_bwd, "eps": eps, "fd_eps": fd_eps or eps, "needs": list(needs)}
+            "mean_bwd": mean_bwd, "eps": eps, "fd_eps": fd_eps or eps, "needs": list(needs), "crop": crop,
+            "ref_spp": ref_spp, "spp_bwd": spp_bwd}
+
+
+def cropped(cfg, image):
+    """The config's window of a full image (all of it without a crop)."""
+    if not cfg["crop"]:
+        return image
+    x0, y0, x1, y1 = cfg["crop"]
+    return image[y0:y1, x0:x1]
+
+
+def make_gradient(path=GRADIENT):
+    import numpy as np
+    import dray
+    g = np.zeros((16, 16, 3), dtype=np.float32)
+    g[1:15, 1:15, :] = (np.arange(1, 15, dtype=np.float32) / 14.0)[None, :, None]
+    dray.write_image(path, g)
+
+
+def transform(*ops):
+    """A 4 x 4 matrix from Mitsuba-style operations, applied right to left as Mitsuba's
+    T().a(...) @ T().b(...): ("translate", v), ("scale", s), ("rotate", axis, degrees)."""
+    import numpy as np
+    m = np.eye(4)
+    for op in ops:
+        t = np.eye(4)
+        if op[0] == "translate":
+            t[:3, 3] = op[1]
+        elif op[0] == "scale":
+            t[:3, :3] *= op[1]
+        else:
+            a = np.asarray(op[1], dtype=float) / np.linalg.norm(op[1])
+            th = np.radians(op[2])
+            k = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+            t[:3, :3] = np.eye(3) + np.sin(th) * k + (1 - np.cos(th)) * k @ k  # Rodrigues
+        m = m @ t
+    return m
+
+
+def rect(name, material, m):
+    """Mitsuba's rectangle (or rectangle.obj) [-1, 1]^2 at z = 0 facing +z, placed by matrix m, as a
+    dray quad with the same UV: corner (-1, -1), edge_u to (1, -1), edge_v to (-1, 1)."""
+    import numpy as np
+    at = lambda x, y: (m @ np.array([x, y, 0.0, 1.0]))[:3]
+    c = at(-1, -1)
+    return quad(name, [round(float(v), 7) for v in c], [round(float(v), 7) for v in at(1, -1) - c],
+                [round(float(v), 7) for v in at(-1, 1) - c], material)
 
 
 def rgb(param):  # theta added to the three channels
@@ -122,6 +180,91 @@ def all_configs():
                            sphere_mesh("light", "lamp", (4, 0, 4), 0.05)]),
                     [("shapes.plane.corner[0]", 1.0)], spp=4096, mean=0.02, max_=0.5, mean_bwd=0.25, eps=1e-4, needs=[SPHERE_OBJ],
                     fd_eps=2e-3))
+    # TranslateTexturedPlaneConfig: a 4 x 4 plane textured with museum.exr slides along +x under a
+    # constant sky (its edges out of view: continuous, the texture moving under the pixels).
+    textured = scene(64, 2, {"plane": {"type": "diffuse", "reflectance": "museum"}},
+                     [quad("plane", [-2, -2, 0], [4, 0, 0], [0, 4, 0], "plane")], [CONSTANT])
+    textured["textures"] = {"museum": {"type": "bitmap", "filename": MUSEUM}}
+    c.append(config("translate_textured_plane", textured, [("shapes.plane.corner[0]", 1.0)], res=64, mean=0.1, max_=56.0,
+                    needs=[MUSEUM], spp_bwd=256))
+    # CropWindowConfig: a 32 x 32 window at (32, 20) of a 64 x 64 film, Gaussian filter (stddev 0.5).
+    crop = scene(64, 2, {"plane": GREY}, [quad("plane", *PLANE, "plane")], [CONSTANT])
+    crop["render"]["filter"] = {"type": "gaussian", "stddev": 0.5}
+    c.append(config("crop_window", crop, rgb("materials.plane.reflectance"), res=64, mean=0.01, max_=0.2, mean_bwd=0.002,
+                    crop=[32, 20, 64, 52]))
+    # TranslatePlaneUnderEnvmapConfig: a 6 x 6 diffuse plane filling the view moves toward the camera
+    # under museum.exr: continuous, the derivative ~0.
+    c.append(config("translate_plane_under_envmap",
+                    scene(64, 2, {"plane": GREY}, [quad("plane", [-3, -3, 0], [6, 0, 0], [0, 6, 0], "plane")],
+                          [{"name": "light", "type": "envmap", "filename": MUSEUM}]),
+                    [("shapes.plane.corner[2]", 1.0)], res=64, mean=0.03, max_=0.2, needs=[MUSEUM]))
+    # TranslateDiskEmitterOnGrayConfig: a disk lamp (radius 1.5, rotated 60 degrees about y) seen
+    # at a 120 degree field of view over a 0.2 sky; emission only (Mitsuba's max_depth 1).
+    disk = scene(64, 1, {"disk": {"type": "diffuse", "reflectance": 0.5, "emission": [2, 2, 2]}},
+                 [{"name": "disk", "type": "disk", "material": "disk",
+                   "transform": {"scale": 1.5, "rotate_y": 60, "translate": [0.2, 0, -1]}}],
+                 [{"name": "light", "type": "environment", "radiance": 0.2}])
+    disk["camera"].update({"origin": [0, 0, 1], "target": [0, 0, 0], "fov_y": 120})
+    c.append(config("translate_disk_emitter_on_gray", disk, [("shapes.disk.translate[0]", 1.0)], res=64, mean=0.03, max_=1.0,
+                    mean_bwd=0.2, ref_spp=120000))
+    # TranslatePlaneAndAreaEmitterConfig: a 0.5 x 0.5 plane tilted toward a 1.5 x 1.5 lamp below
+    # it, both moving toward the camera (at the origin, looking down -z).
+    lamp1 = {"type": "diffuse", "reflectance": 0.5, "emission": [1, 1, 1]}
+    both = scene(128, 2, {"plane": GREY, "light": lamp1},
+                 [quad("plane", [-0.25, -0.1768, -1.1768], [0.5, 0, 0], [0, 0.3536, 0.3536], "plane"),
+                  quad("light", [-0.75, -2, -1.75], [0, 0, 1.5], [1.5, 0, 0], "light")])
+    both["camera"].update({"origin": [0, 0, 0], "target": [0, 0, -1]})
+    c.append(config("translate_plane_and_area_emitter", both, [("shapes.plane.corner[2]", 1.0), ("shapes.light.corner[2]", 1.0)],
+                    spp=4096, mean=0.01, max_=0.1, mean_bwd=0.25, ref_spp=96000))
+    # TranslateSelfShadowingRightAngleConfig: a wall standing on a floor (an L), a lamp behind the
+    # wall and above it casting the wall's shadow onto the floor; both move toward the camera.
+    right = scene(128, 2, {"wall": {"type": "diffuse", "reflectance": [0.1, 0.1, 0.4]},
+                           "floor": {"type": "diffuse", "reflectance": [0.4, 0.1, 0.1]}, "light": lamp1},
+                  [quad("wall", [-1, -1, -1], [2, 0, 0], [0, 2, 0], "wall"), quad("floor", [-1, -1, -2], [0, 0, 2], [2, 0, 0], "floor"),
+                   quad("light", [-2, 7.5, -4], [4, 0, 0], [0, 1, 0], "light")])
+    right["camera"].update({"origin": [0, 0, 1], "target": [0, 0, -1], "fov_y": 87})
+    c.append(config("translate_self_shadowing_right_angle", right,
+                    [("shapes.wall.corner[2]", 1.0), ("shapes.floor.corner[2]", 1.0)], spp=4096, mean=0.01, max_=0.05,
+                    mean_bwd=0.25))
+    # TranslateTexturedAreaEmitterConfig: a textured emitter facing the camera, tilted, moving in z
+    # (its border black: continuous).
+    tex = {"gradient": {"type": "bitmap", "filename": GRADIENT}}
+    emitter = scene(64, 2, {"light": {"type": "diffuse", "reflectance": 0.5, "emission": "gradient"}},
+                    [rect("plane", "light", transform(("rotate", [1, 0, 0], 45), ("rotate", [0, 0, 1], -90)))])
+    emitter["textures"] = tex
+    emitter["camera"].update({"origin": [0, 0.2, 4], "target": [0, 0.2, 0], "fov_y": 40})
+    c.append(config("translate_textured_area_emitter", emitter, [("shapes.plane.corner[2]", 1.0)], res=64, mean=0.003,
+                    max_=0.4, mean_bwd=0.25))
+    # TranslatePlaneUnderTexturedAreaEmitterConfig and ...IlluminatingPlaneConfig: a grey plane lit
+    # by a large textured lamp below it; the plane moves, then the lamp.
+    for name, moving in (("translate_plane_under_textured_area_emitter", "plane"),
+                         ("translate_textured_area_emitter_illuminating_plane", "light")):
+        under = scene(64, 2, {"plane": GREY, "light": {"type": "diffuse", "reflectance": 0.5, "emission": "gradient"}},
+                      [rect("plane", "plane", transform(("rotate", [1, 0, 0], 45), ("rotate", [0, 0, 1], 90))),
+                       rect("light", "light", transform(("translate", [0, -1.5, 0]), ("rotate", [0, 1, 0], -90),
+                                                        ("rotate", [1, 0, 0], -90), ("scale", 4.0)))])
+        under["textures"] = {"gradient": {"type": "bitmap", "filename": GRADIENT, "wrap_mode": "clamp"}}
+        under["camera"].update({"origin": [0, 0.1, 4], "target": [0, 0.1, 0], "fov_y": 18})
+        c.append(config(name, under, [(f"shapes.{moving}.corner[2]", 1.0)], res=64, mean=0.025, max_=0.4, mean_bwd=0.25))
+    # TranslatePlaneUnderProjectorConfig: a 6 x 6 diffuse plane moving toward a projector (and the
+    # camera) that casts the gradient on it (its border black: continuous).
+    proj = scene(64, 2, {"plane": GREY}, [quad("plane", [-3, -3, 0], [6, 0, 0], [0, 6, 0], "plane")],
+                 [{"name": "light", "type": "projector", "position": [0, 0, 3], "target": [0, 0, 0], "up": [0, 1, 0],
+                   "irradiance": "gradient"}])
+    proj["textures"] = {"gradient": {"type": "bitmap", "filename": GRADIENT}}
+    c.append(config("translate_plane_under_projector", proj, [("shapes.plane.corner[2]", 1.0)], res=64, mean=0.03, max_=0.2))
+    # TranslateGlassPlaneLensConfig: three rough glass planes (beckmann 0.8, eta 1.001 / 1.1) before
+    # a textured lamp; the middle one moves in z (max_depth 4).
+    glass = {"type": "roughdielectric", "distribution": "beckmann", "alpha": 0.8, "int_ior": 1.001, "ext_ior": 1.1}
+    lens = scene(32, 4, {"glass": glass, "light": {"type": "diffuse", "reflectance": 0.5, "emission": "gradient"}},
+                 [rect("glass1", "glass", transform(("translate", [0, 0, 1]), ("scale", 4.0))),
+                  rect("shape", "glass", transform(("scale", 4.0))),
+                  rect("glass3", "glass", transform(("translate", [0, 0, -1]), ("scale", 4.0))),
+                  rect("light", "light", transform(("translate", [0, 0, -2]), ("scale", 0.7)))])
+    lens["textures"] = {"gradient": {"type": "bitmap", "filename": GRADIENT, "wrap_mode": "clamp"}}
+    lens["camera"].update({"origin": [0, 0, 2], "target": [0, 0, 0]})
+    c.append(config("translate_glass_plane_lens", lens, [("shapes.shape.corner[2]", 1.0)], res=32, spp=8192, mean=0.03,
+                    max_=0.3))
     return c
 
 
