@@ -165,7 +165,7 @@ void update(Scene& scene, const py::dict& values) {
       throw BadInput("parameter \"" + name + "\" has " + std::to_string(e->size) + " values, got " +
                      (a ? std::to_string(a.size()) : std::string("something that is not an array")));
     for (uint32_t i = 0; i < e->size; ++i) scene.params.set(e->slot + i, a.data()[i]);
-    geometry = geometry || scene.moves_geometry(e->slot);
+    geometry = geometry || scene.needs_rebuild(e->slot);
   }
   if (geometry) scene.build_geometry();
   else scene.refresh_tables();

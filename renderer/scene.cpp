@@ -34,6 +34,19 @@ bool refresh_positions(Mesh& m, const ParamTable& params) {
   return moved;
 }
 
+// A smooth mesh's normals block <-> its corner normals (normalized, as Mitsuba interpolates them).
+void load_normals(Mesh& m, const ParamTable& params) {
+  for (size_t c = 0; c < m.indices.size(); ++c) {
+    const glm::vec3 n = params.get_vec3(m.normals + Slot(3 * m.indices[c]));
+    const float len = glm::length(n);
+    m.object_normals[c] = len > 0.f ? n / len : glm::vec3(0.f, 0.f, 1.f);
+  }
+}
+void store_normals(const Mesh& m, ParamTable& params) {
+  for (size_t c = 0; c < m.indices.size(); ++c)
+    for (int k = 0; k < 3; ++k) params.set(m.normals + Slot(3 * m.indices[c] + uint32_t(k)), m.object_normals[c][k]);
+}
+
 }  // namespace
 
 namespace {
@@ -140,6 +153,13 @@ bool Scene::moves_geometry(Slot slot) const {
   return false;
 }
 
+bool Scene::needs_rebuild(Slot slot) const {
+  if (moves_geometry(slot)) return true;
+  for (const Mesh& m : meshes)
+    if (m.normals != kNoSlot && slot >= m.normals && slot < m.normals + Slot(3 * m.object_positions.size())) return true;
+  return false;
+}
+
 void Scene::refresh_tables() {
   for (Light& l : lights)
     if (l.env.data != kNoSlot) build_envmap_tables(l.env, params);
@@ -165,8 +185,12 @@ void Scene::build_geometry() {
       case Shape::Kind::mesh: {
         Mesh& m = meshes[s.mesh];
         if (m.edges.empty()) m.edges = mesh_edges(m);  // topology: built once
-        if (m.vertices != kNoSlot && refresh_positions(m, params) && !m.object_normals.empty())
+        if (m.vertices != kNoSlot && refresh_positions(m, params) && !m.object_normals.empty()) {
           m.object_normals = vertex_normals(m.object_positions, m.indices);  // smooth shading follows the shape
+          if (m.normals != kNoSlot) store_normals(m, params);
+        } else if (m.normals != kNoSlot) {
+          load_normals(m, params);  // the block may have been set (an update, an optimization step)
+        }
         const TransformT<float> xf = lift_transform(ParamView<float>(params), s.transform);
         m.world_positions.resize(m.object_positions.size());
         for (size_t i = 0; i < m.object_positions.size(); ++i)

@@ -56,6 +56,10 @@ struct Mesh {
   // Shading normals, 3 per triangle (one per corner), unit; empty: flat shading (face normals).
   std::vector<glm::vec3> object_normals;
   std::vector<glm::vec3> world_normals;   // rotated by the transform (build_geometry)
+  // shapes.NAME.normals: the shading normals per vertex (V×3, Mitsuba's `normals`) as a parameter
+  // block, where every vertex has one normal at all its corners; kNoSlot otherwise. The corner
+  // normals above are its entries, normalized (build_geometry).
+  Slot normals = kNoSlot;
   // Texture coordinates, 3 per triangle (OBJ `vt`); empty: the barycentric (b1, b2), as Mitsuba.
   std::vector<glm::vec2> corner_uvs;
   std::vector<MeshEdge> edges;            // topology, for silhouettes (built with the geometry)
@@ -108,9 +112,11 @@ struct Scene {
   // after changing any parameter that does not move geometry.
   void refresh_tables();
 
-  // Whether the parameter at `slot` shapes the geometry (a shape's position, size or transform):
-  // after changing it, build_geometry() must run. Colours, lights and the camera need no rebuild.
+  // Whether the parameter at `slot` shapes the geometry (a shape's position, size or transform).
   bool moves_geometry(Slot slot) const;
+  // Whether build_geometry() must run after changing it: it moves the geometry, or it is a mesh's
+  // shading normal. Colours, lights and the camera need no rebuild.
+  bool needs_rebuild(Slot slot) const;
 
   // The material of BVH primitive `prim`.
   uint32_t material_of(uint32_t prim) const {

@@ -202,7 +202,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   shared.pop_back();
   const std::vector<SmoothingSystem> smoothing = smoothing_systems(job, scene);
   const bool moves_geometry =
-      std::any_of(job.scalars.begin(), job.scalars.end(), [&](const Scalar& s) { return scene.moves_geometry(s.slot); });
+      std::any_of(job.scalars.begin(), job.scalars.end(), [&](const Scalar& s) { return scene.needs_rebuild(s.slot); });
   auto set_params = [&](const std::vector<double>& values) {
     for (size_t k = 0; k < n; ++k) scene.params.set(job.scalars[k].slot, float(values[k]));
     if (moves_geometry) scene.build_geometry();

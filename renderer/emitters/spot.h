@@ -29,19 +29,19 @@ T spot_falloff(const ParamView<T>& P, const Light& light, const Vec3<T>& d) {
 // The intensity (W/sr) a spot light sends along unit direction d: its intensity times the
 // falloff, times its projected texture where it has one. The texture is looked up as Mitsuba's
 // spot does: in the light's frame (z its axis, y its up, x = y × z), at
-// uv = 0.5 + 0.5 (x, y) / (z tan cutoff_angle); uv is a float (the lookup point, not a parameter).
+// uv = 0.5 + 0.5 (x, y) / (z tan cutoff_angle), in T: a surface moving through the beam (or the
+// light turning) slides through the image.
 template <class T>
 Vec3<T> spot_intensity(const Texture* textures, const ParamView<T>& P, const Light& light, const Vec3<T>& d) {
   const T falloff = spot_falloff(P, light, d);
   if (!(value(falloff) > 0.f)) return Vec3<T>(T(0.f));
   Vec3<T> I = P.vec3(light.intensity) * falloff;
   if (light.texture < 0) return I;
-  const glm::vec3 axis = glm::normalize(value(P.vec3(light.target)) - value(P.vec3(light.position)));
-  const glm::vec3 left = glm::normalize(glm::cross(light.up, axis)), up = glm::cross(axis, left);
-  const glm::vec3 df = value(d);
-  const float z = glm::dot(df, axis) * std::tan(value(P.scalar(light.cutoff)) * kPi / 180.f);
-  const glm::vec2 uv(0.5f + 0.5f * glm::dot(df, left) / z, 0.5f + 0.5f * glm::dot(df, up) / z);
-  return I * eval_texture(textures[light.texture], P, uv);
+  const Vec3<T> axis = normalize(P.vec3(light.target) - P.vec3(light.position));
+  const Vec3<T> left = normalize(cross(Vec3<T>(light.up), axis)), up = cross(axis, left);
+  const T z = dot(d, axis) * tan(P.scalar(light.cutoff) * T(kPi / 180.f));
+  const T u = T(0.5f) + T(0.5f) * dot(d, left) / z, v = T(0.5f) + T(0.5f) * dot(d, up) / z;
+  return I * eval_texture(textures[light.texture], P, TexCoord<T>(glm::vec2(value(u), value(v)), u, v));
 }
 
 }  // namespace dray

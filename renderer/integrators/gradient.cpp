@@ -161,13 +161,14 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
 }
 
 // Whether a seeded parameter can move rays, points or normals (not only weigh paths): the
-// camera's, the geometry's, a smooth dielectric's IOR (it bends refracted rays). O(objects), not
+// camera's, the geometry's, a mesh's shading normals (the carried cosines' normal turns with
+// them), a smooth dielectric's IOR (it bends refracted rays). O(objects), not
 // O(parameters): a texture's million texels are not visited.
 bool moves_rays(const Scene& scene, const ParamView<ad::Var>& P, const PassLift& lift) {
   if (!lift.blocks.empty()) return true;  // the camera or a mesh transform
   for (const Shape& s : scene.shapes)
     if (P.active(s.a, 3) || P.active(s.b, s.kind == Shape::Kind::sphere ? 1 : 3) || P.active(s.c, 3) ||
-        mesh_active(scene, P, s))
+        mesh_active(scene, P, s) || normals_active(scene, P, s))
       return true;
   for (const Bsdf& b : scene.bsdfs)
     if (const auto* d = std::get_if<DielectricBsdf>(&b); d && (P.active(d->int_ior, 1) || P.active(d->ext_ior, 1)))

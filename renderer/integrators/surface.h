@@ -46,6 +46,14 @@ bool mesh_active(const Scene& scene, const ParamView<T>& P, const Shape& s) {
   return transform_active(P, s.transform) || vertices_active(scene, P, s);
 }
 
+// Whether mesh shape s's shading normals block is seeded in this pass (they turn, not move).
+template <class T>
+bool normals_active(const Scene& scene, const ParamView<T>& P, const Shape& s) {
+  if (s.kind != Shape::Kind::mesh) return false;
+  const Mesh& m = scene.meshes[s.mesh];
+  return m.normals != kNoSlot && P.active(m.normals, uint32_t(3 * m.object_positions.size()));
+}
+
 // Vertex v of mesh shape s in world space, in T, under the lifted transform t: its object
 // position read from the vertex block (seeded or constant).
 template <class T>
@@ -120,7 +128,8 @@ SurfacePoint<T> eval_hit(const PrimT<T>& prim, const RayT<T>& ray, const Hit& hi
 
 // The shading normal at p (in T) on BVH primitive `prim`, lifted as `pt`, whose geometric
 // normal is ng: a smooth mesh's corner normals interpolated at p's barycentrics (following the
-// transform when it is being differentiated, so the normal turns with the mesh); else ng.
+// transform when it is being differentiated, so the normal turns with the mesh, and the normals
+// block when that is); else ng.
 template <class T>
 Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim, const PrimT<T>& pt, const Vec3<T>& p,
                        const Vec3<T>& ng) {
@@ -136,7 +145,11 @@ Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim,
   const T u = (rb * cc - rc * bc) / det, v = (rc * bb - rb * bc) / det;
   const size_t base = 3 * size_t(ref.index);
   Vec3<T> n[3];
-  if (transform_active(P, s.transform)) {
+  if (normals_active(scene, P, s)) {
+    // The normals block differentiated: its entries (unnormalized) interpolated, as Mitsuba's.
+    const TransformT<T> t = lift_transform(P, s.transform);
+    for (int k = 0; k < 3; ++k) n[k] = transform_normal(t, P.vec3(m.normals + Slot(3 * m.indices[base + size_t(k)])));
+  } else if (transform_active(P, s.transform)) {
     const TransformT<T> t = lift_transform(P, s.transform);
     for (int k = 0; k < 3; ++k) n[k] = transform_normal(t, Vec3<T>(Vec3<float>(m.object_normals[base + size_t(k)])));
   } else {

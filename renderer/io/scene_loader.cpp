@@ -156,11 +156,30 @@ struct Loader {
         flat.reserve(3 * mesh.object_positions.size());
         for (const glm::vec3& v : mesh.object_positions) flat.insert(flat.end(), {v.x, v.y, v.z});
         mesh.vertices = scene.params.add_block(prefix + "vertices", flat, {uint32_t(mesh.object_positions.size()), 3});
+        add_normals_block(prefix, mesh);
       } else {
         rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh or disk)");
       }
       scene.shapes.push_back(shape);
     }
+  }
+
+  // A smooth mesh's normals as the block shapes.NAME.normals (per vertex, as Mitsuba's `normals`),
+  // when each vertex has one normal at all its corners (a file's `vn` may split them: then none).
+  void add_normals_block(const std::string& prefix, Mesh& mesh) {
+    if (mesh.object_normals.empty()) return;
+    std::vector<glm::vec3> per_vertex(mesh.object_positions.size(), glm::vec3(0.f, 0.f, 1.f));
+    std::vector<bool> seen(per_vertex.size(), false);
+    for (size_t c = 0; c < mesh.indices.size(); ++c) {
+      const uint32_t v = mesh.indices[c];
+      if (seen[v] && glm::length(per_vertex[v] - mesh.object_normals[c]) > 1e-6f) return;
+      per_vertex[v] = mesh.object_normals[c];
+      seen[v] = true;
+    }
+    std::vector<float> flat;
+    flat.reserve(3 * per_vertex.size());
+    for (const glm::vec3& n : per_vertex) flat.insert(flat.end(), {n.x, n.y, n.z});
+    mesh.normals = scene.params.add_block(prefix + "normals", flat, {uint32_t(per_vertex.size()), 3});
   }
 
   // A mesh's transform: an optional constant `matrix` (4x4, row-major, applied to the file's

@@ -132,3 +132,11 @@ def test_backward_equals_the_reverse_column_of_dray_gradcheck():
     g = dray.backward(s, np.full((30, 40, 3), 1 / 3600, np.float32), wrt=names, seed=s.seed)
     for n in names:
         assert float(g[n]) == pytest.approx(reverse[n], rel=1e-5), n
+    # The forward derivative's interior and boundary shares (columns 9 and 10) add up to it; a
+    # colour moves no edge, a radius moves the sphere's silhouette.
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.split()[:1] and line.split()[0] in names}
+    for n in names:
+        forward, interior, boundary = (float(rows[n][i]) for i in (2, 9, 10))
+        assert interior + boundary == pytest.approx(forward, rel=1e-5, abs=1e-9), n
+    assert float(rows["materials.red.albedo[0]"][10]) == 0.0
+    assert abs(float(rows["shapes.mid.radius"][10])) > 1e-3

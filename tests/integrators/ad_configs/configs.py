@@ -10,11 +10,13 @@ The camera is Mitsuba's default perspective: focal length 50 mm, x fov 34.0221 d
 looking at the origin, a box filter. Meshes come from ../shared/mitsuba-data/common/meshes (test
 data, not copied): the configs that need one are skipped, saying so, when it is absent.
 """
+import math
 import os
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 MESHES = os.path.normpath(os.path.join(ROOT, "..", "..", "..", "..", "shared", "mitsuba-data", "common", "meshes"))
 SPHERE_OBJ = os.path.join(MESHES, "sphere.obj")
+RECTANGLE_OBJ = os.path.join(MESHES, "rectangle.obj")
 MUSEUM = os.path.normpath(os.path.join(MESHES, "..", "textures", "museum.exr"))
 # Mitsuba's configurations light with common/textures/gradient.jpg, which ../shared/mitsuba-data
 # does not have: gradient.exr here is dray's stand-in (16 x 16, a ramp along u from 0 to 1 inside
@@ -165,7 +167,8 @@ def all_configs():
     # ScaleSphereEmitterOnBlackConfig: positions x (1 + theta) about the origin.
     c.append(config("scale_sphere_emitter_on_black",
                     scene(64, 2, emit1, [sphere_mesh("light", "light")]),
-                    [("shapes.light.scale", 1.0)], res=64, mean=0.08, max_=0.5, mean_bwd=0.1, needs=[SPHERE_OBJ]))
+                    [("shapes.light.scale", 1.0)], res=64, mean=0.08, max_=0.5, mean_bwd=0.1, needs=[SPHERE_OBJ],
+                    ref_spp=192000))
     # TranslateOccluderAreaLightConfig: a small bright sphere light, an occluder between it and the plane.
     lamp = {"type": "diffuse", "reflectance": 0.5, "emission": [1000, 1000, 1000]}
     c.append(config("translate_occluder_area_light",
@@ -265,6 +268,18 @@ def all_configs():
     lens["camera"].update({"origin": [0, 0, 2], "target": [0, 0, 0]})
     c.append(config("translate_glass_plane_lens", lens, [("shapes.shape.corner[2]", 1.0)], res=32, spp=8192, mean=0.03,
                     max_=0.3))
+    # RotateShadingNormalsPlaneConfig: the normals of Mitsuba's rectangle.obj (smooth: (0, 0, 1) at its
+    # four vertices) turned about +y by theta degrees, under a lamp at its side (max_depth 2).
+    lamp3 = {"type": "diffuse", "reflectance": 0.5, "emission": [3, 3, 3]}
+    normals = scene(128, 2, {"plane": GREY, "light": lamp3},
+                    [{"name": "plane", "type": "mesh", "file": RECTANGLE_OBJ, "material": "plane"},
+                     rect("light", "light", transform(("translate", [1.25, 0, 1]), ("rotate", [0, 1, 0], -90)))])
+    # d/dtheta of R_y(theta) n at 0, per degree: (n_z, 0, -n_x) pi / 180 = (1, 0, 0) pi / 180. The
+    # reference steps 0.1 degree (Mitsuba's 0.001 leaves single samples' flips across the horizon
+    # in a few pixels: max 0.49 against dray's derivative; the image is smooth in the angle).
+    c.append(config("rotate_shading_normals_plane", normals,
+                    [(f"shapes.plane.normals[{i},0]", math.pi / 180.0) for i in range(4)], mean=0.02, max_=0.3,
+                    mean_bwd=0.00002, needs=[RECTANGLE_OBJ], fd_eps=0.1))
     return c
 
 
@@ -277,6 +292,11 @@ def ref_path(cfg):
     return os.path.join(ROOT, "refs", cfg["name"] + ".exr")
 
 
+def component(index):
+    """"3]" or "2,0]" (what follows NAME[) as a numpy index."""
+    return tuple(int(i) for i in index.rstrip("]").split(","))
+
+
 def shift(scene, wrt, delta):
     """Moves theta by delta: each dray parameter of `wrt` by its coefficient times delta."""
     import numpy as np
@@ -286,7 +306,7 @@ def shift(scene, wrt, delta):
         base, _, index = name.partition("[")
         v = changed.get(base, np.array(values[base], dtype=np.float32, copy=True))
         if index:
-            v[int(index.rstrip("]"))] += np.float32(coef * delta)
+            v[component(index)] += np.float32(coef * delta)
         else:
             v = v + np.float32(coef * delta)
         changed[base] = v
