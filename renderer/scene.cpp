@@ -34,13 +34,11 @@ bool refresh_positions(Mesh& m, const ParamTable& params) {
   return moved;
 }
 
-// A smooth mesh's normals block <-> its corner normals (normalized, as Mitsuba interpolates them).
+// A smooth mesh's normals block <-> its corner normals: each entry normalized (unit_normal, the
+// same float operations as the kernel's when the block is differentiated).
 void load_normals(Mesh& m, const ParamTable& params) {
-  for (size_t c = 0; c < m.indices.size(); ++c) {
-    const glm::vec3 n = params.get_vec3(m.normals + Slot(3 * m.indices[c]));
-    const float len = glm::length(n);
-    m.object_normals[c] = len > 0.f ? n / len : glm::vec3(0.f, 0.f, 1.f);
-  }
+  for (size_t c = 0; c < m.indices.size(); ++c)
+    m.object_normals[c] = to_glm(unit_normal(Vec3<float>(params.get_vec3(m.normals + Slot(3 * m.indices[c])))));
 }
 void store_normals(const Mesh& m, ParamTable& params) {
   for (size_t c = 0; c < m.indices.size(); ++c)

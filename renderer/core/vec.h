@@ -59,6 +59,11 @@ template <class T> Vec3<T> cross(const Vec3<T>& a, const Vec3<T>& b) {
 }
 template <class T> T length(const Vec3<T>& a) { using ad::sqrt; return sqrt(dot(a, a)); }
 template <class T> Vec3<T> normalize(const Vec3<T>& a) { return a / length(a); }
+// A normal made unit (a zero one: +z), as a mesh's normals block is read.
+template <class T> Vec3<T> unit_normal(const Vec3<T>& n) {
+  const T len = length(n);
+  return value(len) > 0.f ? n / len : Vec3<T>(T(0.f), T(0.f), T(1.f));
+}
 
 // The same in reverse mode as one tape statement per result, not one per operation: the values
 // are the same float operations in the same order; the rule is beside each.

@@ -146,9 +146,10 @@ Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim,
   const size_t base = 3 * size_t(ref.index);
   Vec3<T> n[3];
   if (normals_active(scene, P, s)) {
-    // The normals block differentiated: its entries (unnormalized) interpolated, as Mitsuba's.
+    // The normals block differentiated: its entries normalized as build_geometry does (so that
+    // the values are the float pass's, bit for bit: its decisions hold in the replay).
     const TransformT<T> t = lift_transform(P, s.transform);
-    for (int k = 0; k < 3; ++k) n[k] = transform_normal(t, P.vec3(m.normals + Slot(3 * m.indices[base + size_t(k)])));
+    for (int k = 0; k < 3; ++k) n[k] = transform_normal(t, unit_normal(P.vec3(m.normals + Slot(3 * m.indices[base + size_t(k)]))));
   } else if (transform_active(P, s.transform)) {
     const TransformT<T> t = lift_transform(P, s.transform);
     for (int k = 0; k < 3; ++k) n[k] = transform_normal(t, Vec3<T>(Vec3<float>(m.object_normals[base + size_t(k)])));
