@@ -219,6 +219,10 @@ TexCoord<T> surface_coord(const Scene& scene, uint32_t prim, const PrimT<T>& pt,
   if constexpr (!ad::is_differentiable_v<T>) {
     return TexCoord<T>(at);
   } else {
+    // Nothing moves (an appearance pass, most hits): the float coordinates, with no work in T.
+    using ad::is_constant;
+    auto fixed = [](const Vec3<T>& v) { return is_constant(v.x) && is_constant(v.y) && is_constant(v.z); };
+    if (fixed(p) && fixed(pt.a) && fixed(pt.b) && fixed(pt.c) && is_constant(pt.r)) return TexCoord<T>(at);
     const T inv_2pi(0.5f / kPi), inv_pi(1.f / kPi);
     if (pt.kind == PrimGeom::sphere) {
       // (atan2(ω.y, ω.x) / 2π, acos(ω.z) / π), to first order about the float value.
