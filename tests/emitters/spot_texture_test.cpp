@@ -1,6 +1,7 @@
 // A spot light's projected texture slides over a surface moving through its beam: the lookup's UV
 // is in the scalar type, and the derivative of a point's light agrees with central differences
-// (before, the UV was a float and the image's sliding was missed).
+// (before, the UV was a float: the plane's depth gave 0.0446 against differences of 0.0429, the
+// spot's target 0 against -0.0100).
 #include <catch2/catch.hpp>
 
 #include "ad/dual.h"
