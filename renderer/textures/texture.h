@@ -80,12 +80,18 @@ Vec3<T> bitmap_texels(const Texture& tex, const ParamView<T>& P, glm::vec2 uv, c
   if (tex.nearest) return texel(int(std::floor(x + 0.5f)), int(std::floor(y + 0.5f)));
   const float fx = std::floor(x), fy = std::floor(y);
   const int ix = int(fx), iy = int(fy);
-  // The weights: in float, or in T when the coordinates move (the same values).
-  const T wx = c ? (c->u * T(tex.scale.x) + T(tex.offset.x)) * T(float(tex.width)) - T(0.5f + fx) : T(x - fx);
-  const T wy = c ? (c->v * T(tex.scale.y) + T(tex.offset.y)) * T(float(tex.height)) - T(0.5f + fy) : T(y - fy);
+  auto blend = [&](const T& w00, const T& w10, const T& w01, const T& w11) {
+    return texel(ix, iy) * w00 + texel(ix + 1, iy) * w10 + texel(ix, iy + 1) * w01 + texel(ix + 1, iy + 1) * w11;
+  };
+  if (!c) {  // the weights in float
+    const float wx = x - fx, wy = y - fy;
+    return blend(T((1.f - wx) * (1.f - wy)), T(wx * (1.f - wy)), T((1.f - wx) * wy), T(wx * wy));
+  }
+  // The weights in T: the same values, moving with the coordinates.
+  const T wx = (c->u * T(tex.scale.x) + T(tex.offset.x)) * T(float(tex.width)) - T(0.5f + fx);
+  const T wy = (c->v * T(tex.scale.y) + T(tex.offset.y)) * T(float(tex.height)) - T(0.5f + fy);
   const T one(1.f);
-  return texel(ix, iy) * ((one - wx) * (one - wy)) + texel(ix + 1, iy) * (wx * (one - wy)) +
-         texel(ix, iy + 1) * ((one - wx) * wy) + texel(ix + 1, iy + 1) * (wx * wy);
+  return blend((one - wx) * (one - wy), wx * (one - wy), (one - wx) * wy, wx * wy);
 }
 
 // The texture's colour at surface coordinates uv. `scalar`: read for a scalar (Mitsuba's eval_1),
