@@ -1,5 +1,6 @@
 // The boundary (edge) term of the derivatives: closed forms for silhouettes, forward against
-// reverse mode with the same samples, and independence of how samples are split.
+// reverse mode with the same samples, independence of how samples are split, and a mesh's vertex
+// block. Shadow edges: point_shadow_test, area_shadow_test, distant_shadow_test.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -10,14 +11,14 @@
 #include "renderer/integrators/gradient.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
+#include "tests/integrators/shadow_check.h"
 #include "tests/temp_dir.h"
 
 using namespace dray;
+using namespace dray::testing;
 using nlohmann::json;
 
 namespace {
-
-Slot slot_of(const Scene& s, const std::string& name) { return resolve_scalars(s.params, {name}).at(0).slot; }
 
 // A uniformly emitting shape (radiance 1, one-sided) on black, seen by a camera at the origin
 // looking down -z with a 40 degree vertical field of view at 64 x 48.
@@ -30,14 +31,6 @@ json emitter_scene(const json& shape, long boundary_samples) {
           {"render", {{"spp", 4}, {"max_depth", 1}, {"boundary_samples", boundary_samples}}},
           {"materials", {{"lamp", {{"type", "diffuse"}, {"albedo", {0, 0, 0}}, {"emission", {1, 1, 1}}}}}},
           {"shapes", json::array({s})}};
-}
-
-// The sum over the pixels of [x0, x1) x [y0, y1) of channel c.
-double region_sum(const Image& im, int c, int x0, int x1, int y0, int y1) {
-  double sum = 0;
-  for (int y = y0; y < y1; ++y)
-    for (int x = x0; x < x1; ++x) sum += im.pixel(x, y)[c];
-  return sum;
 }
 
 const double kHalfH = std::tan(20.0 * M_PI / 180.0), kHalfW = kHalfH * 64.0 / 48.0;
@@ -192,177 +185,6 @@ TEST_CASE("forward and reverse boundary terms agree: <a, J v> = <J^T a, v> with 
     INFO("parameter " << k << ": forward " << forward << ", reverse " << g[k].value());
     REQUIRE(scale > 0);
     REQUIRE(std::fabs(forward - g[k].value()) <= 1e-5 * scale);
-  }
-}
-
-namespace {
-
-// A point light above a blocker (a black square at height 5, outside the camera's view) whose
-// hard shadow falls on a floor the camera sees obliquely; direct light only, so that a pixel's
-// only noise is its film jitter.
-json shadow_scene(long boundary_samples, const json& light = {{"name", "pt"}, {"type", "point"}, {"position", {0.3, 8, 0.2}},
-                                                              {"intensity", {30, 30, 30}}}) {
-  return {{"camera", {{"origin", {0, 3, 6}}, {"target", {0, 0, 0}}, {"up", {0, 1, 0}}, {"fov_y", 40},
-                      {"width", 64}, {"height", 48}}},
-          {"render", {{"spp", 16}, {"max_depth", 1}, {"boundary_samples", boundary_samples}}},
-          {"materials", {{"floor", {{"type", "diffuse"}, {"albedo", {0.5, 0.5, 0.5}}}},
-                         {"black", {{"type", "diffuse"}, {"albedo", {0, 0, 0}}}}}},
-          {"shapes", json::array({{{"name", "floor"}, {"type", "quad"}, {"corner", {-10, 0, -10}}, {"edge_u", {0, 0, 20}},
-                                   {"edge_v", {20, 0, 0}}, {"material", "floor"}},
-                                  {{"name", "blocker"}, {"type", "quad"}, {"corner", {-0.5, 5, -0.5}}, {"edge_u", {0, 0, 1}},
-                                   {"edge_v", {1, 0, 0}}, {"material", "black"}}})},
-          {"lights", json::array({light})}};
-}
-
-// Central difference of the sum over [x0, x1) x [0, 48) for one scalar, with the same random numbers.
-double region_difference(const Scene& scene, Slot slot, float h, int x0, int x1, uint64_t seed, int spp = 256) {
-  Scene plus = scene, minus = scene;
-  plus.render.seed = minus.render.seed = seed;
-  plus.render.spp = minus.render.spp = spp;
-  plus.params.set(slot, scene.params.get(slot) + h);
-  minus.params.set(slot, scene.params.get(slot) - h);
-  plus.build_geometry();
-  minus.build_geometry();
-  const double step = double(plus.params.get(slot)) - double(minus.params.get(slot));
-  return (region_sum(render_local(plus, 2), 0, x0, x1, 0, 48) - region_sum(render_local(minus, 2), 0, x0, x1, 0, 48)) / step;
-}
-
-// The shadow's boundary+interior derivative by `name`, summed over each image half (each holds
-// one of the shadow's side edges), against central differences at h and h/2 (steps moving the
-// edge about 1 and 0.5 pixels), all over 3 seeds: agreement within `tol`.
-void check_shadow_halves(const Scene& scene, const char* name, float h, double tol) {
-  const Slot slot = slot_of(scene, name);
-  RenderOutputs out;
-  out.wrt = {slot};
-  for (auto [x0, x1] : {std::pair{0, 32}, std::pair{32, 64}}) {
-    double fwd = 0, fd = 0, fd_half = 0;
-    for (uint64_t seed : {1, 2, 3}) {
-      Scene s = scene;
-      s.render.seed = seed;
-      fwd += region_sum(render_local(s, 2, out), out.derivative_channel(0), x0, x1, 0, 48) / 3;
-      fd += region_difference(scene, slot, h, x0, x1, seed) / 3;
-      fd_half += region_difference(scene, slot, h / 2, x0, x1, seed) / 3;
-    }
-    INFO(name << ", columns " << x0 << "-" << x1 << ": boundary+interior " << fwd << ", differences " << fd << " (h), "
-              << fd_half << " (h/2)");
-    CHECK(fwd == Approx(fd).epsilon(tol));
-    CHECK(fd_half == Approx(fd).epsilon(tol));
-  }
-}
-
-}  // namespace
-
-TEST_CASE("a hard shadow moves with its blocker and its light: boundary term against differences", "[boundary]") {
-  // The blocker is outside the camera's view: its shadow is the only thing that moves.
-  Scene scene = load_scene(shadow_scene(100000), "test.json");
-  for (const char* name : {"shapes.blocker.corner[0]", "shapes.blocker.corner[1]", "lights.pt.position[0]", "lights.pt.position[1]"})
-    check_shadow_halves(scene, name, 0.03f, 0.03);
-  // A spot and a projector in the point light's place, their beams covering the view (Mitsuba's
-  // projective integrators have no shadow edges for such lights).
-  const json spot = {{"name", "pt"}, {"type", "spot"}, {"position", {0.3, 8, 0.2}}, {"target", {0.3, 0, 0.2}},
-                     {"intensity", {30, 30, 30}}, {"cutoff_angle", 70}, {"beam_width", 40}};
-  const json projector = {{"name", "pt"}, {"type", "projector"}, {"position", {0.3, 8, 0.2}}, {"target", {0.3, 0, 0.2}},
-                          {"up", {0, 0, 1}}, {"irradiance", {2, 2, 2}}, {"fov", 140}};
-  for (const json& light : {spot, projector}) {
-    INFO(light["type"]);
-    const Scene lit = load_scene(shadow_scene(100000, light), "test.json");
-    for (const char* name : {"shapes.blocker.corner[0]", "lights.pt.position[0]"}) check_shadow_halves(lit, name, 0.03f, 0.03);
-  }
-}
-
-TEST_CASE("an area light's soft shadow moves with its blocker: boundary term against differences", "[boundary]") {
-  // The point light replaced by a lamp at its height: a 0.6 x 0.6 square facing down, facing up
-  // but two-sided (it lights the floor from its back), facing down over a ball, tilted 45 degrees
-  // over a ball, and a ball of radius 0.3. A two-sided lamp's back points were once always
-  // rejected (the ray toward the edge started off its front: the term was 0), and so were most
-  // points seeing a ball's silhouette (the tangent ray, in float, enters the ball just before the
-  // edge point: 0.2x of differences); a lamp point whose normal is oblique to the line toward the
-  // edge was offset sideways off the line, which then missed the edge on both sides of the step
-  // (0.85x for the ball lamp, 0.89x for the tilted one).
-  struct Case {
-    const char* what;
-    bool two_sided, ball;
-    json lamp;
-  };
-  const json down = {{"type", "quad"}, {"corner", {0, 8, -0.1}}, {"edge_u", {0.6, 0, 0}}, {"edge_v", {0, 0, 0.6}}};
-  const json up = {{"type", "quad"}, {"corner", {0, 8, -0.1}}, {"edge_u", {0, 0, 0.6}}, {"edge_v", {0.6, 0, 0}}};
-  const json tilted = {{"type", "quad"}, {"corner", {0, 8, -0.1}}, {"edge_u", {0.6, 0, 0}}, {"edge_v", {0, -0.42, 0.42}}};
-  const json ball_lamp = {{"type", "sphere"}, {"center", {0.3, 8, 0.2}}, {"radius", 0.3}};
-  for (const Case& c : {Case{"square lamp facing down, a square", false, false, down},
-                        Case{"two-sided square lamp facing up, a square", true, false, up},
-                        Case{"square lamp facing down, a ball", false, true, down},
-                        Case{"tilted square lamp, a ball", false, true, tilted},
-                        Case{"ball lamp, a square", false, false, ball_lamp},
-                        Case{"ball lamp, a ball", false, true, ball_lamp}}) {
-    json doc = shadow_scene(100000);
-    doc.erase("lights");
-    if (c.ball) doc["shapes"][1] = {{"name", "blocker"}, {"type", "sphere"}, {"center", {0, 5, 0}}, {"radius", 0.5}, {"material", "black"}};
-    doc["materials"]["lamp"] = {{"type", "diffuse"}, {"albedo", {0, 0, 0}}, {"emission", {80, 80, 80}}, {"two_sided", c.two_sided}};
-    json lamp = c.lamp;
-    lamp["name"] = "lamp";
-    lamp["material"] = "lamp";
-    doc["shapes"].push_back(lamp);
-    INFO(c.what);
-    const Scene scene = load_scene(doc, "test.json");
-    if (!c.ball) {
-      check_shadow_halves(scene, "shapes.blocker.corner[0]", 0.03f, 0.05);
-      continue;
-    }
-    for (const char* name : {"shapes.blocker.center[0]", "shapes.blocker.radius"}) check_shadow_halves(scene, name, 0.03f, 0.05);
-  }
-}
-
-TEST_CASE("a directional light's shadow moves with its blocker and its direction: boundary term against differences", "[boundary]") {
-  // As for the point light: the blocker is out of view, the shadow's side edges in different
-  // image halves.
-  const json sun = {{"name", "sun"}, {"type", "directional"}, {"direction", {-0.02, -1, 0.05}}, {"irradiance", {3, 3, 3}}};
-  Scene scene = load_scene(shadow_scene(100000, sun), "test.json");
-  // Steps that move the shadow's edges about one pixel (10 pixels per unit on the floor; the
-  // blocker 5 units above it). Measured: within 0.1-4.5%.
-  check_shadow_halves(scene, "shapes.blocker.corner[0]", 0.1f, 0.05);
-  check_shadow_halves(scene, "lights.sun.direction[0]", 0.02f, 0.05);
-  check_shadow_halves(scene, "lights.sun.direction[2]", 0.02f, 0.05);
-}
-
-namespace {
-
-// A ball outside the camera's view under a uniform sky: its shadow on the floor (the environment
-// seen from the floor, cut off by the ball) is the only thing in the image that moves with it.
-json sky_shadow_scene(long boundary_samples) {
-  return {{"camera", {{"origin", {0, 4, 0}}, {"target", {0, 0, 0.001}}, {"up", {0, 0, -1}}, {"fov_y", 40},
-                      {"width", 64}, {"height", 48}}},
-          {"render", {{"spp", 16}, {"max_depth", 1}, {"boundary_samples", boundary_samples}}},
-          {"materials", {{"floor", {{"type", "diffuse"}, {"albedo", {0.7, 0.7, 0.7}}}},
-                         {"red", {{"type", "diffuse"}, {"albedo", {0.8, 0.2, 0.1}}}}}},
-          {"shapes", json::array({{{"name", "floor"}, {"type", "quad"}, {"corner", {-4, 0, -4}}, {"edge_u", {0, 0, 8}},
-                                   {"edge_v", {8, 0, 0}}, {"material", "floor"}},
-                                  {{"name", "ball"}, {"type", "sphere"}, {"center", {2.4, 0.8, 0}}, {"radius", 0.6},
-                                   {"material", "red"}}})},
-          {"lights", json::array({{{"name", "sky"}, {"type", "environment"}, {"radiance", {1, 1, 1}}}})}};
-}
-
-}  // namespace
-
-TEST_CASE("an environment's shadow moves with its blocker: boundary term against differences", "[boundary]") {
-  // The interior term is zero here (the ball is out of view, the sky does not move): the image's
-  // derivative is the shadow edges' alone, from directions uniform on the sphere. Whole-image
-  // sums, steps moving the soft shadow's edges about a pixel and half of one, over 4 seeds.
-  Scene scene = load_scene(sky_shadow_scene(400000), "test.json");
-  for (const char* name : {"shapes.ball.radius", "shapes.ball.center[0]"}) {
-    const Slot slot = slot_of(scene, name);
-    RenderOutputs out;
-    out.wrt = {slot};
-    double fwd = 0, fd = 0, fd_half = 0;
-    for (uint64_t seed : {1, 2, 3, 4}) {
-      Scene s = scene;
-      s.render.seed = seed;
-      fwd += region_sum(render_local(s, 2, out), out.derivative_channel(0), 0, 64, 0, 48) / 4;
-      fd += region_difference(scene, slot, 0.01f, 0, 64, seed) / 4;
-      fd_half += region_difference(scene, slot, 0.005f, 0, 64, seed) / 4;
-    }
-    INFO(name << ": boundary+interior " << fwd << ", differences " << fd << " (h), " << fd_half << " (h/2)");
-    CHECK(fwd == Approx(fd).epsilon(0.04));
-    CHECK(fd_half == Approx(fd).epsilon(0.04));
   }
 }
 
