@@ -146,29 +146,43 @@ void for_each_sample(long n, int first, int stride, int threads, Body&& body) {
   });
 }
 
-// One pass's edges: camera silhouettes (samples 0 .. n-1) and, when any light casts hard
-// shadows, shadow edges (samples n .. n + n/2 - 1: each costs a few rays, not two paths, and
-// their steps carry no Monte Carlo noise).
+// One pass's edges: camera silhouettes (samples 0 .. n-1); when any light casts hard shadows,
+// shadow edges (the next n/2: each costs a few rays, not two paths, and their steps carry no
+// Monte Carlo noise); when paths bounce (max_depth >= 2), edges seen from their vertices (the
+// next n: a camera path and two paths from its vertex each).
 struct BoundaryPass {
   const Scene& scene;
   Tile window;
   long n;
   Silhouettes silhouettes;
   ShadowEdges shadows;
+  Silhouettes seen;  // edges for the indirect samples
   CameraFrame<float> frame;
 
   Tile reach;  // the window widened by the filter's reach: edges there still touch its pixels
 
   BoundaryPass(const Scene& s, const Tile& w, long n_)
       : scene(s), window(w), n(n_), silhouettes(find_silhouettes(s, widened(w, s.render.filter))),
-        shadows(find_shadow_edges(s)), frame(camera_frame(s.camera, ParamView<float>(s.params))),
-        reach(widened(w, s.render.filter)) {}
+        shadows(find_shadow_edges(s)), seen(s.render.max_depth >= 2 ? indirect_edges(s) : Silhouettes{}),
+        frame(camera_frame(s.camera, ParamView<float>(s.params))), reach(widened(w, s.render.filter)) {}
 
   long shadow_count() const { return shadows.lights.empty() ? 0 : std::max(1L, n / 2); }
-  long total() const { return n + shadow_count(); }
+  long indirect_count() const { return seen.elements.empty() ? 0 : n; }
+  long total() const { return n + shadow_count() + indirect_count(); }
   bool sample(uint64_t k, BoundarySample& b, long* nonfinite) const {
     if (k < uint64_t(n)) return boundary_sample(scene, silhouettes, frame, reach, k, uint64_t(n), b, nonfinite);
-    return shadow_sample(scene, shadows, frame, reach, k - uint64_t(n), uint64_t(shadow_count()), b, nonfinite);
+    k -= uint64_t(n);
+    if (k < uint64_t(shadow_count()))
+      return shadow_sample(scene, shadows, frame, reach, k, uint64_t(shadow_count()), b, nonfinite);
+    k -= uint64_t(shadow_count());
+    return indirect_sample(scene, seen, frame, window, k, uint64_t(indirect_count()), b, nonfinite);
+  }
+  // The pixels a sample adds to, with their weights: an edge point's filter footprint, or an
+  // indirect sample's own pixel (its film point was drawn from the pixel's filter).
+  template <class F>
+  void for_each_pixel(const BoundarySample& b, F&& f) const {
+    if (b.indirect) f(b.pixel.x, b.pixel.y, 1.0);
+    else for_each_footprint_pixel(scene.render.filter, b.film, window, f);
   }
 };
 
@@ -195,7 +209,7 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
     for (size_t c0 = 0; c0 < m; c0 += kMaxTangents) {
       const ParamView<D> P(scene.params, chunk_seeds[c0 / kMaxTangents]);
       const D motion = boundary_motion(scene, P, camera_frame(scene.camera, P), b);
-      for_each_footprint_pixel(scene.render.filter, b.film, pass.window, [&](int px, int py, double weight) {
+      pass.for_each_pixel(b, [&](int px, int py, double weight) {
         const size_t base = (size_t(py) * size_t(scene.camera.width) + size_t(px)) * m * 3;
         for (size_t t = c0; t < std::min(m, c0 + kMaxTangents); ++t)
           for (int c = 0; c < 3; ++c)
@@ -243,7 +257,7 @@ long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const S
     BoundarySample b;
     if (!pass.sample(k, b, &dropped[size_t(me)])) return;
     double sum = 0.0;  // Σ over the footprint of weight · dLoss/dpixel · delta
-    for_each_footprint_pixel(scene.render.filter, b.film, pass.window, [&](int px, int py, double w) {
+    pass.for_each_pixel(b, [&](int px, int py, double w) {
       const float* a = dloss.pixel(px, py);
       const float dot = a[0] * b.delta[0] + a[1] * b.delta[1] + a[2] * b.delta[2];
       sum += w == 1.0 ? double(dot) : w * double(dot);

@@ -13,6 +13,7 @@
 // the point (renderer/sensors/pixel_filter.h); reverse mode seeds n·x with W·Σ weight·dLoss/dpixel over
 // them. Samples depend on (seed, sample index) only.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "ad/fixed_sum.h"
 #include "renderer/integrators/silhouette.h"
 #include "renderer/image/image.h"
+#include "renderer/integrators/integrator.h"
 #include "renderer/integrators/render.h"
 #include "renderer/integrators/surface.h"
 #include "renderer/shapes/transform.h"
@@ -38,6 +40,9 @@ long default_boundary_samples(const Scene& scene, const Tile& window);
 // light's position):
 // otherwise the boundary term is zero and is skipped.
 bool moves_edges(const Scene& scene, std::span<const Slot> slots);
+
+// Indirect samples: the angular offset of the two paths across an edge seen from a path vertex.
+inline constexpr float kIndirectOffset = 1e-5f;
 
 struct BoundarySample {
   glm::vec2 film{0.f};    // the edge point on the film (it adds to the pixels whose filter holds it)
@@ -57,7 +62,31 @@ struct BoundarySample {
   uint32_t receiver = 0;        // BVH primitive the shadow falls on
   PrimCoords receiver_at;       // its material point there
   glm::vec3 receiver_normal{0.f};
+  // Indirect: the edge seen from vertex x of a camera path (the last of `path`, as its float pass
+  // recorded it) that adds to `pixel` alone; the step's motion is seen · (p − x) (seen: ω × dp/du
+  // over the distance squared, for the edge point p(u) in direction ω from x).
+  bool indirect = false;
+  glm::ivec2 pixel{0};
+  glm::vec3 seen{0.f};
+  std::vector<VertexRecord> path;
 };
+
+// A surface a float ray hit, shaded as the integrator shades it (the BSDF of the side seen, its
+// frame facing the ray unless it transmits), for the boundary terms' steps.
+struct ShadedHit {
+  glm::vec3 y{0.f}, n{0.f};  // the point, and its geometric normal on the side the BSDF sees
+  float eps = 0;             // the ray offset there
+  const Bsdf* bsdf = nullptr;
+  std::optional<ShadingFrame<float>> sf;
+  std::optional<Inputs<float>> in;
+  Vec3<float> wo;
+  float opacity = 1;  // a mask's
+  // f · |cos| toward unit world direction d (times a normal map's light factor and a mask's
+  // opacity; 0 where d would leak through the surface), and the pdf of sampling d in *pdf.
+  glm::vec3 f_cos(const glm::vec3& d, float* pdf = nullptr) const;
+};
+// False where the hit's BSDF has no smooth lobe (Dirac lobes only).
+bool shade_hit(const Scene& scene, const Ray& ray, const Hit& hit, ShadedHit& out);
 
 // The shadow-casting edges of one pass: per light (point, area, environment), its occluder edges
 // (occluder_edges: silhouettes from a point light; candidates for an area light or an
@@ -73,6 +102,16 @@ ShadowEdges find_shadow_edges(const Scene& scene);
 // direct light from q, analytic: no Monte Carlo noise). False when it adds nothing.
 bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& frame,
                    const Tile& window, uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
+
+// The edges that can be seen from a path vertex (every occluder edge, tested per sample).
+Silhouettes indirect_edges(const Scene& scene);
+
+// Indirect sample k of n (Li et al. 2018's secondary edges): a camera path through pixel k mod
+// (window pixels), one of its vertices x with a smooth BSDF, an edge point p seen from x, and the
+// step across the edge in direction ω = p − x: two paths from x at ±kIndirectOffset across it,
+// times f·|cos| at x and the path's throughput. False when it adds nothing.
+bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& frame, const Tile& window,
+                     uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
 
 // Boundary sample k of n. False when it adds nothing: outside the window, no radiance step, or
 // a non-finite one (counted in *nonfinite).
@@ -124,11 +163,29 @@ Vec3<T> shadow_point(const Scene& scene, const ParamView<T>& P, const BoundarySa
   return q + (p - q) * t;
 }
 
+// An indirect sample's vertex x(θ): its path replayed in T from the camera ray through the
+// sample's film point (the interior term's parameterisation: fixed film point, BSDF-sampled
+// directions fixed, Dirac ones turning in T), met with the surface it hit.
+template <class T>
+Vec3<T> indirect_vertex(const Scene& scene, const ParamView<T>& P, const CameraFrame<T>& frame, const BoundarySample& b) {
+  PathState<T> st;
+  st.ray = camera_ray(frame, b.film.x, b.film.y);
+  for (size_t j = 0; j + 1 < b.path.size(); ++j) {
+    Sampler s = b.path[j].sampler;
+    VertexEvents ev = b.path[j].events;
+    path_vertex(scene, P, st, s, ev, true);
+  }
+  const Hit& h = b.path.back().events.h;
+  return eval_hit(lift_prim(scene, P, h.prim), st.ray, h, 0.f).p;
+}
+
 // n · x(θ) for the sample's material point (the silhouette's point, or the shadow point): its
-// derivative is the edge's normal velocity on the film, in pixels.
+// derivative is the edge's normal velocity on the film, in pixels. Indirect: seen · (p − x(θ)),
+// whose derivative is the edge's normal velocity on the sphere of directions at x, per dp/du.
 template <class T>
 T boundary_motion(const Scene& scene, const ParamView<T>& P, const CameraFrame<T>& frame, const BoundarySample& b) {
   Vec3<T> p = edge_point(scene, P, b);
+  if (b.indirect) return dot(Vec3<T>(b.seen), p - indirect_vertex(scene, P, frame, b));
   if (b.shadow) p = shadow_point(scene, P, b, p);
   const FilmPoint<T> q = project(frame, p);
   return q.x * T(b.normal.x) + q.y * T(b.normal.y);

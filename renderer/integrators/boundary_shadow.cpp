@@ -73,40 +73,59 @@ glm::vec3 projector_intensity(const Scene& scene, const ParamView<float>& P, con
   return a.valid ? to_glm(a.weight) * a.dist2 : glm::vec3(0.f);
 }
 
+}  // namespace
+
+bool shade_hit(const Scene& scene, const Ray& ray, const Hit& hit, ShadedHit& out) {
+  const Material& mat = scene.materials[scene.material_of(hit.prim)];
+  const ParamView<float> P(scene.params);
+  const PrimT<float> prim = lift_prim(scene, P, hit.prim);
+  const SurfacePoint<float> sp = eval_hit(prim, RayT<float>{Vec3<float>(ray.o), Vec3<float>(ray.d)}, hit, 0.f);
+  out.y = to_glm(sp.p);
+  out.n = to_glm(sp.n);
+  out.eps = detail::ray_epsilon(out.y, ray.o, hit.t);
+  // The BSDF of the side seen, its frame facing the ray unless it transmits; Dirac lobes see no
+  // single direction.
+  const bool back = glm::dot(out.n, ray.d) > 0.f;
+  out.bsdf = &scene.bsdfs[back ? mat.back : mat.front];
+  const uint32_t flags = bsdf_flags(*out.bsdf);
+  if (!has_smooth_lobe(flags)) return false;
+  const bool flip = back && !(flags & kLobeTransmission);
+  if (flip) out.n = -out.n;
+  const glm::vec2 uv = scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, prim, out.y);
+  out.sf.emplace(shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n), flip,
+                               Vec3<float>(-ray.d), uv));
+  out.in.emplace(P, scene.textures.data(), uv);
+  out.wo = out.sf->frame.to_local(Vec3<float>(-ray.d));
+  out.opacity = is_mask(mat) ? mask_opacity(scene, P, mat, uv) : 1.f;
+  return true;
+}
+
+glm::vec3 ShadedHit::f_cos(const glm::vec3& d, float* pdf) const {
+  const Vec3<float> wi = sf->frame.to_local(Vec3<float>(d));
+  if (!same_side(n, d, sf->base_z(d))) return glm::vec3(0.f);
+  if (pdf) *pdf = bsdf_pdf(*bsdf, *in, to_glm(wo), to_glm(wi));
+  return to_glm(bsdf_f(*bsdf, *in, wo, wi)) * (sf->light_factor(Vec3<float>(d)) * opacity * std::fabs(wi.z));
+}
+
+namespace {
+
 // The direct light that the light point q (normal nq for an area light; 0 for a point light; for
 // an environment, `q` is the direction ω toward it) sends along `ray` back to the camera, per unit
 // of the light's pick: 0 where q is hidden.
 glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q, const glm::vec3& nq, uint32_t q_prim,
                       const Ray& ray) {
   Hit hit;
-  if (!scene.bvh.intersect(ray, hit)) return glm::vec3(0.f);
-  const Material& mat = scene.materials[scene.material_of(hit.prim)];
+  ShadedHit at;
+  if (!scene.bvh.intersect(ray, hit) || !shade_hit(scene, ray, hit, at)) return glm::vec3(0.f);
   const ParamView<float> P(scene.params);
-  const PrimT<float> prim = lift_prim(scene, P, hit.prim);
-  const SurfacePoint<float> sp = eval_hit(prim, RayT<float>{Vec3<float>(ray.o), Vec3<float>(ray.d)}, hit, 0.f);
-  glm::vec3 y = to_glm(sp.p), n = to_glm(sp.n);
-  // Shaded as the integrator shades: the BSDF of the side seen, its frame facing the ray unless it
-  // transmits; Dirac lobes see no light point; leaks excluded.
-  const bool back = glm::dot(n, ray.d) > 0.f;
-  const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
-  const uint32_t flags = bsdf_flags(bsdf);
-  if (!has_smooth_lobe(flags)) return glm::vec3(0.f);
-  const bool flip = back && !(flags & kLobeTransmission);
-  if (flip) n = -n;
+  const glm::vec3 y = at.y;
   // From infinitely far (the environment, a directional light), q is the direction toward it.
   const bool env = light.kind == Light::Kind::environment || light.kind == Light::Kind::directional;
   const glm::vec3 to = env ? q : q - y;
   const float d2 = env ? 1.f : glm::dot(to, to), d = std::sqrt(d2);
-  const glm::vec2 uv = scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, prim, to_glm(sp.p));
-  const ShadingFrame<float> sf = shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n),
-                                               flip, Vec3<float>(-ray.d), uv);
-  const Vec3<float> wo = sf.frame.to_local(Vec3<float>(-ray.d)), wi = sf.frame.to_local(Vec3<float>(to / d));
-  if (!same_side(n, to / d, sf.base_z(to / d))) return glm::vec3(0.f);
-  const float cos_y = std::fabs(wi.z);
-  const Inputs<float> in(P, scene.textures.data(), uv);
-  const glm::vec3 f = to_glm(bsdf_f(bsdf, in, wo, wi)) * sf.light_factor(Vec3<float>(to / d)) *
-                      (is_mask(mat) ? mask_opacity(scene, P, mat, uv) : 1.f);
+  const glm::vec3 f = at.f_cos(to / d);
   if (!(f.x > 0.f || f.y > 0.f || f.z > 0.f)) return glm::vec3(0.f);
+  const float cos_y = std::fabs(glm::dot(to_glm(at.sf->frame.n), to / d));
   glm::vec3 radiance;
   float cos_q = 1.f;
   if (light.kind != Light::Kind::area) {
@@ -125,7 +144,7 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   // Off the surface along the line to the light, not along the normal: the line through y
   // stays, so the step is seen where the shadow point is, whatever the offset (along the normal,
   // a grazing light's shadow edge moved by offset / tan(elevation), past the ±kEdgeOffset rays).
-  const glm::vec3 origin = y + to * (detail::ray_epsilon(y, ray.o, hit.t) / (d * std::max(cos_y, 1e-2f)));
+  const glm::vec3 origin = y + to * (at.eps / (d * std::max(cos_y, 1e-2f)));
   if (env) {
     if (scene.bvh.occluded(Ray{origin, q, INFINITY})) return glm::vec3(0.f);
   } else {
@@ -135,7 +154,7 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
     const glm::vec3 target = light.kind != Light::Kind::area ? q : q - to * (detail::ray_epsilon(q) / (d * std::max(cos_q, 1e-2f)));
     if (scene.bvh.occluded(detail::shadow_ray(origin, target))) return glm::vec3(0.f);
   }
-  return f * radiance * (cos_y * cos_q / d2);
+  return f * radiance * (cos_q / d2);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <glm/geometric.hpp>
@@ -108,6 +109,8 @@ struct PathState {
   bool specular = true;    // the previous bounce was a Dirac (or the camera): no MIS
   float bsdf_pdf = 0.f;    // solid-angle pdf of the previous BSDF sample
   int depth = 0;
+  // The next vertex adds no emission (the boundary term's paths, where another term counts it).
+  bool hide_emission = false;
 };
 
 // A vertex's outcomes that cost a traversal: what the ray hit (or that it missed) and the
@@ -139,8 +142,9 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
   Ray fray = ray.detached();
   if (!replay) ev.hit = bvh.intersect(fray, ev.h);
   const Hit& hit = ev.h;
+  const bool hide_emission = std::exchange(st.hide_emission, false);
   if (!ev.hit) {
-    if (scene.environment >= 0) {
+    if (scene.environment >= 0 && !hide_emission) {
       const Light& env = scene.lights[scene.environment];
       const Vec3<T> Le = environment_radiance(env, P, fray.d);
       const float w = st.specular ? 1.f : power_heuristic(st.bsdf_pdf, light_pick * environment_pdf(env, fray.d));
@@ -154,7 +158,7 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
   const bool back = value(dot(sp.n, ray.d)) > 0.f;
 
   // Emission leaves the front side only (the side the geometric normal points to), or both.
-  if (mat.emissive && (mat.two_sided || !back)) {
+  if (mat.emissive && (mat.two_sided || !back) && !hide_emission) {
     if (st.specular) {
       L += beta * emitted(scene, P, mat, hit.prim, prim, sp.p, false);
     } else {
@@ -300,13 +304,11 @@ struct VertexRecord {
   VertexEvents events;
 };
 
-// The radiance arriving along `ray` (one path sample). With `record` (float only), each vertex is
-// appended to it.
+// The radiance a path gathers from state `st` on (one path sample). With `record` (float only),
+// each vertex is appended to it.
 template <class T>
-Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler& sampler,
+Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, PathState<T> st, Sampler& sampler,
                  std::vector<VertexRecord>* record = nullptr) {
-  PathState<T> st;
-  st.ray = ray;
   VertexEvents ev;
   for (;;) {
     if constexpr (std::is_same_v<T, float>) {
@@ -320,6 +322,15 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler
     if (!path_vertex(scene, P, st, sampler, ev)) break;
   }
   return st.L;
+}
+
+// The radiance arriving along `ray` (one path sample from the camera).
+template <class T>
+Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler& sampler,
+                 std::vector<VertexRecord>* record = nullptr) {
+  PathState<T> st;
+  st.ray = ray;
+  return radiance(scene, P, st, sampler, record);
 }
 
 }  // namespace dray
