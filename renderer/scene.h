@@ -83,6 +83,7 @@ struct RenderSettings {
   int max_depth = 6;  // bounces: 1 is direct lighting only
   uint64_t seed = 0;
   long boundary_samples = -1;  // boundary (edge) samples per derivative pass; -1: from the image size and spp
+  long indirect_samples = -1;  // edges seen from path vertices, per pass; -1: as many as boundary samples
   PixelFilter filter;  // box: uniform in the pixel
   std::optional<Tile> crop;  // the window `dray render` writes (Mitsuba's film crop); --crop overrides it
 };

@@ -74,6 +74,11 @@ void SceneArgs::add_to(CLI::App* cmd) {
                   "Camera-silhouette samples per derivative pass for the visibility (boundary) term, plus half as many for shadow edges; 0: none (default: the scene's "
                   "render.boundary_samples, else pixels x spp / 20, at least 1024; same as --set render.boundary_samples=N)")
       ->check(whole_number(0, 1L << 40));
+  cmd->add_option("--indirect-samples", indirect_samples,
+                  "Samples per derivative pass for edges seen indirectly (in reflections, through rough glass, after a bounce; "
+                  "max_depth >= 2); 0: none (default: the scene's render.indirect_samples, else as many as boundary samples; "
+                  "same as --set render.indirect_samples=N)")
+      ->check(whole_number(0, 1L << 40));
 }
 
 std::vector<std::string> SceneArgs::overrides() const {
@@ -81,6 +86,7 @@ std::vector<std::string> SceneArgs::overrides() const {
   if (spp > 0) o.push_back("render.spp=" + std::to_string(spp));
   if (seed >= 0) o.push_back("render.seed=" + std::to_string(seed));
   if (boundary_samples >= 0) o.push_back("render.boundary_samples=" + std::to_string(boundary_samples));
+  if (indirect_samples >= 0) o.push_back("render.indirect_samples=" + std::to_string(indirect_samples));
   return o;
 }
 

@@ -37,6 +37,7 @@ struct SceneArgs {
   int spp = 0;
   long seed = -1;
   long boundary_samples = -1;
+  long indirect_samples = -1;
 
   void add_to(CLI::App* cmd);
   std::vector<std::string> overrides() const;  // --spp, --seed and --boundary-samples as --set

@@ -149,7 +149,8 @@ void for_each_sample(long n, int first, int stride, int threads, Body&& body) {
 // One pass's edges: camera silhouettes (samples 0 .. n-1); when any light casts hard shadows,
 // shadow edges (the next n/2: each costs a few rays, not two paths, and their steps carry no
 // Monte Carlo noise); when paths bounce (max_depth >= 2), edges seen from their vertices (the
-// next n: a camera path and two paths from its vertex each).
+// next render.indirect_samples, by default n: a camera path and two paths from its vertex each),
+// and shadow edges seen from them (half as many: a camera path and a few rays).
 struct BoundaryPass {
   const Scene& scene;
   Tile window;
@@ -167,15 +168,22 @@ struct BoundaryPass {
         frame(camera_frame(s.camera, ParamView<float>(s.params))), reach(widened(w, s.render.filter)) {}
 
   long shadow_count() const { return shadows.lights.empty() ? 0 : std::max(1L, n / 2); }
-  long indirect_count() const { return seen.elements.empty() ? 0 : n; }
-  long total() const { return n + shadow_count() + indirect_count(); }
+  // Edges seen from path vertices: silhouettes, and half as many shadow edges.
+  long indirect_count() const {
+    return seen.elements.empty() || n == 0 ? 0 : scene.render.indirect_samples >= 0 ? scene.render.indirect_samples : n;
+  }
+  long indirect_shadow_count() const { return shadows.lights.empty() || indirect_count() == 0 ? 0 : std::max(1L, indirect_count() / 2); }
+  long total() const { return n + shadow_count() + indirect_count() + indirect_shadow_count(); }
   bool sample(uint64_t k, BoundarySample& b, long* nonfinite) const {
     if (k < uint64_t(n)) return boundary_sample(scene, silhouettes, frame, reach, k, uint64_t(n), b, nonfinite);
     k -= uint64_t(n);
     if (k < uint64_t(shadow_count()))
       return shadow_sample(scene, shadows, frame, reach, k, uint64_t(shadow_count()), b, nonfinite);
     k -= uint64_t(shadow_count());
-    return indirect_sample(scene, seen, frame, window, k, uint64_t(indirect_count()), b, nonfinite);
+    if (k < uint64_t(indirect_count()))
+      return indirect_sample(scene, seen, frame, window, k, uint64_t(indirect_count()), b, nonfinite);
+    k -= uint64_t(indirect_count());
+    return indirect_shadow_sample(scene, shadows, frame, window, k, uint64_t(indirect_shadow_count()), b, nonfinite);
   }
   // The pixels a sample adds to, with their weights: an edge point's filter footprint, or an
   // indirect sample's own pixel (its film point was drawn from the pixel's filter).

@@ -103,6 +103,24 @@ ShadowEdges find_shadow_edges(const Scene& scene);
 bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& frame,
                    const Tile& window, uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
 
+// A vertex of a camera path, for the edges seen from it: the path through a pixel uniform in the
+// window (b.pixel, b.film; b.path up to the vertex), the vertex uniform among those the term is
+// taken at (for shadow edges, those whose next vertex takes direct light), shaded.
+struct PathVertex {
+  ShadedHit x;
+  glm::vec3 beta{0.f};  // the path's throughput arriving there
+  double weight = 0;    // 1 / pdf of the pixel and the vertex
+  int depth = 0;
+};
+bool sample_path_vertex(const Scene& scene, const CameraFrame<float>& frame, const Tile& window, Sampler& sampler,
+                        bool shadows, BoundarySample& b, PathVertex& out);
+
+// Indirect shadow sample k of n: a camera path's vertex x (sample_path_vertex) and a shadow edge
+// drawn as shadow_sample draws it, seen from x: the step is the light's direct light at the
+// receiver on either side, seen along the two rays from x. False when it adds nothing.
+bool indirect_shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& frame,
+                            const Tile& window, uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
+
 // The edges that can be seen from a path vertex (every occluder edge, tested per sample).
 Silhouettes indirect_edges(const Scene& scene);
 
@@ -185,8 +203,8 @@ Vec3<T> indirect_vertex(const Scene& scene, const ParamView<T>& P, const CameraF
 template <class T>
 T boundary_motion(const Scene& scene, const ParamView<T>& P, const CameraFrame<T>& frame, const BoundarySample& b) {
   Vec3<T> p = edge_point(scene, P, b);
-  if (b.indirect) return dot(Vec3<T>(b.seen), p - indirect_vertex(scene, P, frame, b));
   if (b.shadow) p = shadow_point(scene, P, b, p);
+  if (b.indirect) return dot(Vec3<T>(b.seen), p - indirect_vertex(scene, P, frame, b));
   const FilmPoint<T> q = project(frame, p);
   return q.x * T(b.normal.x) + q.y * T(b.normal.y);
 }

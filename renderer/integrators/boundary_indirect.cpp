@@ -21,6 +21,7 @@
 
 #include "ad/dual.h"
 #include "renderer/integrators/boundary.h"
+#include "renderer/integrators/boundary_segments.h"
 #include "renderer/integrators/pixel_estimate.h"
 #include "renderer/sensors/pixel_filter.h"
 
@@ -31,11 +32,13 @@ Silhouettes indirect_edges(const Scene& scene) { return occluder_edges(scene, nu
 namespace {
 
 constexpr uint64_t kIndirectStream = 0x696e646972656374ull;  // "indirect"
+constexpr uint64_t kIndirectShadowStream = 0x696e647368616477ull;  // "indshadw"
 
 // The vertices of `path` the term is taken at (indices): a surface, not a mask, from which a
 // path at the next depth still sees something: from the first hit what it reflects (its emission
-// is counted elsewhere), from the last vertex that scatters only emission, if anything emits.
-int candidate_vertices(const Scene& scene, const std::vector<VertexRecord>& path, int* at) {
+// is counted elsewhere), from the last vertex that scatters only emission, if anything emits; for
+// shadow edges, a surface that takes direct light.
+int candidate_vertices(const Scene& scene, const std::vector<VertexRecord>& path, bool shadows, int* at) {
   bool emitters = scene.environment >= 0;
   for (const Light& l : scene.lights) emitters = emitters || l.kind == Light::Kind::area;
   const int max_depth = scene.render.max_depth;
@@ -44,7 +47,8 @@ int candidate_vertices(const Scene& scene, const std::vector<VertexRecord>& path
     const VertexRecord& v = path[i];
     const int depth = v.state.depth;
     if (!v.events.hit || depth >= max_depth) continue;
-    if (depth + 1 == max_depth && (depth == 0 || !emitters)) continue;
+    // Shadow edges: the vertex at the next depth takes direct light.
+    if (shadows ? depth + 1 >= max_depth : depth + 1 == max_depth && (depth == 0 || !emitters)) continue;
     if (is_mask(scene.materials[scene.material_of(v.events.h.prim)])) continue;
     at[m++] = int(i);
   }
@@ -198,29 +202,37 @@ class EdgeChoice {
 
 }  // namespace
 
-bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& f, const Tile& w,
-                     uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
-  if (edges.elements.empty()) return false;
-  Sampler sampler(mix64(scene.render.seed ^ kIndirectStream), k, 0);
+bool sample_path_vertex(const Scene& scene, const CameraFrame<float>& f, const Tile& w, Sampler& sampler, bool shadows,
+                        BoundarySample& b, PathVertex& out) {
   // A pixel uniform in the window, a film point in it as the pixel's samples take it, its path.
   const uint64_t width = uint64_t(w.x1 - w.x0), pixels = width * uint64_t(w.y1 - w.y0);
   const uint64_t pi = std::min(uint64_t(double(sampler.next()) * double(pixels)), pixels - 1);
   b.indirect = true;
   b.pixel = glm::ivec2(w.x0 + int(pi % width), w.y0 + int(pi / width));
   b.film = glm::vec2(b.pixel) + film_jitter(scene.render.filter, sampler);
-  const ParamView<float> P(scene.params);
-  radiance(scene, P, camera_ray(f, b.film.x, b.film.y), sampler, &b.path);
+  radiance(scene, ParamView<float>(scene.params), camera_ray(f, b.film.x, b.film.y), sampler, &b.path);
   // One of its vertices, uniformly.
   int at[64];
   if (b.path.size() > 64) b.path.erase(b.path.begin() + 64, b.path.end());
-  const int m = candidate_vertices(scene, b.path, at);
+  const int m = candidate_vertices(scene, b.path, shadows, at);
   if (m == 0) return false;
   const int i = at[std::min(int(sampler.next() * float(m)), m - 1)];
   b.path.erase(b.path.begin() + i + 1, b.path.end());
   const VertexRecord& v = b.path.back();
-  const Ray in_ray = v.state.ray.detached();
-  ShadedHit x;
-  if (!shade_hit(scene, in_ray, v.events.h, x)) return false;
+  out.depth = v.state.depth;
+  out.beta = to_glm(v.state.beta);
+  out.weight = double(pixels) * double(m);
+  return shade_hit(scene, v.state.ray.detached(), v.events.h, out.x);
+}
+
+bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& f, const Tile& w,
+                     uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
+  if (edges.elements.empty()) return false;
+  Sampler sampler(mix64(scene.render.seed ^ kIndirectStream), k, 0);
+  PathVertex v;
+  if (!sample_path_vertex(scene, f, w, sampler, false, b, v)) return false;
+  const ShadedHit& x = v.x;
+  const ParamView<float> P(scene.params);
   // An edge and a point on it, by what x's BSDF makes of them (EdgeChoice).
   const EdgeChoice choice(scene, edges, x, (double(k) + double(sampler.next())) / double(n));
   if (choice.element < 0) return false;
@@ -246,8 +258,8 @@ bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   if (!(side_len > 0.f)) return false;
   const glm::vec3 off = side * (kIndirectOffset * dist / side_len);
   PathState<float> st;
-  st.depth = v.state.depth + 1;
-  st.hide_emission = v.state.depth == 0;
+  st.depth = v.depth + 1;
+  st.hide_emission = v.depth == 0;
   // A lamp's own silhouette: its emission with the BSDF sample's MIS weight, as the kernel takes it.
   st.specular = scene.shapes[e.shape].light < 0;
   st.bsdf_pdf = pdf;
@@ -259,9 +271,48 @@ bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   Sampler other = sampler;
   const glm::vec3 minus = value(radiance(scene, P, st, sampler));
   const glm::vec3 plus = value(radiance(scene, P, st_plus, other));
-  // 1 / (n pdf): the pixel (1 / pixels), the vertex (1 / m), the edge and the point on it.
-  const double scale = double(pixels) * double(m) / (choice.probability * double(pdf_u)) / double(n);
-  b.delta = glm::vec3(glm::dvec3(to_glm(v.state.beta) * fc * (minus - plus)) * scale);
+  // 1 / (n pdf): the pixel and the vertex (v.weight), the edge and the point on it.
+  const double scale = v.weight / (choice.probability * double(pdf_u)) / double(n);
+  b.delta = glm::vec3(glm::dvec3(v.beta * fc * (minus - plus)) * scale);
+  b.seen = side / (dist * dist);
+  if (!all_finite(glm::dvec3(b.delta))) {
+    if (nonfinite) ++*nonfinite;
+    return false;
+  }
+  return b.delta != glm::vec3(0.f);
+}
+
+bool indirect_shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& f, const Tile& w,
+                            uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
+  if (edges.lights.empty()) return false;
+  Sampler sampler(mix64(scene.render.seed ^ kIndirectShadowStream), k, 0);
+  PathVertex v;
+  if (!sample_path_vertex(scene, f, w, sampler, true, b, v)) return false;
+  ShadowSegment seg;
+  if (!shadow_segment(scene, edges, sampler, k, n, b, seg)) return false;
+  // x must see the shadow point y, on the receiver, from a side its BSDF takes.
+  const ShadedHit& x = v.x;
+  const glm::vec3 y = value(seg.y), dy_du(seg.y.x.d[0], seg.y.y.d[0], seg.y.z.d[0]);
+  const glm::vec3 to = y - x.y;
+  const float dist = glm::length(to);
+  if (!(dist > 16.f * x.eps)) return false;
+  const glm::vec3 omega = to / dist;
+  const glm::vec3 fc = x.f_cos(omega);
+  if (!(fc.x > 0.f || fc.y > 0.f || fc.z > 0.f)) return false;
+  const glm::vec3 o = x.y + x.n * (glm::dot(x.n, omega) > 0.f ? x.eps : -x.eps);
+  Hit hit;
+  if (!scene.bvh.intersect(Ray{o, glm::normalize(y - o)}, hit) || hit.prim != b.receiver ||
+      !(std::fabs(hit.t - glm::length(y - o)) < 1e-3f * dist))
+    return false;
+  // The step: the light point's direct light at the receiver on either side, seen from x.
+  const glm::vec3 side = glm::cross(omega, dy_du);
+  const float side_len = glm::length(side);
+  if (!(side_len > 0.f)) return false;
+  const glm::vec3 off = side * (kIndirectOffset * dist / side_len);
+  const Light& light = *seg.light;
+  const glm::vec3 minus = direct_from(scene, light, seg.q, seg.nq, b.light_prim, Ray{o, glm::normalize(y - off - o)});
+  const glm::vec3 plus = direct_from(scene, light, seg.q, seg.nq, b.light_prim, Ray{o, glm::normalize(y + off - o)});
+  b.delta = glm::vec3(glm::dvec3(v.beta * fc * (minus - plus)) * (v.weight * seg.weight / double(n)));
   b.seen = side / (dist * dist);
   if (!all_finite(glm::dvec3(b.delta))) {
     if (nonfinite) ++*nonfinite;

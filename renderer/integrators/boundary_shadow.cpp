@@ -11,6 +11,7 @@
 
 #include "ad/dual.h"
 #include "renderer/integrators/boundary.h"
+#include "renderer/integrators/boundary_segments.h"
 #include "renderer/integrators/integrator.h"
 #include "renderer/integrators/pixel_estimate.h"
 
@@ -107,11 +108,6 @@ glm::vec3 ShadedHit::f_cos(const glm::vec3& d, float* pdf) const {
   return to_glm(bsdf_f(*bsdf, *in, wo, wi)) * (sf->light_factor(Vec3<float>(d)) * opacity * std::fabs(wi.z));
 }
 
-namespace {
-
-// The direct light that the light point q (normal nq for an area light; 0 for a point light; for
-// an environment, `q` is the direction ω toward it) sends along `ray` back to the camera, per unit
-// of the light's pick: 0 where q is hidden.
 glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q, const glm::vec3& nq, uint32_t q_prim,
                       const Ray& ray) {
   Hit hit;
@@ -157,12 +153,9 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   return f * radiance * (cos_q / d2);
 }
 
-}  // namespace
-
-bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& f, const Tile& w,
-                   uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
+bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampler, uint64_t k, uint64_t n,
+                    BoundarySample& b, ShadowSegment& seg) {
   if (edges.lights.empty()) return false;
-  Sampler sampler(mix64(scene.render.seed ^ kShadowStream), k, 0);
   // Stratified by sample index: lights in turn, and each light's edges by length in its share.
   const uint64_t n_lights = edges.lights.size(), share = (n + n_lights - 1) / n_lights;
   const size_t li = size_t(k % n_lights);
@@ -277,8 +270,25 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   b.receiver = hit.prim;
   b.receiver_normal = to_glm(prim_normal(rp, Vec3<float>(y)));
   if (!prim_coords(rp, y, b.receiver_at)) return false;
+  seg.light = &light;
+  seg.q = q;
+  seg.nq = nq;
+  seg.weight = weight;
+  seg.y = shadow_point(scene, ParamView<D1>(scene.params), b, p);
+  return true;
+}
+
+bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& f, const Tile& w,
+                   uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
+  using D1 = ad::Dual<1>;
+  Sampler sampler(mix64(scene.render.seed ^ kShadowStream), k, 0);
+  ShadowSegment seg;
+  if (!shadow_segment(scene, edges, sampler, k, n, b, seg)) return false;
+  const Light& light = *seg.light;
+  const glm::vec3 q = seg.q, nq = seg.nq;
+  const double weight = seg.weight;
+  const Vec3<D1>& yd = seg.y;
   // The shadow point on the film, and its speed along the edge parameter.
-  const Vec3<D1> yd = shadow_point(scene, ParamView<D1>(scene.params), b, p);
   const CameraFrame<D1> fd = camera_frame(scene.camera, ParamView<D1>(scene.params));
   const FilmPoint<D1> x = project(fd, yd);
   if (!(x.depth.v > 0.f)) return false;

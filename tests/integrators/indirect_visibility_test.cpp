@@ -106,17 +106,36 @@ TEST_CASE("a panel's edges seen in a glossy floor move with it", "[boundary][ind
   check_regions(scene, "camera.origin[0]", 0.04f, {{0, 32, 26, 48}, {32, 64, 26, 48}}, 0.05);
 }
 
+// A black blocker above the view that casts the sun's hard shadow across the panel (a band at
+// height 1.0-1.16, x from -0.3 to 0.1).
+json with_blocker(json doc) {
+  doc["materials"]["black"] = {{"type", "diffuse"}, {"albedo", {0, 0, 0}}};
+  doc["shapes"].push_back({{"name", "blocker"}, {"type", "quad"}, {"corner", {-0.3, 2.0, 1.8}}, {"edge_u", {0.4, 0, 0}},
+                           {"edge_v", {0, 0, 0.4}}, {"material", "black"}});
+  return doc;
+}
+
+// The shadow's reflection: its two edges, one per region, move with the blocker.
+TEST_CASE("a shadow seen in a glossy floor moves with its blocker", "[boundary][indirect]") {
+  json doc = with_blocker(glossy_floor_scene(400000));
+  doc["render"]["indirect_samples"] = 4000000;  // shadow samples seen from x are drawn blind to x
+  const Scene scene = load_scene(doc, "");
+  // (Without the shadow edges seen from the floor: 0 in both.)
+  check_regions(scene, "shapes.blocker.corner[0]", 0.04f, {{0, 31, 26, 48}, {31, 64, 26, 48}}, 0.1);
+}
+
 TEST_CASE("a panel's edges seen through frosted glass move with it", "[boundary][indirect]") {
   const Scene scene = load_scene(frosted_pane_scene(400000), "");
   check_regions(scene, "shapes.panel.corner[0]", 0.04f, {{0, 32, 0, 48}, {32, 64, 0, 48}}, 0.05);
 }
 
 TEST_CASE("the indirect samples' reverse gradient equals forward mode with the same samples", "[boundary][indirect][reverse]") {
-  const Scene scene = load_scene(glossy_floor_scene(20000), "");
-  // The panel's position and width, and the camera's height (which moves the floor's vertices:
-  // their motion is replayed in T).
+  const Scene scene = load_scene(with_blocker(glossy_floor_scene(20000)), "");
+  // The panel's position and width, the camera's height (which moves the floor's vertices: their
+  // motion is replayed in T) and the blocker's x (shadow edges seen from the floor).
   const std::vector<Slot> slots = {slot_of(scene, "shapes.panel.corner[0]"), slot_of(scene, "shapes.panel.corner[1]"),
-                                   slot_of(scene, "shapes.panel.edge_u[0]"), slot_of(scene, "camera.origin[1]")};
+                                   slot_of(scene, "shapes.panel.edge_u[0]"), slot_of(scene, "camera.origin[1]"),
+                                   slot_of(scene, "shapes.blocker.corner[0]")};
   const int w = scene.camera.width, h = scene.camera.height;
   // A fixed adjoint image: a ramp per channel.
   Image adjoint(w, h, 3);
