@@ -164,7 +164,8 @@ struct BoundaryPass {
 
   BoundaryPass(const Scene& s, const Tile& w, long n_)
       : scene(s), window(w), n(n_), silhouettes(find_silhouettes(s, widened(w, s.render.filter))),
-        shadows(find_shadow_edges(s)), seen(s.render.max_depth >= 2 ? indirect_edges(s) : Silhouettes{}),
+        shadows(find_shadow_edges(s)),
+        seen(s.render.max_depth >= 2 && n_ > 0 && s.render.indirect_samples != 0 ? indirect_edges(s) : Silhouettes{}),
         frame(camera_frame(s.camera, ParamView<float>(s.params))), reach(widened(w, s.render.filter)) {}
 
   long shadow_count() const { return shadows.lights.empty() ? 0 : std::max(1L, n / 2); }
