@@ -58,15 +58,7 @@ double sum_over(const Image& im, int c, const Region& r) { return region_sum(im,
 
 // Central difference of the region sum for one scalar, with the same random numbers.
 double region_difference(const Scene& scene, Slot slot, float h, const Region& r, uint64_t seed, int spp) {
-  Scene plus = scene, minus = scene;
-  plus.render.seed = minus.render.seed = seed;
-  plus.render.spp = minus.render.spp = spp;
-  plus.params.set(slot, scene.params.get(slot) + h);
-  minus.params.set(slot, scene.params.get(slot) - h);
-  plus.build_geometry();
-  minus.build_geometry();
-  const double step = double(plus.params.get(slot)) - double(minus.params.get(slot));
-  return (sum_over(render_local(plus, 2), 0, r) - sum_over(render_local(minus, 2), 0, r)) / step;
+  return testing::region_difference(scene, slot, h, r.x0, r.x1, r.y0, r.y1, seed, spp);
 }
 
 // Forward mode (interior and boundary) against differences at h and h/2, each over 3 seeds, per

@@ -41,8 +41,9 @@ inline json shadow_scene(long boundary_samples, const json& light = {{"name", "p
           {"lights", json::array({light})}};
 }
 
-// Central difference of the sum over [x0, x1) x [0, 48) for one scalar, with the same random numbers.
-inline double region_difference(const Scene& scene, Slot slot, float h, int x0, int x1, uint64_t seed, int spp = 256) {
+// Central difference of the sum over [x0, x1) x [y0, y1) for one scalar, with the same random numbers.
+inline double region_difference(const Scene& scene, Slot slot, float h, int x0, int x1, int y0, int y1, uint64_t seed,
+                                int spp) {
   Scene plus = scene, minus = scene;
   plus.render.seed = minus.render.seed = seed;
   plus.render.spp = minus.render.spp = spp;
@@ -51,7 +52,11 @@ inline double region_difference(const Scene& scene, Slot slot, float h, int x0, 
   plus.build_geometry();
   minus.build_geometry();
   const double step = double(plus.params.get(slot)) - double(minus.params.get(slot));
-  return (region_sum(render_local(plus, 2), 0, x0, x1, 0, 48) - region_sum(render_local(minus, 2), 0, x0, x1, 0, 48)) / step;
+  return (region_sum(render_local(plus, 2), 0, x0, x1, y0, y1) - region_sum(render_local(minus, 2), 0, x0, x1, y0, y1)) / step;
+}
+// The same over columns [x0, x1) of the 48 rows of the shadow scene.
+inline double region_difference(const Scene& scene, Slot slot, float h, int x0, int x1, uint64_t seed, int spp = 256) {
+  return region_difference(scene, slot, h, x0, x1, 0, 48, seed, spp);
 }
 
 // The shadow's boundary+interior derivative by `name`, summed over each image half (each holds
