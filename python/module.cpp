@@ -19,6 +19,7 @@
 #include "renderer/image/image.h"
 #include "renderer/io/json_reader.h"
 #include "renderer/io/scene_loader.h"
+#include "renderer/scene_params.h"
 
 namespace py = pybind11;
 using namespace dray;
@@ -134,15 +135,47 @@ int threads_of(const mpi::Context& ctx, std::optional<int> threads) {
   return threads ? *threads : ctx.default_threads();
 }
 
-Scene load(const std::string& path, const std::string& json_text, const std::vector<std::string>& overrides) {
+Scene load(const std::string& path, const std::string& json_text, const std::vector<std::string>& overrides,
+           const std::map<std::string, std::string>& defines) {
   try {
-    if (json_text.empty()) return load_scene(path, overrides);
+    if (json_text.empty()) return load_scene(path, overrides, true, defines);
     nlohmann::json doc = nlohmann::json::parse(json_text);
     for (const std::string& o : overrides) apply_override(doc, o);
     return load_scene(doc, path);
   } catch (const LoadError& e) {
     throw BadInput(e.what());
   }
+}
+
+// One parameter's values (NAME, NAME[i], NAME[i,j,c]) in its shape.
+py::array_t<float> param(const Scene& scene, const std::string& name) {
+  std::vector<ScalarParam> sc;
+  try {
+    sc = resolve_scalars(scene.params, {name});
+  } catch (const std::runtime_error& e) {
+    throw BadInput(e.what());
+  }
+  std::vector<float> v;
+  for (const ScalarParam& s : sc) v.push_back(scene.params.get(s.slot));
+  const auto e = scene.params.find(name);
+  return owned_array(std::move(v), e ? shape_of(*e) : std::vector<py::ssize_t>{});
+}
+
+// Values projected onto the parameter's domain (the optimizer's projection): the nearest allowed.
+py::array_t<float> project_values(const Scene& scene, const std::string& name,
+                           const py::array_t<double, py::array::c_style | py::array::forcecast>& values) {
+  std::vector<ScalarParam> sc;
+  try {
+    sc = resolve_scalars(scene.params, {name});
+  } catch (const std::runtime_error& e) {
+    throw BadInput(e.what());
+  }
+  if (size_t(values.size()) != sc.size())
+    throw BadInput(name + ": has " + std::to_string(sc.size()) + " values, got " + std::to_string(values.size()));
+  std::vector<float> out;
+  for (size_t k = 0; k < sc.size(); ++k) out.push_back(entry_of(scene.params, sc[k].slot).domain.project(values.data()[k]));
+  std::vector<py::ssize_t> shape(values.shape(), values.shape() + values.ndim());
+  return owned_array(std::move(out), shape);
 }
 
 py::dict params(const Scene& scene) {
@@ -154,21 +187,26 @@ py::dict params(const Scene& scene) {
   return out;
 }
 
+// All or nothing through the parameters' rules (renderer/scene_params.h): ValueError naming the
+// parameter and the rule, the scene unchanged.
 void update(Scene& scene, const py::dict& values) {
-  bool geometry = false;
+  std::vector<ParamUpdate> updates;
   for (auto [key, value] : values) {
+    if (!py::isinstance<py::str>(key)) throw BadInput("parameter names are strings, got " + std::string(py::str(py::type::of(key))));
     const std::string name = py::str(key);
-    const auto e = scene.params.find(name);
-    if (!e) throw BadInput("unknown parameter \"" + name + "\" (scene.params() lists them)");
-    const auto a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(value);
-    if (!a || size_t(a.size()) != e->size)
-      throw BadInput("parameter \"" + name + "\" has " + std::to_string(e->size) + " values, got " +
-                     (a ? std::to_string(a.size()) : std::string("something that is not an array")));
-    for (uint32_t i = 0; i < e->size; ++i) scene.params.set(e->slot + i, a.data()[i]);
-    geometry = geometry || scene.needs_rebuild(e->slot);
+    py::array_t<float, py::array::c_style | py::array::forcecast> a;
+    try {
+      a = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(value);
+    } catch (const py::error_already_set&) {
+    }
+    if (!a) throw BadInput(name + ": expected a number or an array of numbers, got " + std::string(py::str(py::type::of(value))));
+    updates.push_back({name, std::vector<float>(a.data(), a.data() + a.size())});
   }
-  if (geometry) scene.build_geometry();
-  else scene.refresh_tables();
+  try {
+    update_params(scene, updates);
+  } catch (const LoadError& e) {
+    throw BadInput(std::string(e.what()) + " (scene.params() lists the parameters; nothing was changed)");
+  }
 }
 
 py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<uint64_t> seed, std::optional<int> threads,
@@ -271,12 +309,12 @@ PYBIND11_MODULE(_dray, m) {
       .def_property_readonly("spp", [](const Scene& s) { return s.render.spp; })
       .def_property_readonly("seed", [](const Scene& s) { return s.render.seed; })
       .def_property_readonly("path", [](const Scene& s) { return s.path; })
-      .def("params", &params,
-           "{name: numpy array} of every parameter, as `dray params` lists them: () for a scalar, (3,) for a vector, "
-           "a block's shape (a texture's H×W×C, a mesh's V×3 vertices). Copies.")
+      .def("_values", &params, "{name: numpy array} of every parameter (copies); Scene.params() is the live mapping")
+      .def("_param", &param, py::arg("name"))
+      .def("_project", &project_values, py::arg("name"), py::arg("values"))
       .def("update", &update,
            "Sets parameters from {name: array of its size}; rebuilds (or refits) the geometry when one moves it.");
-  m.def("load", &load, py::arg("path"), py::arg("json_text"), py::arg("overrides"));
+  m.def("load", &load, py::arg("path"), py::arg("json_text"), py::arg("overrides"), py::arg("defines"));
   m.def("render", &render, py::arg("scene"), py::arg("spp"), py::arg("seed"), py::arg("threads"), py::arg("comm"));
   m.def("render_forward", &render_forward, py::arg("scene"), py::arg("wrt"), py::arg("spp"), py::arg("seed"),
         py::arg("threads"), py::arg("comm"));

@@ -76,7 +76,10 @@ std::vector<long> parse_indices(const std::string& name, std::string& base) {
 
 std::string shape_text(const std::vector<uint32_t>& shape) {
   std::string t;
-  for (uint32_t d : shape) t += (t.empty() ? "" : "x") + std::to_string(d);
+  for (uint32_t d : shape) {
+    if (!t.empty()) t += 'x';
+    t += std::to_string(d);  // appended piecewise: GCC 12 warns falsely of "x" + to_string (-Wrestrict)
+  }
   return t;
 }
 

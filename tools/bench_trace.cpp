@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
     // One thread, alternating with Embree's run of the same rays, so that both see the same state
     // of this shared machine: the ratio is the median of the pairs' ratios.
     std::vector<double> ours, theirs, pair_ratio;
-    long embree_hits = 0;
+    [[maybe_unused]] long embree_hits = 0;
 #ifdef DRAY_HAVE_EMBREE
     embree.trace(rs, occlusion);  // warm-up
 #endif

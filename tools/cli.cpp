@@ -2,7 +2,9 @@
 // checked before any work, warnings, and what a signal does.
 #include "tools/cli.h"
 
+#include <atomic>
 #include <csignal>
+#include <fcntl.h>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -55,8 +57,7 @@ CLI::Validator real_number(double min, bool inclusive, double max) {
       "", "number");
 }
 
-void SceneArgs::add_to(CLI::App* cmd) {
-  cmd->add_option("SCENE", scene, "Scene file: dray JSON, or Mitsuba 3 XML (.xml)")->required();
+void add_scene_edits(CLI::App* cmd, std::vector<std::string>& sets, std::vector<std::string>& defines_given) {
   cmd->add_option("-D", defines_given,
                   "Set a Mitsuba XML scene's $name, NAME=VALUE, one per -D (overrides its <default name=\"NAME\">), as "
                   "Mitsuba's -D")
@@ -66,6 +67,11 @@ void SceneArgs::add_to(CLI::App* cmd) {
                   "KEY may be any parameter name of dray params, NAME[i] one component; VALUE is JSON, a bare word a "
                   "string, null removes the key)")
       ->allow_extra_args(false);
+}
+
+void SceneArgs::add_to(CLI::App* cmd) {
+  cmd->add_option("SCENE", scene, "Scene file: dray JSON, or Mitsuba 3 XML (.xml)")->required();
+  add_scene_edits(cmd, sets, defines_given);
   cmd->add_option("--spp", spp, "Samples per pixel (default: the scene's render.spp; same as --set render.spp=N)")
       ->check(whole_number(1, 1 << 20));
   cmd->add_option("--seed", seed, "Random seed (default: the scene's render.seed; same as --set render.seed=S)")
@@ -90,7 +96,9 @@ std::vector<std::string> SceneArgs::overrides() const {
   return o;
 }
 
-std::map<std::string, std::string> SceneArgs::defines() const {
+std::map<std::string, std::string> SceneArgs::defines() const { return parse_defines(defines_given); }
+
+std::map<std::string, std::string> parse_defines(const std::vector<std::string>& defines_given) {
   std::map<std::string, std::string> d;
   for (const std::string& given : defines_given) {
     const size_t eq = given.find('=');
@@ -170,9 +178,33 @@ std::string derivative_file_stem(const std::string& param) {
 namespace {
 
 char g_interrupt_message[512] = "";
+// A file to write on a signal (its path, a temporary beside it, its contents), set by
+// on_interrupt_write: two slots, the handler reads the active one while the next is filled (a
+// signal may reach any thread, whose mask is not the main thread's).
+struct InterruptFile {
+  std::string file, tmp, contents;
+};
+InterruptFile g_interrupt_files[2];
+std::atomic<int> g_interrupt_active{-1};
 
+// Only async-signal-safe calls: unlink, open, write, close, rename, _exit.
 extern "C" void on_interrupt(int) {
   remove_partial_file();
+  if (const int active = g_interrupt_active.load(); active >= 0) {
+    const InterruptFile& f = g_interrupt_files[active];
+    const int fd = ::open(f.tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      size_t done = 0;
+      while (done < f.contents.size()) {
+        const ssize_t n = ::write(fd, f.contents.data() + done, f.contents.size() - done);
+        if (n <= 0) break;
+        done += size_t(n);
+      }
+      ::close(fd);
+      if (done == f.contents.size()) ::rename(f.tmp.c_str(), f.file.c_str());
+      else ::unlink(f.tmp.c_str());
+    }
+  }
   if (g_interrupt_message[0]) {
     ssize_t ignored = ::write(STDERR_FILENO, g_interrupt_message, std::strlen(g_interrupt_message));
     (void)ignored;
@@ -180,26 +212,40 @@ extern "C" void on_interrupt(int) {
   ::_exit(kExitInterrupted);
 }
 
-}  // namespace
-
-void on_interrupt_print(const mpi::Context& ctx, const std::string& message) {
-  // Written while no signal can be delivered: the handler never reads a half-written message.
+// Runs `change` while no signal can be delivered (the handler never reads a half-made value), and
+// installs the handler for SIGINT, SIGTERM (mpirun's) and SIGPIPE (a closed pipe: `| head`).
+template <class F>
+void with_signals_blocked(F&& change) {
   sigset_t block, old;
   sigemptyset(&block);
-  sigaddset(&block, SIGINT);
-  sigaddset(&block, SIGTERM);
+  for (int s : {SIGINT, SIGTERM, SIGPIPE}) sigaddset(&block, s);
   pthread_sigmask(SIG_BLOCK, &block, &old);
-  std::snprintf(g_interrupt_message, sizeof g_interrupt_message, "%s", ctx.is_root() ? (message + "\n").c_str() : "");
+  change();
   static bool installed = false;
   if (!installed) {
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    for (int s : {SIGINT, SIGTERM, SIGPIPE}) sigaction(s, &sa, nullptr);
     installed = true;
   }
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+}  // namespace
+
+void on_interrupt_print(const mpi::Context& ctx, const std::string& message) {
+  with_signals_blocked([&] {
+    std::snprintf(g_interrupt_message, sizeof g_interrupt_message, "%s", ctx.is_root() ? (message + "\n").c_str() : "");
+  });
+}
+
+void on_interrupt_write(const std::filesystem::path& file, std::string contents) {
+  with_signals_blocked([&] {
+    const int next = g_interrupt_active.load() == 0 ? 1 : 0;
+    g_interrupt_files[next] = {file.string(), file.string() + ".interrupted.tmp", std::move(contents)};
+    g_interrupt_active.store(next);
+  });
 }
 
 }  // namespace dray::cli

@@ -44,6 +44,12 @@ struct SceneArgs {
   std::map<std::string, std::string> defines() const;  // -D, as name -> value
 };
 
+// -D NAME=VALUE and --set KEY=VALUE (one per use): a scene's edits, for render, params, gradcheck
+// and optimize alike.
+void add_scene_edits(CLI::App* cmd, std::vector<std::string>& sets, std::vector<std::string>& defines_given);
+// -D's NAME=VALUE as name -> value; throws LoadError for a malformed one.
+std::map<std::string, std::string> parse_defines(const std::vector<std::string>& defines_given);
+
 // Prints the agreed error once (rank 0) and returns its exit code.
 inline int report(const mpi::Context& ctx, const mpi::Status& st) {
   if (st.code != 0 && ctx.is_root()) std::fprintf(stderr, "dray: %s\n", st.message.c_str());
@@ -108,6 +114,9 @@ std::string derivative_file_stem(const std::string& param);
 // From now on SIGINT or SIGTERM (mpirun's Ctrl-C) removes a partly written output file, prints
 // `message` on rank 0 and exits 130. Call again to change the message.
 void on_interrupt_print(const mpi::Context& ctx, const std::string& message);
+// From now on SIGINT, SIGTERM or SIGPIPE also writes `contents` to `file` (atomically: a
+// temporary renamed) before exiting: a job's report saying "interrupted at iteration N". Rank 0.
+void on_interrupt_write(const std::filesystem::path& file, std::string contents);
 
 // --alpha, --max-fail-share, --max-global-z: the statistical test's settings.
 void add_ztest_options(CLI::App* cmd, ZTestOptions& z);
@@ -164,7 +173,9 @@ int run_convert(const mpi::Context& ctx, const ConvertArgs& args);
 
 struct OptimizeArgs {
   std::string job;
-  bool resume = false, quiet = false, progress = false;
+  std::vector<std::string> sets, defines_given;  // the job's scene edited (--set, -D)
+  std::string output;                            // -o: instead of the job's "output"
+  bool resume = false, force = false, quiet = false, progress = false;
   int threads = 0;
 };
 CLI::App* add_optimize_command(CLI::App& app, OptimizeArgs& args);

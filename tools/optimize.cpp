@@ -17,6 +17,7 @@
 #include "tools/cli.h"
 #include "tools/optimize_job.h"
 #include "tools/optimizer.h"
+#include "tools/optimize_output.h"
 #include "tools/optimize_report.h"
 #include "tools/progress.h"
 
@@ -27,7 +28,12 @@ namespace dray::cli {
 CLI::App* add_optimize_command(CLI::App& app, OptimizeArgs& a) {
   CLI::App* cmd = app.add_subcommand("optimize", "Run an inverse-rendering job (JSON): recover scene parameters from a target image");
   cmd->add_option("JOB", a.job, "Job file (JSON)")->required();
+  add_scene_edits(cmd, a.sets, a.defines_given);
+  cmd->add_option("-o,--output", a.output, "Output folder (default: the job's \"output\", relative to the job file)");
   cmd->add_flag("--resume", a.resume, "Continue from the job's last checkpoint (same result as an uninterrupted run)");
+  cmd->add_flag("--force", a.force,
+                "Start again in an output folder that holds an earlier run: its files (progress.csv, snapshots, checkpoint, "
+                "report, final scene) are removed first; without --force or --resume such a folder is an error");
   add_threads_option(cmd, a.threads);
   cmd->add_flag("-q,--quiet", a.quiet, "No per-iteration lines and no progress bar");
   cmd->add_flag("--progress", a.progress, "Draw the progress bar even when stderr is not a terminal (as under mpirun)");
@@ -140,13 +146,14 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   json scene_doc;
   Job job;
   mpi::Status st = mpi::agree_on(ctx, [&] {
-    job = parse_job(a.job, scene, scene_doc);
+    job = parse_job(a.job, scene, scene_doc, {a.sets, parse_defines(a.defines_given), a.output});
     // The targets, the primal, its gather buffer and the snapshot's copy.
     int w = 0, h = 0;
     for (const View& v : job.views) w = std::max(w, v.camera.width), h = std::max(h, v.camera.height);
     check_image_memory(ctx, job.scene_path, w, h, 3, 3.0 + 2.0 * double(job.views.size()));
     if (ctx.is_root()) {
       try {
+        if (!a.resume) prepare_output_folder(job.output, a.force);
         check_writable(fs::path(job.output) / "progress.csv");
       } catch (const LoadError& e) {
         throw LoadError(job.file + ": /output: " + e.what());
@@ -246,7 +253,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     for (int k = 1; k <= state.iteration; ++k) {  // a resumed run's earlier snapshots
       char name[64];
       std::snprintf(name, sizeof name, "snapshot-%04d.png", k);
-      if (fs::exists(out / name)) page.add_snapshot(k, out / name);
+      if (fs::exists(out / name)) page.add_snapshot(k, batch_views(job, k - 1)[0], out / name);
     }
   }
 
@@ -306,10 +313,13 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
         char name[64];
         std::snprintf(name, sizeof name, "snapshot-%04d.png", k);
         write_image(primal, (out / name).string());
-        page.add_snapshot(k, out / name);
-        page.set_images(targets[size_t(batch_views(job, it)[0])], primal);
-        page.write(out / "report.html", {ctx.size(), threads, total_seconds, mpi_seconds, false});
+        const int view = batch_views(job, it)[0];  // the batch's first: the view `primal` shows
+        page.add_snapshot(k, view, out / name);
+        page.set_images(view, targets[size_t(view)], primal);
+        page.write(out / "report.html", {ctx.size(), threads, total_seconds, mpi_seconds, RunFacts::Status::running});
       }
+      // What a signal leaves: the page as it stands, saying where the run stopped.
+      on_interrupt_write(out / "report.html", page.html({ctx.size(), threads, total_seconds, mpi_seconds, RunFacts::Status::interrupted}));
       if (!a.quiet) {
         bar.finish();
         std::string batch;  // a mini-batch's views
@@ -339,12 +349,15 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     if (!ctx.is_root()) return;
     write_text_file(out / "final-scene.json", final_scene(job, scene_doc, scene, out).dump(2) + "\n");
     write_seen_masks(job, scene, state, out);
-    page.write(out / "report.html", {ctx.size(), threads, total_seconds, mpi_seconds, true});
+    on_interrupt_write({}, {});  // the run is complete: a late signal leaves the final page
+    page.write(out / "report.html", {ctx.size(), threads, total_seconds, mpi_seconds, RunFacts::Status::finished});
     if (!a.quiet) {
       const double share = total_seconds > 0 ? 100 / total_seconds : 0.0;
       std::printf("dray optimize: %d iterations, %.2f s; MPI communication %.2f%% of it, waiting for other ranks "
                   "%.2f%%; %d ranks x %d threads\n",
                   job.iterations - first_iteration, total_seconds, share * mpi_seconds, share * wait_seconds, ctx.size(), threads);
+    }
+    {  // the result, also with --quiet
       for (size_t k = 0; k < n; ++k)
         if (job.scalars[k].block < 0) std::printf("  %-36s %.6g\n", job.scalars[k].name.c_str(), state.value[k]);
       for (const auto& b : block_means(job, state.value))

@@ -9,6 +9,7 @@
 #include "renderer/image/image.h"
 #include "renderer/io/obj_file.h"
 #include "renderer/io/scene_loader.h"
+#include "renderer/scene_params.h"
 
 namespace fs = std::filesystem;
 
@@ -109,7 +110,7 @@ void read_views(const JsonReader& rd, const json& j, Job& job, const Scene& scen
 
 }  // namespace
 
-Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
+Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobEdits& edits) {
   JsonReader rd(path);
   json j = read_json_file(path);
   rd.object(j, "", {"scene", "target", "views", "batch", "view_groups", "params", "optimizer", "loss", "spp", "output", "snapshot_every",
@@ -121,6 +122,7 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
   job.dir = fs::path(path).parent_path();
   job.scene_path = relative_to(job.dir, rd.string(j["scene"], "/scene")).string();
   job.output = relative_to(job.dir, rd.string(j["output"], "/output")).lexically_normal().string();
+  if (!edits.output.empty()) job.output = fs::path(edits.output).lexically_normal().string();
   if (j.contains("optimizer")) {
     const json& o = j["optimizer"];
     rd.object(o, "/optimizer", {"type", "iterations", "beta1", "beta2", "epsilon", "lr_decay"});
@@ -156,7 +158,8 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
   // The scene, and the parameters in it.
   // A Mitsuba XML scene is converted: the job works on (and writes back) its native document.
   std::vector<std::string> warnings;
-  scene_doc = read_scene_document(job.scene_path, {}, warnings);
+  scene_doc = read_scene_document(job.scene_path, edits.defines, warnings);
+  for (const std::string& s : edits.sets) apply_override(scene_doc, s);
   scene = load_scene(scene_doc, job.scene_path);
   scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
   read_views(rd, j, job, scene, scene_doc);
@@ -190,7 +193,13 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc) {
       if (taken[s.slot])
         for (const Scalar& other : job.scalars)
           if (other.slot == s.slot) rd.fail(where, s.name + " is already optimised (as " + other.name + ")");
-      job.scalars.push_back({s.name, s.slot, lr, lo, hi, block ? entry : -1});
+      const Domain domain = entry_of(scene.params, s.slot).domain;
+      const double start = scene.params.get(s.slot);
+      if (!(start >= lo && start <= hi))
+        rd.fail(where, s.name + " starts at " + fmt_number(start) + ", outside the job's [min, max] = [" + fmt_number(lo) + ", " +
+                           fmt_number(hi) + "]");
+      // The start lies in the domain (the loader checked it) and in [min, max]: their intersection is not empty.
+      job.scalars.push_back({s.name, s.slot, lr, lo, hi, block ? entry : -1, domain});
     }
     if (job.multi_view && whole.rfind("camera.", 0) == 0)
       rd.fail(where, "the camera cannot be optimised in a job with \"views\" (each view sets its own camera)");

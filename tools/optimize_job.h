@@ -2,6 +2,7 @@
 // An optimization job (JSON) as dray optimize reads it, rank 0's optimizer state, its
 // checkpoint, and the final scene written back.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,9 @@ namespace dray::cli {
 struct Scalar {
   std::string name;  // materials.white.albedo[1]
   Slot slot;
-  double lr, min, max;
+  double lr, min, max;  // the job's bounds
   int block = -1;  // an element of a parameter block: the index of its name in Job::entries
+  Domain domain;   // the parameter's (renderer/core/param_domain.h): steps are projected onto it and the bounds
 };
 
 // One view of the object: a camera, and the image it should see.
@@ -66,8 +68,16 @@ struct Job {
 // (the same on every rank and on resume).
 std::vector<int> batch_views(const Job& job, int iteration);
 
+// What the command line changes of a job: its scene's values (--set) and defines (-D, Mitsuba XML),
+// its output folder (-o).
+struct JobEdits {
+  std::vector<std::string> sets;
+  std::map<std::string, std::string> defines;
+  std::string output;
+};
+
 // Reads the job and its scene (not its target). Throws LoadError naming the job file and key.
-Job parse_job(const std::string& path, Scene& scene, json& scene_doc);
+Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobEdits& edits = {});
 
 // The settings a resumed job must share with the run that wrote the checkpoint: everything
 // that changes the trajectory (iterations may grow; snapshots and checkpoints may change).

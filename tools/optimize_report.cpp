@@ -94,6 +94,18 @@ std::string chart(const std::string& title, const std::vector<Series>& series, b
   return o.str() + "</svg>";
 }
 
+// The loss curve smoothed: each iteration's mean with the (up to) n - 1 before it.
+constexpr size_t kSmoothing = 10;
+std::vector<double> trailing_mean(const std::vector<double>& y, size_t n) {
+  std::vector<double> out(y.size());
+  double sum = 0;
+  for (size_t i = 0; i < y.size(); ++i) {
+    sum += y[i] - (i >= n ? y[i - n] : 0.0);
+    out[i] = sum / double(std::min(i + 1, n));
+  }
+  return out;
+}
+
 std::string png_data(const std::vector<unsigned char>& bytes) { return "data:image/png;base64," + base64(bytes); }
 
 }  // namespace
@@ -136,15 +148,16 @@ void Report::add_csv_lines(const std::vector<std::string>& lines) {
   }
 }
 
-void Report::add_snapshot(int iteration, const fs::path& png) {
+void Report::add_snapshot(int iteration, int view, const fs::path& png) {
   std::ifstream f(png, std::ios::binary);
   const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (bytes.empty()) return;
-  snapshots_.push_back({iteration, png_data(bytes)});
+  snapshots_.push_back({iteration, view, png_data(bytes)});
   if (snapshots_.size() > 12) snapshots_.pop_front();
 }
 
-void Report::set_images(const Image& target, const Image& current) {
+void Report::set_images(int view, const Image& target, const Image& current) {
+  view_ = view;
   target_png_ = png_data(png_bytes(target));
   current_png_ = png_data(png_bytes(current));
   std::vector<float> diff(size_t(target.width) * size_t(target.height));
@@ -154,13 +167,21 @@ void Report::set_images(const Image& target, const Image& current) {
   difference_png_ = png_data(png_bytes(heatmap(diff, target.width, target.height, scale)));
 }
 
-void Report::write(const fs::path& file, const RunFacts& facts) const {
+void Report::write(const fs::path& file, const RunFacts& facts) const { write_text_file(file, html(facts)); }
+
+std::string Report::html(const RunFacts& facts) const {
   std::vector<double> it, loss, norm;
   for (const ReportRow& r : rows_) it.push_back(r.iteration), loss.push_back(r.loss), norm.push_back(r.gradient_norm);
+  const std::vector<double> smooth = trailing_mean(loss, kSmoothing);
   const int done = rows_.empty() ? 0 : rows_.back().iteration;
+  using Status = RunFacts::Status;
+  const std::string status = facts.status == Status::finished      ? "finished"
+                             : facts.status == Status::interrupted ? "interrupted at iteration " + std::to_string(done) +
+                                                                         " (continue it with --resume from its last checkpoint)"
+                                                                   : "running (this page reloads every 10 s)";
   std::ostringstream o;
   o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
-  if (!facts.finished) o << "<meta http-equiv=\"refresh\" content=\"10\">";
+  if (facts.status == Status::running) o << "<meta http-equiv=\"refresh\" content=\"10\">";
   o << "<title>dray optimize: " << escape(job_.file) << "</title><style>"
     << "body{font:14px sans-serif;margin:16px;color:#222}h1{font-size:18px}h2{font-size:15px;margin:18px 0 6px}"
     << ".chart{background:#fafafa;margin:4px}.chart text{font-size:11px}.chart .title{font-weight:bold}"
@@ -168,17 +189,24 @@ void Report::write(const fs::path& file, const RunFacts& facts) const {
     << "polyline{stroke-width:1.5}td{padding:2px 10px 2px 0}figure{display:inline-block;margin:4px}"
     << "img{width:256px;image-rendering:pixelated;border:1px solid #ccc}.strip img{width:128px}</style></head><body>\n"
     << "<h1>dray optimize " << escape(job_.file) << "</h1>\n<table>"
-    << "<tr><td>status</td><td>" << (facts.finished ? "finished" : "running (this page reloads every 10 s)") << ", iteration "
-    << done << " of " << job_.iterations << "</td></tr>"
+    << "<tr><td>status</td><td id=\"status\">" << escape(status) << "; iteration " << done << " of " << job_.iterations
+    << "</td></tr>"
     << "<tr><td>ranks × threads</td><td>" << facts.ranks << " × " << facts.threads << "</td></tr>"
     << "<tr><td>time</td><td>" << number(facts.seconds) << " s, MPI communication "
     << number(facts.seconds > 0 ? 100 * facts.mpi_seconds / facts.seconds : 0.0) << "% of it</td></tr>"
     << "<tr><td>views</td><td>" << job_.views.size() << (job_.batch > 0 ? ", " + std::to_string(job_.batch) + " per iteration" : "")
     << "</td></tr><tr><td>optimizer</td><td>" << escape(job_.optimizer) << ", loss " << escape(job_.loss_name) << ", "
     << job_.scalars.size() << " scalars, " << job_.spp << " spp</td></tr>";
-  if (!rows_.empty()) o << "<tr><td>loss</td><td>" << number(rows_.front().loss) << " → " << number(rows_.back().loss) << "</td></tr>";
+  if (!rows_.empty()) {
+    // A single iteration's loss is noisy (its samples): the best and the final, and the final smoothed.
+    const size_t best = size_t(std::min_element(loss.begin(), loss.end()) - loss.begin());
+    o << "<tr><td>loss</td><td id=\"loss\">best " << number(loss[best]) << " (iteration " << rows_[best].iteration << "), final "
+      << number(loss.back()) << ", final mean of " << std::min<size_t>(kSmoothing, loss.size()) << " iterations "
+      << number(smooth.back()) << " (first " << number(loss.front()) << ")</td></tr>";
+  }
   o << "</table>\n<h2>Loss and gradient</h2>\n"
-    << chart("loss (log scale)", {{"loss", "#c33", it, loss}}, true, NAN, 480, 220)
+    << chart("loss (log scale)", {{"loss", "#e9a0a0", it, loss}, {"mean of " + std::to_string(kSmoothing), "#c33", it, smooth}}, true,
+             NAN, 480, 220)
     << chart("gradient norm (log scale)", {{"|grad|", "#36c", it, norm}}, true, NAN, 480, 220) << "\n";
   if (!names_.empty()) {
     o << "<h2>Parameters</h2>\n";
@@ -193,22 +221,22 @@ void Report::write(const fs::path& file, const RunFacts& facts) const {
     o << "\n";
   }
   if (!target_png_.empty())
-    o << "<h2>View 0: target, current, difference</h2>\n<figure><img alt=\"target\" src=\"" << target_png_
+    o << "<h2>View " << view_ << ": target, current, difference</h2>\n<figure><img alt=\"target\" src=\"" << target_png_
       << "\"><figcaption>target</figcaption></figure><figure><img alt=\"current\" src=\"" << current_png_
       << "\"><figcaption>current (latest snapshot)</figcaption></figure><figure><img alt=\"difference\" src=\""
       << difference_png_ << "\"><figcaption>|current − target| (heat map, 99th percentile white)</figcaption></figure>\n";
   if (!snapshots_.empty()) {
     o << "<h2>Snapshots</h2>\n<div class=\"strip\">";
-    for (const auto& [iteration, data] : snapshots_)
-      o << "<figure><img alt=\"iteration " << iteration << "\" src=\"" << data << "\"><figcaption>iteration " << iteration
-        << "</figcaption></figure>";
+    for (const Snapshot& s : snapshots_)
+      o << "<figure><img alt=\"iteration " << s.iteration << "\" src=\"" << s.png << "\"><figcaption>iteration " << s.iteration
+        << (job_.views.size() > 1 ? ", view " + std::to_string(s.view) : std::string()) << "</figcaption></figure>";
     o << "</div>\n";
   }
   // For tests and people: how many images decoded (Chromium's --dump-dom shows it).
   o << "<script>window.addEventListener('load',()=>{const i=[...document.images];"
        "document.body.dataset.imagesLoaded=i.filter(x=>x.complete&&x.naturalWidth>0).length+'/'+i.length;});</script>\n"
     << "</body></html>\n";
-  write_text_file(file, o.str());
+  return o.str();
 }
 
 }  // namespace dray::cli

@@ -23,7 +23,7 @@ struct ReportRow {
 struct RunFacts {
   int ranks = 1, threads = 1;
   double seconds = 0, mpi_seconds = 0;  // this run's (a resumed run: since it resumed)
-  bool finished = false;
+  enum class Status { running, finished, interrupted } status = Status::running;
 };
 
 class Report {
@@ -34,11 +34,12 @@ class Report {
   // Rows read back from progress.csv's lines (a resumed run's earlier iterations).
   void add_csv_lines(const std::vector<std::string>& lines);
   void add(ReportRow row) { rows_.push_back(std::move(row)); }
-  // The first view's target and the latest render of it (a snapshot's), full size.
-  void set_images(const Image& target, const Image& current);
-  // A snapshot PNG, read once: the page keeps the last 12.
-  void add_snapshot(int iteration, const std::filesystem::path& png);
+  // The latest snapshot's view (its index in the job), its target and render, full size.
+  void set_images(int view, const Image& target, const Image& current);
+  // A snapshot PNG of view `view`, read once: the page keeps the last 12.
+  void add_snapshot(int iteration, int view, const std::filesystem::path& png);
 
+  std::string html(const RunFacts& facts) const;
   void write(const std::filesystem::path& file, const RunFacts& facts) const;
 
  private:
@@ -46,8 +47,13 @@ class Report {
   std::vector<std::string> names_;  // of ReportRow::values
   std::vector<double> truth_;
   std::vector<ReportRow> rows_;
+  int view_ = 0;  // of the images below
   std::string target_png_, current_png_, difference_png_;  // base64
-  std::deque<std::pair<int, std::string>> snapshots_;  // iteration, PNG data URI
+  struct Snapshot {
+    int iteration, view;
+    std::string png;  // a data URI
+  };
+  std::deque<Snapshot> snapshots_;
 };
 
 // The known value of each of the job's scalars that are not block elements: read from the target

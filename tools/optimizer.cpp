@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "renderer/scene_params.h"
+
 namespace dray::cli {
 
 std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scene) {
@@ -74,7 +76,7 @@ std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSy
   std::vector<double> next = state.value;
   for (size_t k = 0; k < next.size(); ++k) {
     const Scalar& s = job.scalars[k];
-    next[k] = double(float(std::clamp(next[k] - step[k], s.min, s.max)));
+    next[k] = double(s.domain.project(std::clamp(next[k] - step[k], s.min, s.max)));
   }
   return next;
 }

@@ -12,11 +12,18 @@ every rank of `comm` and for any number of ranks and threads.
 """
 import json as _json
 import os as _os
+import re as _re
 
 from . import _dray
 from ._dray import Scene  # noqa: F401  (the type load returns)
+from .params import SceneParameters
+from . import optimizers  # noqa: F401  (dray.optimizers.Adam)
 
-__all__ = ["Scene", "load", "render", "render_forward", "backward", "write_image", "read_image"]
+__all__ = ["Scene", "SceneParameters", "load", "render", "render_forward", "backward", "write_image", "read_image",
+           "optimizers"]
+
+Scene.params = lambda self: SceneParameters(self)
+Scene.params.__doc__ = SceneParameters.__doc__
 
 
 def _comm_handle(comm):
@@ -28,6 +35,17 @@ def _comm_handle(comm):
     return comm.py2f()
 
 
+def _names(wrt):
+    """`wrt` as a list of parameter names: one name (a string) or any iterable of them."""
+    if isinstance(wrt, (str, bytes)):
+        return [wrt.decode() if isinstance(wrt, bytes) else wrt]
+    names = list(wrt)
+    for n in names:
+        if not isinstance(n, str):
+            raise TypeError("wrt: parameter names are strings, got %r" % type(n).__name__)
+    return names
+
+
 def _override(key, value):
     return "%s=%s" % (key, _json.dumps(value.tolist() if hasattr(value, "tolist") else value))
 
@@ -36,12 +54,28 @@ def load(scene, **overrides):
     """Loads a scene: a file (dray JSON, or Mitsuba 3 XML) or a dict in dray's JSON format (its
     relative paths taken from the current directory). `overrides` set any scene value or
     parameter by name before the scene is built, as `--set` does:
-    ``dray.load("cbox.json", **{"render.spp": 4, "materials.white.albedo": [0.5, 0.5, 0.5]})``.
-    Raises ValueError naming the file and key for a bad scene."""
-    sets = [_override(k, v) for k, v in overrides.items()]
-    if isinstance(scene, dict):
-        return _dray.load(_os.path.join(_os.getcwd(), "<dict>.json"), _json.dumps(scene), sets)
-    return _dray.load(_os.fspath(scene), "", sets)
+    ``dray.load("cbox.json", **{"render.spp": 4, "materials.white.albedo": [0.5, 0.5, 0.5]})``;
+    for a Mitsuba XML scene a plain name sets its $name, as Mitsuba's ``mi.load_file(path, spp=4)``
+    and ``-D spp=4`` (a name the scene never uses is an error). Raises ValueError naming the file
+    and key for a bad scene."""
+    path = None if isinstance(scene, dict) else _os.fspath(scene)
+    xml = path is not None and path.lower().endswith(".xml")
+    defines = {k: _define(v) for k, v in overrides.items() if xml and _re.fullmatch(r"[A-Za-z_]\w*", k)}
+    sets = [_override(k, v) for k, v in overrides.items() if k not in defines]
+    if path is None:
+        return _dray.load(_os.path.join(_os.getcwd(), "<dict>.json"), _json.dumps(scene), sets, {})
+    return _dray.load(path, "", sets, defines)
+
+
+def _define(value):
+    """A define's text as Mitsuba writes it: numbers and words as they are, sequences comma-separated."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
 
 
 def render(scene, spp=None, seed=None, threads=None, comm=None):
@@ -57,7 +91,7 @@ def render_forward(scene, wrt, spp=None, seed=None, threads=None, comm=None):
     """Forward mode: {name: derivative image ∂image/∂θ (H×W×3)} for each parameter named in
     `wrt` (a scalar or a component NAME[i] gives one image; a vector or block a list of one per
     scalar), with the visibility (boundary) term, as ``dray render --wrt``."""
-    return _dray.render_forward(scene, list(wrt), spp, seed, threads, _comm_handle(comm))
+    return _dray.render_forward(scene, _names(wrt), spp, seed, threads, _comm_handle(comm))
 
 
 def backward(scene, d_image, wrt, spp=None, seed=1, threads=None, comm=None):
@@ -66,7 +100,7 @@ def backward(scene, d_image, wrt, spp=None, seed=1, threads=None, comm=None):
     written in numpy or torch. The image is rendered again with `seed` and its samples replayed:
     the result is Σ d_image · ∂image/∂θ for that image, visibility included. Collective over
     `comm`; the same on every rank."""
-    return _dray.backward(scene, d_image, list(wrt), spp, seed, threads, _comm_handle(comm))
+    return _dray.backward(scene, d_image, _names(wrt), spp, seed, threads, _comm_handle(comm))
 
 
 def write_image(path, image):

@@ -30,7 +30,7 @@ ScalarInput positive_input(BsdfProps& p, const std::string& key, float fallback,
   }
   const double v = p.has(key) ? p.number(key) : fallback;
   if (!(v > 0)) p.fail(key, "must be > 0, got " + fmt_value(v));
-  return p.param(key, float(v));
+  return p.param(key, float(v), Domain::positive());
 }
 
 ScalarInput bounded_input(BsdfProps& p, const std::string& key, float fallback, float hi, bool textured) {
@@ -41,7 +41,7 @@ ScalarInput bounded_input(BsdfProps& p, const std::string& key, float fallback, 
   }
   const float v = p.has(key) ? float(p.number(key)) : fallback;
   if (!(v >= 0.f && v <= hi)) p.fail(key, "must be in [0, " + fmt_value(hi) + "], got " + fmt_value(v));
-  return p.param(key, v);
+  return p.param(key, v, Domain::closed(0, hi));
 }
 
 float ior_value(const BsdfProps& p, const std::string& key, const char* fallback) {
@@ -74,8 +74,8 @@ void read_roughness(BsdfProps& p, MicrofacetType& type, ScalarInput& alpha_u, Sc
 }
 
 void read_dielectric(BsdfProps& p, Slot& int_ior, Slot& ext_ior, ColourInput& reflectance, ColourInput& transmittance) {
-  int_ior = p.param("int_ior", ior_value(p, "int_ior", "bk7"));
-  ext_ior = p.param("ext_ior", ior_value(p, "ext_ior", "air"));
+  int_ior = p.param("int_ior", ior_value(p, "int_ior", "bk7"), Domain::positive());
+  ext_ior = p.param("ext_ior", ior_value(p, "ext_ior", "air"), Domain::positive());
   reflectance = p.colour("specular_reflectance", glm::vec3(1.f));
   transmittance = p.colour("specular_transmittance", glm::vec3(1.f));
 }
@@ -94,8 +94,8 @@ void read_conductor_index(BsdfProps& p, ColourInput& eta, ColourInput& k) {
     e = v->eta;
     kk = v->k;
   }
-  eta = p.param("eta", e);
-  k = p.param("k", kk);
+  eta = p.param("eta", e, Domain::at_least(0));
+  k = p.param("k", kk, Domain::at_least(0));
 }
 
 }  // namespace dray

@@ -32,8 +32,8 @@ class BsdfProps {
   virtual std::string string(const std::string& key) const = 0;
   virtual glm::vec3 colour_value(const std::string& key) const = 0;
   // A parameter named after the key; a key's texture (its index in the scene).
-  virtual Slot param(const std::string& key, float value) = 0;
-  virtual Slot param(const std::string& key, const glm::vec3& value) = 0;
+  virtual Slot param(const std::string& key, float value, Domain d = Domain::finite()) = 0;
+  virtual Slot param(const std::string& key, const glm::vec3& value, Domain d = Domain::finite()) = 0;
   virtual int texture(const std::string& key) = 0;
   // A colour: a texture or a parameter (fallback when absent); `alias` another accepted name.
   virtual ColourInput colour(const std::string& key, const glm::vec3& fallback, const char* alias = nullptr,

@@ -14,6 +14,15 @@ namespace dray {
 
 enum class MicrofacetType { beckmann, ggx };
 
+// Mitsuba's MicrofacetDistribution raises α to at least 1e-4 (include/mitsuba/render/microfacet.h,
+// configure()): below it the lobe is a spike that float directions cannot resolve (an optimizer
+// stepping α towards 0 would otherwise drop every sample). Its derivative there is 0, as Mitsuba's.
+inline constexpr float kMinAlpha = 1e-4f;
+template <class T>
+T clamped_alpha(const T& a) {
+  return value(a) < kMinAlpha ? T(kMinAlpha) : a;
+}
+
 template <class T>
 struct Microfacet {
   MicrofacetType type;

@@ -21,8 +21,8 @@ struct PlasticBsdf {
   // What plastic and roughplastic share: the coating's IORs, the two reflectances, nonlinear.
   static PlasticBsdf read_coated(BsdfProps& p) {
     PlasticBsdf b;
-    b.int_ior = p.param("int_ior", ior_value(p, "int_ior", "polypropylene"));
-    b.ext_ior = p.param("ext_ior", ior_value(p, "ext_ior", "air"));
+    b.int_ior = p.param("int_ior", ior_value(p, "int_ior", "polypropylene"), Domain::positive());
+    b.ext_ior = p.param("ext_ior", ior_value(p, "ext_ior", "air"), Domain::positive());
     b.diffuse_reflectance = p.colour("diffuse_reflectance", glm::vec3(0.5f), nullptr, true);
     b.specular_reflectance = p.colour("specular_reflectance", glm::vec3(1.f));
     b.nonlinear = p.has("nonlinear") && p.boolean("nonlinear");

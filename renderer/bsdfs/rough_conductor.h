@@ -27,7 +27,7 @@ struct RoughConductorBsdf {
 
   template <class T>
   Microfacet<T> microfacet(const Inputs<T>& P) const {
-    return {distribution, P.scalar(alpha_u), P.scalar(alpha_v)};
+    return {distribution, clamped_alpha(P.scalar(alpha_u)), clamped_alpha(P.scalar(alpha_v))};
   }
 
   template <class T>

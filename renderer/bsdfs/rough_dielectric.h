@@ -29,7 +29,7 @@ struct RoughDielectricBsdf {
 
   template <class T>
   Microfacet<T> microfacet(const Inputs<T>& P) const {
-    return {distribution, P.scalar(alpha_u), P.scalar(alpha_v)};
+    return {distribution, clamped_alpha(P.scalar(alpha_u)), clamped_alpha(P.scalar(alpha_v))};
   }
 
   // The microfacet normal that takes wo to wi (upper hemisphere), and eta_t = n(wi side) /

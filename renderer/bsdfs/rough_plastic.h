@@ -45,7 +45,7 @@ struct RoughPlasticBsdf {
 
   template <class T>
   Microfacet<T> microfacet(const Inputs<T>& P) const {
-    return {distribution, P.scalar(alpha), P.scalar(alpha)};
+    return {distribution, clamped_alpha(P.scalar(alpha)), clamped_alpha(P.scalar(alpha))};
   }
   template <class T>
   T eta(const Inputs<T>& P) const {

@@ -12,6 +12,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "renderer/core/param_domain.h"
 #include "renderer/core/vec.h"
 
 namespace dray {
@@ -24,18 +25,21 @@ struct ParamEntry {
   Slot slot;
   uint32_t size;  // 1 for a scalar, 3 for a vector, the element count of a block
   std::vector<uint32_t> shape;  // a block's dimensions (H, W, C), row-major; empty otherwise
+  Domain domain;                // every value's (core/param_domain.h)
   bool block() const { return !shape.empty(); }
 };
 
 class ParamTable {
  public:
-  Slot add(const std::string& name, float v) { return add(name, &v, 1); }
-  Slot add(const std::string& name, const glm::vec3& v) { return add(name, &v.x, 3); }
+  // A parameter and its domain (every component's), which scene_check.h enforces on every change.
+  Slot add(const std::string& name, float v, Domain d = Domain::finite()) { return add(name, &v, 1, d); }
+  Slot add(const std::string& name, const glm::vec3& v, Domain d = Domain::finite()) { return add(name, &v.x, 3, d); }
 
   // A parameter block: a large array (a texture's texels) under one name, listed by its shape,
   // its elements named NAME[i,j,c].
-  Slot add_block(const std::string& name, const std::vector<float>& v, std::vector<uint32_t> shape) {
-    const Slot s = add(name, v.data(), uint32_t(v.size()));
+  Slot add_block(const std::string& name, const std::vector<float>& v, std::vector<uint32_t> shape,
+                 Domain d = Domain::finite()) {
+    const Slot s = add(name, v.data(), uint32_t(v.size()), d);
     entries_.back().shape = std::move(shape);
     return s;
   }
@@ -59,10 +63,13 @@ class ParamTable {
   }
 
  private:
-  Slot add(const std::string& name, const float* v, uint32_t n) {
+  Slot add(const std::string& name, const float* v, uint32_t n, Domain d) {
     Slot s = Slot(values_.size());
-    values_.insert(values_.end(), v, v + n);
-    entries_.push_back({name, s, n, {}});
+    // Element by element: GCC 12 warns falsely of insert(end, v, v + n) once it sees n = 3 inlined
+    // (-Wstringop-overflow, on a region of size 0).
+    values_.reserve(values_.size() + n);
+    for (uint32_t i = 0; i < n; ++i) values_.push_back(v[i]);
+    entries_.push_back({name, s, n, {}, d});
     return s;
   }
   std::vector<float> values_;

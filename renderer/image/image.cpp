@@ -33,7 +33,9 @@ std::string extension(const std::string& path) {
 std::string channel_name(int c, int channels) {
   if (channels == 3) return std::string(1, "RGB"[c]);
   if (channels == 1) return "Y";
-  return "C" + std::to_string(c);
+  std::string name = "C";
+  name += std::to_string(c);  // not "C" + to_string: GCC 12 warns falsely of it (-Wrestrict, its bug 105329)
+  return name;
 }
 
 // Writes `file`; errors name `path` (the file the user asked for).

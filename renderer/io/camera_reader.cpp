@@ -4,29 +4,31 @@
 
 #include <glm/geometric.hpp>
 
+#include "renderer/scene_params.h"
+
 namespace dray {
 
 CameraSettings read_camera(const JsonReader& rd, const nlohmann::json& j, const std::string& p) {
-  rd.object(j, p, {"origin", "target", "up", "fov_y", "width", "height"}, {"origin", "target"});
+  rd.object(j, p, {"origin", "target", "up", "fov_y", "width", "height"});
   CameraSettings c;
-  c.origin = rd.vec3(j["origin"], p + "/origin");
-  c.target = rd.vec3(j["target"], p + "/target");
+  // Mitsuba's default sensor: at the origin, looking along +z.
+  c.origin = rd.vec3_or(j, "origin", p, glm::vec3(0.f));
+  c.target = rd.vec3_or(j, "target", p, c.origin + glm::vec3(0, 0, 1));
   if (j.contains("up")) c.up = rd.vec3(j["up"], p + "/up");
-  if (c.origin == c.target) rd.fail(p + "/target", "must differ from " + p + "/origin");
-  const glm::vec3 fwd = c.target - c.origin;
-  if (!std::isfinite(glm::length(fwd)))
+  const FrameProblem frame = frame_problem(c.origin, c.target, c.up);
+  if (frame == FrameProblem::same_point) rd.fail(p + "/target", "must differ from " + p + "/origin");
+  if (frame == FrameProblem::too_far)
     rd.fail(p + "/origin", "is too far from " + p + "/target: their distance overflows float (keep coordinates "
                            "within about 1e18)");
-  const glm::dvec3 fd(fwd), ud(c.up);
-  if (glm::length(glm::cross(fd, ud)) <= 1e-6 * glm::length(fd) * glm::length(ud))
+  if (frame == FrameProblem::up_parallel)
     rd.fail(p + (j.contains("up") ? "/up" : "/origin"),
             j.contains("up") ? "must not be parallel to the viewing direction"
                              : "the viewing direction is vertical: give " + p + "/up (the default [0, 1, 0] is parallel to it)");
   if (j.contains("fov_y")) c.fov_y = rd.positive(j["fov_y"], p + "/fov_y");
   if (c.fov_y >= 180.f) rd.fail(p + "/fov_y", "must be < 180 degrees, got " + fmt_number(c.fov_y));
   // Whether the image fits in memory is checked by the command line, against the machine.
-  if (j.contains("width")) c.width = int(rd.integer(j["width"], p + "/width", 1, 1 << 20));
-  if (j.contains("height")) c.height = int(rd.integer(j["height"], p + "/height", 1, 1 << 20));
+  if (j.contains("width")) c.width = int(rd.integer(j["width"], p + "/width", 1, kMaxFilmSize));
+  if (j.contains("height")) c.height = int(rd.integer(j["height"], p + "/height", 1, kMaxFilmSize));
   return c;
 }
 

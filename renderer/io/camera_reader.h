@@ -11,6 +11,10 @@
 
 namespace dray {
 
+// The largest film side a scene may ask for, JSON and Mitsuba XML alike (whether the image fits
+// in memory is checked by the command line, against the machine).
+inline constexpr long kMaxFilmSize = 1 << 20;
+
 struct CameraSettings {
   glm::vec3 origin{0.f}, target{0.f, 0.f, -1.f}, up{0.f, 1.f, 0.f};
   float fov_y = 40.f;  // degrees, vertical

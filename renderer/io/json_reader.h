@@ -127,6 +127,15 @@ class JsonReader {
     return c;
   }
 
+  // Key `key` of object j (at path p) as a vector or colour, or `fallback` when absent: the keys
+  // Mitsuba defaults (a light at the origin, unit intensity, a unit sphere).
+  glm::vec3 vec3_or(const json& j, const char* key, const std::string& p, const glm::vec3& fallback) const {
+    return j.contains(key) ? vec3(j[key], p + "/" + key) : fallback;
+  }
+  glm::vec3 colour_or(const json& j, const char* key, const std::string& p, const glm::vec3& fallback) const {
+    return j.contains(key) ? colour(j[key], p + "/" + key) : fallback;
+  }
+
   const std::string& file() const { return file_; }
 
  private:

@@ -13,15 +13,15 @@ Light LightReader::read(const json& l, const std::string& p, const std::string& 
   Light light;
   light.name = name;
   if (type == "point") {
-    rd_.object(l, p, {"name", "type", "position", "intensity"}, {"position", "intensity"});
+    rd_.object(l, p, {"name", "type", "position", "intensity"});
     light.kind = Light::Kind::point;
-    light.position = scene_.params.add(prefix + "position", rd_.vec3(l["position"], p + "/position"));
-    light.intensity = scene_.params.add(prefix + "intensity", rd_.colour(l["intensity"], p + "/intensity"));
+    light.position = scene_.params.add(prefix + "position", rd_.vec3_or(l, "position", p, glm::vec3(0.f)));
+    light.intensity = scene_.params.add(prefix + "intensity", rd_.colour_or(l, "intensity", p, glm::vec3(1.f)), Domain::at_least(0));
   } else if (type == "environment") {
-    rd_.object(l, p, {"name", "type", "radiance"}, {"radiance"});
+    rd_.object(l, p, {"name", "type", "radiance"});
     if (scene_.environment >= 0) rd_.fail(p, "only one environment light is allowed");
     light.kind = Light::Kind::environment;
-    light.intensity = scene_.params.add(prefix + "radiance", rd_.colour(l["radiance"], p + "/radiance"));
+    light.intensity = scene_.params.add(prefix + "radiance", rd_.colour_or(l, "radiance", p, glm::vec3(1.f)), Domain::at_least(0));
     scene_.environment = int(scene_.lights.size());
   } else if (type == "envmap") {
     // Mitsuba 3's `envmap`: an equirectangular image (`filename`, any format textures read,
@@ -35,17 +35,17 @@ Light LightReader::read(const json& l, const std::string& p, const std::string& 
       if (x < 0.f) rd_.fail(p + "/filename", "has a negative radiance, " + fmt_number(x));
     light.env.width = img.width;
     light.env.height = img.height;
-    light.env.data = scene_.params.add_block(prefix + "data", img.data, {uint32_t(img.height), uint32_t(img.width), 3u});
-    light.env.scale = scene_.params.add(prefix + "scale", l.contains("scale") ? rd_.positive(l["scale"], p + "/scale") : 1.f);
+    light.env.data = scene_.params.add_block(prefix + "data", img.data, {uint32_t(img.height), uint32_t(img.width), 3u}, Domain::at_least(0));
+    light.env.scale = scene_.params.add(prefix + "scale", l.contains("scale") ? rd_.positive(l["scale"], p + "/scale") : 1.f, Domain::positive());
     light.env.rotate_y = l.contains("rotate_y") ? float(rd_.number(l["rotate_y"], p + "/rotate_y")) * kPi / 180.f : 0.f;
     scene_.environment = int(scene_.lights.size());
   } else if (type == "spot") {
     // Mitsuba 3's `spot` (its to_world a lookat: position and target): `intensity` W/sr on
     // the axis, 1 within `beam_width` of it, falling linearly in angle to 0 at `cutoff_angle`.
-    rd_.object(l, p, {"name", "type", "position", "target", "up", "intensity", "cutoff_angle", "beam_width", "texture"},
-               {"position", "target", "intensity"});
+    rd_.object(l, p, {"name", "type", "position", "target", "up", "intensity", "cutoff_angle", "beam_width", "texture"});
     light.kind = Light::Kind::spot;
-    const glm::vec3 pos = rd_.vec3(l["position"], p + "/position"), target = rd_.vec3(l["target"], p + "/target");
+    // Mitsuba's defaults: at the origin, looking along +z.
+    const glm::vec3 pos = rd_.vec3_or(l, "position", p, glm::vec3(0.f)), target = rd_.vec3_or(l, "target", p, pos + glm::vec3(0, 0, 1));
     if (!(glm::length(target - pos) > 0.f)) rd_.fail(p + "/target", "must differ from position");
     const float cutoff = l.contains("cutoff_angle") ? rd_.number(l["cutoff_angle"], p + "/cutoff_angle") : 20.f;
     if (!(cutoff > 0.f && cutoff < 90.f)) rd_.fail(p + "/cutoff_angle", "must be in (0, 90) degrees, got " + fmt_number(cutoff));
@@ -54,9 +54,9 @@ Light LightReader::read(const json& l, const std::string& p, const std::string& 
       rd_.fail(p + "/beam_width", "must be in [0, cutoff_angle) = [0, " + fmt_number(cutoff) + "), got " + fmt_number(beam));
     light.position = scene_.params.add(prefix + "position", pos);
     light.target = scene_.params.add(prefix + "target", target);
-    light.intensity = scene_.params.add(prefix + "intensity", rd_.colour(l["intensity"], p + "/intensity"));
-    light.cutoff = scene_.params.add(prefix + "cutoff_angle", cutoff);
-    light.beam = scene_.params.add(prefix + "beam_width", beam);
+    light.intensity = scene_.params.add(prefix + "intensity", rd_.colour_or(l, "intensity", p, glm::vec3(1.f)), Domain::at_least(0));
+    light.cutoff = scene_.params.add(prefix + "cutoff_angle", cutoff, Domain::open(0, 90));
+    light.beam = scene_.params.add(prefix + "beam_width", beam, Domain::right_open(0, 90));
     // `texture`: an image projected along the beam (Mitsuba's spot `texture`), oriented by `up`.
     if (l.contains("up")) light.up = rd_.vec3(l["up"], p + "/up");
     if (l.contains("texture")) {
@@ -69,12 +69,12 @@ Light LightReader::read(const json& l, const std::string& p, const std::string& 
   } else if (type == "directional") {
     // Mitsuba 3's `directional`: light from infinitely far along `direction`, `irradiance`
     // W/m² on a surface facing it.
-    rd_.object(l, p, {"name", "type", "direction", "irradiance"}, {"direction", "irradiance"});
+    rd_.object(l, p, {"name", "type", "direction", "irradiance"});
     light.kind = Light::Kind::directional;
-    const glm::vec3 d = rd_.vec3(l["direction"], p + "/direction");
+    const glm::vec3 d = rd_.vec3_or(l, "direction", p, glm::vec3(0, 0, 1));  // Mitsuba's default: +z
     if (!(glm::dot(d, d) > 0.f)) rd_.fail(p + "/direction", "must not be zero");
     light.direction = scene_.params.add(prefix + "direction", d);
-    light.intensity = scene_.params.add(prefix + "irradiance", rd_.colour(l["irradiance"], p + "/irradiance"));
+    light.intensity = scene_.params.add(prefix + "irradiance", rd_.colour_or(l, "irradiance", p, glm::vec3(1.f)), Domain::at_least(0));
   } else {
     rd_.fail(p + "/type",
              "unknown light type \"" + type + "\" (expected point, spot, projector, directional, environment or envmap)");
@@ -87,9 +87,9 @@ void LightReader::read_projector(const json& l, const std::string& p, const std:
   // Mitsuba 3's `projector` (its to_world a lookat: position, target, up): `irradiance` (a colour,
   // or a texture whose aspect sets the frustum's), `scale`, `fov` horizontal (default: a 50 mm
   // lens on 35 mm film at the image's aspect, Mitsuba's focal_length default).
-  rd_.object(l, p, {"name", "type", "position", "target", "up", "irradiance", "scale", "fov"}, {"position", "target"});
+  rd_.object(l, p, {"name", "type", "position", "target", "up", "irradiance", "scale", "fov"});
   light.kind = Light::Kind::projector;
-  const glm::vec3 pos = rd_.vec3(l["position"], p + "/position"), target = rd_.vec3(l["target"], p + "/target");
+  const glm::vec3 pos = rd_.vec3_or(l, "position", p, glm::vec3(0.f)), target = rd_.vec3_or(l, "target", p, pos + glm::vec3(0, 0, 1));
   if (!(glm::length(target - pos) > 0.f)) rd_.fail(p + "/target", "must differ from position");
   if (l.contains("up")) light.up = rd_.vec3(l["up"], p + "/up");
   if (!(glm::length(glm::cross(light.up, target - pos)) > 0.f))
@@ -103,9 +103,10 @@ void LightReader::read_projector(const json& l, const std::string& p, const std:
     if (t.width > 0 && t.height > 0) light.aspect = float(t.width) / float(t.height);
   } else {
     light.intensity = scene_.params.add(prefix + "irradiance", l.contains("irradiance") ? rd_.colour(l["irradiance"], p + "/irradiance")
-                                                                                         : glm::vec3(1.f));
+                                                                                         : glm::vec3(1.f),
+                                       Domain::at_least(0));
   }
-  light.scale = scene_.params.add(prefix + "scale", l.contains("scale") ? rd_.positive(l["scale"], p + "/scale") : 1.f);
+  light.scale = scene_.params.add(prefix + "scale", l.contains("scale") ? rd_.positive(l["scale"], p + "/scale") : 1.f, Domain::positive());
   // 35 mm film's diagonal (43.27 mm) shared out at the aspect, over twice the focal length.
   const double a = light.aspect, width_mm = std::hypot(36.0, 24.0) * a / std::sqrt(1.0 + a * a);
   light.fov = l.contains("fov") ? float(rd_.number(l["fov"], p + "/fov")) : float(2.0 * std::atan(width_mm / 100.0) * 180.0 / M_PI);

@@ -38,7 +38,7 @@ ColourInput MaterialReader::colour(const json& m, const std::string& p, const st
   if (at_most_one)
     for (int i = 0; i < 3; ++i)
       if (c[i] > 1.f) rd_.fail(p + "/" + given, "must be <= 1, got " + fmt_number(c[i]));
-  const Slot s = scene_.params.add(prefix + key, c);
+  const Slot s = scene_.params.add(prefix + key, c, at_most_one ? Domain::closed(0, 1) : Domain::at_least(0));
   if (alias) scene_.params.alias(prefix + alias, prefix + key);
   return s;
 }
@@ -70,8 +70,10 @@ class JsonBsdfProps final : public BsdfProps {
   bool boolean(const std::string& key) const override { return r_.rd_.boolean(m_[key], path(key)); }
   std::string string(const std::string& key) const override { return r_.rd_.string(m_[key], path(key)); }
   glm::vec3 colour_value(const std::string& key) const override { return r_.rd_.colour(m_[key], path(key)); }
-  Slot param(const std::string& key, float value) override { return r_.scene_.params.add(prefix_ + key, value); }
-  Slot param(const std::string& key, const glm::vec3& value) override { return r_.scene_.params.add(prefix_ + key, value); }
+  Slot param(const std::string& key, float value, Domain d) override { return r_.scene_.params.add(prefix_ + key, value, d); }
+  Slot param(const std::string& key, const glm::vec3& value, Domain d) override {
+    return r_.scene_.params.add(prefix_ + key, value, d);
+  }
   int texture(const std::string& key) override { return r_.texture_input(m_[key], path(key), prefix_, key); }
   ColourInput colour(const std::string& key, const glm::vec3& fallback, const char* alias, bool at_most_one) override {
     return r_.colour(m_, p_, prefix_, key, fallback, alias, at_most_one);
@@ -113,7 +115,7 @@ void MaterialReader::mask_opacity(const json& m, const std::string& p, const std
   } else {
     const float opacity = m.contains("opacity") ? float(rd_.number(m["opacity"], p + "/opacity")) : 0.5f;
     if (!(opacity > 0.f && opacity <= 1.f)) rd_.fail(p + "/opacity", "must be in (0, 1], got " + fmt_number(opacity));
-    mat.opacity = scene_.params.add(prefix + "opacity", opacity);
+    mat.opacity = scene_.params.add(prefix + "opacity", opacity, Domain::left_open(0, 1));
   }
   scene_.has_masks = true;
 }
@@ -145,8 +147,8 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
   if (type == "null") {
     // Mitsuba's `null`: no surface to light; dray's mask of opacity 0 (paths and shadow rays pass).
     rd_.object(m, p, {"type"});
-    mat.front = mat.back = push(DiffuseBsdf{scene_.params.add(prefix + "reflectance", glm::vec3(0.f))});
-    mat.opacity = scene_.params.add(prefix + "opacity", 0.f);
+    mat.front = mat.back = push(DiffuseBsdf{scene_.params.add(prefix + "reflectance", glm::vec3(0.f), Domain::closed(0, 0))});
+    mat.opacity = scene_.params.add(prefix + "opacity", 0.f, Domain::closed(0, 0));
     scene_.has_masks = true;
     scene_.materials.push_back(mat);
     return uint32_t(scene_.materials.size() - 1);
@@ -209,10 +211,10 @@ uint32_t MaterialReader::add_diffuse(const std::string& name, const glm::vec3& r
   const std::string prefix = "materials." + name + ".";
   Material mat;
   mat.name = name;
-  mat.front = mat.back = push(DiffuseBsdf{scene_.params.add(prefix + "reflectance", reflectance)});
+  mat.front = mat.back = push(DiffuseBsdf{scene_.params.add(prefix + "reflectance", reflectance, Domain::closed(0, 1))});
   scene_.params.alias(prefix + "albedo", prefix + "reflectance");
   if (emission) {
-    mat.emission = scene_.params.add(prefix + "emission", *emission);
+    mat.emission = scene_.params.add(prefix + "emission", *emission, Domain::at_least(0));
     mat.emissive = emission->x > 0.f || emission->y > 0.f || emission->z > 0.f;
   }
   scene_.materials.push_back(mat);

@@ -178,8 +178,12 @@ void write_obj_file(const fs::path& file, const std::vector<glm::vec3>& position
   for (size_t f = 0; f < indices.size() / 3; ++f) {
     text += "f";
     for (size_t k = 0; k < 3; ++k) {
-      text += " " + std::to_string(indices[3 * f + k] + 1);
-      if (!corner_uvs.empty()) text += "/" + std::to_string(3 * f + k + 1);
+      text += ' ';  // appended piecewise: GCC 12 warns falsely of " " + to_string (-Wrestrict, its bug 105329)
+      text += std::to_string(indices[3 * f + k] + 1);
+      if (!corner_uvs.empty()) {
+        text += '/';
+        text += std::to_string(3 * f + k + 1);
+      }
     }
     text += "\n";
   }

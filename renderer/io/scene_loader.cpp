@@ -9,6 +9,7 @@
 #include "renderer/io/camera_reader.h"
 #include "renderer/io/render_settings_reader.h"
 #include "renderer/io/mitsuba/xml.h"
+#include "renderer/scene_params.h"
 #include "renderer/io/obj_file.h"
 #include "renderer/io/texture_reader.h"
 
@@ -57,7 +58,7 @@ struct Loader {
     scene.camera.origin = scene.params.add("camera.origin", c.origin);
     scene.camera.target = scene.params.add("camera.target", c.target);
     scene.camera.up = scene.params.add("camera.up", c.up);
-    scene.camera.fov_y = scene.params.add("camera.fov_y", c.fov_y);
+    scene.camera.fov_y = scene.params.add("camera.fov_y", c.fov_y, Domain::open(0, 180));
   }
 
   void render(const json& j) { scene.render = read_render_settings(rd, j, scene.camera); }
@@ -102,19 +103,20 @@ struct Loader {
       Shape shape;
       shape.name = name;
       if (type == "sphere") {
-        rd.object(s, p, {"name", "type", "center", "radius", "material"}, {"center", "radius", "material"});
+        rd.object(s, p, {"name", "type", "center", "radius", "material"}, {"material"});
         shape.kind = Shape::Kind::sphere;
-        shape.a = scene.params.add(prefix + "center", rd.vec3(s["center"], p + "/center"));
-        shape.b = scene.params.add(prefix + "radius", rd.positive(s["radius"], p + "/radius"));
+        // Mitsuba's sphere: the unit sphere at the origin.
+        shape.a = scene.params.add(prefix + "center", rd.vec3_or(s, "center", p, glm::vec3(0.f)));
+        shape.b = scene.params.add(prefix + "radius", s.contains("radius") ? rd.positive(s["radius"], p + "/radius") : 1.f, Domain::positive());
         shape.material = material_ref(s["material"], p + "/material");
       } else if (type == "quad") {
-        rd.object(s, p, {"name", "type", "corner", "edge_u", "edge_v", "material"},
-                  {"corner", "edge_u", "edge_v", "material"});
+        rd.object(s, p, {"name", "type", "corner", "edge_u", "edge_v", "material"}, {"material"});
         shape.kind = Shape::Kind::quad;
-        glm::vec3 eu = rd.vec3(s["edge_u"], p + "/edge_u"), ev = rd.vec3(s["edge_v"], p + "/edge_v");
+        // Mitsuba's rectangle: [-1, 1]² in the z = 0 plane, facing +z.
+        glm::vec3 eu = rd.vec3_or(s, "edge_u", p, glm::vec3(2, 0, 0)), ev = rd.vec3_or(s, "edge_v", p, glm::vec3(0, 2, 0));
         if (!(glm::length(glm::cross(eu, ev)) > 0.f))
           rd.fail(p + "/edge_v", "must not be parallel to edge_u (the quad has no area)");
-        shape.a = scene.params.add(prefix + "corner", rd.vec3(s["corner"], p + "/corner"));
+        shape.a = scene.params.add(prefix + "corner", rd.vec3_or(s, "corner", p, glm::vec3(-1, -1, 0)));
         shape.b = scene.params.add(prefix + "edge_u", eu);
         shape.c = scene.params.add(prefix + "edge_v", ev);
         shape.material = material_ref(s["material"], p + "/material");
@@ -188,7 +190,7 @@ struct Loader {
     rd.object(j, p, {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
     if (j.contains("matrix")) apply_mesh_matrix(rd, j["matrix"], p + "/matrix", mesh);
     float scale = j.contains("scale") ? rd.positive(j["scale"], p + "/scale") : 1.f;
-    t.scale = scene.params.add(prefix + "scale", scale);
+    t.scale = scene.params.add(prefix + "scale", scale, Domain::positive());
     // Three consecutive scalar slots, read together as a vector.
     t.rotate = scene.params.add(prefix + "rotate_x", j.contains("rotate_x") ? float(rd.number(j["rotate_x"], p + "/rotate_x")) : 0.f);
     scene.params.add(prefix + "rotate_y", j.contains("rotate_y") ? float(rd.number(j["rotate_y"], p + "/rotate_y")) : 0.f);
@@ -310,14 +312,17 @@ struct Loader {
   }
 
   Scene load(const json& doc, bool build) {
-    rd.object(doc, "", {"camera", "render", "textures", "materials", "shapes", "lights"}, {"camera", "shapes"});
+    rd.object(doc, "", {"camera", "render", "textures", "materials", "shapes", "lights"}, {"camera"});
     camera(doc["camera"]);
     if (doc.contains("render")) render(doc["render"]);
     if (doc.contains("textures")) textures.read_all(doc["textures"]);
     if (doc.contains("materials")) materials(doc["materials"]);
-    shapes(doc["shapes"]);
+    shapes(doc.contains("shapes") ? doc["shapes"] : json::array());
     if (doc.contains("lights")) lights(doc["lights"]);
     area_lights();
+    // Every reader checked its values as it read them; the parameters' own rules are the last word
+    // (scene_params.h: the same check scene.update and the optimizer make).
+    if (auto why = param_violation(scene)) throw LoadError(rd.file() + ": " + *why);
     if (scene.lights.empty())
       scene.warnings.push_back(rd.file() + ": the scene has no light and no emissive material: the image will be black");
     if (build) scene.build_geometry();
@@ -332,7 +337,8 @@ Scene load_scene(const json& doc, const std::string& path, bool build_geometry) 
 }
 
 // An error of the document a Mitsuba scene converted to ("scene.xml: /materials/gold/alpha: ..."),
-// placed at the XML element its object came from ("scene.xml:12: <bsdf type=...>: /materials/...").
+// placed at the XML element its object came from and said with its key ("scene.xml:12:5: <bsdf
+// type=... id="gold"> alpha: ...").
 std::string located(const std::string& msg, const std::string& path, const std::map<std::string, std::string>& locations) {
   const std::string head = path + ": ";
   if (msg.rfind(head, 0) != 0) return msg;
@@ -346,7 +352,21 @@ std::string located(const std::string& msg, const std::string& path, const std::
       best_len = k;
     }
   }
-  return best ? *best + ": " + rest : msg;
+  if (!best) return msg;
+  // The key inside the object in Mitsuba's words: "/alpha: …" -> " alpha: …", "/reflectance/1" ->
+  // " reflectance[1]"; a light's "(name)" dropped (the element names it).
+  std::string key = rest.substr(best_len);
+  if (key.rfind(" (", 0) == 0 && key.find(')') != std::string::npos) key = key.substr(key.find(')') + 1);
+  const size_t colon = key.find(": ");
+  std::string pointer = key.substr(0, colon), out;
+  for (size_t i = 0; i < pointer.size();) {
+    const size_t next = std::min(pointer.find('/', i + 1), pointer.size());
+    const std::string seg = pointer.substr(i + 1, next - i - 1);
+    const bool index = !seg.empty() && std::all_of(seg.begin(), seg.end(), ::isdigit);
+    out += index && !out.empty() ? "[" + seg + "]" : (out.empty() ? "" : ".") + seg;
+    i = next;
+  }
+  return *best + (out.empty() ? "" : " " + out) + (colon == std::string::npos ? "" : key.substr(colon));
 }
 
 bool is_mitsuba_scene(const std::string& path) {

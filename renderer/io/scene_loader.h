@@ -26,7 +26,8 @@ Scene load_scene(const std::string& path, const std::vector<std::string>& overri
 nlohmann::json read_scene_document(const std::string& path, const std::map<std::string, std::string>& defines,
                                    std::vector<std::string>& warnings, std::map<std::string, std::string>* locations = nullptr);
 // A loader error about the document of `path` ("path: /pointer...: what"), placed at the XML
-// element its object came from when `locations` knows it ("scene.xml:12: <bsdf ...>: /pointer...: what").
+// element its object came from when `locations` knows it, with the key in Mitsuba's words
+// ("scene.xml:12:5: <bsdf type=\"conductor\" id=\"gold\"> alpha: what").
 std::string located(const std::string& msg, const std::string& path, const std::map<std::string, std::string>& locations);
 bool is_mitsuba_scene(const std::string& path);
 

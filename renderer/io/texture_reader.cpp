@@ -70,8 +70,8 @@ int TextureReader::read(const std::string& name, const json& t, const std::strin
   if (type == "checkerboard") {
     rd_.object(t, p, {"type", "color0", "color1", "to_uv"});
     tex.kind = Texture::Kind::checkerboard;
-    tex.color0 = scene_.params.add(prefix + "color0", t.contains("color0") ? rd_.colour(t["color0"], p + "/color0") : glm::vec3(0.4f));
-    tex.color1 = scene_.params.add(prefix + "color1", t.contains("color1") ? rd_.colour(t["color1"], p + "/color1") : glm::vec3(0.2f));
+    tex.color0 = scene_.params.add(prefix + "color0", t.contains("color0") ? rd_.colour(t["color0"], p + "/color0") : glm::vec3(0.4f), Domain::at_least(0));
+    tex.color1 = scene_.params.add(prefix + "color1", t.contains("color1") ? rd_.colour(t["color1"], p + "/color1") : glm::vec3(0.2f), Domain::at_least(0));
     to_uv();
   } else if (type == "rawconstant") {
     // Mitsuba's `rawconstant`: a value as given (one number or three), no colour conversion.

@@ -35,8 +35,21 @@ inline void write_file(const std::filesystem::path& path, const uint8_t* data, s
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data), std::streamsize(size));
 }
 
-// Loads the scene and, when it loads, renders a 4x4 crop of it at 1 sample per pixel: enough
-// to run the BVH and the kernel over whatever geometry the input made.
+// Renders a 4x4 image of the scene at 1 sample per pixel (depth at most 4): enough to run the BVH
+// and the kernel over whatever geometry and values the input made. Aborts on a non-finite pixel.
+inline void render_checked(Scene& scene) {
+  scene.camera.width = scene.camera.height = 4;
+  scene.render.spp = 1;
+  scene.render.max_depth = std::min(scene.render.max_depth, 4);
+  Image img = render_local(scene, 1);
+  for (float v : img.data)
+    if (!std::isfinite(v)) {
+      std::fprintf(stderr, "a non-finite value reached the image\n");
+      std::abort();
+    }
+}
+
+// Loads the scene and, when it loads, renders it (render_checked). Only LoadError may refuse it.
 inline void load_and_render(const std::filesystem::path& scene_path) {
   Scene scene;
   try {
@@ -47,15 +60,7 @@ inline void load_and_render(const std::filesystem::path& scene_path) {
     std::fprintf(stderr, "not a LoadError: %s\n", e.what());
     std::abort();
   }
-  scene.camera.width = scene.camera.height = 4;
-  scene.render.spp = 1;
-  scene.render.max_depth = std::min(scene.render.max_depth, 4);
-  Image img = render_local(scene, 1);
-  for (float v : img.data)
-    if (!std::isfinite(v)) {
-      std::fprintf(stderr, "a non-finite value reached the image\n");
-      std::abort();
-    }
+  render_checked(scene);
 }
 
 // The bytes as the mesh file `name` (mesh.obj, mesh.ply) of a fixed scene, loaded and rendered.

@@ -69,9 +69,9 @@ TEST_CASE("<path> adds a folder that plugin files resolve through", "[mitsuba]")
   }
   SECTION("a missing folder or file names the element and where it looked") {
     const std::string bad = put(t, "b.xml", "<scene version=\"3.0.0\"><path value=\"nowhere\"/>" + sensor() + "</scene>");
-    CHECK_THAT(error_of(bad), Catch::Contains("b.xml:1: <path>: folder \"nowhere\" not found"));
+    CHECK_THAT(error_of(bad), Catch::Contains("b.xml:1:24: <path>: folder \"nowhere\" not found"));
     const std::string missing = put(t, "c.xml", "<scene version=\"3.0.0\">" + sensor() + shape("meshes/none.obj") + "</scene>");
-    CHECK_THAT(error_of(missing), Catch::Contains("c.xml:3: <shape type=\"obj\">: file \"meshes/none.obj\" not found (looked in "));
+    CHECK_THAT(error_of(missing), Catch::Contains("c.xml:3:1: <shape type=\"obj\">: file \"meshes/none.obj\" not found (looked in "));
   }
 }
 
@@ -90,7 +90,7 @@ TEST_CASE("includes resolve beside the including file, then through the resolver
 
   SECTION("beside the including file comes first") {
     put(t, "media/include/include/preamble.xml", "<scene version=\"2.0.0\"><bogus/></scene>");
-    CHECK_THAT(error_of(xml), Catch::Contains("include/include/preamble.xml:1: <bogus>"));
+    CHECK_THAT(error_of(xml), Catch::Contains("include/include/preamble.xml:1:24: <bogus>"));
   }
   SECTION("a plugin file in an included file resolves against the top file's folders, as in Mitsuba") {
     put(t, "media/include/meshes/only_here.obj", kTriangle);
@@ -99,10 +99,10 @@ TEST_CASE("includes resolve beside the including file, then through the resolver
   }
   SECTION("a missing include and an include cycle are errors naming the element") {
     put(t, "media/include/base.xml", "<scene version=\"2.0.0\">\n<include filename=\"gone.xml\"/></scene>");
-    CHECK_THAT(error_of(xml), Catch::Contains("base.xml:2: <include>: included file \"gone.xml\" not found (looked in "));
+    CHECK_THAT(error_of(xml), Catch::Contains("base.xml:2:1: <include>: included file \"gone.xml\" not found (looked in "));
     put(t, "media/include/base.xml", "<scene version=\"2.0.0\"><include filename=\"scene.xml\"/></scene>");
     put(t, "media/include/scene.xml", "<scene version=\"2.0.0\"><include filename=\"base.xml\"/></scene>");
-    CHECK_THAT(error_of(xml), Catch::Contains("scene.xml:1: <include>: include cycle: ") && Catch::Contains("base.xml -> ") &&
+    CHECK_THAT(error_of(xml), Catch::Contains("scene.xml:1:24: <include>: include cycle: ") && Catch::Contains("base.xml -> ") &&
                                   Catch::EndsWith("include/base.xml"));
   }
 }

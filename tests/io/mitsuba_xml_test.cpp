@@ -315,11 +315,11 @@ TEST_CASE("Mitsuba rfilters: box, tent and gaussian with their parameters", "[mi
     return load_error(t.write("e.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
       <film type="hdrfilm">)" + rfilter + R"(</film></sensor><shape type="sphere"/></scene>)"));
   };
-  CHECK(error("<rfilter type=\"lanczos\"/>").find("e.xml:2: <rfilter type=\"lanczos\">: unsupported rfilter (supported: box, tent, gaussian)") !=
+  CHECK(error("<rfilter type=\"lanczos\"/>").find("e.xml:2:28: <rfilter type=\"lanczos\">: unsupported rfilter (supported: box, tent, gaussian)") !=
         std::string::npos);
   CHECK(error("<rfilter type=\"tent\"><float name=\"stddev\" value=\"1\"/></rfilter>")
             .find("<float name=\"stddev\">: unsupported tent filter property (supported: radius)") != std::string::npos);
-  CHECK(error("<rfilter type=\"gaussian\"><float name=\"stddev\" value=\"9\"/></rfilter>").find("/render/filter/stddev: must be in") !=
+  CHECK(error("<rfilter type=\"gaussian\"><float name=\"stddev\" value=\"9\"/></rfilter>").find("e.xml:1:24: <sensor type=\"perspective\"> filter.stddev: must be in [0.125, 4], got 9") !=
         std::string::npos);
 }
 
@@ -329,9 +329,9 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
     std::string body, message;
   };
   const Case cases[] = {
-      {"<shape type=\"cylinder\"/>", "scene.xml:9: <shape type=\"cylinder\">: unsupported shape type"},
-      {"<shape type=\"ply\"><string name=\"filename\" value=\"a.ply\"/></shape>", "scene.xml:9: <shape type=\"ply\">: file \"a.ply\" not found (looked in "},
-      {"<shape type=\"sphere\"><ref id=\"nothing\"/></shape>", "scene.xml:9: <ref id=\"nothing\">: no object with id \"nothing\""},
+      {"<shape type=\"cylinder\"/>", "scene.xml:9:1: <shape type=\"cylinder\">: unsupported shape type"},
+      {"<shape type=\"ply\"><string name=\"filename\" value=\"a.ply\"/></shape>", "scene.xml:9:1: <shape type=\"ply\">: file \"a.ply\" not found (looked in "},
+      {"<shape type=\"sphere\"><ref id=\"nothing\"/></shape>", "scene.xml:9:22: <ref id=\"nothing\">: no object with id \"nothing\""},
       {"<shape type=\"sphere\"><float name=\"radius\" value=\"big\"/></shape>", "<float name=\"radius\">: \"big\" is not a number"},
       {"<shape type=\"sphere\"><float name=\"radius\" value=\"$r\"/></shape>", "$r is not defined"},
       {"<emitter type=\"area\"/>", "an area emitter belongs inside the <shape>"},
@@ -345,17 +345,24 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
       {"<bsdf type=\"diffuse\" id=\"a\"/><bsdf type=\"diffuse\" id=\"a\"/>", "id \"a\" is used twice"},
       // Mitsuba's own refusals: attributes an element does not take, a property given twice.
       {"<shape type=\"sphere\"><float name=\"radius\" vaule=\"2\"/></shape>",
-       "scene.xml:9: <float name=\"radius\">: unexpected attribute \"vaule\" (<float> takes name, value)"},
+       "scene.xml:9:22: <float name=\"radius\">: unexpected attribute \"vaule\" (<float> takes name, value)"},
       {"<shape type=\"sphere\"><bsdf type=\"diffuse\"><rgb name=\"reflectance\" value=\"0.5\"/><rgb name=\"reflectance\" value=\"0.2\"/></bsdf></shape>",
        "<rgb name=\"reflectance\">: property \"reflectance\" is given twice"},
       // Errors of the converted document, placed at the element the object came from.
       {"<shape type=\"sphere\"><bsdf type=\"roughplastic\"><texture name=\"alpha\" type=\"checkerboard\"/></bsdf></shape>",
-       "scene.xml:9: <bsdf type=\"roughplastic\">: /materials/shape0/alpha: must be a number"},
-      {"<shape type=\"sphere\"><bsdf type=\"hair\"/></shape>", "scene.xml:9: <bsdf type=\"hair\">: /materials/shape0/type: unknown material type \"hair\""},
+       "scene.xml:9:22: <bsdf type=\"roughplastic\"> alpha: must be a number"},
+      {"<shape type=\"sphere\"><bsdf type=\"hair\"/></shape>", "scene.xml:9:22: <bsdf type=\"hair\"> type: unknown material type \"hair\""},
       {"<shape type=\"sphere\"><bsdf type=\"conductor\"><float name=\"alhpa\" value=\"1\"/></bsdf></shape>",
-       "scene.xml:9: <bsdf type=\"conductor\">: /materials/shape0/alhpa: unknown key"},
+       "scene.xml:9:22: <bsdf type=\"conductor\"> alhpa: unknown key"},
       {"<emitter type=\"spot\"><transform name=\"to_world\"><lookat origin=\"0,0,0\" target=\"0,0,1\"/></transform><float name=\"cutoff_angle\" value=\"95\"/></emitter>",
-       "scene.xml:9: <emitter type=\"spot\">: /lights/0 (light0)/cutoff_angle: must be in (0, 90) degrees"},
+       "scene.xml:9:1: <emitter type=\"spot\"> cutoff_angle: must be in (0, 90) degrees"},
+      {"<shape type=\"sphere\"><bsdf type=\"roughconductor\"><float name=\"alpha\" value=\"-0.1\"/></bsdf></shape>",
+       "scene.xml:9:22: <bsdf type=\"roughconductor\"> alpha: must be > 0, got -0.1"},
+      {"<shape type=\"sphere\"><bsdf type=\"diffuse\"><rgb name=\"reflectance\" value=\"0.5, 1.5, 0.5\"/></bsdf></shape>",
+       "scene.xml:9:22: <bsdf type=\"diffuse\"> reflectance: must be <= 1, got 1.5"},
+      // Mitsuba keeps one integrator: a second is an error that names the first.
+      {"<integrator type=\"path\"/><integrator type=\"direct\"/>",
+       "scene.xml:9:26: <integrator type=\"direct\">: a second <integrator> (the first: " },
   };
   for (const Case& c : cases) {
     const std::string xml = t.write("scene.xml", scene_xml(c.body));
@@ -366,6 +373,10 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
   }
   CHECK(load_error(t.write("bad.xml", "<scene version=\"3.0.0\">\n<shape type=\"sphere\">\n</scene>\n"))
             .find("bad.xml:3: not well-formed XML") != std::string::npos);
+  // A -D that the scene never uses is a typo to report, as Mitsuba's unreferenced parameters.
+  const std::string uses_r = t.write("uses.xml", scene_xml("<default name=\"r\" value=\"1\"/><shape type=\"sphere\"><float name=\"radius\" value=\"$r\"/></shape>"));
+  CHECK(load_error(uses_r, {{"r", "2"}}) == "(no error)");
+  CHECK(load_error(uses_r, {{"spp", "4"}}) == uses_r + ": -D spp: the scene never uses $spp (its parameters: $r)");
   CHECK(load_error(t.write("root.xml", "<shapes/>")).find("the root element must be <scene>") != std::string::npos);
   CHECK(load_error(t.write("nosensor.xml", "<scene version=\"3.0.0\"><shape type=\"sphere\"/></scene>"))
             .find("the scene has no <sensor>") != std::string::npos);

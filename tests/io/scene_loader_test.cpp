@@ -169,7 +169,7 @@ TEST_CASE("broken scenes are rejected with the file and JSON path", "[loader]") 
       {"render.samples=4", "scene.json: /render/samples: unknown key"},
       {"colour=1", "scene.json: /colour: unknown key"},
       {"lights=[{\"type\": \"laser\"}]", "scene.json: /lights/0/type: unknown light type \"laser\""},
-      {"lights=[{\"type\": \"point\", \"position\": [0, 1, 0]}]", "scene.json: /lights/0/intensity: required key is missing"},
+      {"lights=[{\"type\": \"point\", \"position\": [0, 1]}]", "scene.json: /lights/0/position: must be an array of 3 numbers"},
       {"lights=[{\"type\": \"point\", \"position\": [0, 1, 0], \"intensity\": -2}]",
        "scene.json: /lights/0/intensity: must be >= 0, got -2"},
       {"shapes=[{\"type\": \"quad\", \"corner\": [0,0,0], \"edge_u\": [1,0,0], \"edge_v\": [2,0,0], \"material\": \"white\"}]",
@@ -314,4 +314,50 @@ TEST_CASE("materials take Mitsuba's names; dray's first names stay aliases", "[l
   CHECK(!old["materials"]["white"].contains("reflectance"));
   Scene o = load_scene(old, "scene.json");
   CHECK(o.params.get_vec3(o.params.find("materials.white.reflectance")->slot) == glm::vec3(0.3f));
+}
+
+TEST_CASE("keys Mitsuba defaults may be left out, with Mitsuba's defaults", "[loader]") {
+  // A camera at the origin looking along +z, a unit sphere there, unit lights: as Mitsuba's sensor,
+  // sphere, point, spot, directional and constant emitters without their properties.
+  const json doc = json::parse(R"({
+    "camera": {},
+    "materials": { "m": { "type": "diffuse" } },
+    "shapes": [ { "name": "ball", "type": "sphere", "material": "m" }, { "name": "card", "type": "quad", "material": "m" } ],
+    "lights": [ { "name": "p", "type": "point" }, { "name": "s", "type": "spot" }, { "name": "d", "type": "directional" },
+                { "name": "sky", "type": "environment" } ]
+  })");
+  const Scene s = load_scene(doc, "scene.json", false);
+  auto v = [&](const char* name) { return s.params.get_vec3(s.params.find(name)->slot); };
+  CHECK(v("camera.origin") == glm::vec3(0.f));
+  CHECK(v("camera.target") == glm::vec3(0, 0, 1));
+  CHECK(v("shapes.ball.center") == glm::vec3(0.f));
+  CHECK(s.params.get(s.params.find("shapes.ball.radius")->slot) == 1.f);
+  CHECK(v("shapes.card.corner") == glm::vec3(-1, -1, 0));
+  CHECK(v("shapes.card.edge_u") == glm::vec3(2, 0, 0));
+  CHECK(v("lights.p.position") == glm::vec3(0.f));
+  CHECK(v("lights.p.intensity") == glm::vec3(1.f));
+  CHECK(v("lights.s.target") == glm::vec3(0, 0, 1));
+  CHECK(v("lights.d.direction") == glm::vec3(0, 0, 1));
+  CHECK(v("lights.sky.radiance") == glm::vec3(1.f));
+  // An empty scene: a camera alone.
+  CHECK(load_scene(json::parse(R"({ "camera": {} })"), "empty.json", false).shapes.empty());
+}
+
+TEST_CASE("JSON and Mitsuba XML films have the same size limits", "[loader]") {
+  json doc = minimal();
+  doc["camera"]["width"] = 2000000;
+  CHECK(error_of(doc) == "scene.json: /camera/width: must be in [1, 1048576], got 2000000");
+  TempDir t;
+  const std::string xml = t.write("big.xml", R"(<scene version="3.0.0"><sensor type="perspective"><film type="hdrfilm">
+    <integer name="width" value="2000000"/></film></sensor></scene>)");
+  std::string e;
+  try {
+    load_scene(xml, {}, false);
+  } catch (const LoadError& err) {
+    e = err.what();
+  }
+  CHECK_THAT(e, Catch::Contains("big.xml:2:5: <integer name=\"width\">: must be in [1, 1048576], got 2000000"));
+  t.write("big.xml", R"(<scene version="3.0.0"><sensor type="perspective"><film type="hdrfilm">
+    <integer name="width" value="100000"/><integer name="height" value="1"/></film></sensor></scene>)");
+  CHECK(load_scene(xml, {}, false).camera.width == 100000);  // beyond XML's old 65536
 }

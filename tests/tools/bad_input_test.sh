@@ -107,10 +107,35 @@ set_bad "a quad with no area" "base.json: /shapes/1/edge_v: must not be parallel
   'shapes[1]={"type":"quad","corner":[0,0,0],"edge_u":[1,0,0],"edge_v":[2,0,0],"material":"white"}'
 set_bad "camera looking at itself" "base.json: /camera/target: must differ from /camera/origin" "camera.target=[0,1,5]"
 set_bad "fov of 180 degrees" "base.json: /camera/fov_y: must be < 180 degrees" camera.fov_y=180
+set_bad "camera up along the view" "base.json: /camera/up: must not be parallel to the viewing direction" "camera.up=[0,0,1]"
+set_bad "a light with no direction" "base.json: /lights/0/direction: must not be zero" \
+  'lights[0]={"type":"directional","direction":[0,0,0],"irradiance":1}'
 set_bad "an image too large for memory (checked before allocating)" "base.json: /camera: a 1000000x1000000 image" \
   camera.width=1000000 camera.height=1000000
 bad "an image too large with derivatives" "base.json: /camera: a 12000x12000 image with 21 channels" \
   $(render base.json) --set camera.width=12000 --set camera.height=12000 --wrt shapes.ball.center --wrt materials.white.albedo
+
+# --- Mitsuba XML: file:line:column, the element, the property in Mitsuba's words
+cat >base.xml <<'EOF'
+<scene version="3.0.0">
+  <default name="r" value="1"/>
+  <sensor type="perspective"><film type="hdrfilm"><integer name="width" value="8"/><integer name="height" value="6"/></film></sensor>
+  <shape type="sphere"><float name="radius" value="$r"/><transform name="to_world"><translate z="4"/></transform></shape>
+  <emitter type="constant"/>
+</scene>
+EOF
+"$dray" render base.xml -q -o base-xml.png || { echo "FAIL the base XML scene does not render"; fail=1; }
+xml() {  # xml NAME LINE: base.xml with LINE added before </scene>
+  sed "s|^</scene>|$2\n</scene>|" base.xml >"$1"
+}
+xml alpha.xml '  <shape type="sphere"><bsdf type="roughconductor"><float name="alpha" value="-0.1"/></bsdf></shape>'
+bad "XML: a negative roughness" 'alpha.xml:6:24: <bsdf type="roughconductor"> alpha: must be > 0, got -0.1' $(render alpha.xml)
+xml attr.xml '  <shape type="sphere"><float name="radius" vaule="2"/></shape>'
+bad "XML: an unknown attribute" 'attr.xml:6:24: <float name="radius">: unexpected attribute "vaule" (<float> takes name, value)' $(render attr.xml)
+xml two.xml '  <integrator type="path"/><integrator type="direct"/>'
+bad "XML: a second integrator" 'two.xml:6:28: <integrator type="direct">: a second <integrator> (the first: ' $(render two.xml)
+bad "XML: a -D the scene never uses" 'base.xml: -D radius: the scene never uses $radius (its parameters: $r)' $(render base.xml) -D radius=2
+bad "XML: a -D of a JSON scene" 'base.json: -D defines values of Mitsuba XML scenes; this scene is JSON (use --set)' $(render base.json) -D r=2
 
 # --- OBJ files
 obj_case() {  # obj_case DESCRIPTION EXPECTED OBJ-TEXT (printf format)
@@ -184,14 +209,19 @@ job type.job.json "{ ${good_job/\"iterations\": 2/\"iterations\": \"two\"}, \"ou
 bad "optimize: iterations is a string" "type.job.json: /optimizer/iterations: must be an integer, got string" "$dray" optimize type.job.json
 job key.job.json "{ $good_job, \"output\": \"opt\", \"learning_rate\": 1 }"
 bad "optimize: unknown key" "key.job.json: /learning_rate: unknown key" "$dray" optimize key.job.json
-job image.job.json '{ "scene": "base.json", "target": { "image": "small.exr" }, "params": { "lights.key.intensity": { "lr": 0.1 } }, "output": "opt" }'
+job image.job.json '{ "scene": "base.json", "target": { "image": "small.exr" }, "params": { "lights.key.intensity": { "lr": 0.1 } }, "output": "opt-image" }'
 bad "optimize: target image of another size" "small.exr: the target is 8x12 but the scene renders 16x12" "$dray" optimize image.job.json
-job noimage.job.json '{ "scene": "base.json", "target": { "image": "none.exr" }, "params": { "lights.key.intensity": { "lr": 0.1 } }, "output": "opt" }'
+job noimage.job.json '{ "scene": "base.json", "target": { "image": "none.exr" }, "params": { "lights.key.intensity": { "lr": 0.1 } }, "output": "opt-noimage" }'
 bad "optimize: missing target image" "none.exr: cannot open: no such file" "$dray" optimize noimage.job.json
 job out.job.json "{ $good_job, \"output\": \"/proc/nope\" }"
 bad "optimize: unwritable output folder (before rendering)" "/proc/nope" "$dray" optimize out.job.json
 job fresh.job.json "{ $good_job, \"output\": \"fresh\" }"
 bad "optimize --resume without a checkpoint" "checkpoint.json: no checkpoint to resume from" "$dray" optimize fresh.job.json --resume
+
+job range.job.json '{ "scene": "base.json", "target": { "scene": "base.json", "spp": 2 }, "params": { "lights.key.intensity": { "lr": 0.1, "min": 20 } }, "output": "opt-range" }'
+bad "optimize: a start outside [min, max]" "range.job.json: /params/lights.key.intensity: lights.key.intensity[0] starts at 10, outside the job's [min, max] = [20, inf]" \
+  "$dray" optimize range.job.json
+bad "optimize: an earlier run's folder" "ok.job.json: /output: opt: holds an earlier run" "$dray" optimize ok.job.json
 
 mkdir -p broken && printf '{ "iteration": 1 }\n' >broken/checkpoint.json
 job broken.job.json "{ $good_job, \"output\": \"broken\" }"

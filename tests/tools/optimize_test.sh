@@ -14,7 +14,7 @@ for r in 1 2 3; do
   views_job "$tmp/layout$r.json" "$tmp/layout$r" 6 ', "batch": 2'
   ${mpiexec/ N / $r } "$dray" optimize "$tmp/layout$r.json" --threads $((r == 1 ? 2 : 1)) -q || bad "layout $r exited $?"
 done
-"$dray" optimize "$tmp/layout1.json" --threads 2 > "$tmp/layout1.out" 2>&1 || bad "layout console run exited $?"
+"$dray" optimize "$tmp/layout1.json" --threads 2 --force > "$tmp/layout1.out" 2>&1 || bad "layout console run exited $?"
 batches=$(sed -n 's/^iter .*  views \([0-9,]*\)$/\1/p' "$tmp/layout1.out")
 [ "$(echo "$batches" | grep -c '^[0-3],[0-3]$')" = 6 ] && [ "$(echo "$batches" | sort -u | wc -l)" -gt 1 ] \
   && ok "each iteration renders 2 of the 4 views, not always the same: $(echo $batches)" || bad "batches: $batches"

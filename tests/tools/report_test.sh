@@ -33,7 +33,7 @@ kill $pid 2> /dev/null; wait $pid 2> /dev/null
 job "$tmp/a.json" "$tmp/a" 6
 "$dray" optimize "$tmp/a.json" -q > /dev/null || bad "optimize exited $?"
 page="$tmp/a/report.html"
-grep -q "finished, iteration 6 of 6" "$page" && ! grep -q 'http-equiv="refresh"' "$page" \
+grep -q "finished; iteration 6 of 6" "$page" && ! grep -q 'http-equiv="refresh"' "$page" \
   && ok "the finished page says so and does not reload" || bad "finished report"
 [ "$(grep -o '<svg' "$page" | wc -l)" -ge 5 ] && ok "loss, gradient and 3 parameter charts" || bad "charts"
 grep -q "lights.bulb.position\[1\] (truth 2.2)" "$page" && ok "a parameter's true value from the target scene" || bad "truth"
@@ -46,7 +46,7 @@ inline=$(grep -o '<img [^>]*src="data:image/png;base64,[^"]*"' "$page" | wc -l)
 # Resumed: the earlier iterations and snapshots stay on the page.
 sed 's/"iterations": 6/"iterations": 10/' "$tmp/a.json" > "$tmp/b.json"
 "$dray" optimize "$tmp/b.json" -q --resume > /dev/null || bad "resume exited $?"
-grep -q "finished, iteration 10 of 10" "$page" && grep -q 'alt="iteration 2"' "$page" && grep -q 'alt="iteration 9"' "$page" \
+grep -q "finished; iteration 10 of 10" "$page" && grep -q 'alt="iteration 2"' "$page" && grep -q 'alt="iteration 9"' "$page" \
   && ok "a resumed run's page keeps the earlier snapshots" || bad "resumed report"
 
 browser=$(command -v chromium || command -v chromium-browser || true)

@@ -83,7 +83,7 @@ class Converter {
 
   json run(const std::string& path);
   // Where each object of the document came from: JSON pointer ("/materials/gold", "/shapes/3")
-  // -> "file.xml:LINE: <element ...>".
+  // -> "file.xml:LINE:COLUMN: <element ...>".
   const std::map<std::string, std::string>& locations() const { return where_; }
 
  private:
@@ -99,6 +99,7 @@ class Converter {
   json camera_, render_ = json::object(), shapes_ = json::array(), lights_ = json::array();
   json materials_ = json::object(), textures_ = json::object();
   bool filter_seen_ = false;
+  std::string integrator_at_;  // where the scene's <integrator> is, once read
   std::map<std::string, std::string> where_;
   void locate(const std::string& pointer, const pugi::xml_node& n) { where_.emplace(pointer, x_.where(n)); }
 

@@ -7,6 +7,7 @@
 #include <glm/geometric.hpp>
 
 #include "renderer/io/mitsuba/converter.h"
+#include "renderer/io/camera_reader.h"
 #include "renderer/io/mitsuba/xml.h"
 
 namespace dray {
@@ -115,7 +116,7 @@ void Converter::sensor(const pugi::xml_node& n) {
         const auto crop_key = std::find(crops, crops + 4, key);
         if (key == "width" || key == "height") {
           const long v = x_.integer(f);
-          if (v < 1 || v > (1 << 16)) x_.fail(f, "must be in [1, 65536]");
+          if (v < 1 || v > kMaxFilmSize) x_.fail(f, "must be in [1, " + std::to_string(kMaxFilmSize) + "], got " + std::to_string(v));
           (key == "width" ? width : height) = int(v);
         } else if (crop_key != crops + 4) {
           crop[crop_key - crops] = x_.integer(f);

@@ -116,10 +116,21 @@ std::string XmlFiles::where(const pugi::xml_node& n) const {
   const Source* s = source_of(n);
   if (!s) return "?";
   const ptrdiff_t off = std::clamp<ptrdiff_t>(n.offset_debug(), 0, ptrdiff_t(s->text.size()));
-  std::string tag = "<" + std::string(n.name());
+  std::string tag = "<";
+  tag += n.name();
   for (const char* a : {"type", "name", "id"})
-    if (pugi::xml_attribute at = n.attribute(a)) tag += " " + std::string(a) + "=\"" + at.value() + "\"";
-  return s->path + ":" + std::to_string(1 + std::count(s->text.begin(), s->text.begin() + off, '\n')) + ": " + tag + ">";
+    if (pugi::xml_attribute at = n.attribute(a)) {
+      tag += ' ';
+      tag += a;
+      tag += "=\"";
+      tag += at.value();
+      tag += '"';
+    }
+  // pugixml's offset is the element name's, one past its '<': the column is the '<''s (from 1).
+  const size_t line_start = off > 0 ? s->text.rfind('\n', size_t(off - 1)) + 1 : 0;  // npos + 1 = 0
+  const long column = std::max<long>(1, long(off) - long(line_start));
+  return s->path + ":" + std::to_string(1 + std::count(s->text.begin(), s->text.begin() + off, '\n')) + ":" +
+         std::to_string(column) + ": " + tag + ">";
 }
 
 void XmlFiles::fail(const pugi::xml_node& n, const std::string& msg) const { throw LoadError(where(n) + ": " + msg); }
@@ -145,12 +156,28 @@ std::string XmlFiles::attr(const pugi::xml_node& n, const char* name, bool requi
     size_t j = i + 1;
     while (j < v.size() && (std::isalnum(static_cast<unsigned char>(v[j])) || v[j] == '_')) ++j;
     const std::string key = v.substr(i + 1, j - i - 1);
+    used_.insert(key);
     if (auto d = defines_.find(key); d != defines_.end()) out += d->second;
     else if (auto f = defaults_.find(key); f != defaults_.end()) out += f->second;
     else fail(n, "$" + key + " is not defined (give <default name=\"" + key + "\" value=\"...\"/> or -D " + key + "=...)");
     i = j - 1;
   }
   return out;
+}
+
+std::vector<std::string> XmlFiles::unused_defines() const {
+  std::vector<std::string> out;
+  for (const auto& [name, value] : defines_)
+    if (!used_.count(name)) out.push_back(name);
+  return out;
+}
+
+std::string XmlFiles::parameter_names() const {
+  std::set<std::string> names(used_);
+  for (const auto& [name, value] : defaults_) names.insert(name);
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "$" : ", $") + n;
+  return out.empty() ? "none" : out;
 }
 
 std::vector<double> XmlFiles::numbers(const pugi::xml_node& n, const std::string& text) const {

@@ -4,6 +4,7 @@
 // typed values (numbers, colours, points, transforms) of Mitsuba's property elements.
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,7 @@ class XmlFiles {
   // (names from camelCase to snake_case, lookAt to lookat).
   pugi::xml_node load(const std::string& path);
 
-  // "file.xml:LINE: <tag type="...">: msg"
+  // "file.xml:LINE:COLUMN: <tag type="...">: msg"
   [[noreturn]] void fail(const pugi::xml_node& n, const std::string& msg) const;
   std::string where(const pugi::xml_node& n) const;
   std::string file_of(const pugi::xml_node& n) const;
@@ -31,6 +32,10 @@ class XmlFiles {
   void add_default(const pugi::xml_node& n);
   // Attribute `name` of n with $names substituted; `required`: missing is an error, else "".
   std::string attr(const pugi::xml_node& n, const char* name, bool required = true) const;
+  // The -D names no attribute used (a typo, or a scene without that parameter), and the $names
+  // the scene has (its <default>s and those used), for the message.
+  std::vector<std::string> unused_defines() const;
+  std::string parameter_names() const;
 
   // Typed property values of the element n (<float value>, <rgb value>, <point x y z>, ...).
   double number(const pugi::xml_node& n, const std::string& text) const;
@@ -53,6 +58,7 @@ class XmlFiles {
   };
   std::vector<std::unique_ptr<Source>> sources_;
   std::map<std::string, std::string> defines_, defaults_;
+  mutable std::set<std::string> used_;  // $names substituted
   const Source* source_of(const pugi::xml_node& n) const;
   std::vector<double> numbers(const pugi::xml_node& n, const std::string& text) const;
 };

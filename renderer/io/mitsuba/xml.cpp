@@ -13,6 +13,10 @@ json Converter::run(const std::string& path) {
   top_folder_ = fs::path(path).parent_path().string();
   resolver_ = FileResolver(top_folder_);
   read_file(path);
+  // Mitsuba refuses what the scene does not use; a -D that changes nothing is a typo to report.
+  if (const auto unused = x_.unused_defines(); !unused.empty())
+    throw LoadError(path + ": -D " + unused[0] + ": the scene never uses $" + unused[0] + " (its parameters: " + x_.parameter_names() +
+                    ")");
   if (camera_.is_null()) throw LoadError(path + ": the scene has no <sensor>");
   if (!filter_seen_) render_["filter"] = "gaussian";  // Mitsuba's default
   json doc = {{"camera", camera_}, {"render", render_}, {"shapes", shapes_}};
@@ -100,7 +104,12 @@ void Converter::scene(const pugi::xml_node& root) {
       ids_[x_.attr(n, "as")] = find(n, x_.attr(n, "id"));
     } else {
       if (n.attribute("id")) register_id(n);
-      if (t == "integrator") integrator(n);
+      if (t == "integrator") {
+        // Mitsuba keeps one integrator; a second is a mistake to say, not one to pick silently.
+        if (!integrator_at_.empty()) x_.fail(n, "a second <integrator> (the first: " + integrator_at_ + "); a scene has one");
+        integrator_at_ = x_.where(n);
+        integrator(n);
+      }
       else if (t == "sensor") sensor(n);
       else if (t == "shape") shape(n);
       else if (t == "emitter") emitter(n);

@@ -1,0 +1,81 @@
+"""A scene's parameters as a live mapping, as Mitsuba's ``mi.traverse``: reading gives the current
+value, assigning stages a change, ``update()`` applies the staged changes at once through the
+parameters' rules (renderer/scene_params.h) -- all of them, or none with a ValueError naming the
+parameter and the rule."""
+from collections.abc import Mapping, MutableMapping
+
+import numpy as np
+
+
+class SceneParameters(MutableMapping):
+    """``params = scene.params()``: ``params[name]`` is the value now (NAME, NAME[i] or NAME[i,j,c];
+    a copy, in the shape ``dray params`` lists: () a scalar, (3,) a vector, a block's shape);
+    ``params[name] = value`` stages a change; ``params.update()`` applies what is staged (and any
+    mapping given: ``params.update(opt)`` with a dray.optimizers.Adam), rebuilding the geometry when
+    a change moves it. Iterating gives every parameter's name."""
+
+    def __init__(self, scene):
+        self._scene = scene
+        self._names = None
+        self._staged = {}
+
+    def _all(self):
+        if self._names is None:
+            self._names = list(self._scene._values().keys())
+        return self._names
+
+    def __getitem__(self, name):
+        if name in self._staged:
+            return self._staged[name].copy()
+        try:
+            return self._scene._param(name)
+        except ValueError as e:
+            raise KeyError(name) from e
+
+    def __setitem__(self, name, value):
+        self._scene._param(name)  # ValueError for an unknown name or index, now rather than at update()
+        self._staged[name] = np.array(value, dtype=np.float32)
+
+    def __delitem__(self, name):
+        raise TypeError("a scene's parameters cannot be removed (assign a value and call update())")
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self):
+        return len(self._all())
+
+    def __contains__(self, name):
+        try:
+            self._scene._param(name)
+            return True
+        except ValueError:
+            return False
+
+    def items(self):
+        """(name, value) of every parameter: copies of the values now (a snapshot)."""
+        values = self._scene._values()
+        values.update({k: v.copy() for k, v in self._staged.items() if k in values})
+        return values.items()
+
+    def update(self, values=None, **kwargs):
+        """Applies the staged changes and those given (a mapping, or name=value pairs) at once:
+        ValueError naming the parameter and the rule, and nothing changed, when any breaks a rule
+        (the staged changes are dropped either way). Returns the names changed."""
+        staged = dict(self._staged)
+        for source in (values or {}), kwargs:
+            items = source.items() if isinstance(source, Mapping) else source
+            for name, value in items:
+                staged[name] = np.array(value, dtype=np.float32)
+        self._staged.clear()  # applied or refused, the mapping reads the scene again
+        if staged:
+            self._scene.update(staged)
+        return list(staged)
+
+    def project(self, name, value):
+        """`value` moved onto the parameter's domain (the nearest value it may take: a roughness
+        > 0, a reflectance in [0, 1]), as dray optimize projects its steps."""
+        return self._scene._project(name, np.asarray(value, dtype=np.float64))
+
+    def __repr__(self):
+        return "SceneParameters(%d parameters%s)" % (len(self), ", %d staged" % len(self._staged) if self._staged else "")

@@ -1,0 +1,125 @@
+#include "renderer/scene_params.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "renderer/io/json_reader.h"
+
+namespace dray {
+
+FrameProblem frame_problem(const glm::vec3& from, const glm::vec3& to, const glm::vec3& up) {
+  if (from == to) return FrameProblem::same_point;
+  const glm::vec3 fwd = to - from;
+  if (!std::isfinite(glm::length(fwd))) return FrameProblem::too_far;
+  const glm::dvec3 fd(fwd), ud(up);
+  if (!(glm::length(glm::cross(fd, ud)) > 1e-6 * glm::length(fd) * glm::length(ud))) return FrameProblem::up_parallel;
+  return FrameProblem::none;
+}
+
+const ParamEntry& entry_of(const ParamTable& table, Slot s) {
+  const auto& es = table.entries();
+  auto it = std::upper_bound(es.begin(), es.end(), s, [](Slot v, const ParamEntry& e) { return v < e.slot; });
+  return *(it - 1);
+}
+
+std::string scalar_name(const ParamTable& table, Slot s) {
+  const ParamEntry& e = entry_of(table, s);
+  if (e.size == 1) return e.name;
+  uint32_t k = s - e.slot;
+  if (!e.block()) return e.name + "[" + std::to_string(k) + "]";
+  std::string index;
+  for (size_t d = e.shape.size(); d-- > 0;) {
+    index = std::to_string(k % e.shape[d]) + (index.empty() ? "" : "," + index);
+    k /= e.shape[d];
+  }
+  return e.name + "[" + index + "]";
+}
+
+namespace {
+
+std::string name_of(const Scene& s, Slot slot) { return entry_of(s.params, slot).name; }
+
+std::optional<std::string> camera_violation(const Scene& scene) {
+  const Camera& c = scene.camera;
+  if (c.origin == kNoSlot) return std::nullopt;
+  const ParamTable& t = scene.params;
+  switch (frame_problem(t.get_vec3(c.origin), t.get_vec3(c.target), t.get_vec3(c.up))) {
+    case FrameProblem::same_point: return "camera.target: must differ from camera.origin";
+    case FrameProblem::too_far: return "camera.origin: is too far from camera.target: their distance overflows float";
+    case FrameProblem::up_parallel: return "camera.up: must not be parallel to the viewing direction (camera.target - camera.origin)";
+    case FrameProblem::none: break;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> light_violation(const Scene& scene, const Light& l) {
+  const ParamTable& t = scene.params;
+  if (l.kind == Light::Kind::directional && !(glm::length(t.get_vec3(l.direction)) > 0.f))
+    return name_of(scene, l.direction) + ": must not be zero";
+  if (l.kind != Light::Kind::spot && l.kind != Light::Kind::projector) return std::nullopt;
+  const glm::vec3 pos = t.get_vec3(l.position), target = t.get_vec3(l.target);
+  if (!(glm::length(target - pos) > 0.f)) return name_of(scene, l.target) + ": must differ from " + name_of(scene, l.position);
+  if (l.kind == Light::Kind::spot && !(t.get(l.beam) < t.get(l.cutoff)))
+    return name_of(scene, l.beam) + ": must be below " + name_of(scene, l.cutoff) + " (" + fmt_number(t.get(l.cutoff)) +
+           "), got " + fmt_number(t.get(l.beam));
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> param_violation(const Scene& scene) {
+  const ParamTable& t = scene.params;
+  const std::vector<float>& v = t.values();
+  for (const ParamEntry& e : t.entries())
+    for (uint32_t k = 0; k < e.size; ++k)
+      if (auto why = e.domain.violation(v[e.slot + k])) return scalar_name(t, e.slot + k) + ": " + *why;
+  if (auto why = camera_violation(scene)) return why;
+  for (const Light& l : scene.lights)
+    if (auto why = light_violation(scene, l)) return why;
+  for (const Shape& s : scene.shapes)
+    if (s.kind == Shape::Kind::quad && !(glm::length(glm::cross(t.get_vec3(s.b), t.get_vec3(s.c))) > 0.f))
+      return name_of(scene, s.c) + ": must not be parallel to " + name_of(scene, s.b) + " (the quad has no area)";
+  for (const Mesh& m : scene.meshes)
+    if (m.normals != kNoSlot)
+      for (uint32_t k = 0; k < entry_of(t, m.normals).size; k += 3)
+        if (!(glm::length(t.get_vec3(m.normals + k)) > 0.f))
+          return scalar_name(t, m.normals + k).substr(0, scalar_name(t, m.normals + k).rfind(',')) + "]: a normal must not be zero";
+  return std::nullopt;
+}
+
+void update_params(Scene& scene, const std::vector<ParamUpdate>& updates) {
+  std::vector<std::pair<Slot, float>> old;  // every slot set, and its value before
+  auto restore = [&] {
+    for (auto it = old.rbegin(); it != old.rend(); ++it) scene.params.set(it->first, it->second);
+  };
+  bool rebuild = false;
+  try {
+    for (const ParamUpdate& u : updates) {
+      const std::vector<ScalarParam> sc = resolve_scalars(scene.params, {u.name});
+      if (sc.size() != u.values.size())
+        throw LoadError(u.name + ": has " + std::to_string(sc.size()) + (sc.size() == 1 ? " value" : " values") + ", got " +
+                        std::to_string(u.values.size()));
+      for (size_t k = 0; k < sc.size(); ++k) {
+        old.push_back({sc[k].slot, scene.params.get(sc[k].slot)});
+        scene.params.set(sc[k].slot, u.values[k]);
+      }
+      rebuild = rebuild || (!sc.empty() && scene.needs_rebuild(sc[0].slot));  // one name, one entry
+    }
+  } catch (const LoadError&) {
+    restore();
+    throw;
+  } catch (const std::runtime_error& e) {  // resolve_scalars: an unknown name or index
+    restore();
+    throw LoadError(e.what());
+  }
+  if (auto why = param_violation(scene)) {
+    restore();
+    throw LoadError(*why);
+  }
+  if (rebuild) scene.build_geometry();
+  else scene.refresh_tables();
+}
+
+}  // namespace dray

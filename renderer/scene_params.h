@@ -1,0 +1,40 @@
+#pragma once
+// The parameters' rules, enforced wherever values change (the loaders, --set, scene.update, the
+// optimizer): each value inside its domain (core/param_domain.h), and the rules between values: a
+// camera frame that exists, a spot's beam inside its cutoff, a quad with area, a light direction.
+// Updates by name are all or nothing.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "renderer/scene.h"
+
+namespace dray {
+
+// Why `from` looking at `to` with `up` has no frame, or none.
+enum class FrameProblem { none, same_point, too_far, up_parallel };
+FrameProblem frame_problem(const glm::vec3& from, const glm::vec3& to, const glm::vec3& up);
+
+// The entry holding slot s (entries are in slot order).
+const ParamEntry& entry_of(const ParamTable& table, Slot s);
+// A scalar's name: NAME, NAME[i] of a vector, NAME[i,j,c] of a block.
+std::string scalar_name(const ParamTable& table, Slot s);
+
+// The first rule the scene's parameters break, as "NAME[i]: must be in [0, 1], got 1.2" or
+// "camera.up: must not be parallel to the viewing direction"; nothing when every rule holds.
+std::optional<std::string> param_violation(const Scene& scene);
+
+// A change of parameters by name (NAME, NAME[i], NAME[i,j,c]: resolve_scalars), one value per scalar.
+struct ParamUpdate {
+  std::string name;
+  std::vector<float> values;
+};
+
+// Sets the values, checks every rule, and rebuilds what depends on them (geometry, tables). Throws
+// LoadError ("NAME[i]: rule, got value") and leaves the scene as it was when a name, a size, a value
+// or a rule fails.
+void update_params(Scene& scene, const std::vector<ParamUpdate>& updates);
+
+}  // namespace dray

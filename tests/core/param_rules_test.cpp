@@ -1,0 +1,73 @@
+// The parameters' rules (renderer/core/param_domain.h, renderer/scene_params.h): domains, their
+// wording and projection; updates by name, all or nothing; the rules between values.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "renderer/io/scene_loader.h"
+#include "renderer/scene_params.h"
+
+using namespace dray;
+
+TEST_CASE("a domain says its rule and projects onto itself", "[params]") {
+  CHECK(Domain::positive().rule() == "must be > 0");
+  CHECK(Domain::at_least(0).rule() == "must be >= 0");
+  CHECK(Domain::closed(0, 1).rule() == "must be in [0, 1]");
+  CHECK(Domain::open(0, 180).rule() == "must be in (0, 180)");
+  CHECK(Domain::finite().rule() == "must be a finite number");
+  CHECK(*Domain::positive().violation(-1) == "must be > 0, got -1");
+  CHECK(*Domain::at_least(0).violation(-INFINITY) == "must be >= 0 (and finite), got -inf");
+  CHECK(*Domain::finite().violation(NAN) == "must be a finite number, got nan");
+  CHECK_FALSE(Domain::left_open(0, 1).violation(1));
+  CHECK(Domain::left_open(0, 1).violation(0));
+  // Projection: the nearest float inside, an open bound's next float.
+  CHECK(Domain::positive().project(-3) == std::numeric_limits<float>::denorm_min());
+  CHECK(Domain::closed(0, 1).project(1.5) == 1.f);
+  CHECK(Domain::open(0, 180).project(200) == std::nextafter(180.f, 0.f));
+  CHECK(Domain::open(0, 180).project(90) == 90.f);
+  CHECK(std::isnan(Domain::positive().project(NAN)));
+  for (const Domain& d : {Domain::positive(), Domain::closed(0, 1), Domain::open(0, 180), Domain::right_open(0, 90)})
+    for (double v : {-1e30, -1.0, 0.0, 0.5, 89.99999, 90.0, 1e30})
+      CHECK(d.contains(d.project(v)));
+}
+
+namespace {
+
+Scene spheres() { return load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json", {"camera.width=8", "camera.height=6"}); }
+
+}  // namespace
+
+TEST_CASE("updates are all or nothing, by name or component", "[params]") {
+  Scene s = spheres();
+  const std::vector<float> before = s.params.values();
+  const auto radius = s.params.find("shapes.mid.radius")->slot;
+  CHECK_THROWS_WITH(update_params(s, {{"shapes.mid.radius", {0.5f}}, {"materials.red.reflectance", {0.5f, 1.5f, 0.5f}}}),
+                    "materials.red.reflectance[1]: must be in [0, 1], got 1.5");
+  CHECK(s.params.values() == before);
+  CHECK_THROWS_WITH(update_params(s, {{"camera.target", {0.f, 1.6f, 6.f}}}), "camera.target: must differ from camera.origin");
+  CHECK_THROWS_WITH(update_params(s, {{"shapes.mid.radius", {1.f, 2.f}}}), "shapes.mid.radius: has 1 value, got 2");
+  CHECK_THROWS_WITH(update_params(s, {{"shapes.nope.radius", {1.f}}}), Catch::Contains("unknown parameter \"shapes.nope.radius\""));
+  CHECK(s.params.values() == before);
+  // Accepted: the values set, the BVH rebuilt around the new sphere.
+  const float old_extent = s.bvh.bounds().hi.y;
+  update_params(s, {{"shapes.mid.radius", {3.f}}, {"materials.red.reflectance[2]", {0.25f}}});
+  CHECK(s.params.get(radius) == 3.f);
+  CHECK(s.params.get_vec3(s.params.find("materials.red.reflectance")->slot) == glm::vec3(0.8f, 0.15f, 0.25f));
+  CHECK(s.bvh.bounds().hi.y > old_extent);
+}
+
+TEST_CASE("the rules between values hold after loading and after updates", "[params]") {
+  Scene s = spheres();
+  CHECK_FALSE(param_violation(s));
+  CHECK(scalar_name(s.params, s.params.find("camera.up")->slot + 2) == "camera.up[2]");
+  CHECK(frame_problem({0, 0, 0}, {0, 0, 0}, {0, 1, 0}) == FrameProblem::same_point);
+  CHECK(frame_problem({0, 0, 0}, {0, 1, 0}, {0, 1, 0}) == FrameProblem::up_parallel);
+  CHECK(frame_problem({0, 0, 0}, {0, 0, -1}, {0, 1, 0}) == FrameProblem::none);
+  CHECK_THROWS_WITH(update_params(s, {{"camera.up", {0.f, -0.8f, -6.f}}}), Catch::StartsWith("camera.up: must not be parallel"));
+  CHECK_THROWS_WITH(update_params(s, {{"shapes.floor.edge_v", {0.f, 0.f, 1.f}}}),
+                    "shapes.floor.edge_v: must not be parallel to shapes.floor.edge_u (the quad has no area)");
+  // --set goes through the same rules when the scene loads.
+  CHECK_THROWS_WITH(load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json", {"camera.fov_y=0"}),
+                    Catch::Contains("/camera/fov_y: must be > 0, got 0"));
+}

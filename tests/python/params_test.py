@@ -1,0 +1,71 @@
+"""The Python shape of issue 32: scene.params() a live mapping (as mi.traverse) with update(),
+dray.optimizers.Adam over it (as mi.ad.Adam, steps projected onto the parameters' domains), and
+Mitsuba XML defines as keyword arguments of dray.load (as mi.load_file)."""
+import os
+
+import numpy as np
+import pytest
+
+import dray
+
+SCENES = os.path.join(os.path.dirname(__file__), "..", "..", "scenes")
+
+
+def spheres(**kw):
+    return dray.load(os.path.join(SCENES, "spheres.json"), **{"camera.width": 24, "camera.height": 16, "render.spp": 4, **kw})
+
+
+def test_params_is_a_live_mapping_with_staged_updates():
+    s = spheres()
+    params = s.params()
+    assert "shapes.mid.radius" in params and "shapes.nope" not in params and len(params) == len(list(params))
+    assert params["materials.red.reflectance[1]"] == pytest.approx(0.15)
+    params["shapes.mid.radius"] = 1.25
+    params["materials.red.reflectance[1]"] = 0.5
+    assert params["shapes.mid.radius"] == pytest.approx(1.25)  # staged, read back
+    assert s.params()["shapes.mid.radius"] == pytest.approx(1.0)  # the scene unchanged
+    assert sorted(params.update()) == ["materials.red.reflectance[1]", "shapes.mid.radius"]
+    assert s.params()["shapes.mid.radius"] == pytest.approx(1.25)
+    assert s.params()["materials.red.reflectance"].tolist() == pytest.approx([0.8, 0.5, 0.1])
+    with pytest.raises(KeyError):
+        params["shapes.nope.radius"]
+    with pytest.raises(ValueError, match="unknown parameter"):
+        params["shapes.nope.radius"] = 1
+    params["shapes.mid.radius"] = -2
+    with pytest.raises(ValueError, match="shapes.mid.radius: must be > 0, got -2"):
+        params.update()
+    assert s.params()["shapes.mid.radius"] == pytest.approx(1.25)
+    snapshot = dict(params.items())
+    params.update({"shapes.mid.radius": 0.5})
+    assert snapshot["shapes.mid.radius"] == pytest.approx(1.25) and params["shapes.mid.radius"] == pytest.approx(0.5)
+
+
+def test_adam_projects_onto_domains_and_fits():
+    truth = spheres(**{"materials.red.reflectance": [0.3, 0.6, 0.2]})
+    target = dray.render(truth, spp=64, seed=99)
+    s = spheres()
+    params = s.params()
+    opt = dray.optimizers.Adam(lr=0.05, params=params, keys=["materials.red.reflectance"])
+    for i in range(60):
+        params.update(opt)
+        image = dray.render(s, seed=2 * i)
+        grads = dray.backward(s, 2 * (image - target) / image.size, wrt=list(opt), seed=2 * i + 1)
+        opt.step(grads)
+    got = s.params()["materials.red.reflectance"]
+    assert np.abs(got - [0.3, 0.6, 0.2]).max() < 0.05, got
+    # A step far past the domain lands on it: a reflectance at most 1, a radius above 0.
+    opt = dray.optimizers.Adam(lr=10.0, params=params, keys=["materials.red.reflectance", "shapes.mid.radius"])
+    opt.step({"materials.red.reflectance": np.array([-1.0, -1.0, 1.0]), "shapes.mid.radius": np.array(1.0)})
+    assert opt["materials.red.reflectance"][:2].tolist() == [1.0, 1.0] and opt["materials.red.reflectance"][2] == 0.0
+    assert 0 < opt["shapes.mid.radius"] < 1e-30
+    params.update(opt)  # valid: no ValueError
+
+
+def test_xml_defines_as_keywords():
+    path = os.path.join(SCENES, "mitsuba", "spheres.xml")
+    s = dray.load(path, res=32, spp=2)
+    assert (s.width, s.spp) == (32, 2)
+    s = dray.load(path, res=16, **{"render.spp": 3})  # a define and a --set key together
+    assert (s.width, s.spp) == (16, 3)
+    with pytest.raises(ValueError, match=r"-D sppp: the scene never uses \$sppp \(its parameters: \$res, \$spp\)"):
+        dray.load(path, sppp=2)

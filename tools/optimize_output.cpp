@@ -1,0 +1,41 @@
+#include "tools/optimize_output.h"
+
+#include <regex>
+#include <vector>
+
+#include "renderer/io/json_reader.h"
+
+namespace fs = std::filesystem;
+
+namespace dray::cli {
+
+namespace {
+
+// The files dray optimize writes besides the final scene's blocks (written over by name).
+bool is_run_file(const std::string& name) {
+  static const std::regex run(
+      R"((progress\.csv|checkpoint\.json|report\.html|final-scene\.json|snapshot-\d+\.png|target(-\d+)?\.exr|.*-seen\.png)(\.tmp.*)?)");
+  return std::regex_match(name, run);
+}
+
+}  // namespace
+
+void prepare_output_folder(const fs::path& dir, bool force) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  std::vector<fs::path> found;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_regular_file(ec) && is_run_file(e.path().filename().string())) found.push_back(e.path());
+  if (found.empty()) return;
+  if (!force) {
+    std::string names;
+    for (size_t i = 0; i < found.size() && i < 3; ++i) names += (i ? ", " : "") + found[i].filename().string();
+    if (found.size() > 3) names += " and " + std::to_string(found.size() - 3) + " more";
+    throw LoadError(dir.string() + ": holds an earlier run (" + names +
+                    "): continue it with --resume, or start again with --force (removes those files)");
+  }
+  for (const fs::path& f : found)
+    if (!fs::remove(f, ec) && ec) throw LoadError(f.string() + ": cannot remove: " + ec.message());
+}
+
+}  // namespace dray::cli
