@@ -8,6 +8,9 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <cstring>
 #include <optional>
 
@@ -17,6 +20,7 @@
 #include "mpi/gradient.h"
 #include "mpi/tiles.h"
 #include "renderer/image/image.h"
+#include "renderer/integrators/render.h"
 #include "renderer/io/json_reader.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/scene_params.h"
@@ -62,6 +66,41 @@ Image image_of(const py::array_t<float, py::array::c_style | py::array::forcecas
   Image img(w, h, c);
   std::memcpy(img.data.data(), a.data(), img.data.size() * sizeof(float));
   return img;
+}
+
+// Runs `work` (a render, its derivatives or gradient; the GIL released by the caller). A process rendering
+// alone renders on a thread of its own while this one wakes every 20 ms to let Python handle its
+// signals: Ctrl-C stops the render within a row of a tile (renderer/integrators/render.h) and
+// raises KeyboardInterrupt. Under MPI (ctx.size() > 1) a rank cannot stop alone: mpirun ends the job.
+template <class F>
+void cancellable(const mpi::Context& ctx, F&& work) {  // called without the GIL
+  if (ctx.size() > 1) {
+    work();
+    return;
+  }
+  std::exception_ptr failure, interrupt;
+  std::atomic<bool> finished{false};
+  std::thread worker([&] {
+    try {
+      work();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    finished = true;
+  });
+  while (!finished.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    py::gil_scoped_acquire hold;
+    if (PyErr_CheckSignals() != 0) {  // a Python signal handler raised (KeyboardInterrupt)
+      interrupt = std::make_exception_ptr(py::error_already_set());
+      g_render_cancel = true;
+      break;
+    }
+  }
+  worker.join();
+  g_render_cancel = false;
+  if (interrupt) std::rethrow_exception(interrupt);
+  if (failure) std::rethrow_exception(failure);
 }
 
 // Rank 0's image on every rank of ctx.
@@ -218,8 +257,10 @@ py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<ui
     mpi::RenderJob job;
     agreed(ctx, [&] { job.threads = threads_of(ctx, threads); });
     Sampling sampling(scene, spp, seed);
-    image = mpi::render_image(ctx, scene, job);
-    share(ctx, image);
+    cancellable(ctx, [&] {
+      image = mpi::render_image(ctx, scene, job);
+      share(ctx, image);
+    });
   }
   return rgb_array(image, 0);
 }
@@ -238,8 +279,10 @@ py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::
     });
     job.outputs.wrt = n.slots;
     Sampling sampling(scene, spp, seed);
-    image = mpi::render_image(ctx, scene, job);
-    share(ctx, image);
+    cancellable(ctx, [&] {
+      image = mpi::render_image(ctx, scene, job);
+      share(ctx, image);
+    });
   }
   py::dict out;
   for (size_t i = 0; i < n.names.size(); ++i) {
@@ -277,7 +320,7 @@ py::dict backward(Scene& scene, const py::array_t<float, py::array::c_style | py
     Sampling sampling(scene, spp, seed);
     // The adjoint replays the primal's samples (seed): the exact gradient of sum d_image * image
     // for that image.
-    g = mpi::gradient(ctx, scene, adjoint, Loss::adjoint, n.slots, 8, nthreads, seed, nullptr, 1.0);
+    cancellable(ctx, [&] { g = mpi::gradient(ctx, scene, adjoint, Loss::adjoint, n.slots, 8, nthreads, seed, nullptr, 1.0); });
   }
   py::dict out;
   for (size_t i = 0; i < n.names.size(); ++i) {

@@ -12,6 +12,8 @@ DRAY_OPTIONAL_PACKAGES="python3-torch chromium"
 # Open MPI refuses to run as root, or more ranks than cores, unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
+# mpirun's banner after a rank's non-zero exit would follow dray's message: leave that message last.
+export OMPI_MCA_orte_execute_quiet=1
 MPIEXEC_FLAGS="--oversubscribe --bind-to none"
 
 dray_install_packages() {

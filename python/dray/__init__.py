@@ -18,9 +18,10 @@ from . import _dray
 from ._dray import Scene  # noqa: F401  (the type load returns)
 from .params import SceneParameters
 from . import optimizers  # noqa: F401  (dray.optimizers.Adam)
+from .jobs import JobResult, optimize
 
 __all__ = ["Scene", "SceneParameters", "load", "render", "render_forward", "backward", "write_image", "read_image",
-           "optimizers"]
+           "optimizers", "optimize", "JobResult"]
 
 Scene.params = lambda self: SceneParameters(self)
 Scene.params.__doc__ = SceneParameters.__doc__

@@ -11,6 +11,7 @@
 #include "renderer/integrators/pass_lift.h"
 #include "renderer/integrators/pixel_estimate.h"
 #include "renderer/integrators/prb.h"
+#include "renderer/integrators/render.h"
 
 namespace dray {
 
@@ -204,6 +205,7 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
     const Tile& t = tiles[size_t(ids[size_t(i)])];
     for (int y = t.y0; y < t.y1; ++y)
       for (int x = t.x0; x < t.x1; ++x) {
+        if (x == t.x0 && g_render_cancel.load(std::memory_order_relaxed)) throw RenderCancelled();  // at each row
         RecordedPaths* record = recorded ? &scratch[size_t(me)].primal : nullptr;
         if (record) record->clear();
         const glm::dvec3 mean = pixel_estimate(scene, Pf, x, y, record).mean;

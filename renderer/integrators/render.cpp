@@ -75,7 +75,8 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
     inject_fault(ids[i]);
     const Tile& t = tiles[ids[i]];
     long dropped = 0;
-    for (int y = t.y0; y < t.y1; ++y)
+    for (int y = t.y0; y < t.y1; ++y) {
+      if (g_render_cancel.load(std::memory_order_relaxed)) throw RenderCancelled();
       for (int x = t.x0; x < t.x1; ++x) {
         float* px = image.pixel(x, y);
         if (chunks.empty()) {
@@ -90,6 +91,7 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
           else dropped += render_chunk_pixel<ad::Dual<8>>(scene, c, outputs, k == 0, x, y, px);
         }
       }
+    }
     nonfinite += dropped;
     int d = ++done;
     if (progress && omp_get_thread_num() == 0) progress(d);

@@ -1,7 +1,9 @@
 #pragma once
 // Rendering a set of image tiles with OpenMP threads. Which tiles a process renders is decided
 // elsewhere (mpi/); a pixel's value depends only on (scene, seed, pixel, sample index).
+#include <atomic>
 #include <functional>
+#include <stdexcept>
 #include <span>
 #include <vector>
 
@@ -37,6 +39,14 @@ inline constexpr int kMaxTangents = 8;
 // Called by the calling thread's OpenMP master after each tile it finishes, with the number of
 // tiles this process has finished so far.
 using TileProgress = std::function<void(int tiles_done)>;
+
+// A request to stop this process's renders (the Python module's Ctrl-C): render_tiles checks it at
+// every row of a tile and stops with RenderCancelled. Set only for a process rendering alone: it is
+// not agreed between ranks.
+inline std::atomic<bool> g_render_cancel{false};
+struct RenderCancelled : std::runtime_error {
+  RenderCancelled() : std::runtime_error("rendering cancelled") {}
+};
 
 // Renders tiles[ids[i]] into `image` (full size, outputs.channels() channels) with `threads`
 // OpenMP threads and a dynamic schedule. With derivatives, each chunk of at most kMaxTangents

@@ -69,3 +69,22 @@ def test_xml_defines_as_keywords():
     assert (s.width, s.spp) == (16, 3)
     with pytest.raises(ValueError, match=r"-D sppp: the scene never uses \$sppp \(its parameters: \$res, \$spp\)"):
         dray.load(path, sppp=2)
+
+
+def test_optimize_runs_a_job_file(tmp_path):
+    import json
+    job = tmp_path / "light.job.json"
+    job.write_text(json.dumps({
+        "scene": os.path.join(SCENES, "light-fit.json"),
+        "target": {"scene": os.path.join(SCENES, "light-truth.json"), "spp": 16},
+        "params": {"lights.bulb.position": {"lr": 0.05}}, "optimizer": {"iterations": 3}, "spp": 2,
+        "output": str(tmp_path / "out"), "snapshot_every": 0}))
+    r = dray.optimize(job)
+    assert sorted(r.values) == ["lights.bulb.position[%d]" % i for i in range(3)]
+    assert r.output == str(tmp_path / "out") and os.path.exists(r.final_scene)
+    moved = dray.load(r.final_scene).params()["lights.bulb.position"]
+    assert moved.tolist() == pytest.approx([r.values["lights.bulb.position[%d]" % i] for i in range(3)], rel=1e-5)
+    with pytest.raises(ValueError, match="holds an earlier run"):
+        dray.optimize(job)
+    r = dray.optimize(job, ranks=2, output=tmp_path / "two", sets={"render.max_depth": 1})
+    assert dray.load(r.final_scene).params()["lights.bulb.position"].shape == (3,)

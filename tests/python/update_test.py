@@ -95,3 +95,25 @@ def test_one_name_as_a_string():
     assert list(fwd) == ["materials.red.reflectance[0]"]
     with pytest.raises(TypeError, match="parameter names are strings"):
         dray.backward(s, d, wrt=[3], spp=2)
+
+
+@pytest.mark.parametrize("call", ["render", "render_forward", "backward"])
+def test_ctrl_c_stops_a_render_within_a_tile(call):
+    """Ctrl-C (SIGINT) during a long render raises KeyboardInterrupt within a tile's row, not at
+    the end; the scene renders again afterwards (issue 32)."""
+    import signal
+    import threading
+    import time
+    s = dray.load(os.path.join(SCENES, "spheres.json"), **{"camera.width": 256, "camera.height": 256})
+    work = {"render": lambda: dray.render(s, spp=4096),
+            "render_forward": lambda: dray.render_forward(s, ["shapes.mid.radius"], spp=1024),
+            "backward": lambda: dray.backward(s, np.ones((256, 256, 3), np.float32), ["shapes.mid.radius"], spp=1024)}[call]
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.time()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        work()
+    took = time.time() - start
+    timer.join()
+    assert took < 3.0, took  # the whole render takes minutes
+    assert dray.render(s, spp=1, seed=1).shape == (256, 256, 3)  # not left cancelled
