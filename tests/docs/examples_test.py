@@ -1,7 +1,8 @@
 """The documentation's examples run: every fenced block of README.md and docs/*.md that follows a
 line `<!-- example -->` is run, in order per file, in a scratch folder laid out as a checkout
-(scenes/, python/, tools/ linked; build/ this build tree), with the 2-core machine's Open MPI
-settings in the environment. `sh` blocks run under bash -e, `python` blocks under this
+(scenes/, python/, tools/ linked; build/ this build tree; `dray` on PATH), with the 2-core
+machine's Open MPI settings in the environment (Open MPI's own binding: `--bind-to none` is the
+page's to give). `sh` blocks run under bash -e, `python` blocks under this
 interpreter with PYTHONPATH=build/python. Any non-zero exit fails the test, printing the block.
 Usage: examples_test.py SOURCE_DIR BUILD_DIR"""
 import os
@@ -37,7 +38,8 @@ for name in ("scenes", "python", "tools"):
     os.symlink(os.path.join(source, name), os.path.join(work, name))
 os.symlink(build, os.path.join(work, "build"))
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_rmaps_base_oversubscribe="1", PYTHONPATH=os.path.join(build, "python"), PYTHONDONTWRITEBYTECODE="1")
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_orte_execute_quiet="1", PYTHONPATH=os.path.join(build, "python"),
+           PYTHONDONTWRITEBYTECODE="1", PATH=os.path.join(build, "tools") + os.pathsep + os.environ.get("PATH", ""))
 failed = count = 0
 for page in pages:
     for line, language, code in examples(page):
