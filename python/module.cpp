@@ -8,9 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <thread>
+#include <csignal>
 #include <cstring>
 #include <optional>
 
@@ -68,40 +66,54 @@ Image image_of(const py::array_t<float, py::array::c_style | py::array::forcecas
   return img;
 }
 
-// Runs `work` (a render, its derivatives or gradient; the GIL released by the caller). A process rendering
-// alone renders on a thread of its own while this one wakes every 20 ms to let Python handle its
-// signals: Ctrl-C stops the render within a row of a tile (renderer/integrators/render.h) and
-// raises KeyboardInterrupt. Under MPI (ctx.size() > 1) a rank cannot stop alone: mpirun ends the job.
-template <class F>
-void cancellable(const mpi::Context& ctx, F&& work) {  // called without the GIL
-  if (ctx.size() > 1) {
-    work();
-    return;
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_ctrl_c(int) {
+  g_interrupted = 1;
+  g_render_cancel.store(true, std::memory_order_relaxed);
+}
+
+// Ctrl-C during a render of this process alone: while alive, SIGINT stops the render within a row
+// of a tile (renderer/integrators/render.h) instead of waiting for Python's handler, which runs only
+// when the render returns; raise_if_interrupted() then raises KeyboardInterrupt. Taken only on the
+// main thread with Python's default handler in place (a script's own handler is left alone); under
+// MPI (a comm given) a rank cannot stop alone: mpirun ends the job. Made with the GIL held.
+class CtrlC {
+ public:
+  explicit CtrlC(bool alone) {
+    if (!alone) return;
+    const py::module_ signal = py::module_::import("signal"), threading = py::module_::import("threading");
+    if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return;
+    if (!signal.attr("getsignal")(signal.attr("SIGINT")).is(signal.attr("default_int_handler"))) return;
+    g_interrupted = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_ctrl_c;
+    sigemptyset(&sa.sa_mask);
+    active_ = sigaction(SIGINT, &sa, &old_) == 0;
   }
-  std::exception_ptr failure, interrupt;
-  std::atomic<bool> finished{false};
-  std::thread worker([&] {
+  ~CtrlC() {
+    if (active_) sigaction(SIGINT, &old_, nullptr);
+    g_render_cancel = false;
+  }
+  bool interrupted() const { return active_ && g_interrupted; }
+  // Runs `work` (without the GIL); an interrupted render's exception is dropped for KeyboardInterrupt.
+  template <class F>
+  void run(F&& work) const {
     try {
       work();
     } catch (...) {
-      failure = std::current_exception();
-    }
-    finished = true;
-  });
-  while (!finished.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    py::gil_scoped_acquire hold;
-    if (PyErr_CheckSignals() != 0) {  // a Python signal handler raised (KeyboardInterrupt)
-      interrupt = std::make_exception_ptr(py::error_already_set());
-      g_render_cancel = true;
-      break;
+      if (!interrupted()) throw;
     }
   }
-  worker.join();
-  g_render_cancel = false;
-  if (interrupt) std::rethrow_exception(interrupt);
-  if (failure) std::rethrow_exception(failure);
-}
+  void raise_if_interrupted() const {  // with the GIL
+    if (!interrupted()) return;
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
+
+ private:
+  bool active_ = false;
+  struct sigaction old_ {};
+};
 
 // Rank 0's image on every rank of ctx.
 void share(const mpi::Context& ctx, Image& image) {
@@ -251,17 +263,19 @@ void update(Scene& scene, const py::dict& values) {
 py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<uint64_t> seed, std::optional<int> threads,
                           std::optional<int> comm) {
   Image image;
+  const CtrlC ctrl_c(!comm);
   {
     py::gil_scoped_release free;
     const mpi::Context ctx = context(comm);
     mpi::RenderJob job;
     agreed(ctx, [&] { job.threads = threads_of(ctx, threads); });
     Sampling sampling(scene, spp, seed);
-    cancellable(ctx, [&] {
+    ctrl_c.run([&] {
       image = mpi::render_image(ctx, scene, job);
       share(ctx, image);
     });
   }
+  ctrl_c.raise_if_interrupted();
   return rgb_array(image, 0);
 }
 
@@ -270,6 +284,7 @@ py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::
   Image image;
   Named n;
   mpi::RenderJob job;
+  const CtrlC ctrl_c(!comm);
   {
     py::gil_scoped_release free;
     const mpi::Context ctx = context(comm);
@@ -279,11 +294,12 @@ py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::
     });
     job.outputs.wrt = n.slots;
     Sampling sampling(scene, spp, seed);
-    cancellable(ctx, [&] {
+    ctrl_c.run([&] {
       image = mpi::render_image(ctx, scene, job);
       share(ctx, image);
     });
   }
+  ctrl_c.raise_if_interrupted();
   py::dict out;
   for (size_t i = 0; i < n.names.size(); ++i) {
     if (n.end(i) - n.first[i] == 1) {
@@ -302,6 +318,7 @@ py::dict backward(Scene& scene, const py::array_t<float, py::array::c_style | py
                   std::optional<int> comm) {
   Named n;
   mpi::DistributedGradient g;
+  const CtrlC ctrl_c(!comm);
   {
     py::gil_scoped_release free;
     const mpi::Context ctx = context(comm);
@@ -320,8 +337,9 @@ py::dict backward(Scene& scene, const py::array_t<float, py::array::c_style | py
     Sampling sampling(scene, spp, seed);
     // The adjoint replays the primal's samples (seed): the exact gradient of sum d_image * image
     // for that image.
-    cancellable(ctx, [&] { g = mpi::gradient(ctx, scene, adjoint, Loss::adjoint, n.slots, 8, nthreads, seed, nullptr, 1.0); });
+    ctrl_c.run([&] { g = mpi::gradient(ctx, scene, adjoint, Loss::adjoint, n.slots, 8, nthreads, seed, nullptr, 1.0); });
   }
+  ctrl_c.raise_if_interrupted();
   py::dict out;
   for (size_t i = 0; i < n.names.size(); ++i) {
     std::vector<float> v;
