@@ -6,6 +6,8 @@ DRAY_BUILD=${DRAY_BUILD:-$DRAY_ROOT/build}
 DRAY_PACKAGES="cmake g++ make libopenmpi-dev openmpi-bin libglm-dev libstb-dev libtinyobjloader-dev
   nlohmann-json3-dev libcli11-dev libtinyexr-dev catch2 pkg-config libpugixml-dev libassimp-dev
   python3-dev pybind11-dev python3-numpy python3-mpi4py python3-pytest"
+# clang with its sanitizer runtimes and OpenMP: the sanitizer build (tools/check --sanitize) and tools/fuzz.
+DRAY_CLANG_PACKAGES="clang libclang-rt-14-dev libomp-14-dev"
 # Installed when the distribution has them; their tests are skipped otherwise.
 DRAY_OPTIONAL_PACKAGES="python3-torch chromium"
 
@@ -32,6 +34,15 @@ dray_install_packages() {
   [ ${#required[@]} -eq 0 ] || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${required[@]}"
   [ ${#optional[@]} -eq 0 ] || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${optional[@]}" ||
     echo "Optional packages not installed (their tests are skipped): ${optional[*]}"
+}
+
+# Builds $DRAY_BUILD with clang; a build folder configured for another compiler starts over.
+dray_use_clang() {
+  export CC=clang CXX=clang++
+  if [ -f "$DRAY_BUILD/CMakeCache.txt" ] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang++' "$DRAY_BUILD/CMakeCache.txt"; then
+    echo "$DRAY_BUILD was configured for another compiler: configuring it again for clang"
+    rm -rf "$DRAY_BUILD/CMakeCache.txt" "$DRAY_BUILD/CMakeFiles"
+  fi
 }
 
 dray_build() {

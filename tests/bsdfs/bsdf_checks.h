@@ -61,7 +61,10 @@ inline Chi2Result chi2_test(const BsdfFixture& fx, const glm::vec3& wo, int n = 
     return Chi2Draw{Chi2Draw::direction, s.wi};
   };
   auto pdf = [&](const glm::vec3& wi) { return double(bsdf_pdf(fx.bsdf, P, wo, wi)); };
-  return chi2_sphere(draw, pdf, (bsdf_flags(fx.bsdf) & kLobeDelta) != 0, uint64_t(wo.z * 1e6f), n);
+  // The seed from cos θo (negative inside): through int64_t, as converting a negative float to an
+  // unsigned type is undefined.
+  const uint64_t seed = uint64_t(int64_t(wo.z * 1e6f));
+  return chi2_sphere(draw, pdf, (bsdf_flags(fx.bsdf) & kLobeDelta) != 0, seed, n);
 }
 
 // Runs the χ² test at each incidence angle, at significance 1% over all of them (Šidák).

@@ -26,6 +26,24 @@ PENDING = {
 CONFIGS = configs.all_configs()
 
 
+def forward_share(cfgs):
+    """The configurations this process renders in forward mode: all of them, or with
+    DRAY_AD_FORWARD_PART=k/n (tests/CMakeLists.txt runs n such tests side by side) the k-th of n
+    parts of about equal cost (pixels x spp, the largest first into the least loaded part)."""
+    part = os.environ.get("DRAY_AD_FORWARD_PART")
+    if not part:
+        return cfgs
+    k, n = (int(v) for v in part.split("/"))
+    load = [0] * n
+    mine = []
+    for cfg in sorted(cfgs, key=lambda c: -c["res"] ** 2 * c["spp"]):
+        least = load.index(min(load))
+        load[least] += cfg["res"] ** 2 * cfg["spp"]
+        if least == k:
+            mine.append(cfg)
+    return mine
+
+
 SHAPES = {}  # block name -> shape, for NAME[i,j] components
 
 
@@ -71,7 +89,7 @@ def marks(cfg):
     return [pytest.mark.xfail(reason=PENDING[cfg["name"]], strict=True)] if cfg["name"] in PENDING else []
 
 
-@pytest.mark.parametrize("cfg", [pytest.param(c, id=c["name"], marks=marks(c)) for c in CONFIGS])
+@pytest.mark.parametrize("cfg", [pytest.param(c, id=c["name"], marks=marks(c)) for c in forward_share(CONFIGS)])
 def test_forward_against_finite_differences(cfg):
     scene, ref = prepared(cfg)
     fwd = configs.cropped(cfg, combine(dray.render_forward(scene, names(cfg), spp=cfg["spp"], seed=0), cfg["wrt"]))
