@@ -12,9 +12,13 @@ namespace dray {
 FrameProblem frame_problem(const glm::vec3& from, const glm::vec3& to, const glm::vec3& up) {
   if (from == to) return FrameProblem::same_point;
   const glm::vec3 fwd = to - from;
-  if (!std::isfinite(glm::length(fwd))) return FrameProblem::too_far;
+  const float distance = glm::length(fwd);
+  if (!std::isfinite(distance)) return FrameProblem::too_far;
+  if (!(distance > 0.f)) return FrameProblem::too_near;
   const glm::dvec3 fd(fwd), ud(up);
   if (!(glm::length(glm::cross(fd, ud)) > 1e-6 * glm::length(fd) * glm::length(ud))) return FrameProblem::up_parallel;
+  const float right = glm::length(glm::cross(fwd / distance, up));
+  if (!(right > 0.f) || !std::isfinite(right)) return FrameProblem::up_too_short;
   return FrameProblem::none;
 }
 
@@ -41,6 +45,8 @@ namespace {
 
 std::string name_of(const Scene& s, Slot slot) { return entry_of(s.params, slot).name; }
 
+bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
 std::optional<std::string> camera_violation(const Scene& scene) {
   const Camera& c = scene.camera;
   if (c.origin == kNoSlot) return std::nullopt;
@@ -48,7 +54,9 @@ std::optional<std::string> camera_violation(const Scene& scene) {
   switch (frame_problem(t.get_vec3(c.origin), t.get_vec3(c.target), t.get_vec3(c.up))) {
     case FrameProblem::same_point: return "camera.target: must differ from camera.origin";
     case FrameProblem::too_far: return "camera.origin: is too far from camera.target: their distance overflows float";
+    case FrameProblem::too_near: return "camera.target: is too close to camera.origin: their distance underflows float";
     case FrameProblem::up_parallel: return "camera.up: must not be parallel to the viewing direction (camera.target - camera.origin)";
+    case FrameProblem::up_too_short: return "camera.up: is too short: the camera's frame underflows float (give a unit vector)";
     case FrameProblem::none: break;
   }
   return std::nullopt;
@@ -78,9 +86,14 @@ std::optional<std::string> param_violation(const Scene& scene) {
   if (auto why = camera_violation(scene)) return why;
   for (const Light& l : scene.lights)
     if (auto why = light_violation(scene, l)) return why;
-  for (const Shape& s : scene.shapes)
-    if (s.kind == Shape::Kind::quad && !(glm::length(glm::cross(t.get_vec3(s.b), t.get_vec3(s.c))) > 0.f))
+  for (const Shape& s : scene.shapes) {
+    if (s.kind != Shape::Kind::quad) continue;
+    const glm::vec3 corner = t.get_vec3(s.a), u = t.get_vec3(s.b), v = t.get_vec3(s.c);
+    if (!(glm::length(glm::cross(u, v)) > 0.f))
       return name_of(scene, s.c) + ": must not be parallel to " + name_of(scene, s.b) + " (the quad has no area)";
+    if (!finite(corner + u + v) || !finite(corner + u) || !finite(corner + v))
+      return name_of(scene, s.a) + ": the quad's corners must be within float range (corner + edge_u + edge_v overflows)";
+  }
   for (const Mesh& m : scene.meshes)
     if (m.normals != kNoSlot)
       for (uint32_t k = 0; k < entry_of(t, m.normals).size; k += 3)

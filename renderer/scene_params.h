@@ -13,8 +13,10 @@
 
 namespace dray {
 
-// Why `from` looking at `to` with `up` has no frame, or none.
-enum class FrameProblem { none, same_point, too_far, up_parallel };
+// Why `from` looking at `to` with `up` has no frame, or none. The frame is checked as the camera
+// builds it (sensors/camera.h), in float: a difference or an up vector whose length underflows
+// float has none either.
+enum class FrameProblem { none, same_point, too_far, too_near, up_parallel, up_too_short };
 FrameProblem frame_problem(const glm::vec3& from, const glm::vec3& to, const glm::vec3& up);
 
 // The entry holding slot s (entries are in slot order).

@@ -123,6 +123,10 @@ inline float reach(float t) { return t * (1.f + 0x1p-16f); }
 template <bool any_hit>
 DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const {
   if (nodes_.empty()) return false;
+  // A NaN or infinite origin or direction hits nothing. (The slab test ignores an axis whose
+  // distances are NaN, so such a ray would enter every box, an empty lane's too, and loop.)
+  auto finite = [](const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); };
+  if (!finite(ray.o) || !finite(ray.d)) return false;
   const glm::vec3 inv_d = 1.f / ray.d;
   WideRay wr;
   for (int a = 0; a < 3; ++a) {

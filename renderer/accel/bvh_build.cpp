@@ -81,11 +81,14 @@ struct Builder {
       if (extent[axis] > 0.f && float(bins) / extent[axis] < INFINITY) scale[axis] = float(bins) / extent[axis];
     Box4 bin_box[3][kBins];
     uint32_t bin_count[3][kBins] = {};
-    const v4i top = {bins - 1, bins - 1, bins - 1, bins - 1};
+    const v4 top = splat(float(bins - 1));
     for (uint32_t i = begin; i < end; ++i) {
       const BuildItem& it = items[i];
-      v4i b = __builtin_convertvector((it.lo + it.hi - cbox.lo) * scale, v4i);
-      b = b < top ? b : top;
+      // Clamped before the conversion: a NaN (an item beyond float's range) goes to bin 0.
+      v4 f = (it.lo + it.hi - cbox.lo) * scale;
+      f = f > splat(0.f) ? f : splat(0.f);
+      f = f < top ? f : top;
+      const v4i b = __builtin_convertvector(f, v4i);
       for (int axis = 0; axis < 3; ++axis) {
         bin_box[axis][b[axis]].grow(it.lo, it.hi);
         ++bin_count[axis][b[axis]];
@@ -132,7 +135,9 @@ struct Builder {
     for (int b = 0; b < bins; ++b) (b <= best_split ? best_left : best_right).grow(bin_box[best_axis][b]);
     const float s_axis = scale[best_axis], lo = cbox.lo[best_axis];
     auto on_left = [&](const BuildItem& it) {
-      return std::min(bins - 1, int((it.lo[best_axis] + it.hi[best_axis] - lo) * s_axis)) <= best_split;
+      // As binned above: clamped to [0, bins - 1] before the conversion, a NaN to bin 0.
+      const float f = (it.lo[best_axis] + it.hi[best_axis] - lo) * s_axis;
+      return (f > 0.f ? int(std::min(f, float(bins - 1))) : 0) <= best_split;
     };
     Box4 left_cbox, right_cbox;
     uint32_t i = begin, j = end;
@@ -297,9 +302,11 @@ struct Collapser {
     Bvh::Node node{};
     for (int k = 0; k < 4; ++k)
       for (int a = 0; a < 3; ++a) {
-        // An empty lane: a point box far out, which the slab test never enters.
+        // An empty lane: an inverted box (lo > hi), which the slab test never enters for a finite
+        // ray. (A point far out was entered by rays along its diagonal, and the lane's child 0
+        // is the root: the traversal looped.)
         node.lo[a][k] = k < n ? bin[kids[k]].lo[a] : 1e30f;
-        node.hi[a][k] = k < n ? bin[kids[k]].hi[a] : 1e30f;
+        node.hi[a][k] = k < n ? bin[kids[k]].hi[a] : -1e30f;
       }
     for (int k = 0; k < n; ++k) {
       const Bvh::BinaryNode& c = bin[kids[k]];

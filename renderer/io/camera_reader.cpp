@@ -20,6 +20,9 @@ CameraSettings read_camera(const JsonReader& rd, const nlohmann::json& j, const 
   if (frame == FrameProblem::too_far)
     rd.fail(p + "/origin", "is too far from " + p + "/target: their distance overflows float (keep coordinates "
                            "within about 1e18)");
+  if (frame == FrameProblem::too_near)
+    rd.fail(p + "/target", "is too close to " + p + "/origin: their distance underflows float");
+  if (frame == FrameProblem::up_too_short) rd.fail(p + "/up", "is too short: the frame underflows float (give a unit vector)");
   if (frame == FrameProblem::up_parallel)
     rd.fail(p + (j.contains("up") ? "/up" : "/origin"),
             j.contains("up") ? "must not be parallel to the viewing direction"

@@ -62,6 +62,45 @@ TEST_CASE("BVH closest hit equals brute force on every example scene", "[bvh]") 
   }
 }
 
+TEST_CASE("a ray with a NaN or infinite origin or direction hits nothing", "[bvh]") {
+  // Such a ray once entered every box, an empty lane's (which leads back to the root) too, and
+  // overflowed the traversal stack (tools/fuzz update: a camera frame of NaNs).
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/cornell-box.json");
+  const float nan = std::nanf(""), inf = INFINITY;
+  const glm::vec3 inside = scene.bvh.bounds().centre();
+  for (const Ray& ray : {Ray{inside, {nan, nan, nan}}, Ray{inside, {0.f, nan, 1.f}}, Ray{{nan, 0.f, 0.f}, {0.f, 0.f, 1.f}},
+                         Ray{{inf, 0.f, 0.f}, {-1.f, 0.f, 0.f}}, Ray{inside, {inf, 0.f, 0.f}}}) {
+    Hit hit;
+    CHECK_FALSE(scene.bvh.intersect(ray, hit));
+    CHECK_FALSE(scene.bvh.occluded(ray));
+  }
+  Hit hit;  // the same point, a finite direction: the floor
+  CHECK(scene.bvh.intersect(Ray{inside, {0.f, -1.f, 0.f}}, hit));
+}
+
+TEST_CASE("rays along the diagonals find what brute force finds", "[bvh]") {
+  // An empty lane of a wide node was a point box at (1e30, 1e30, 1e30), which a ray along
+  // (1, 1, 1) entered: its child 0, the root, looped until the stack overflowed (tools/fuzz
+  // update: a directional light's direction set to three equal values).
+  for (const char* name : {"spheres.json", "texture-fit.json", "cornell-box.json"}) {
+    INFO(name);
+    Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/" + name);
+    const Aabb box = scene.bvh.bounds();
+    for (int i = 0; i < 27; ++i) {
+      const glm::vec3 f(float(i % 3), float(i / 3 % 3), float(i / 9));
+      const glm::vec3 o = box.lo + (box.hi - box.lo) * (0.1f + 0.4f * f);
+      for (int s = 0; s < 8; ++s) {
+        const Ray ray{o, glm::normalize(glm::vec3(s & 1 ? -1.f : 1.f, s & 2 ? -1.f : 1.f, s & 4 ? -1.f : 1.f))};
+        Hit a, b;
+        const bool ha = scene.bvh.intersect(ray, a), hb = scene.bvh.intersect_brute_force(ray, b);
+        CHECK(ha == hb);
+        if (ha && hb) CHECK((a.t == b.t && a.prim == b.prim));
+        CHECK(scene.bvh.occluded(ray) == hb);
+      }
+    }
+  }
+}
+
 TEST_CASE("BVH closest hit equals brute force on a million triangles", "[bvh]") {
   // A 708 x 708 height field (1,002,528 triangles).
   const std::vector<PrimGeom> geoms = height_field(708, 0.05f, 0.37f, 0.23f);
@@ -69,6 +108,30 @@ TEST_CASE("BVH closest hit equals brute force on a million triangles", "[bvh]") 
   Scene scene;
   scene.bvh.build(refs, geoms);
   compare_with_brute_force(scene, 60);
+}
+
+TEST_CASE("a BVH over primitives beyond float's range still finds the others", "[bvh]") {
+  // Triangles with vertices at +-inf and NaN among ordinary ones: their doubled centroids are NaN
+  // or infinite, which the binning once converted to a negative bin index (tools/fuzz update: a
+  // quad's edges at -1.8e38).
+  std::vector<PrimGeom> geoms;
+  for (int k = 0; k < 40; ++k) {
+    const float x = float(k) * 0.1f;
+    geoms.push_back({Vec3<float>(x, 0.f, 0.f), Vec3<float>(x + 0.05f, 0.f, 0.f), Vec3<float>(x, 0.05f, 0.f), PrimGeom::triangle});
+  }
+  const float inf = INFINITY, nan = std::nanf("");
+  for (int k = 0; k < 20; ++k)
+    geoms.push_back({Vec3<float>(k % 2 ? -inf : 3e38f, 0.f, 1.f), Vec3<float>(k % 3 ? nan : 1.f, inf, 1.f), Vec3<float>(0.f, 0.f, -inf),
+                     PrimGeom::triangle});
+  Bvh bvh;
+  bvh.build(std::vector<PrimRef>(geoms.size()), geoms);
+  for (int k = 0; k < 40; ++k) {  // straight down onto each ordinary triangle
+    const Ray ray{{float(k) * 0.1f + 0.01f, 0.01f, 5.f}, {0.f, 0.f, -1.f}};
+    Hit a, b;
+    const bool ha = bvh.intersect(ray, a), hb = bvh.intersect_brute_force(ray, b);
+    CHECK(ha == hb);
+    if (ha && hb) CHECK(a.prim == b.prim);
+  }
 }
 
 TEST_CASE("BVH ties in distance go to the lower primitive index, in any traversal order", "[bvh]") {

@@ -64,9 +64,20 @@ TEST_CASE("the rules between values hold after loading and after updates", "[par
   CHECK(frame_problem({0, 0, 0}, {0, 0, 0}, {0, 1, 0}) == FrameProblem::same_point);
   CHECK(frame_problem({0, 0, 0}, {0, 1, 0}, {0, 1, 0}) == FrameProblem::up_parallel);
   CHECK(frame_problem({0, 0, 0}, {0, 0, -1}, {0, 1, 0}) == FrameProblem::none);
+  // Vectors whose lengths underflow float: the camera (in float) would divide by zero. (Found by
+  // tools/fuzz update: an up of three 7e-40s gave NaN rays.)
+  const float tiny = 7.35e-40f;
+  CHECK(frame_problem({0, 0, 0}, {0, 0, tiny}, {0, 1, 0}) == FrameProblem::too_near);
+  CHECK(frame_problem({0, 0, 0}, {0, 0, -1}, {tiny, tiny, tiny}) == FrameProblem::up_too_short);
+  CHECK(frame_problem({0, 0, 0}, {0, 0, -1}, {0, 1e-30f, 0}) == FrameProblem::up_too_short);
+  CHECK(frame_problem({0, 0, 0}, {0, 0, -1}, {0, 1e-10f, 0}) == FrameProblem::none);
+  CHECK_THROWS_WITH(update_params(s, {{"camera.up", {tiny, tiny, tiny}}}), Catch::StartsWith("camera.up: is too short"));
   CHECK_THROWS_WITH(update_params(s, {{"camera.up", {0.f, -0.8f, -6.f}}}), Catch::StartsWith("camera.up: must not be parallel"));
   CHECK_THROWS_WITH(update_params(s, {{"shapes.floor.edge_v", {0.f, 0.f, 1.f}}}),
                     "shapes.floor.edge_v: must not be parallel to shapes.floor.edge_u (the quad has no area)");
+  // Corners past float's range (tools/fuzz update: edges at -1.7e38 and -1.8e38).
+  CHECK_THROWS_WITH(update_params(s, {{"shapes.floor.edge_u", {0.f, 0.f, -1.8e38f}}, {"shapes.floor.corner", {-6.f, 0.f, -1.7e38f}}}),
+                    Catch::StartsWith("shapes.floor.corner: the quad's corners must be within float range"));
   // --set goes through the same rules when the scene loads.
   CHECK_THROWS_WITH(load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json", {"camera.fov_y=0"}),
                     Catch::Contains("/camera/fov_y: must be > 0, got 0"));

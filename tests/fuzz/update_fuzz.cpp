@@ -37,6 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::memcpy(&value, data + at + 3, 4);
     const dray::ParamEntry& e = entries[which % entries.size()];
     const uint8_t mode = data[at + 2];
+    if (getenv("FUZZ_TRACE")) fprintf(stderr, "update %s mode %d value %g\n", e.name.c_str(), mode, value);
     dray::ParamUpdate u;
     if (mode & 1 || e.size == 1) {
       u = {e.name, std::vector<float>(e.size, value)};

@@ -113,6 +113,8 @@ set_bad "a quad with no area" "base.json: /shapes/1/edge_v: must not be parallel
 set_bad "camera looking at itself" "base.json: /camera/target: must differ from /camera/origin" "camera.target=[0,1,5]"
 set_bad "fov of 180 degrees" "base.json: /camera/fov_y: must be < 180 degrees" camera.fov_y=180
 set_bad "camera up along the view" "base.json: /camera/up: must not be parallel to the viewing direction" "camera.up=[0,0,1]"
+set_bad "camera up too short for float (found by fuzzing)" "base.json: /camera/up: is too short: the frame underflows float" \
+  "camera.up=[1e-30,0,0]"
 set_bad "a light with no direction" "base.json: /lights/0/direction: must not be zero" \
   'lights[0]={"type":"directional","direction":[0,0,0],"irradiance":1}'
 set_bad "an image too large for memory (checked before allocating)" "base.json: /camera: a 1000000x1000000 image" \
