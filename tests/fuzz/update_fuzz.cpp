@@ -2,7 +2,10 @@
 // optimizer go through). The first byte picks a scene; then every 7 bytes are one update: a
 // parameter (2 bytes, by index), whole or one component (1 byte), and a float's raw bits (4 bytes:
 // NaN, infinities and huge values included). A refused update must leave every value as it was;
-// an accepted one must satisfy every rule and render finite values.
+// an accepted one must satisfy every rule and render finite values. FUZZ_TRACE=1 prints each
+// update (to read a finding: FUZZ_TRACE=1 build-fuzz/tests/fuzz/update_fuzz FILE).
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -37,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::memcpy(&value, data + at + 3, 4);
     const dray::ParamEntry& e = entries[which % entries.size()];
     const uint8_t mode = data[at + 2];
-    if (getenv("FUZZ_TRACE")) fprintf(stderr, "update %s mode %d value %g\n", e.name.c_str(), mode, value);
+    if (std::getenv("FUZZ_TRACE")) std::fprintf(stderr, "update %s mode %d value %g\n", e.name.c_str(), mode, value);
     dray::ParamUpdate u;
     if (mode & 1 || e.size == 1) {
       u = {e.name, std::vector<float>(e.size, value)};

@@ -72,9 +72,13 @@ timeout 120 "$dray" optimize "$tmp/pipe.json" 2> /dev/null | head -c 1 > /dev/nu
 codes=("${PIPESTATUS[@]}")
 [ "${codes[0]}" = 130 ] && grep -q 'id="status">interrupted at iteration' "$tmp/pipe/report.html" \
   && ok "a closed pipe (| head): exit 130, the report says interrupted" || { bad "SIGPIPE: exit ${codes[0]}"; grep -o 'id="status">[^<]*' "$tmp/pipe/report.html"; }
+# Killed once it has written a checkpoint of its own (a fixed sleep raced the start-up of a
+# sanitizer build on a loaded machine: the signal came before dray's handler was installed).
+before=$(stat -c %y "$tmp/sTERM/checkpoint.json")
 "$dray" optimize "$tmp/sTERM.json" -q --resume > /dev/null 2>&1 &
 pid=$!
-sleep 2; kill -TERM $pid; wait $pid
+for i in $(seq 1 1200); do [ "$(stat -c %y "$tmp/sTERM/checkpoint.json")" != "$before" ] && break; sleep 0.05; done
+kill -TERM $pid; wait $pid
 [ $? = 130 ] && ok "an interrupted run resumes" || bad "resume after SIGTERM"
 
 # 5. The report's headline and views; --quiet prints the result.
