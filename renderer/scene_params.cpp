@@ -45,8 +45,6 @@ namespace {
 
 std::string name_of(const Scene& s, Slot slot) { return entry_of(s.params, slot).name; }
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
 std::optional<std::string> camera_violation(const Scene& scene) {
   const Camera& c = scene.camera;
   if (c.origin == kNoSlot) return std::nullopt;
@@ -91,7 +89,7 @@ std::optional<std::string> param_violation(const Scene& scene) {
     const glm::vec3 corner = t.get_vec3(s.a), u = t.get_vec3(s.b), v = t.get_vec3(s.c);
     if (!(glm::length(glm::cross(u, v)) > 0.f))
       return name_of(scene, s.c) + ": must not be parallel to " + name_of(scene, s.b) + " (the quad has no area)";
-    if (!finite(corner + u + v) || !finite(corner + u) || !finite(corner + v))
+    if (!all_finite(corner + u + v) || !all_finite(corner + u) || !all_finite(corner + v))
       return name_of(scene, s.a) + ": the quad's corners must be within float range (corner + edge_u + edge_v overflows)";
   }
   for (const Mesh& m : scene.meshes)

@@ -125,8 +125,7 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
   if (nodes_.empty()) return false;
   // A NaN or infinite origin or direction hits nothing. (The slab test ignores an axis whose
   // distances are NaN, so such a ray would enter every box, an empty lane's too, and loop.)
-  auto finite = [](const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); };
-  if (!finite(ray.o) || !finite(ray.d)) return false;
+  if (!all_finite(ray.o) || !all_finite(ray.d)) return false;
   const glm::vec3 inv_d = 1.f / ray.d;
   WideRay wr;
   for (int a = 0; a < 3; ++a) {

@@ -13,6 +13,12 @@ namespace dray {
 
 inline constexpr float kPi = 3.14159265358979323846f;
 
+// Whether a GLM 3-vector (float or double) holds no NaN and no infinity.
+template <class S, glm::qualifier Q>
+bool all_finite(const glm::vec<3, S, Q>& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
 using ad::detach;
 using ad::value;
 // The kernel's math, found for float here and for the AD types by argument-dependent lookup.

@@ -23,8 +23,6 @@ struct PixelEstimate {
   int nonfinite = 0;  // samples whose value (or, in a dual type, a derivative) was NaN or Inf
 };
 
-inline bool all_finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
 // A finite double as an image stores it: beyond float's range it becomes the largest float, so
 // that no Inf reaches an image.
 inline float to_image_float(double v) {
