@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Gradient pass vs primal render"};
   std::string scene_path = "scenes/cornell-box.json";
   int width = 64, height = 64, spp = 8, threads = 1, repeats = 3;
-  bool gradient_only = false, primal_only = false, whole_path = false, same_samples = false, appearance = false;
+  bool gradient_only = false, primal_only = false, whole_path = false, same_samples = false, appearance = false, one_type = false;
   std::vector<std::string> wrt;
   app.add_option("SCENE", scene_path, "Scene file");
   app.add_option("--width", width, "Image width");
@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   app.add_flag("--gradient-only", gradient_only, "Only run the gradient pass once (for peak-memory measurements)");
   app.add_flag("--primal-only", primal_only, "Only render once (the primal's peak memory)");
   app.add_flag("--whole-path-tape", whole_path, "The reference adjoint (one whole-path tape per sample) instead of path replay");
+  app.add_flag("--one-type", one_type, "Replay with geometry in the adjoint type even where no geometry is differentiated (the two-type kernel's reference)");
   app.add_flag("--same-samples", same_samples, "Adjoint with the primal's samples (replays its recorded paths) instead of independent ones");
   app.add_flag("--appearance", appearance,
                "Differentiate appearance only: every material and texture parameter but IORs (colours, textures, roughness, "
@@ -61,6 +62,11 @@ int main(int argc, char** argv) {
       for (const ScalarParam& p : resolve_scalars(scene.params, {name})) all.push_back(p.slot);
     }
   }
+  auto mode = [&](bool plain) {
+    GradientMode m{plain, whole_path};
+    m.one_type = one_type;
+    return m;
+  };
   const uint64_t adjoint_seed = same_samples ? scene.render.seed : scene.render.seed + 1;
   std::vector<Tile> tiles = make_tiles(width, height, 16);
   std::vector<int> ids(tiles.size());
@@ -86,7 +92,7 @@ int main(int argc, char** argv) {
     std::printf("%dx%d, %d spp: primal %.3f s, peak RSS %ld KB\n", width, height, spp, primal, ru.ru_maxrss);
     return 0;
   }
-  double grad = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, adjoint_seed, GradientMode{false, whole_path}); });
+  double grad = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, adjoint_seed, mode(false)); });
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   if (gradient_only) {
@@ -96,7 +102,7 @@ int main(int argc, char** argv) {
   }
   double primal = time([&] { render_tiles(scene, tiles, ids, img, threads); });
   // The same pass summing in plain doubles: what the exact fixed-point sums cost.
-  double plain = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, adjoint_seed, GradientMode{true, whole_path}); });
+  double plain = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, adjoint_seed, mode(true)); });
   std::printf("exact sums: %.3f s against plain double sums %.3f s: exact/plain %.3fx\n", grad, plain, grad / plain);
   std::printf("%s %dx%d, %d spp, %d thread(s): primal %.3f s, gradient pass with %zu parameters %.3f s: %.2fx\n",
               scene_path.c_str(), width, height, spp, threads, primal, all.size(), grad, grad / primal);

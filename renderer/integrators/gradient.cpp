@@ -150,8 +150,9 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
       path = scratch.path;
     }
     scratch.sample.clear();
-    if (!replay_path(scene, P, rs, path, float(x) + jx, float(y) + jy, dL,
-                     [&](int g, float adj) { scratch.sample.push_back({g, adj}); })) {
+    auto sink = [&](int g, float adj) { scratch.sample.push_back({g, adj}); };
+    if (!(rs.geometry ? replay_path<ad::Var>(scene, P, rs, path, float(x) + jx, float(y) + jy, dL, sink)
+                      : replay_path<float>(scene, P, rs, path, float(x) + jx, float(y) + jy, dL, sink))) {
       ++dropped;
       continue;
     }
@@ -189,7 +190,8 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   ParamView<ad::Var> Pv(scene.params, seeds);
   Pv.lifted_blocks = &lift.blocks;
   std::vector<LiftedAdjoints> lifted(size_t(threads), LiftedAdjoints{lift});
-  const ReplaySetup rs{int(params.size()) + 1 + int(lift.size()), moves_rays(scene, Pv, lift)};
+  const ReplaySetup rs{int(params.size()) + 1 + int(lift.size()), moves_rays(scene, Pv, lift),
+                        mode.one_type || geometry_seeded(scene, Pv)};
   // With the primal's samples, the primal pass records the paths that replay walks back.
   const bool replay = !mode.whole_path_tape, recorded = replay && adjoint_seed == scene.render.seed && !params.empty();
   std::vector<AdjointScratch> scratch(static_cast<size_t>(threads));

@@ -73,6 +73,10 @@ struct GradientMode {
   // each); samples past it are traced again in float (the same paths: the gradient is bitwise
   // the same for any bound).
   size_t record_vertices = size_t(1) << 14;
+  // The replay on one scalar type (geometry in the adjoint type too) even where the pass seeds no
+  // geometry: the reference of the two-type kernel (renderer/integrators/two_types.h), for tests
+  // and `--one-type` of dray-bench-gradient.
+  bool one_type = false;
 };
 // With `mask` (full size), each pixel's loss term (and its derivative) is weighted by
 // mask_weight(mask, x, y).

@@ -1,10 +1,11 @@
 #pragma once
-// The path-tracing kernel, written once for every scalar type T (DESIGN.md invariant 1):
+// The path-tracing kernel, written once for every scalar type (DESIGN.md invariant 1):
 // unidirectional path tracing with next-event estimation for any BSDF lobe that is not a Dirac,
 // multiple importance sampling with BSDF sampling (power heuristic), and Russian roulette.
 // Discrete choices (traversal, occlusion, which light, which lobe, which direction) are made in
-// float; positions, normals, BSDF values and emission are evaluated in T (invariant 2). The kernel
-// never throws.
+// float; positions, normals and directions are evaluated in the geometry type G, BSDF values,
+// emission and throughput in the shading type S (invariant 2; G is S, or float when the pass seeds
+// no geometry: renderer/integrators/two_types.h). The kernel never throws.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -20,6 +21,7 @@
 #include "renderer/core/ray_offset.h"
 #include "renderer/core/sampler.h"
 #include "renderer/integrators/surface.h"
+#include "renderer/integrators/two_types.h"
 
 namespace dray {
 
@@ -97,15 +99,16 @@ inline bool same_side(const glm::vec3& n_geometric, const glm::vec3& d, float lo
 }
 
 // What a path carries from one vertex to the next: the ray, the radiance gathered, the
-// throughput, and the MIS state of the previous bounce.
-template <class T>
+// throughput, and the MIS state of the previous bounce: the ray and vertices in the geometry type
+// G, the radiance and throughput in the shading type S.
+template <class G, class S = G>
 struct PathState {
-  RayT<T> ray;
-  Vec3<T> L{T(0.f)}, beta{T(1.f)};
+  RayT<G> ray;
+  Vec3<S> L{S(0.f)}, beta{S(1.f)};
   // The previous BSDF sample's d cos / cos (value 1), not yet in beta: its direction is fixed,
   // but a light it reaches is differentiated at a fixed point on the light (see area_turn).
-  T turn{1.f};
-  Vec3<T> prev_p, prev_n;  // the previous vertex and its shading normal
+  G turn{1.f};
+  Vec3<G> prev_p, prev_n;  // the previous vertex and its shading normal
   bool specular = true;    // the previous bounce was a Dirac (or the camera): no MIS
   float bsdf_pdf = 0.f;    // solid-angle pdf of the previous BSDF sample
   int depth = 0;
@@ -127,16 +130,17 @@ struct VertexEvents {
 // path in st. Returns false when the path ends here. With `replay`, `ev` holds the outcomes of the
 // same vertex's float pass (its traversals are not repeated, except shadow rays across masks,
 // whose transmittance carries opacity's derivative); otherwise they are found and stored in `ev`.
-template <class T>
-bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sampler& sampler, VertexEvents& ev,
+template <class G, class S>
+bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st, Sampler& sampler, VertexEvents& ev,
                  bool replay = false) {
   using detail::power_heuristic;
+  const ParamView<G> PG = geometry_view<G>(P);
   const Bvh& bvh = scene.bvh;
   const int n_lights = int(scene.lights.size());
   const float light_pick = n_lights > 0 ? 1.f / float(n_lights) : 0.f;
-  RayT<T>& ray = st.ray;
-  Vec3<T>& L = st.L;
-  Vec3<T>& beta = st.beta;
+  RayT<G>& ray = st.ray;
+  Vec3<S>& L = st.L;
+  Vec3<S>& beta = st.beta;
   const int depth = st.depth++;
 
   Ray fray = ray.detached();
@@ -146,14 +150,14 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
   if (!ev.hit) {
     if (scene.environment >= 0 && !hide_emission) {
       const Light& env = scene.lights[scene.environment];
-      const Vec3<T> Le = environment_radiance(env, P, fray.d);
+      const Vec3<S> Le = environment_radiance(env, P, fray.d);
       const float w = st.specular ? 1.f : power_heuristic(st.bsdf_pdf, light_pick * environment_pdf(env, fray.d));
-      L += beta * st.turn * Le * T(w);
+      L += beta * to_shading<S>(st.turn) * Le * S(w);
     }
     return false;
   }
-  PrimT<T> prim = lift_prim(scene, P, hit.prim);
-  SurfacePoint<T> sp = eval_hit(prim, ray, hit, 0.f);
+  PrimT<G> prim = lift_prim(scene, PG, hit.prim);
+  SurfacePoint<G> sp = eval_hit(prim, ray, hit, 0.f);
   const Material& mat = scene.materials[scene.material_of(hit.prim)];
   const bool back = value(dot(sp.n, ray.d)) > 0.f;
 
@@ -170,13 +174,13 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
       // boundary term is taken); further on (no boundary term there) at the fixed direction,
       // which has lighter tails: at a fixed light point, indirect vertices sliding past a
       // lamp's contact with the floor gave 1/distance fireflies.
-      const T turn_here = depth == 1 ? detail::area_turn(prim, value(sp.p), st.prev_p, st.prev_n) : st.turn;
-      const Vec3<T> Le = emitted(scene, P, mat, hit.prim, prim, sp.p, depth == 1);
-      L += beta * turn_here * Le * T(power_heuristic(st.bsdf_pdf, light_pdf));
+      const G turn_here = depth == 1 ? detail::area_turn(prim, value(sp.p), st.prev_p, st.prev_n) : st.turn;
+      const Vec3<S> Le = emitted(scene, P, mat, hit.prim, prim, sp.p, depth == 1);
+      L += beta * to_shading<S>(turn_here) * Le * S(power_heuristic(st.bsdf_pdf, light_pdf));
     }
   }
-  beta *= st.turn;
-  st.turn = T(1.f);
+  beta *= to_shading<S>(st.turn);
+  st.turn = G(1.f);
   if (depth >= scene.render.max_depth) return false;
 
   const float eps = detail::ray_epsilon(value(sp.p), fray.o, hit.t);
@@ -186,14 +190,14 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
   // cross masks with transmittance 1 - opacity, so the light found through one is weighed
   // against next-event estimation as if the mask were not there.
   if (is_mask(mat)) {
-    const T opacity = mask_opacity(scene, P, mat, mask_uv(scene, mat, hit.prim, value(sp.p)));
+    const S opacity = mask_opacity(scene, P, mat, mask_uv(scene, mat, hit.prim, value(sp.p)));
     if (sampler.next() >= value(opacity)) {
-      beta *= (T(1.f) - opacity) / T(1.f - value(opacity));
-      const Vec3<T> n_in = back ? sp.n : -sp.n;  // the side the ray goes on to
-      ray = {sp.p + n_in * T(eps), ray.d};
+      beta *= (S(1.f) - opacity) / S(1.f - value(opacity));
+      const Vec3<G> n_in = back ? sp.n : -sp.n;  // the side the ray goes on to
+      ray = {sp.p + n_in * G(eps), ray.d};
       return true;
     }
-    beta *= opacity / T(value(opacity));
+    beta *= opacity / S(value(opacity));
   }
 
   // Reflecting BSDFs face the side the ray came from (dray's surfaces are two-sided, with a
@@ -203,54 +207,55 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
   const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
   const uint32_t flags = bsdf_flags(bsdf);
   const bool flip = back && !(flags & kLobeTransmission);
-  const Vec3<T> n = flip ? -sp.n : sp.n;
+  const Vec3<G> n = flip ? -sp.n : sp.n;
   const glm::vec3 n_f = value(n);
   // The BSDF's inputs: parameters and textures at the UV of the point the path sees (moving with
   // it: surface_coord); its frame (turned by a normal or bump map; sf.light_factor weighs light
   // directions there).
-  const TexCoord<T> coord = scene.textures.empty() ? TexCoord<T>() : surface_coord(scene, hit.prim, prim, sp.p);
+  const TexCoord<G> coord = scene.textures.empty() ? TexCoord<G>() : surface_coord(scene, hit.prim, prim, sp.p);
   const glm::vec2 uv = coord.at;
-  const Inputs<T> in(P, scene.textures.data(), coord);
-  const ShadingFrame<T> sf = shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n),
-                                           flip, -ray.d, uv);
-  const Frame<T>& frame = sf.frame;
+  const Inputs<S> in(P, scene.textures.data(), to_shading<S>(coord));
+  const ShadingFrame<G> sf = shading_frame(scene, PG, mat, hit.prim, prim, sp,
+                                           shading_normal(scene, PG, hit.prim, prim, sp.p, sp.n), flip, -ray.d, uv);
+  const Frame<G>& frame = sf.frame;
   const Frame<float> frame_f = value(frame);
-  const Vec3<T>& ns = sf.base.n;  // the shading normal, on the side the BSDF sees
-  const Vec3<T> wo = frame.to_local(-ray.d);
+  const Vec3<G>& ns = sf.base.n;  // the shading normal, on the side the BSDF sees
+  const Vec3<G> wo = frame.to_local(-ray.d);
+  const Vec3<S> wo_s = to_shading<S>(wo);
   const Inputs<float> in_f = in.values_only();
   const glm::vec3 wo_f = value(wo);
   // The start of a ray leaving toward world direction d: off the surface on d's side.
-  auto origin_toward = [&](const glm::vec3& d) { return sp.p + n * T(glm::dot(n_f, d) > 0.f ? eps : -eps); };
+  auto origin_toward = [&](const glm::vec3& d) { return sp.p + n * G(glm::dot(n_f, d) > 0.f ? eps : -eps); };
 
   // Next-event estimation: one light, chosen uniformly.
   if (n_lights > 0 && has_smooth_lobe(flags)) {
     const int li = std::min(int(sampler.next() * float(n_lights)), n_lights - 1);
     const float u1 = sampler.next(), u2 = sampler.next(), u3 = sampler.next();
-    const LightSample<T> ls = sample_light(scene, P, scene.lights[li], sp.p, light_pick, u1, u2, u3);
+    const LightSample<G, S> ls = sample_light(scene, P, scene.lights[li], sp.p, light_pick, u1, u2, u3);
     const glm::vec3 wi_f = value(ls.wi);
-    const Vec3<T> wi = frame.to_local(ls.wi);
+    const Vec3<G> wi = frame.to_local(ls.wi);
     if (ls.valid && same_side(n_f, wi_f, sf.base_z(wi_f))) {
-      const Vec3<T> f = bsdf_f(bsdf, in, wo, wi) * sf.light_factor(ls.wi);
+      const Vec3<S> f = bsdf_f(bsdf, in, wo_s, to_shading<S>(wi)) * to_shading<S>(sf.light_factor(ls.wi));
       const glm::vec3 f_f = value(f);
       if (f_f.x > 0.f || f_f.y > 0.f || f_f.z > 0.f) {
         const glm::vec3 o = value(origin_toward(wi_f));
         const Ray shadow = ls.infinite ? Ray{o, wi_f, INFINITY} : detail::shadow_ray(o, ls.target);
-        T passed;
+        S passed;
         if (replay && !scene.has_masks) {
-          passed = T(ev.passed);
+          passed = S(ev.passed);
         } else {
           passed = transmittance(scene, P, shadow);
           ev.passed = value(passed);
         }
         if (value(passed) > 0.f) {
           const float w = ls.pdf > 0.f ? power_heuristic(ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi))) : 1.f;
-          L += beta * f * ls.weight * (abs(wi.z) * T(w) * passed);
+          L += beta * f * ls.weight * (to_shading<S>(abs(wi.z) * G(w)) * passed);
         }
       }
     }
   }
 
-  // BSDF sampling. A Dirac lobe's direction is re-evaluated in T (it turns with the normal and
+  // BSDF sampling. A Dirac lobe's direction is re-evaluated in S, carried on in G (it turns with the normal and
   // bends with the IOR). Other directions are detached (drawn in the float frame): the
   // derivative is taken at a fixed direction, the parameterisation the boundary term of shadows
   // uses (light from a fixed ω or light point), so the surface's turning shows as d cos / cos,
@@ -259,30 +264,30 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
   const BsdfSample s = bsdf_sample(bsdf, in_f, wo_f, uc, {u1, u2});
   if (!s.lobe) return false;
   if (s.lobe & kLobeDelta) {
-    const DeltaLobe<T> d = bsdf_delta(bsdf, in, wo, s);
-    const Vec3<T> wi = frame.to_world(d.wi);
+    const DeltaLobe<S> d = bsdf_delta(bsdf, in, wo_s, s);
+    const Vec3<G> wi = frame.to_world(to_geometry<G>(d.wi));
     const glm::vec3 wi_f = value(wi);
     if (!same_side(n_f, wi_f, sf.base_z(wi_f))) return false;  // would leave through the wrong side
-    const T k = sf.light_factor(wi);
+    const G k = sf.light_factor(wi);
     if (!(value(k) > 0.f)) return false;
-    beta *= d.weight * k;
+    beta *= d.weight * to_shading<S>(k);
     st.specular = true;
     ray = {origin_toward(wi_f), wi};
   } else {
     const glm::vec3 wi_f = to_glm(frame_f.to_world(Vec3<float>(s.wi)));
     if (!same_side(n_f, wi_f, sf.base_z(wi_f))) return false;
-    const T k = sf.light_factor(Vec3<T>(wi_f));
+    const G k = sf.light_factor(Vec3<G>(wi_f));
     if (!(value(k) > 0.f)) return false;
-    // The value is recomputed in T as in float, so that every scalar type renders the same image.
-    const Vec3<T> wi = frame.to_local(Vec3<T>(wi_f));
+    // The value is recomputed in G as in float, so that every scalar type renders the same image.
+    const Vec3<G> wi = frame.to_local(Vec3<G>(wi_f));
     const float c = std::fabs(value(wi.z));
-    beta *= bsdf_f(bsdf, in, wo, wi) * k * T(c / s.pdf);
-    st.turn = abs(wi.z) / T(c);  // value: exactly 1
+    beta *= bsdf_f(bsdf, in, wo_s, to_shading<S>(wi)) * to_shading<S>(k) * S(c / s.pdf);
+    st.turn = abs(wi.z) / G(c);  // value: exactly 1
     st.bsdf_pdf = s.pdf;
     st.specular = false;
     st.prev_p = sp.p;
     st.prev_n = ns;
-    ray = {origin_toward(wi_f), Vec3<T>(wi_f)};
+    ray = {origin_toward(wi_f), Vec3<G>(wi_f)};
   }
 
   // Russian roulette after three bounces, with a survival probability that depends on no
@@ -291,7 +296,7 @@ bool path_vertex(const Scene& scene, const ParamView<T>& P, PathState<T>& st, Sa
   // no longer match the derivative. Unbiased either way.
   if (depth >= 3) {
     if (sampler.next() >= detail::kRouletteSurvival) return false;
-    beta /= T(detail::kRouletteSurvival);
+    beta /= S(detail::kRouletteSurvival);
   }
   return true;
 }
@@ -306,12 +311,12 @@ struct VertexRecord {
 
 // The radiance a path gathers from state `st` on (one path sample). With `record` (float only),
 // each vertex is appended to it.
-template <class T>
-Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, PathState<T> st, Sampler& sampler,
+template <class G, class S>
+Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, PathState<G, S> st, Sampler& sampler,
                  std::vector<VertexRecord>* record = nullptr) {
   VertexEvents ev;
   for (;;) {
-    if constexpr (std::is_same_v<T, float>) {
+    if constexpr (std::is_same_v<S, float>) {
       if (record) {
         record->push_back({st, sampler, {}});
         const bool more = path_vertex(scene, P, st, sampler, record->back().events);
@@ -325,10 +330,10 @@ Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, PathState<T> st, Sam
 }
 
 // The radiance arriving along `ray` (one path sample from the camera).
-template <class T>
-Vec3<T> radiance(const Scene& scene, const ParamView<T>& P, RayT<T> ray, Sampler& sampler,
+template <class G, class S>
+Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, RayT<G> ray, Sampler& sampler,
                  std::vector<VertexRecord>* record = nullptr) {
-  PathState<T> st;
+  PathState<G, S> st;
   st.ray = ray;
   return radiance(scene, P, st, sampler, record);
 }

@@ -2,8 +2,9 @@
 // The light interface of next-event estimation: every light kind samples a direction toward it
 // from a shading point, with the radiance it sends divided by the sampling density (one function,
 // dispatched over the closed set Light::Kind to each kind's file in emitters/; area lights are
-// sampled here, through their shape's primitives). Positions, directions and radiance are in T;
-// choices (which primitive, which direction on the sphere) are made in float.
+// sampled here, through their shape's primitives). Positions and directions are in the geometry
+// type G, radiance in the shading type S (renderer/integrators/two_types.h); choices (which
+// primitive, which direction on the sphere) are made in float.
 #include <algorithm>
 #include <cmath>
 
@@ -14,6 +15,7 @@
 #include "renderer/emitters/projector.h"
 #include "renderer/emitters/spot.h"
 #include "renderer/integrators/surface.h"
+#include "renderer/integrators/two_types.h"
 
 namespace dray {
 
@@ -21,12 +23,12 @@ namespace dray {
 // its emission, a colour, or a texture at the point's UV. That UV moves with p over the surface
 // (as any texture's), unless `material_point`: p is then the light's own material point (sampled
 // on it, or a path's hit taken there, as next-event estimation takes it), whose UV is fixed.
-template <class T>
-Vec3<T> emitted(const Scene& scene, const ParamView<T>& P, const Material& m, uint32_t prim, const PrimT<T>& pt,
-                const Vec3<T>& p, bool material_point) {
+template <class S, class G>
+Vec3<S> emitted(const Scene& scene, const ParamView<S>& P, const Material& m, uint32_t prim, const PrimT<G>& pt,
+                const Vec3<G>& p, bool material_point) {
   if (m.emission.texture < 0) return P.vec3(m.emission.slot);
-  const TexCoord<T> at = material_point ? TexCoord<T>(surface_uv(scene, prim, value(pt), value(p)))
-                                        : surface_coord(scene, prim, pt, p);
+  const TexCoord<S> at = material_point ? TexCoord<S>(surface_uv(scene, prim, value(pt), value(p)))
+                                        : to_shading<S>(surface_coord(scene, prim, pt, p));
   return eval_texture(scene.textures[size_t(m.emission.texture)], P, at);
 }
 
@@ -46,52 +48,56 @@ T area_light_pdf(const Scene& scene, const Light& light, const PrimT<T>& prim, c
 }
 
 // A direction toward a light, from a shading point.
-template <class T>
+template <class G, class S = G>
 struct LightSample {
   bool valid = false;
-  Vec3<T> wi;             // world, unit, toward the light
-  Vec3<T> weight;         // radiance arriving along wi / (density × the light's pick)
+  Vec3<G> wi;             // world, unit, toward the light
+  Vec3<S> weight;         // radiance arriving along wi / (density × the light's pick)
   float pdf = 0.f;        // solid-angle density (with the pick), for MIS; 0 for a Dirac light
   bool infinite = false;  // the shadow ray runs to infinity (environment, directional)
   glm::vec3 target{0.f};  // else: the point the shadow ray ends at (offset off an area light)
 };
 
-template <class T>
-LightSample<T> sample_light(const Scene& scene, const ParamView<T>& P, const Light& light, const Vec3<T>& x,
-                            float pick, float u1, float u2, float u3) {
-  LightSample<T> s;
+// With G = float (nothing geometric seeded), the light's position and the point x are constants:
+// a spot's or projector's radiance, evaluated in S, sees them as such.
+template <class G, class S>
+LightSample<G, S> sample_light(const Scene& scene, const ParamView<S>& P, const Light& light, const Vec3<G>& x,
+                               float pick, float u1, float u2, float u3) {
+  const ParamView<G> PG = geometry_view<G>(P);
+  LightSample<G, S> s;
   switch (light.kind) {
     case Light::Kind::point:
     case Light::Kind::spot: {
-      const PointArrival<T> a = point_arrival(P, light, x);
+      const PointArrival<G> a = point_arrival(PG, light, x);
       s.wi = a.wi;
-      const Vec3<T> I = light.kind == Light::Kind::spot ? spot_intensity(scene.textures.data(), P, light, -s.wi)
-                                                        : P.vec3(light.intensity);
+      const Vec3<S> I = light.kind == Light::Kind::spot
+                            ? spot_intensity(scene.textures.data(), P, light, to_shading<S>(-s.wi))
+                            : P.vec3(light.intensity);
       if (light.kind == Light::Kind::spot && !(value(I.x) > 0.f || value(I.y) > 0.f || value(I.z) > 0.f)) return s;
-      s.weight = I * (a.inv_dist2 / T(pick));
+      s.weight = I * to_shading<S>(a.inv_dist2 / G(pick));
       s.target = a.position;
       break;
     }
     case Light::Kind::projector: {
-      const ProjectorArrival<T> a = projector_arrival(scene.textures.data(), P, light, x);
+      const ProjectorArrival<S> a = projector_arrival(scene.textures.data(), P, light, to_shading<S>(x));
       if (!a.valid || !(value(a.weight.x) > 0.f || value(a.weight.y) > 0.f || value(a.weight.z) > 0.f)) return s;
-      s.wi = a.wi;
-      s.weight = a.weight * T(1.f / pick);
+      s.wi = to_geometry<G>(a.wi);
+      s.weight = a.weight * S(1.f / pick);
       s.target = value(P.vec3(light.position));
       break;
     }
     case Light::Kind::directional:
-      s.wi = directional_wi(P, light);
-      s.weight = P.vec3(light.intensity) * T(1.f / pick);
+      s.wi = directional_wi(PG, light);
+      s.weight = P.vec3(light.intensity) * S(1.f / pick);
       s.infinite = true;
       break;
     case Light::Kind::environment: {
       float pdf;
       const glm::vec3 d = sample_environment(light, u1, u2, pdf);
       if (!(pdf > 0.f)) return s;
-      s.wi = Vec3<T>(d);
+      s.wi = Vec3<G>(d);
       s.pdf = pick * pdf;
-      s.weight = environment_radiance(light, P, d) * T(1.f / s.pdf);
+      s.weight = environment_radiance(light, P, d) * S(1.f / s.pdf);
       s.infinite = true;
       break;
     }
@@ -99,17 +105,17 @@ LightSample<T> sample_light(const Scene& scene, const ParamView<T>& P, const Lig
       const size_t k = std::min(size_t(std::upper_bound(light.cdf.begin(), light.cdf.end(), u3 * light.area) -
                                         light.cdf.begin()),
                                 light.prims.size() - 1);
-      const PrimT<T> lp = lift_prim(scene, P, light.prims[k]);
-      SurfacePoint<T> q = sample_prim(lp, u1, u2);
-      const Vec3<T> to = q.p - x;
+      const PrimT<G> lp = lift_prim(scene, PG, light.prims[k]);
+      SurfacePoint<G> q = sample_prim(lp, u1, u2);
+      const Vec3<G> to = q.p - x;
       s.wi = to / sqrt(dot(to, to));
       const Material& lm = scene.materials[scene.material_of(light.prims[k])];
-      const T cos_l = -dot(q.n, s.wi);  // > 0: x sees the front side
+      const G cos_l = -dot(q.n, s.wi);  // > 0: x sees the front side
       if (lm.two_sided && value(cos_l) < 0.f) q.n = -q.n;
       else if (!(value(cos_l) > 0.f)) return s;
-      const T pdf = area_light_pdf(scene, light, lp, q, x);
+      const G pdf = area_light_pdf(scene, light, lp, q, x);
       s.pdf = value(pdf);
-      s.weight = emitted(scene, P, lm, light.prims[k], lp, q.p, true) / pdf;
+      s.weight = emitted(scene, P, lm, light.prims[k], lp, q.p, true) / to_shading<S>(pdf);
       // The light point, offset to its emitting side (the side facing x).
       const glm::vec3 q_f = value(q.p);
       s.target = q_f + value(q.n) * detail::ray_epsilon(q_f);

@@ -35,20 +35,21 @@ inline float to_image_float(double v) {
 // reproducible. A sample whose value is not finite is dropped (it adds zero, as in pbrt) and
 // counted; so is a non-finite derivative, on its own, so that the values of a dual render stay
 // bitwise equal to the float render. With `record` (float only), the paths are recorded for
-// path replay (renderer/integrators/prb.h), as many as its bound allows.
-template <class T>
+// path replay (renderer/integrators/prb.h), as many as its bound allows. G is the geometry type
+// (renderer/integrators/two_types.h): float when the pass seeds no geometry.
+template <class T, class G = T>
 PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x, int y, RecordedPaths* record = nullptr) {
   constexpr int N = PixelEstimate<T>::N;
   const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
   const int n = scene.render.spp;
   PixelEstimate<T> e;
   glm::dvec3 sum(0.0), sum_sq(0.0);
-  const CameraFrame<T> frame = camera_frame(scene.camera, P);
+  const CameraFrame<G> frame = camera_frame(scene.camera, geometry_view<G>(P));
   for (int s = 0; s < n; ++s) {
     Sampler sampler(scene.render.seed, pixel, uint64_t(s));
     const glm::vec2 j = film_jitter(scene.render.filter, sampler);
     const float jx = j.x, jy = j.y;
-    RayT<T> ray = camera_ray(frame, float(x) + jx, float(y) + jy);
+    RayT<G> ray = camera_ray(frame, float(x) + jx, float(y) + jy);
     Vec3<T> L;
     if constexpr (std::is_same_v<T, float>) {
       std::vector<VertexRecord>* into = record ? record->begin_sample(jx, jy) : nullptr;

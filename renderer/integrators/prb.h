@@ -57,17 +57,25 @@ inline constexpr int kCarriedState = 16;
 struct ReplaySetup {
   int carry_first = 0;     // gradient index of the first state input (past parameters and lifted ones)
   bool rays_move = false;  // whether rays, points and normals carry derivatives (camera, geometry or IOR)
+  bool geometry = false;   // whether the pass seeds geometry (two_types.h): else it is replayed in float
 };
 
 namespace detail {
 
-// The recorded float state as tape inputs (constants where they carry no derivative).
-inline PathState<ad::Var> lift_state(const PathState<float>& f, const ReplaySetup& rs) {
+// The recorded float state as tape inputs (constants where they carry no derivative): G the
+// geometry type of the replay, float when the pass seeds no geometry (the throughput alone is an input).
+template <class G>
+PathState<G, ad::Var> lift_state(const PathState<float>& f, const ReplaySetup& rs) {
   auto in = [&](float v, int k) { return ad::Var(v, rs.carry_first + k); };
   auto vec = [&](const Vec3<float>& v, int k) { return Vec3<ad::Var>(in(v.x, k), in(v.y, k + 1), in(v.z, k + 2)); };
-  PathState<ad::Var> st;
+  PathState<G, ad::Var> st;
   st.beta = vec(f.beta, 0);
-  if (rs.rays_move) {
+  if constexpr (std::is_same_v<G, float>) {
+    st.ray = f.ray;
+    st.turn = f.turn;
+    st.prev_p = f.prev_p;
+    st.prev_n = f.prev_n;
+  } else if (rs.rays_move) {
     st.ray = {vec(f.ray.o, 3), vec(f.ray.d, 6)};
     st.turn = in(f.turn, 9);
     st.prev_p = vec(f.prev_p, 10);
@@ -85,6 +93,10 @@ inline PathState<ad::Var> lift_state(const PathState<float>& f, const ReplaySetu
 }
 
 // Seeds the outgoing state's statements with the adjoints of the next vertex's inputs.
+inline void seed_state(ad::Tape& tape, const PathState<float, ad::Var>& st, const std::array<float, kCarriedState>& a) {
+  for (int k = 0; k < 3; ++k)
+    if (a[size_t(k)] != 0.f) tape.seed(st.beta[k].i, a[size_t(k)]);
+}
 inline void seed_state(ad::Tape& tape, const PathState<ad::Var>& st, const std::array<float, kCarriedState>& a) {
   const ad::Var* v[kCarriedState] = {&st.beta.x,   &st.beta.y,   &st.beta.z,   &st.ray.o.x,  &st.ray.o.y,  &st.ray.o.z,
                                      &st.ray.d.x,  &st.ray.d.y,  &st.ray.d.z,  &st.turn,     &st.prev_p.x, &st.prev_p.y,
@@ -98,8 +110,8 @@ inline void seed_state(ad::Tape& tape, const PathState<ad::Var>& st, const std::
 // Replays one recorded path (`path`, whose camera ray went through film point (fx, fy)) with
 // d loss / d sample radiance `dL`: hands sink(gradient index, adjoint) every parameter's and
 // lifted entry's adjoint. Returns false when an adjoint was not finite (what was handed before
-// is then the caller's to drop).
-template <class Sink>
+// is then the caller's to drop). G is the geometry type: ad::Var when rs.geometry, else float.
+template <class G, class Sink>
 bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySetup& rs, std::span<const VertexRecord> path,
                  float fx, float fy, const glm::vec3& dL, Sink&& sink) {
   ad::Tape& tape = ad::Tape::local();
@@ -114,7 +126,7 @@ bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySe
   };
   for (size_t i = path.size(); ok && i-- > 0;) {
     tape.clear();
-    PathState<ad::Var> st = detail::lift_state(path[i].state, rs);
+    PathState<G, ad::Var> st = detail::lift_state<G>(path[i].state, rs);
     Sampler sampler = path[i].sampler;
     VertexEvents ev = path[i].events;
     path_vertex(scene, P, st, sampler, ev, true);
@@ -124,6 +136,10 @@ bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySe
     sweep(carry);
   }
   // The camera ray: the first vertex's incoming ray, when the camera is being differentiated.
+  if constexpr (std::is_same_v<G, float>) {
+    tape.clear();
+    return ok;
+  }
   if (ok && rs.rays_move && P.lifted(scene.camera.origin)) {
     tape.clear();
     const RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), fx, fy);

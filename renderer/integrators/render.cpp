@@ -51,12 +51,15 @@ int store(const PixelEstimate<T>& e, const RenderOutputs& out, bool values, size
 // A chunk of scalars differentiated in one forward-mode pass.
 struct Chunk {
   size_t first, count;
-  Seeds seeds;  // per parameter slot: tangent index or -1
+  Seeds seeds;            // per parameter slot: tangent index or -1
+  bool geometry = true;   // whether it seeds geometry (else geometry is traced in float)
 };
 
 template <class T>
 int render_chunk_pixel(const Scene& scene, const Chunk& c, const RenderOutputs& out, bool values, int x, int y, float* px) {
-  return store(pixel_estimate(scene, ParamView<T>(scene.params, c.seeds), x, y), out, values, c.first, c.count, px);
+  const ParamView<T> P(scene.params, c.seeds);
+  return c.geometry ? store(pixel_estimate<T, T>(scene, P, x, y), out, values, c.first, c.count, px)
+                    : store(pixel_estimate<T, float>(scene, P, x, y), out, values, c.first, c.count, px);
 }
 
 }  // namespace
@@ -67,6 +70,7 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
   for (size_t first = 0; first < outputs.wrt.size(); first += kMaxTangents) {
     const size_t count = std::min<size_t>(kMaxTangents, outputs.wrt.size() - first);
     chunks.push_back({first, count, Seeds(scene.params.values().size(), std::span(outputs.wrt).subspan(first, count))});
+    chunks.back().geometry = geometry_seeded(scene, ParamView<float>(scene.params, chunks.back().seeds));
   }
   const ParamView<float> P(scene.params);
   std::atomic<int> done{0};

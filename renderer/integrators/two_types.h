@@ -1,0 +1,94 @@
+#pragma once
+// The kernel on two scalar types (DESIGN.md v3): G for geometry (rays, points, normals, frames,
+// directions: what moves only when the camera, a shape, a light's position or direction, a normal
+// or bump map, or a refracting IOR is differentiated) and S for shading (BSDF values, emission,
+// textures, opacity, the throughput and the radiance). G is S, or float when the pass seeds no
+// geometry (geometry_seeded): the appearance mode, where no work in S is spent on geometry. The
+// helpers below cross from one type to the other; with G = S they are the identity, so the
+// one-type kernel is the same statements as before.
+#include <type_traits>
+
+#include "renderer/bsdfs/bsdf.h"
+#include "renderer/core/param_table.h"
+#include "renderer/core/vec.h"
+#include "renderer/integrators/surface.h"
+#include "renderer/scene.h"
+#include "renderer/textures/texture.h"
+
+namespace dray {
+
+// A geometry value where shading needs it: itself, or (G = float) a constant of S.
+template <class S, class G>
+S to_shading(const G& g) {
+  if constexpr (std::is_same_v<S, G>) return g;
+  else return S(value(g));
+}
+template <class S, class G>
+Vec3<S> to_shading(const Vec3<G>& v) {
+  if constexpr (std::is_same_v<S, G>) return v;
+  else return Vec3<S>(value(v));
+}
+template <class S, class G>
+TexCoord<S> to_shading(const TexCoord<G>& c) {
+  if constexpr (std::is_same_v<S, G>) return c;
+  else return TexCoord<S>(c.at);  // float coordinates do not move
+}
+
+// A direction computed in S (a Dirac lobe's) where geometry goes on: itself, or its value. With G =
+// float nothing geometric is seeded, so the value is all there is.
+template <class G, class S>
+Vec3<G> to_geometry(const Vec3<S>& v) {
+  if constexpr (std::is_same_v<S, G>) return v;
+  else return Vec3<G>(value(v));
+}
+
+// The parameters as geometry reads them: the pass's view, or its values (G = float).
+template <class G, class S>
+ParamView<G> geometry_view(const ParamView<S>& P) {
+  if constexpr (std::is_same_v<S, G>) return P;
+  else return P.values_only();
+}
+
+namespace detail {
+
+// Whether a Dirac lobe of b bends its direction by a seeded IOR (a dielectric's refraction,
+// alone or in a blend).
+template <class T>
+bool ior_seeded(const Bsdf& b, const ParamView<T>& P) {
+  if (const auto* d = std::get_if<DielectricBsdf>(&b)) return P.active(d->int_ior, 1) || P.active(d->ext_ior, 1);
+  if (const auto* m = std::get_if<BlendBsdf>(&b)) return ior_seeded(*m->a.p, P) || ior_seeded(*m->b.p, P);
+  return false;
+}
+
+inline bool texture_seeded_any(const Scene& scene, int t, const auto& P) {
+  if (t < 0) return false;
+  const Texture& tex = scene.textures[size_t(t)];
+  return P.active(tex.data, uint32_t(3 * size_t(tex.width) * size_t(tex.height))) || P.active(tex.color0, 3) ||
+         P.active(tex.color1, 3);
+}
+
+}  // namespace detail
+
+// Whether the pass seeds anything that moves geometry: the camera, a shape (its points, radius,
+// transform, vertices or shading normals), a light's position, target or direction, a normal or
+// bump map's texture, or the IOR of a refracting Dirac lobe. O(objects), not O(parameters).
+template <class T>
+bool geometry_seeded(const Scene& scene, const ParamView<T>& P) {
+  if (!P.seeds) return false;
+  if (P.lifted_blocks && !P.lifted_blocks->empty()) return true;
+  const Camera& c = scene.camera;
+  if (P.active(c.origin, 3) || P.active(c.target, 3) || P.active(c.up, 3) || P.active(c.fov_y, 1)) return true;
+  for (const Shape& s : scene.shapes)
+    if (P.active(s.a, 3) || P.active(s.b, s.kind == Shape::Kind::sphere ? 1 : 3) || P.active(s.c, 3) ||
+        mesh_active(scene, P, s) || normals_active(scene, P, s))
+      return true;
+  for (const Light& l : scene.lights)
+    if (P.active(l.position, 3) || P.active(l.target, 3) || P.active(l.direction, 3)) return true;
+  for (const Material& m : scene.materials)
+    if (detail::texture_seeded_any(scene, m.normal_map, P) || detail::texture_seeded_any(scene, m.bump_map, P)) return true;
+  for (const Bsdf& b : scene.bsdfs)
+    if (detail::ior_seeded(b, P)) return true;
+  return false;
+}
+
+}  // namespace dray
