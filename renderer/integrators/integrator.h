@@ -123,6 +123,14 @@ struct VertexEvents {
   bool hit = false;
   Hit h;
   float passed = 0.f;  // next-event shadow ray: the transmittance found in float
+  // What the float pass drew, for replay to read instead of drawing again: the BSDF sample, the
+  // next-event light sample (read where geometry is float and the light not differentiated) and
+  // its MIS weight. Draws depend on values only, which a replay reproduces bit for bit.
+  BsdfSample bsdf;
+  LightSample<float> light;
+  float light_mis = 1.f;
+  glm::vec3 env{0.f};  // a miss: the environment's radiance along the ray, and its MIS weight
+  float env_mis = 1.f;
 };
 
 // One vertex of a path: the ray of `st` meets the scene (or the environment), emission and
@@ -150,9 +158,14 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   if (!ev.hit) {
     if (scene.environment >= 0 && !hide_emission) {
       const Light& env = scene.lights[scene.environment];
-      const Vec3<S> Le = environment_radiance(env, P, fray.d);
-      const float w = st.specular ? 1.f : power_heuristic(st.bsdf_pdf, light_pick * environment_pdf(env, fray.d));
-      L += beta * to_shading<S>(st.turn) * Le * S(w);
+      // A replay in float geometry reads the float pass's values where the environment is not differentiated.
+      const bool read = replay && std::is_same_v<G, float> && !light_seeded(scene, P, env);
+      const Vec3<S> Le = read ? Vec3<S>(ev.env) : environment_radiance(env, P, fray.d);
+      if (!replay) {
+        ev.env = value(Le);
+        ev.env_mis = st.specular ? 1.f : power_heuristic(st.bsdf_pdf, light_pick * environment_pdf(env, fray.d));
+      }
+      L += beta * to_shading<S>(st.turn) * Le * S(ev.env_mis);
     }
     return false;
   }
@@ -231,7 +244,15 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   if (n_lights > 0 && has_smooth_lobe(flags)) {
     const int li = std::min(int(sampler.next() * float(n_lights)), n_lights - 1);
     const float u1 = sampler.next(), u2 = sampler.next(), u3 = sampler.next();
-    const LightSample<G, S> ls = sample_light(scene, P, scene.lights[li], sp.p, light_pick, u1, u2, u3);
+    const Light& light = scene.lights[size_t(li)];
+    auto draw = [&]() -> LightSample<G, S> {
+      if constexpr (std::is_same_v<G, float> && !std::is_same_v<S, float>)
+        if (replay && !light_seeded(scene, P, light)) return constant_light_sample<S>(ev.light);
+      return sample_light(scene, P, light, sp.p, light_pick, u1, u2, u3);
+    };
+    const LightSample<G, S> ls = draw();
+    if constexpr (std::is_same_v<S, float>)
+      if (!replay) ev.light = ls;
     const glm::vec3 wi_f = value(ls.wi);
     const Vec3<G> wi = frame.to_local(ls.wi);
     if (ls.valid && same_side(n_f, wi_f, sf.base_z(wi_f))) {
@@ -248,7 +269,8 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
           ev.passed = value(passed);
         }
         if (value(passed) > 0.f) {
-          const float w = ls.pdf > 0.f ? power_heuristic(ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi))) : 1.f;
+          if (!replay) ev.light_mis = ls.pdf > 0.f ? power_heuristic(ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi))) : 1.f;
+          const float w = ev.light_mis;
           L += beta * f * ls.weight * (to_shading<S>(abs(wi.z) * G(w)) * passed);
         }
       }
@@ -261,7 +283,8 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   // uses (light from a fixed ω or light point), so the surface's turning shows as d cos / cos,
   // not as a turning ray.
   const float u1 = sampler.next(), u2 = sampler.next(), uc = sampler.next();
-  const BsdfSample s = bsdf_sample(bsdf, in_f, wo_f, uc, {u1, u2});
+  if (!replay) ev.bsdf = bsdf_sample(bsdf, in_f, wo_f, uc, {u1, u2});
+  const BsdfSample& s = ev.bsdf;
   if (!s.lobe) return false;
   if (s.lobe & kLobeDelta) {
     const DeltaLobe<S> d = bsdf_delta(bsdf, in, wo_s, s);

@@ -58,6 +58,37 @@ struct LightSample {
   glm::vec3 target{0.f};  // else: the point the shadow ray ends at (offset off an area light)
 };
 
+// A sample the float pass drew, as the shading type's constant (a replay's, where the light's
+// radiance is not differentiated).
+template <class S>
+LightSample<float, S> constant_light_sample(const LightSample<float>& l) {
+  if constexpr (std::is_same_v<S, float>) {
+    return l;
+  } else {
+    LightSample<float, S> r;
+    r.valid = l.valid;
+    r.wi = l.wi;
+    r.weight = Vec3<S>(l.weight);
+    r.pdf = l.pdf;
+    r.infinite = l.infinite;
+    r.target = l.target;
+    return r;
+  }
+}
+
+// Whether the pass seeds a parameter of the radiance `light` sends (or of where it is).
+template <class T>
+bool light_seeded(const Scene& scene, const ParamView<T>& P, const Light& l) {
+  auto texture = [&](int t) { return detail::texture_seeded_any(scene, t, P); };
+  if (l.kind == Light::Kind::area) {
+    const Material& m = scene.materials[scene.material_of(l.prims.front())];
+    return P.active(m.emission.slot, 3) || texture(m.emission.texture);
+  }
+  return P.active(l.intensity, 3) || P.active(l.cutoff, 1) || P.active(l.beam, 1) || P.active(l.scale, 1) ||
+         texture(l.texture) || P.active(l.position, 3) || P.active(l.target, 3) || P.active(l.direction, 3) ||
+         P.active(l.env.data, uint32_t(3 * size_t(l.env.width) * size_t(l.env.height))) || P.active(l.env.scale, 1);
+}
+
 // With G = float (nothing geometric seeded), the light's position and the point x are constants:
 // a spot's or projector's radiance, evaluated in S, sees them as such.
 template <class G, class S>
