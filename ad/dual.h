@@ -111,6 +111,12 @@ template <int N> Dual<N> erf(const Dual<N>& a) {
 template <int N> Dual<N> abs(const Dual<N>& a) {
   return chain(a, std::fabs(a.v), a.v > 0.f ? 1.f : (a.v < 0.f ? -1.f : 0.f));
 }
+// d(sum x_k w_k) = sum w_k dx_k, the weights constant.
+template <int N> Dual<N> weighted_sum(const Dual<N> (&x)[4], const float (&w)[4]) {
+  Dual<N> r(x[0].v * w[0] + x[1].v * w[1] + x[2].v * w[2] + x[3].v * w[3]);
+  for (int i = 0; i < N; ++i) r.d[i] = x[0].d[i] * w[0] + x[1].d[i] * w[1] + x[2].d[i] * w[2] + x[3].d[i] * w[3];
+  return r;
+}
 // min and max pick one argument by value, exactly as the float versions do (ties and NaN
 // included); the derivative is that argument's.
 template <int N> Dual<N> min(const Dual<N>& a, const Dual<N>& b) { return a.v < b.v ? a : b; }

@@ -46,6 +46,9 @@ inline float exp(float x) { return std::exp(x); }
 inline float log(float x) { return std::log(x); }
 inline float erf(float x) { return std::erf(x); }
 inline float min(float a, float b) { return a < b ? a : b; }
+// x0 w0 + x1 w1 + x2 w2 + x3 w3 with constant weights, summed left to right (a bilinear lookup):
+// the AD types record it as one operation.
+inline float weighted_sum(const float (&x)[4], const float (&w)[4]) { return x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3]; }
 inline float max(float a, float b) { return a > b ? a : b; }
 
 }  // namespace dray::ad

@@ -106,6 +106,11 @@ inline Var log(const Var& a) { return chain(a, std::log(a.v), 1.f / a.v); }
 inline Var erf(const Var& a) { return chain(a, std::erf(a.v), 1.12837917f * std::exp(-a.v * a.v)); }
 // d |a| = sign(a) da (0 at 0)
 inline Var abs(const Var& a) { return chain(a, std::fabs(a.v), a.v > 0.f ? 1.f : (a.v < 0.f ? -1.f : 0.f)); }
+// d(sum x_k w_k) = sum w_k dx_k, the weights constant: one statement of four arguments.
+inline Var weighted_sum(const Var (&x)[4], const float (&w)[4]) {
+  const float v = x[0].v * w[0] + x[1].v * w[1] + x[2].v * w[2] + x[3].v * w[3];
+  return Var::make_n<4>(v, {{x[0].i, w[0]}, {x[1].i, w[1]}, {x[2].i, w[2]}, {x[3].i, w[3]}});
+}
 // min and max pick one argument exactly as the float versions do; its derivative follows.
 inline Var min(const Var& a, const Var& b) { return a.v < b.v ? a : b; }
 inline Var max(const Var& a, const Var& b) { return a.v > b.v ? a : b; }

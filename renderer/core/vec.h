@@ -27,6 +27,7 @@ using ad::acos;
 using ad::erf;
 using ad::exp;
 using ad::sqrt;
+using ad::weighted_sum;
 
 template <class T>
 struct Vec3 {

@@ -83,9 +83,16 @@ Vec3<T> bitmap_texels(const Texture& tex, const ParamView<T>& P, glm::vec2 uv, c
   auto blend = [&](const T& w00, const T& w10, const T& w01, const T& w11) {
     return texel(ix, iy) * w00 + texel(ix + 1, iy) * w10 + texel(ix, iy + 1) * w01 + texel(ix + 1, iy + 1) * w11;
   };
-  if (!c) {  // the weights in float
+  if (!c) {  // the weights in float: each channel one weighted sum
     const float wx = x - fx, wy = y - fy;
-    return blend(T((1.f - wx) * (1.f - wy)), T(wx * (1.f - wy)), T((1.f - wx) * wy), T(wx * wy));
+    const float w[4] = {(1.f - wx) * (1.f - wy), wx * (1.f - wy), (1.f - wx) * wy, wx * wy};
+    const Vec3<T> t[4] = {texel(ix, iy), texel(ix + 1, iy), texel(ix, iy + 1), texel(ix + 1, iy + 1)};
+    Vec3<T> out;
+    for (int k = 0; k < 3; ++k) {
+      const T ch[4] = {t[0][k], t[1][k], t[2][k], t[3][k]};
+      out[k] = weighted_sum(ch, w);
+    }
+    return out;
   }
   // The weights in T: the same values, moving with the coordinates.
   const T wx = (c->u * T(tex.scale.x) + T(tex.offset.x)) * T(float(tex.width)) - T(0.5f + fx);
