@@ -58,6 +58,7 @@ void reduce(const Context& ctx, std::vector<ad::FixedSum>& sums, size_t n, Distr
   allreduce_sum(ctx, std::span<ad::FixedSum>(sums));
   out.mpi_seconds += ctx.seconds() - tr;
   if (out.boundary_samples > 0) out.boundary_mpi_seconds += ctx.seconds() - tr;
+  out.gradient.reserve(out.gradient.size() + n);  // at once: growing by doubling held 1.5x the doubles
   for (size_t k = 0; k < n; ++k) out.gradient.push_back(sums[k].value());
   out.loss = sums[n].value();
   out.dropped_samples = long(sums[n + 1].value());
