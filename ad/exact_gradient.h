@@ -73,12 +73,17 @@ class ThreadGradient {
   std::vector<double> stage_;  // dense
   std::vector<uint8_t> staged_;
   // Sparse: the unit's (parameter, adjoint) pairs as staged, then summed per parameter in staging
-  // order (a stable sort: no allocation per unit once warm, unlike a hash map).
+  // order: keys (parameter, staging position) sorted, which is a stable sort by parameter without
+  // std::stable_sort's buffer allocation per unit (no allocation once warm, unlike a hash map).
   std::vector<std::pair<uint32_t, double>> pending_;
+  std::vector<uint64_t> order_;
   std::vector<double> values_;
   void gather_pending() {
-    std::stable_sort(pending_.begin(), pending_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [g, x] : pending_) {
+    order_.resize(pending_.size());
+    for (size_t k = 0; k < pending_.size(); ++k) order_[k] = uint64_t(pending_[k].first) << 32 | uint64_t(k);
+    std::sort(order_.begin(), order_.end());
+    for (const uint64_t key : order_) {
+      const auto& [g, x] = pending_[size_t(uint32_t(key))];
       if (!touched_.empty() && touched_.back() == g) {
         values_.back() += x;
       } else {

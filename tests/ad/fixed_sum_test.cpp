@@ -139,3 +139,27 @@ TEST_CASE("exact gradients committed by concurrent threads into one array: the s
     REQUIRE(same);
   }
 }
+
+TEST_CASE("sparse staging sums a unit's repeated parameters in staging order, as dense staging does", "[fixed_sum]") {
+  using dray::ad::ExactGradient;
+  // Units with many repeats of few parameters and adjoints of very different sizes: a double sum
+  // of them depends on its order, so any reordering within a parameter shows in the bits.
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<std::vector<std::pair<size_t, double>>> units(500);
+  for (auto& unit : units)
+    for (int k = 0; k < 64; ++k) unit.push_back({size_t(rng() % 7), u(rng) * std::ldexp(1.0, int(rng() % 50) - 42)});
+  auto run = [&](size_t n) {
+    ExactGradient acc(1, n);
+    for (const auto& unit : units) {
+      for (auto [g, x] : unit) acc.thread(0).stage(g, x);
+      REQUIRE(acc.thread(0).commit());
+    }
+    std::vector<FixedSum> out(n);
+    acc.merge_into(out);
+    out.resize(7);
+    return out;
+  };
+  const std::vector<FixedSum> dense = run(7), sparse = run(size_t(3) << 20);
+  for (size_t g = 0; g < 7; ++g) REQUIRE(sparse[g].bits == dense[g].bits);
+}
