@@ -117,6 +117,12 @@ template <int N> Dual<N> weighted_sum(const Dual<N> (&x)[4], const float (&w)[4]
   for (int i = 0; i < N; ++i) r.d[i] = x[0].d[i] * w[0] + x[1].d[i] * w[1] + x[2].d[i] * w[2] + x[3].d[i] * w[3];
   return r;
 }
+template <int N> Dual<N> add_product(const Dual<N>& acc, const Dual<N>& a, const Dual<N>& b, const Dual<N>& c, const Dual<N>& d) {
+  return acc + a * b * c * d;
+}
+template <int N> Dual<N> scale_product(const Dual<N>& x, const Dual<N>& a, const Dual<N>& b, const Dual<N>& c) {
+  return x * (a * b * c);
+}
 // min and max pick one argument by value, exactly as the float versions do (ties and NaN
 // included); the derivative is that argument's.
 template <int N> Dual<N> min(const Dual<N>& a, const Dual<N>& b) { return a.v < b.v ? a : b; }

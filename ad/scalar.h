@@ -50,5 +50,9 @@ inline float min(float a, float b) { return a < b ? a : b; }
 // the AD types record it as one operation.
 inline float weighted_sum(const float (&x)[4], const float (&w)[4]) { return x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3]; }
 inline float max(float a, float b) { return a > b ? a : b; }
+// acc + ((a b) c) d and x ((a b) c): a path's radiance and throughput updates, which the AD types
+// record as one operation each.
+inline float add_product(float acc, float a, float b, float c, float d) { return acc + a * b * c * d; }
+inline float scale_product(float x, float a, float b, float c) { return x * (a * b * c); }
 
 }  // namespace dray::ad

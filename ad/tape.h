@@ -6,6 +6,7 @@
 // when cleared, so a warm tape allocates nothing; clearing after every path sample bounds its
 // size by the path length.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -47,9 +48,14 @@ class Tape {
     return end_statement();
   }
   // An input: a statement without arguments whose adjoint goes to gradient entry `gradient_index`.
+  // A parameter read again (a colour by both of a vertex's BSDF evaluations) is the same input:
+  // one statement and one adjoint handed on, not one per read.
   int32_t input(int gradient_index) {
+    Memo* slot = memo(gradient_index);
+    if (slot && slot->stamp == stamp_) return slot->statement;
     int32_t s = end_statement();
     inputs_.push_back({s, gradient_index});
+    if (slot) *slot = {gradient_index, s, stamp_};
     return s;
   }
 
@@ -88,6 +94,10 @@ class Tape {
 
   void clear() {
     peak_ = std::max(peak_, ends_.size());
+    if (++stamp_ == 0) {  // the stamps wrapped: forget every entry
+      memo_.fill({});
+      stamp_ = 1;
+    }
     args_.clear();
     ends_.clear();
     inputs_.clear();
@@ -97,6 +107,23 @@ class Tape {
   std::vector<Arg> args_;
   std::vector<uint32_t> ends_;
   std::vector<std::pair<int32_t, int32_t>> inputs_;  // (statement, gradient index)
+  // The inputs of this tape (since clear()) by gradient index: open addressing over a few
+  // entries, an entry valid when its stamp is the tape's; past that many inputs, reads repeat.
+  struct Memo {
+    int32_t gradient_index = -1, statement = -1;
+    uint32_t stamp = 0;
+  };
+  std::array<Memo, 64> memo_{};
+  uint32_t stamp_ = 1;
+  // The entry of gradient_index (found, or free to take), or nullptr when the probe finds neither.
+  Memo* memo(int gradient_index) {
+    size_t h = (uint32_t(gradient_index) * 2654435761u) >> 26;
+    for (int probe = 0; probe < 8; ++probe, h = (h + 1) & 63) {
+      Memo& m = memo_[h];
+      if (m.stamp != stamp_ || m.gradient_index == gradient_index) return &m;
+    }
+    return nullptr;
+  }
   int32_t end_statement() {
     ends_.push_back(uint32_t(args_.size()));
     return int32_t(ends_.size() - 1);

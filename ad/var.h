@@ -54,8 +54,12 @@ struct Var {
   friend Var operator+(const Var& a, const Var& b) { return make(a.v + b.v, {a.i, 1.f}, {b.i, 1.f}); }
   // d(a - b) = da - db
   friend Var operator-(const Var& a, const Var& b) { return make(a.v - b.v, {a.i, 1.f}, {b.i, -1.f}); }
-  // d(a b) = b da + a db
-  friend Var operator*(const Var& a, const Var& b) { return make(a.v * b.v, {a.i, b.v}, {b.i, a.v}); }
+  // d(a b) = b da + a db; a constant factor 1 records nothing (a 1 = a exactly)
+  friend Var operator*(const Var& a, const Var& b) {
+    if (b.i < 0 && b.v == 1.f) return a;
+    if (a.i < 0 && a.v == 1.f) return b;
+    return make(a.v * b.v, {a.i, b.v}, {b.i, a.v});
+  }
   // d(a / b) = da / b - (a / b) db / b
   friend Var operator/(const Var& a, const Var& b) {
     const float r = a.v / b.v, inv = 1.f / b.v;
@@ -110,6 +114,16 @@ inline Var abs(const Var& a) { return chain(a, std::fabs(a.v), a.v > 0.f ? 1.f :
 inline Var weighted_sum(const Var (&x)[4], const float (&w)[4]) {
   const float v = x[0].v * w[0] + x[1].v * w[1] + x[2].v * w[2] + x[3].v * w[3];
   return Var::make_n<4>(v, {{x[0].i, w[0]}, {x[1].i, w[1]}, {x[2].i, w[2]}, {x[3].i, w[3]}});
+}
+// acc + ((a b) c) d, one statement: d = dacc + bcd da + acd db + abd dc + abc dd.
+inline Var add_product(const Var& acc, const Var& a, const Var& b, const Var& c, const Var& d) {
+  const float ab = a.v * b.v, abc = ab * c.v, cd = c.v * d.v;
+  return Var::make_n<5>(acc.v + abc * d.v, {{acc.i, 1.f}, {a.i, b.v * cd}, {b.i, a.v * cd}, {c.i, ab * d.v}, {d.i, abc}});
+}
+// x ((a b) c), one statement.
+inline Var scale_product(const Var& x, const Var& a, const Var& b, const Var& c) {
+  const float ab = a.v * b.v, abc = ab * c.v, xc = x.v * c.v;
+  return Var::make_n<4>(x.v * abc, {{x.i, abc}, {a.i, xc * b.v}, {b.i, xc * a.v}, {c.i, x.v * ab}});
 }
 // min and max pick one argument exactly as the float versions do; its derivative follows.
 inline Var min(const Var& a, const Var& b) { return a.v < b.v ? a : b; }

@@ -140,7 +140,9 @@ struct ParamView {
   // Whether any of the n slots from s is seeded.
   bool active(Slot s, uint32_t n) const {
     if (!seeds || s == kNoSlot) return false;
-    if (seed_set) return seed_set->any(s, n);
+    // A few slots (a colour, a light's parameters: the kernel's per-vertex questions) are read
+    // directly; a block's range through the sorted ranges.
+    if (seed_set && n > 4) return seed_set->any(s, n);
     for (uint32_t i = 0; i < n; ++i)
       if (seeds[s + i] >= 0) return true;
     return false;

@@ -60,6 +60,26 @@ template <class T> Vec3<T> operator*(Vec3<T> a, const T& s) { return a *= s; }
 template <class T> Vec3<T> operator*(const T& s, Vec3<T> a) { return a *= s; }
 template <class T> Vec3<T> operator/(Vec3<T> a, const T& s) { return a /= s; }
 
+// Component i of a vector, or a scalar broadcast.
+template <class T> const T& component(const Vec3<T>& v, int i) { return v[i]; }
+template <class T> const T& component(const T& s, int) { return s; }
+// acc + ((a b) c) d and x ((a b) c) per component, each factor a vector or a scalar: a path's
+// radiance and throughput updates, one tape statement per component in reverse mode.
+template <class T, class A, class B, class C, class D>
+Vec3<T> add_product(const Vec3<T>& acc, const A& a, const B& b, const C& c, const D& d) {
+  using ad::add_product;
+  Vec3<T> r;
+  for (int i = 0; i < 3; ++i) r[i] = add_product(acc[i], component(a, i), component(b, i), component(c, i), component(d, i));
+  return r;
+}
+template <class T, class A, class B, class C>
+Vec3<T> scale_product(const Vec3<T>& x, const A& a, const B& b, const C& c) {
+  using ad::scale_product;
+  Vec3<T> r;
+  for (int i = 0; i < 3; ++i) r[i] = scale_product(x[i], component(a, i), component(b, i), component(c, i));
+  return r;
+}
+
 template <class T> T dot(const Vec3<T>& a, const Vec3<T>& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 template <class T> Vec3<T> cross(const Vec3<T>& a, const Vec3<T>& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};

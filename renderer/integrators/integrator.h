@@ -71,9 +71,10 @@ inline glm::vec2 mask_uv(const Scene& scene, const Material& m, uint32_t prim, c
 }
 
 // The fraction of light that passes along a shadow ray: 0 past an opaque surface, else the
-// product of (1 - opacity) over the masks crossed (in T: opacity is a parameter).
+// product of (1 - opacity) over the masks crossed (in T: opacity is a parameter). *masked (when
+// given) says whether it crossed any mask: if not, the value is a constant.
 template <class T>
-T transmittance(const Scene& scene, const ParamView<T>& P, Ray ray) {
+T transmittance(const Scene& scene, const ParamView<T>& P, Ray ray, bool* masked = nullptr) {
   if (!scene.has_masks) return T(scene.bvh.occluded(ray) ? 0.f : 1.f);
   T passed(1.f);
   for (int crossed = 0; crossed < 64; ++crossed) {
@@ -81,6 +82,7 @@ T transmittance(const Scene& scene, const ParamView<T>& P, Ray ray) {
     if (!scene.bvh.intersect(ray, hit)) return passed;
     const Material& m = scene.materials[scene.material_of(hit.prim)];
     if (!is_mask(m)) return T(0.f);
+    if (masked) *masked = true;
     const glm::vec3 p = ray.o + ray.d * hit.t;
     passed *= T(1.f) - mask_opacity(scene, P, m, mask_uv(scene, m, hit.prim, p));
     const float step = hit.t + detail::ray_epsilon(p, ray.o, hit.t);
@@ -123,6 +125,7 @@ struct VertexEvents {
   bool hit = false;
   Hit h;
   float passed = 0.f;  // next-event shadow ray: the transmittance found in float
+  bool masked = false; // whether that shadow ray crossed a mask (else its transmittance is a constant)
   // What the float pass drew, for replay to read instead of drawing again: the BSDF sample, the
   // next-event light sample (read where geometry is float and the light not differentiated) and
   // its MIS weight. Draws depend on values only, which a replay reproduces bit for bit.
@@ -165,7 +168,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
         ev.env = value(Le);
         ev.env_mis = st.specular ? 1.f : power_heuristic(st.bsdf_pdf, light_pick * environment_pdf(env, fray.d));
       }
-      L += beta * to_shading<S>(st.turn) * Le * S(ev.env_mis);
+      L = add_product(L, beta, to_shading<S>(st.turn), Le, S(ev.env_mis));
     }
     return false;
   }
@@ -189,7 +192,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
       // lamp's contact with the floor gave 1/distance fireflies.
       const G turn_here = depth == 1 ? detail::area_turn(prim, value(sp.p), st.prev_p, st.prev_n) : st.turn;
       const Vec3<S> Le = emitted(scene, P, mat, hit.prim, prim, sp.p, depth == 1);
-      L += beta * to_shading<S>(turn_here) * Le * S(power_heuristic(st.bsdf_pdf, light_pdf));
+      L = add_product(L, beta, to_shading<S>(turn_here), Le, S(power_heuristic(st.bsdf_pdf, light_pdf)));
     }
   }
   beta *= to_shading<S>(st.turn);
@@ -262,16 +265,17 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
         const glm::vec3 o = value(origin_toward(wi_f));
         const Ray shadow = ls.infinite ? Ray{o, wi_f, INFINITY} : detail::shadow_ray(o, ls.target);
         S passed;
-        if (replay && !scene.has_masks) {
+        if (replay && !ev.masked) {
           passed = S(ev.passed);
         } else {
-          passed = transmittance(scene, P, shadow);
+          ev.masked = false;
+          passed = transmittance(scene, P, shadow, &ev.masked);
           ev.passed = value(passed);
         }
         if (value(passed) > 0.f) {
           if (!replay) ev.light_mis = ls.pdf > 0.f ? power_heuristic(ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi))) : 1.f;
           const float w = ev.light_mis;
-          L += beta * f * ls.weight * (to_shading<S>(abs(wi.z) * G(w)) * passed);
+          L = add_product(L, beta, f, ls.weight, to_shading<S>(abs(wi.z) * G(w)) * passed);
         }
       }
     }
@@ -304,7 +308,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
     // The value is recomputed in G as in float, so that every scalar type renders the same image.
     const Vec3<G> wi = frame.to_local(Vec3<G>(wi_f));
     const float c = std::fabs(value(wi.z));
-    beta *= bsdf_f(bsdf, in, wo_s, to_shading<S>(wi)) * to_shading<S>(k) * S(c / s.pdf);
+    beta = scale_product(beta, bsdf_f(bsdf, in, wo_s, to_shading<S>(wi)), to_shading<S>(k), S(c / s.pdf));
     st.turn = abs(wi.z) / G(c);  // value: exactly 1
     st.bsdf_pdf = s.pdf;
     st.specular = false;
