@@ -17,6 +17,8 @@
 #include "renderer/bsdfs/bsdf.h"
 #include "renderer/sensors/camera.h"
 #include "renderer/integrators/light_sample.h"
+#include "renderer/integrators/masks.h"
+#include "renderer/integrators/path_state.h"
 #include "renderer/integrators/shading_frame.h"
 #include "renderer/core/ray_offset.h"
 #include "renderer/core/sampler.h"
@@ -26,10 +28,6 @@
 namespace dray {
 
 namespace detail {
-
-inline constexpr float kRouletteSurvival = 0.8f;
-
-inline float power_heuristic(float a, float b) { return a * a / (a * a + b * b); }
 
 // A light reached by BSDF sampling from the vertex (x, n): the derivative is taken at the fixed
 // material point of the light that was hit, as next-event estimation and the boundary term of
@@ -53,88 +51,12 @@ T area_turn(const PrimT<T>& prim, const glm::vec3& hit, const Vec3<T>& x, const 
 
 }  // namespace detail
 
-inline bool is_mask(const Material& m) { return m.opacity != kNoSlot || m.opacity_texture >= 0; }
-
-// A mask's opacity at a point with surface coordinates uv: its parameter, or its texture's
-// luminance (Mitsuba's eval_1 of an RGB bitmap) clamped to [0, 1].
-template <class T>
-T mask_opacity(const Scene& scene, const ParamView<T>& P, const Material& m, glm::vec2 uv) {
-  if (m.opacity_texture < 0) return P.scalar(m.opacity);
-  const T y = eval_texture_1(scene.textures[size_t(m.opacity_texture)], P, uv);
-  return value(y) <= 0.f ? T(0.f) : value(y) >= 1.f ? T(1.f) : y;
-}
-
-// The UV of the float point p on BVH primitive `prim`, for a textured mask only (else unused).
-inline glm::vec2 mask_uv(const Scene& scene, const Material& m, uint32_t prim, const glm::vec3& p) {
-  if (m.opacity_texture < 0) return glm::vec2(0.f);
-  return surface_uv(scene, prim, lift_prim(scene, ParamView<float>(scene.params), prim), p);
-}
-
-// The fraction of light that passes along a shadow ray: 0 past an opaque surface, else the
-// product of (1 - opacity) over the masks crossed (in T: opacity is a parameter). *masked (when
-// given) says whether it crossed any mask: if not, the value is a constant.
-template <class T>
-T transmittance(const Scene& scene, const ParamView<T>& P, Ray ray, bool* masked = nullptr) {
-  if (!scene.has_masks) return T(scene.bvh.occluded(ray) ? 0.f : 1.f);
-  T passed(1.f);
-  for (int crossed = 0; crossed < 64; ++crossed) {
-    Hit hit;
-    if (!scene.bvh.intersect(ray, hit)) return passed;
-    const Material& m = scene.materials[scene.material_of(hit.prim)];
-    if (!is_mask(m)) return T(0.f);
-    if (masked) *masked = true;
-    const glm::vec3 p = ray.o + ray.d * hit.t;
-    passed *= T(1.f) - mask_opacity(scene, P, m, mask_uv(scene, m, hit.prim, p));
-    const float step = hit.t + detail::ray_epsilon(p, ray.o, hit.t);
-    ray.o += ray.d * step;
-    ray.t_max -= step;
-    if (!(ray.t_max > 0.f)) return passed;
-  }
-  return T(0.f);
-}
-
 // Whether world direction d (float) leaves on the side its local z says: directions on one side of
 // the shading normal and the other of the geometric normal would leak light through the surface.
 inline bool same_side(const glm::vec3& n_geometric, const glm::vec3& d, float local_z) {
   const float g = glm::dot(n_geometric, d);
   return local_z != 0.f && g != 0.f && (g > 0.f) == (local_z > 0.f);
 }
-
-// What a path carries from one vertex to the next: the ray, the radiance gathered, the
-// throughput, and the MIS state of the previous bounce: the ray and vertices in the geometry type
-// G, the radiance and throughput in the shading type S.
-template <class G, class S = G>
-struct PathState {
-  RayT<G> ray;
-  Vec3<S> L{S(0.f)}, beta{S(1.f)};
-  // The previous BSDF sample's d cos / cos (value 1), not yet in beta: its direction is fixed,
-  // but a light it reaches is differentiated at a fixed point on the light (see area_turn).
-  G turn{1.f};
-  Vec3<G> prev_p, prev_n;  // the previous vertex and its shading normal
-  bool specular = true;    // the previous bounce was a Dirac (or the camera): no MIS
-  float bsdf_pdf = 0.f;    // solid-angle pdf of the previous BSDF sample
-  int depth = 0;
-  // The next vertex adds no emission (the boundary term's paths, where another term counts it).
-  bool hide_emission = false;
-};
-
-// A vertex's outcomes that cost a traversal: what the ray hit (or that it missed) and the
-// transmittance of the next-event shadow ray. The float pass finds them; path replay
-// (renderer/integrators/prb.h) reads them back instead of tracing again.
-struct VertexEvents {
-  bool hit = false;
-  Hit h;
-  float passed = 0.f;  // next-event shadow ray: the transmittance found in float
-  bool masked = false; // whether that shadow ray crossed a mask (else its transmittance is a constant)
-  // What the float pass drew, for replay to read instead of drawing again: the BSDF sample, the
-  // next-event light sample (read where geometry is float and the light not differentiated) and
-  // its MIS weight. Draws depend on values only, which a replay reproduces bit for bit.
-  BsdfSample bsdf;
-  LightSample<float> light;
-  float light_mis = 1.f;
-  glm::vec3 env{0.f};  // a miss: the environment's radiance along the ray, and its MIS weight
-  float env_mis = 1.f;
-};
 
 // One vertex of a path: the ray of `st` meets the scene (or the environment), emission and
 // next-event estimation add to st.L, the BSDF sample (or a mask's pass-through) continues the

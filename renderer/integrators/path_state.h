@@ -1,0 +1,58 @@
+#pragma once
+// The state a path carries between the vertices of the kernel (renderer/integrators/integrator.h)
+// and the outcomes of a vertex that path replay reads back.
+#include <glm/vec3.hpp>
+
+#include "renderer/accel/bvh.h"
+#include "renderer/bsdfs/frame.h"
+#include "renderer/core/ray.h"
+#include "renderer/integrators/light_sample.h"
+
+namespace dray {
+
+namespace detail {
+
+// Paths past three bounces continue with this probability (Russian roulette).
+inline constexpr float kRouletteSurvival = 0.8f;
+
+inline float power_heuristic(float a, float b) { return a * a / (a * a + b * b); }
+
+}  // namespace detail
+
+// What a path carries from one vertex to the next: the ray, the radiance gathered, the
+// throughput, and the MIS state of the previous bounce: the ray and vertices in the geometry type
+// G, the radiance and throughput in the shading type S.
+template <class G, class S = G>
+struct PathState {
+  RayT<G> ray;
+  Vec3<S> L{S(0.f)}, beta{S(1.f)};
+  // The previous BSDF sample's d cos / cos (value 1), not yet in beta: its direction is fixed,
+  // but a light it reaches is differentiated at a fixed point on the light (see area_turn).
+  G turn{1.f};
+  Vec3<G> prev_p, prev_n;  // the previous vertex and its shading normal
+  bool specular = true;    // the previous bounce was a Dirac (or the camera): no MIS
+  float bsdf_pdf = 0.f;    // solid-angle pdf of the previous BSDF sample
+  int depth = 0;
+  // The next vertex adds no emission (the boundary term's paths, where another term counts it).
+  bool hide_emission = false;
+};
+
+// A vertex's outcomes that cost a traversal: what the ray hit (or that it missed) and the
+// transmittance of the next-event shadow ray. The float pass finds them; path replay
+// (renderer/integrators/prb.h) reads them back instead of tracing again.
+struct VertexEvents {
+  bool hit = false;
+  Hit h;
+  float passed = 0.f;  // next-event shadow ray: the transmittance found in float
+  bool masked = false; // whether that shadow ray crossed a mask (else its transmittance is a constant)
+  // What the float pass drew, for replay to read instead of drawing again: the BSDF sample, the
+  // next-event light sample (read where geometry is float and the light not differentiated) and
+  // its MIS weight. Draws depend on values only, which a replay reproduces bit for bit.
+  BsdfSample bsdf;
+  LightSample<float> light;
+  float light_mis = 1.f;
+  glm::vec3 env{0.f};  // a miss: the environment's radiance along the ray, and its MIS weight
+  float env_mis = 1.f;
+};
+
+}  // namespace dray
