@@ -12,6 +12,7 @@
 #include "renderer/accel/bvh.h"
 #include "renderer/emitters/light.h"
 #include "renderer/core/param_table.h"
+#include "renderer/media/medium.h"
 #include "renderer/sensors/camera.h"
 #include "renderer/shapes/transform.h"
 #include "renderer/sensors/pixel_filter.h"
@@ -76,6 +77,9 @@ struct Shape {
   uint32_t mesh = 0;      // index into Scene::meshes
   Transform transform;    // meshes
   int light = -1;         // index into Scene::lights when emissive
+  // The media inside (against the geometric normal) and outside: indices into Scene::media, or -1
+  // (none: vacuum where the other is named; neither: the shape changes no medium).
+  int interior = -1, exterior = -1;
 };
 
 struct RenderSettings {
@@ -86,6 +90,9 @@ struct RenderSettings {
   long indirect_samples = -1;  // edges seen from path vertices, per pass; -1: as many as boundary samples
   PixelFilter filter;  // box: uniform in the pixel
   std::optional<Tile> crop;  // the window `dray render` writes (Mitsuba's film crop); --crop overrides it
+  // "volpath" (Mitsuba's volpath, volpathmis): paths cross media and null surfaces
+  // (renderer/integrators/volume.h); "path" ignores media, as Mitsuba's path does.
+  bool volpath = false;
 };
 
 struct Scene {
@@ -100,6 +107,9 @@ struct Scene {
   std::vector<Mesh> meshes;
   std::vector<Light> lights;
   int environment = -1;  // index of the environment light, if any
+  std::vector<Medium> media;
+  std::vector<GridVolume> volumes;  // the media's grids
+  int camera_medium = -1;           // the medium the camera sits in (index into media), or -1
   bool has_masks = false;  // a `mask` material: shadow rays must cross surfaces
   Bvh bvh;
   std::vector<std::string> warnings;  // for people: no light, an OBJ's missing .mtl

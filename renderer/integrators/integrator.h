@@ -19,6 +19,7 @@
 #include "renderer/integrators/light_sample.h"
 #include "renderer/integrators/masks.h"
 #include "renderer/integrators/path_state.h"
+#include "renderer/integrators/volume.h"
 #include "renderer/integrators/shading_frame.h"
 #include "renderer/core/ray_offset.h"
 #include "renderer/core/sampler.h"
@@ -80,6 +81,14 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   if (!replay) ev.hit = bvh.intersect(fray, ev.h);
   const Hit& hit = ev.h;
   const bool hide_emission = std::exchange(st.hide_emission, false);
+  // Inside a medium, a free flight first: the path scatters before the surface, or passes.
+  if (st.medium >= 0) {
+    const Medium& medium = scene.media[size_t(st.medium)];
+    const FreeFlight<S> ff = sample_free_flight(medium, scene.volumes, P, fray, ev.hit ? hit.t : INFINITY, sampler);
+    beta *= ff.weight;
+    if (ff.scattered) return medium_vertex(scene, P, st, sampler, medium, ff.t, depth);
+    if (value(beta) == glm::vec3(0.f)) return false;
+  }
   if (!ev.hit) {
     if (scene.environment >= 0 && !hide_emission) {
       const Light& env = scene.lights[scene.environment];
@@ -112,14 +121,19 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
       // boundary term is taken); further on (no boundary term there) at the fixed direction,
       // which has lighter tails: at a fixed light point, indirect vertices sliding past a
       // lamp's contact with the floor gave 1/distance fireflies.
-      const G turn_here = depth == 1 ? detail::area_turn(prim, value(sp.p), st.prev_p, st.prev_n) : st.turn;
+      const G turn_here = depth == 1 && !st.prev_medium ? detail::area_turn(prim, value(sp.p), st.prev_p, st.prev_n) : st.turn;
       const Vec3<S> Le = emitted(scene, P, mat, hit.prim, prim, sp.p, depth == 1);
       L = add_product(L, beta, to_shading<S>(turn_here), Le, S(power_heuristic(st.bsdf_pdf, light_pdf)));
     }
   }
   beta *= to_shading<S>(st.turn);
   st.turn = G(1.f);
-  if (depth >= scene.render.max_depth) return false;
+  // With volpath, a surface with a null part (a mask, a thin dielectric's straight pass) is
+  // crossed without counting a bounce, also past the last one (Mitsuba's volpath).
+  const bool volpath = scene.render.volpath;
+  const Bsdf* front_or_back = &scene.bsdfs[back ? mat.back : mat.front];
+  const bool last = depth >= scene.render.max_depth;
+  if (last && !(volpath && (is_mask(mat) || is_thin_dielectric(*front_or_back)))) return false;
 
   const float eps = detail::ray_epsilon(value(sp.p), fray.o, hit.t);
 
@@ -132,17 +146,20 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
     if (sampler.next() >= value(opacity)) {
       beta *= (S(1.f) - opacity) / S(1.f - value(opacity));
       const Vec3<G> n_in = back ? sp.n : -sp.n;  // the side the ray goes on to
+      st.medium = medium_toward(scene, hit.prim, value(sp.n), fray.d, st.medium);
+      if (volpath) st.depth = depth;
       ray = {sp.p + n_in * G(eps), ray.d};
       return true;
     }
     beta *= opacity / S(value(opacity));
+    if (last) return false;
   }
 
   // Reflecting BSDFs face the side the ray came from (dray's surfaces are two-sided, with a
   // material per side under `twosided`); transmitting ones keep the outward normal and tell
   // inside from outside by wo. n, the geometric normal, decides sides and offsets; ns, the
   // shading normal (smooth meshes), is the BSDF's frame.
-  const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
+  const Bsdf& bsdf = *front_or_back;
   const uint32_t flags = bsdf_flags(bsdf);
   const bool flip = back && !(flags & kLobeTransmission);
   const Vec3<G> n = flip ? -sp.n : sp.n;
@@ -187,7 +204,15 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
         const glm::vec3 o = value(origin_toward(wi_f));
         const Ray shadow = ls.infinite ? Ray{o, wi_f, INFINITY} : detail::shadow_ray(o, ls.target);
         S passed;
-        if (replay && !ev.masked) {
+        if (volpath) {
+          const int from = medium_toward(scene, hit.prim, value(sp.n), wi_f, st.medium);
+          const Vec3<S> tr = volume_transmittance(scene, P, shadow, from, sampler);
+          if (value(tr) != glm::vec3(0.f)) {
+            if (!replay) ev.light_mis = ls.pdf > 0.f ? power_heuristic(ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi))) : 1.f;
+            L = add_product(L, beta, f * tr, ls.weight, to_shading<S>(abs(wi.z) * G(ev.light_mis)));
+          }
+          passed = S(0.f);
+        } else if (replay && !ev.masked) {
           passed = S(ev.passed);
         } else {
           ev.masked = false;
@@ -220,8 +245,15 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
     const G k = sf.light_factor(wi);
     if (!(value(k) > 0.f)) return false;
     beta *= d.weight * to_shading<S>(k);
-    st.specular = true;
+    st.medium = medium_toward(scene, hit.prim, value(sp.n), wi_f, st.medium);
     ray = {origin_toward(wi_f), wi};
+    if (volpath && is_thin_dielectric(bsdf) && (s.lobe & kLobeTransmission)) {
+      st.depth = depth;  // a null event: no bounce, the MIS state of the last one kept
+      return true;
+    }
+    if (last) return false;
+    st.specular = true;
+    st.prev_medium = false;
   } else {
     const glm::vec3 wi_f = to_glm(frame_f.to_world(Vec3<float>(s.wi)));
     if (!same_side(n_f, wi_f, sf.base_z(wi_f))) return false;
@@ -236,6 +268,8 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
     st.specular = false;
     st.prev_p = sp.p;
     st.prev_n = ns;
+    st.prev_medium = false;
+    st.medium = medium_toward(scene, hit.prim, value(sp.n), wi_f, st.medium);
     ray = {origin_toward(wi_f), Vec3<G>(wi_f)};
   }
 
@@ -284,6 +318,7 @@ Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, RayT<G> ray, Sampler
                  std::vector<VertexRecord>* record = nullptr) {
   PathState<G, S> st;
   st.ray = ray;
+  st.medium = scene.render.volpath ? scene.camera_medium : -1;
   return radiance(scene, P, st, sampler, record);
 }
 

@@ -35,6 +35,8 @@ struct PathState {
   int depth = 0;
   // The next vertex adds no emission (the boundary term's paths, where another term counts it).
   bool hide_emission = false;
+  int medium = -1;            // the medium the ray travels in (volpath), or -1
+  bool prev_medium = false;   // the previous vertex scattered in a medium (prev_n: its direction)
 };
 
 // A vertex's outcomes that cost a traversal: what the ray hit (or that it missed) and the

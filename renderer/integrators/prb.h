@@ -89,6 +89,8 @@ PathState<G, ad::Var> lift_state(const PathState<float>& f, const ReplaySetup& r
   st.specular = f.specular;
   st.bsdf_pdf = f.bsdf_pdf;
   st.depth = f.depth;
+  st.medium = f.medium;
+  st.prev_medium = f.prev_medium;
   return st;
 }
 

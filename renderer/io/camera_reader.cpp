@@ -9,7 +9,7 @@
 namespace dray {
 
 CameraSettings read_camera(const JsonReader& rd, const nlohmann::json& j, const std::string& p) {
-  rd.object(j, p, {"origin", "target", "up", "fov_y", "width", "height"});
+  rd.object(j, p, {"origin", "target", "up", "fov_y", "width", "height", "medium"});  // medium: the loader's
   CameraSettings c;
   // Mitsuba's default sensor: at the origin, looking along +z.
   c.origin = rd.vec3_or(j, "origin", p, glm::vec3(0.f));

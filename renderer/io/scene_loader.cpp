@@ -4,6 +4,7 @@
 #include "renderer/shapes/mesh_normals.h"
 #include "renderer/io/light_reader.h"
 #include "renderer/io/material_reader.h"
+#include "renderer/io/medium_reader.h"
 #include "renderer/io/mesh_file.h"
 #include "renderer/io/ply_file.h"
 #include "renderer/io/camera_reader.h"
@@ -38,6 +39,7 @@ struct Loader {
   fs::path base_dir;
   Scene scene;
   std::map<std::string, uint32_t> material_index;
+  std::map<std::string, int> medium_index;
 
   TextureReader textures{rd, scene, base_dir};
 
@@ -59,6 +61,7 @@ struct Loader {
     scene.camera.target = scene.params.add("camera.target", c.target);
     scene.camera.up = scene.params.add("camera.up", c.up);
     scene.camera.fov_y = scene.params.add("camera.fov_y", c.fov_y, Domain::open(0, 180));
+    if (j.contains("medium")) scene.camera_medium = medium_ref(j["medium"], "/camera/medium");
   }
 
   void render(const json& j) { scene.render = read_render_settings(rd, j, scene.camera); }
@@ -67,6 +70,13 @@ struct Loader {
     if (!j.is_object()) rd.fail("/materials", std::string("must be an object, got ") + j.type_name());
     MaterialReader reader(rd, scene, &textures);
     for (auto it = j.begin(); it != j.end(); ++it) material_index[it.key()] = reader.read(it.key(), it.value(), "/materials/" + it.key());
+  }
+
+  int medium_ref(const json& j, const std::string& path) {
+    const std::string name = rd.string(j, path);
+    auto it = medium_index.find(name);
+    if (it == medium_index.end()) rd.fail(path, "no medium named \"" + name + "\" in /media");
+    return it->second;
   }
 
   uint32_t material_ref(const json& j, const std::string& path) {
@@ -103,14 +113,14 @@ struct Loader {
       Shape shape;
       shape.name = name;
       if (type == "sphere") {
-        rd.object(s, p, {"name", "type", "center", "radius", "material"}, {"material"});
+        rd.object(s, p, {"name", "type", "center", "radius", "material", "interior", "exterior"}, {"material"});
         shape.kind = Shape::Kind::sphere;
         // Mitsuba's sphere: the unit sphere at the origin.
         shape.a = scene.params.add(prefix + "center", rd.vec3_or(s, "center", p, glm::vec3(0.f)));
         shape.b = scene.params.add(prefix + "radius", s.contains("radius") ? rd.positive(s["radius"], p + "/radius") : 1.f, Domain::positive());
         shape.material = material_ref(s["material"], p + "/material");
       } else if (type == "quad") {
-        rd.object(s, p, {"name", "type", "corner", "edge_u", "edge_v", "material"}, {"material"});
+        rd.object(s, p, {"name", "type", "corner", "edge_u", "edge_v", "material", "interior", "exterior"}, {"material"});
         shape.kind = Shape::Kind::quad;
         // Mitsuba's rectangle: [-1, 1]² in the z = 0 plane, facing +z.
         glm::vec3 eu = rd.vec3_or(s, "edge_u", p, glm::vec3(2, 0, 0)), ev = rd.vec3_or(s, "edge_v", p, glm::vec3(0, 2, 0));
@@ -122,8 +132,8 @@ struct Loader {
         shape.material = material_ref(s["material"], p + "/material");
       } else if (type == "mesh" || type == "disk") {
         const bool disk = type == "disk";
-        if (disk) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals"}, {"material"});
-        else rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals"}, {"file"});
+        if (disk) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals", "interior", "exterior"}, {"material"});
+        else rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals", "interior", "exterior"}, {"file"});
         shape.kind = Shape::Kind::mesh;
         shape.mesh = uint32_t(scene.meshes.size());
         scene.meshes.emplace_back();
@@ -162,6 +172,8 @@ struct Loader {
       } else {
         rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh or disk)");
       }
+      if (s.contains("interior")) shape.interior = medium_ref(s["interior"], p + "/interior");
+      if (s.contains("exterior")) shape.exterior = medium_ref(s["exterior"], p + "/exterior");
       scene.shapes.push_back(shape);
     }
   }
@@ -312,7 +324,8 @@ struct Loader {
   }
 
   Scene load(const json& doc, bool build) {
-    rd.object(doc, "", {"camera", "render", "textures", "materials", "shapes", "lights"}, {"camera"});
+    rd.object(doc, "", {"camera", "render", "textures", "materials", "media", "shapes", "lights"}, {"camera"});
+    if (doc.contains("media")) medium_index = read_media(rd, scene, doc["media"], base_dir);
     camera(doc["camera"]);
     if (doc.contains("render")) render(doc["render"]);
     if (doc.contains("textures")) textures.read_all(doc["textures"]);
@@ -320,6 +333,7 @@ struct Loader {
     shapes(doc.contains("shapes") ? doc["shapes"] : json::array());
     if (doc.contains("lights")) lights(doc["lights"]);
     area_lights();
+    check_media_closed(rd, scene);
     // Every reader checked its values as it read them; the parameters' own rules are the last word
     // (scene_params.h: the same check scene.update and the optimizer make).
     if (auto why = param_violation(scene)) throw LoadError(rd.file() + ": " + *why);

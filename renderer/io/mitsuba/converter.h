@@ -30,6 +30,17 @@ inline json vec(const glm::dvec3& v) {
   auto clean = [&](double x) { return std::fabs(x) < 1e-12 * big ? 0.0 : x; };
   return {clean(v.x), clean(v.y), clean(v.z)};
 }
+// A 4x4 matrix as 16 numbers, row by row (a mesh's transform.matrix, a grid's to_world), the
+// rotation residue of each row's linear part cleaned as vec() does.
+inline json matrix(const glm::dmat4& m) {
+  json rows = json::array();
+  for (int r = 0; r < 4; ++r) {
+    const json row = vec(glm::dvec3(m[0][r], m[1][r], m[2][r]));
+    rows.insert(rows.end(), row.begin(), row.end());
+    rows.push_back(m[3][r]);
+  }
+  return rows;
+}
 inline glm::dvec3 apply(const glm::dmat4& m, const glm::dvec3& p, double w) { return glm::dvec3(m * glm::dvec4(p, w)); }
 
 // A plugin's named property values, taken one by one with their type checked; what is left at
@@ -97,7 +108,7 @@ class Converter {
   std::string default_material_;                        // Mitsuba's diffuse 0.5, once needed
   std::set<std::string> names_;
   json camera_, render_ = json::object(), shapes_ = json::array(), lights_ = json::array();
-  json materials_ = json::object(), textures_ = json::object();
+  json materials_ = json::object(), textures_ = json::object(), media_ = json::object();
   bool filter_seen_ = false;
   std::string integrator_at_;  // where the scene's <integrator> is, once read
   std::map<std::string, std::string> where_;
@@ -196,6 +207,12 @@ class Converter {
   // The material of a shape: its bsdf's (named by its id, or by the shape when inline), Mitsuba's
   // default (diffuse 0.5) without one; an area emitter makes a material of the shape's own.
   std::string shape_material(const std::string& shape, const pugi::xml_node& b, const pugi::xml_node& e);
+
+  // A <medium> (or a <ref> to one): added to /media under its id (renderer/io/mitsuba/media.cpp);
+  // its name there.
+  std::string medium(const pugi::xml_node& ref_or_medium);
+  json volume(const pugi::xml_node& n);  // a medium's <volume>
+  json phase(const pugi::xml_node& n);   // a medium's <phase>
 
   void emitter(const pugi::xml_node& n);
   void sensor(const pugi::xml_node& n);

@@ -206,10 +206,12 @@ void Converter::integrator(const pugi::xml_node& n) {
       if (element(c) && tag(c) == "integrator") return integrator(c);
     x_.fail(n, "a moment integrator needs a nested integrator");
   }
-  const bool path = type == "path" || type == "volpath" || type == "prb" || type == "prb_basic" || type == "prb_projective" ||
+  const bool volpath = type == "volpath" || type == "volpathmis" || type == "prbvolpath";
+  const bool path = volpath || type == "path" || type == "prb" || type == "prb_basic" || type == "prb_projective" ||
                     type == "direct_projective";
   if (!path && type != "direct")
-    x_.fail(n, "unsupported integrator (supported: path, volpath and prb variants (path tracing without media), direct, moment)");
+    x_.fail(n, "unsupported integrator (supported: path, volpath, volpathmis, the prb variants, direct, moment)");
+  if (volpath) render_["integrator"] = "volpath";
   long max_depth = path ? -1 : 2;
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;

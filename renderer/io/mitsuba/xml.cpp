@@ -23,6 +23,7 @@ json Converter::run(const std::string& path) {
   if (!materials_.empty()) doc["materials"] = materials_;
   if (!textures_.empty()) doc["textures"] = textures_;
   if (!lights_.empty()) doc["lights"] = lights_;
+  if (!media_.empty()) doc["media"] = media_;
   resolve_files(doc);
   return doc;
 }
@@ -115,8 +116,9 @@ void Converter::scene(const pugi::xml_node& root) {
       else if (t == "emitter") emitter(n);
       else if (t == "bsdf") material_for(n);
       else if (t == "texture") texture_name(n);
+      else if (t == "medium") medium(n);
       else x_.fail(n, "unsupported element at scene level (expected default, include, alias, integrator, sensor, "
-                      "shape, emitter, bsdf or texture)");
+                      "shape, emitter, bsdf, texture or medium)");
     }
   }
 }
@@ -173,21 +175,6 @@ json Converter::bsdf(const pugi::xml_node& ref_or_bsdf) {
   return m;
 }
 
-namespace {
-
-// A 4x4 matrix as 16 numbers, row by row (a mesh's transform.matrix), the rotation residue of
-// each row's linear part cleaned as vec() does.
-json matrix(const glm::dmat4& m) {
-  json rows = json::array();
-  for (int r = 0; r < 4; ++r) {
-    const json row = vec(glm::dvec3(m[0][r], m[1][r], m[2][r]));
-    rows.insert(rows.end(), row.begin(), row.end());
-    rows.push_back(m[3][r]);
-  }
-  return rows;
-}
-
-}  // namespace
 
 void Converter::shape(const pugi::xml_node& n) {
   const size_t first = shapes_.size();
@@ -197,13 +184,19 @@ void Converter::shape(const pugi::xml_node& n) {
 
 void Converter::shape_objects(const pugi::xml_node& n) {
   const std::string type = x_.attr(n, "type"), name = unique_name(n, "shape", shapes_.size());
+  const size_t first = shapes_.size();
   glm::dmat4 to_world(1.0);
   Properties props(x_, n);
   pugi::xml_node bsdf_node, emitter_node;
+  json media = json::object();  // interior, exterior
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string t = tag(c);
-    if (t == "transform") {
+    if (t == "medium" || (t == "ref" && c.attribute("name") && (x_.attr(c, "name") == "interior" || x_.attr(c, "name") == "exterior"))) {
+      const std::string side = x_.attr(c, "name");
+      if (side != "interior" && side != "exterior") x_.fail(c, "a shape's medium is named interior or exterior");
+      put(media, side, c, medium(c));
+    } else if (t == "transform") {
       if (x_.attr(c, "name") != "to_world") x_.fail(c, "a shape's transform must be named to_world");
       to_world = x_.transform(c);
     } else if (t == "bsdf" || (t == "ref" && !c.attribute("name"))) {
@@ -256,6 +249,7 @@ void Converter::shape_objects(const pugi::xml_node& n) {
   } else {
     x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube, disk)");
   }
+  for (size_t i = first; i < shapes_.size(); ++i) shapes_[i].update(media);
   props.finish("a " + type);
 }
 

@@ -1,0 +1,121 @@
+#pragma once
+// The media part of the path kernel (renderer/integrators/integrator.h), as Mitsuba 3's `volpath`:
+// a path inside a medium samples a free flight before the surface it would reach; where it
+// scatters, the medium vertex estimates light (next-event, phase function against the light by
+// MIS) and samples the phase function. Surfaces with a null part (`null`, a mask, the straight
+// pass of a `thindielectric`) are crossed by paths without counting a bounce, and by shadow rays
+// with their transmission; a shape that names media (`interior`, `exterior`) changes the path's
+// medium when it is crossed. Only scenes rendered with `volpath` track media (as Mitsuba's `path`
+// ignores them).
+#include <variant>
+
+#include <glm/geometric.hpp>
+
+#include "renderer/integrators/light_sample.h"
+#include "renderer/integrators/masks.h"
+#include "renderer/integrators/path_state.h"
+#include "renderer/integrators/surface.h"
+#include "renderer/media/medium.h"
+
+namespace dray {
+
+// The medium on the side of a surface that float direction d goes to: a shape naming media
+// divides space into its interior (against the geometric normal n) and exterior; another shape
+// leaves the medium as it was.
+inline int medium_toward(const Scene& scene, uint32_t prim, const glm::vec3& n, const glm::vec3& d, int current) {
+  if (!scene.render.volpath) return current;
+  const Shape& s = scene.shapes[scene.bvh.prim_refs()[prim].shape];
+  if (s.interior < 0 && s.exterior < 0) return current;
+  return glm::dot(n, d) > 0.f ? s.exterior : s.interior;
+}
+
+inline bool is_thin_dielectric(const Bsdf& b) { return std::holds_alternative<ThinDielectricBsdf>(b); }
+
+// The fraction of light that passes along a shadow ray starting in `medium` (volpath): the media
+// it crosses, times the null transmission of the surfaces it crosses (a mask's 1 − opacity, a
+// thin dielectric's 1 − R); 0 past any other surface.
+template <class T>
+Vec3<T> volume_transmittance(const Scene& scene, const ParamView<T>& P, Ray ray, int medium, Sampler& sampler) {
+  Vec3<T> passed(T(1.f));
+  const ParamView<float> PF(scene.params);
+  for (int crossed = 0; crossed < 64; ++crossed) {
+    Hit hit;
+    const bool found = scene.bvh.intersect(ray, hit);
+    const float t_end = found ? hit.t : ray.t_max;
+    if (medium >= 0) {
+      passed = passed * medium_transmittance(scene.media[size_t(medium)], scene.volumes, P, ray, t_end, sampler);
+      if (value(passed) == glm::vec3(0.f)) return passed;
+    }
+    if (!found) return passed;
+    const Material& m = scene.materials[scene.material_of(hit.prim)];
+    const glm::vec3 p = ray.o + ray.d * hit.t;
+    const PrimT<float> pf = lift_prim(scene, PF, hit.prim);
+    const glm::vec3 n = value(eval_hit(pf, RayT<float>{Vec3<float>(ray.o), Vec3<float>(ray.d)}, hit, 0.f).n);
+    const Bsdf& b = scene.bsdfs[glm::dot(n, ray.d) > 0.f ? m.back : m.front];
+    if (is_mask(m)) {
+      passed = passed * (T(1.f) - mask_opacity(scene, P, m, mask_uv(scene, m, hit.prim, p)));
+    } else if (is_thin_dielectric(b)) {
+      const auto& thin = std::get<ThinDielectricBsdf>(b);
+      const TexCoord<T> uv(scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, pf, p));
+      const Inputs<T> in(P, scene.textures.data(), uv);
+      passed = passed * in.vec3(thin.specular_transmittance) * (T(1.f) - thin.reflectance(in, T(glm::dot(n, ray.d))));
+    } else {
+      return Vec3<T>(T(0.f));
+    }
+    medium = medium_toward(scene, hit.prim, n, ray.d, medium);
+    const float step = hit.t + detail::ray_epsilon(p, ray.o, hit.t);
+    ray.o += ray.d * step;
+    ray.t_max -= step;
+    if (!(ray.t_max > 0.f)) return passed;
+  }
+  return Vec3<T>(T(0.f));
+}
+
+// A path scattered by medium m at distance t along st.ray (the vertex of index `depth`):
+// next-event estimation through the phase function, then a phase-function sample continues the
+// path. Returns false when the path ends here.
+template <class G, class S>
+bool medium_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st, Sampler& sampler, const Medium& m,
+                   float t, int depth) {
+  RayT<G>& ray = st.ray;
+  const Vec3<G> p = ray.o + ray.d * G(t);
+  const glm::vec3 p_f = value(p), d_f = value(ray.d);
+  st.beta *= to_shading<S>(st.turn);
+  st.turn = G(1.f);
+  if (depth >= scene.render.max_depth) return false;
+  const ParamView<float> PF = P.values_only();
+  const int n_lights = int(scene.lights.size());
+  if (n_lights > 0 && m.sample_emitters) {
+    const float pick = 1.f / float(n_lights);
+    const int li = std::min(int(sampler.next() * float(n_lights)), n_lights - 1);
+    const float u1 = sampler.next(), u2 = sampler.next(), u3 = sampler.next();
+    const LightSample<G, S> ls = sample_light(scene, P, scene.lights[size_t(li)], p, pick, u1, u2, u3);
+    if (ls.valid) {
+      const glm::vec3 wi = value(ls.wi);
+      const Ray shadow = ls.infinite ? Ray{p_f, wi, INFINITY} : detail::shadow_ray(p_f, ls.target);
+      const Vec3<S> tr = volume_transmittance(scene, P, shadow, st.medium, sampler);
+      if (value(tr) != glm::vec3(0.f)) {
+        const float cos_s = glm::dot(d_f, wi);
+        const float w = ls.pdf > 0.f ? detail::power_heuristic(ls.pdf, m.phase.eval(PF, cos_s)) : 1.f;
+        st.L = add_product(st.L, st.beta, ls.weight, tr, m.phase.eval(P, S(cos_s)) * S(w));
+      }
+    }
+  }
+  const float u1 = sampler.next(), u2 = sampler.next();
+  const PhaseSample ps = m.phase.sample(PF, d_f, {u1, u2});
+  if (!(ps.pdf > 0.f)) return false;
+  st.beta *= m.phase.eval(P, S(glm::dot(d_f, ps.d))) / S(ps.pdf);
+  st.specular = false;
+  st.bsdf_pdf = ps.pdf;
+  st.prev_p = p;
+  st.prev_n = Vec3<G>(ps.d);
+  st.prev_medium = true;
+  ray = {p, Vec3<G>(ps.d)};
+  if (depth >= 3) {
+    if (sampler.next() >= detail::kRouletteSurvival) return false;
+    st.beta /= S(detail::kRouletteSurvival);
+  }
+  return true;
+}
+
+}  // namespace dray

@@ -1,0 +1,170 @@
+#include "renderer/io/medium_reader.h"
+
+#include <glm/gtc/matrix_inverse.hpp>
+
+#include <algorithm>
+#include <tuple>
+
+#include "renderer/io/vol_file.h"
+
+namespace dray {
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+struct MediumReader {
+  const JsonReader& rd;
+  Scene& scene;
+  fs::path base_dir;
+
+  // A 4x4 matrix, row-major (16 numbers).
+  glm::mat4 matrix(const json& j, const std::string& p) const {
+    if (!j.is_array() || j.size() != 16) rd.fail(p, "must be 16 numbers (a 4x4 matrix, row-major)");
+    glm::mat4 m;
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c) m[c][r] = float(rd.number(j[size_t(4 * r + c)], p + "/" + std::to_string(4 * r + c)));
+    return m;
+  }
+
+  // `key` of medium m: a colour (a parameter, in `domain`) or, in a heterogeneous medium, a grid
+  // volume ({"type": "gridvolume", "filename", "to_world"}: a block) or a constant volume.
+  void coefficient(const json& m, const std::string& p, const std::string& prefix, const char* key, bool grids,
+                   const glm::vec3& fallback, Domain domain, Slot& slot, int& grid) {
+    const std::string kp = p + "/" + key;
+    const json* j = m.contains(key) ? &m[key] : nullptr;
+    if (j && j->is_object()) {
+      if (!grids) rd.fail(kp, "a homogeneous medium takes a colour (a grid needs \"type\": \"heterogeneous\")");
+      rd.object(*j, kp, {"type", "filename", "to_world", "value"}, {"type"});
+      const std::string type = rd.string((*j)["type"], kp + "/type");
+      if (type == "constvolume") {
+        rd.object(*j, kp, {"type", "value"});
+        j = j->contains("value") ? &(*j)["value"] : nullptr;
+      } else if (type == "gridvolume") {
+        rd.object(*j, kp, {"type", "filename", "to_world"}, {"filename"});
+        GridVolume g;
+        std::vector<float> values;
+        const std::string rel = rd.string((*j)["filename"], kp + "/filename");
+        const fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir / rel;
+        try {
+          read_vol_file(file.string(), g, values);
+        } catch (const LoadError& e) {
+          rd.fail(kp + "/filename", e.what());
+        }
+        for (size_t i = 0; i < values.size(); ++i)
+          if (auto why = domain.violation(values[i]))
+            rd.fail(kp + "/filename", file.string() + ": voxel value " + std::to_string(i) + ": " + key + " " + *why);
+        const glm::mat4 to_world = j->contains("to_world") ? matrix((*j)["to_world"], kp + "/to_world") : glm::mat4(1.f);
+        g.to_local = glm::inverse(to_world);
+        g.lo = glm::vec3(INFINITY);
+        g.hi = glm::vec3(-INFINITY);
+        for (int k = 0; k < 8; ++k) {
+          const glm::vec3 c = glm::vec3(to_world * glm::vec4(float(k & 1), float((k >> 1) & 1), float((k >> 2) & 1), 1.f));
+          g.lo = glm::min(g.lo, c);
+          g.hi = glm::max(g.hi, c);
+        }
+        g.data = scene.params.add_block(prefix + key, values,
+                                        {uint32_t(g.res.z), uint32_t(g.res.y), uint32_t(g.res.x), uint32_t(g.channels)}, domain);
+        grid = int(scene.volumes.size());
+        scene.volumes.push_back(std::move(g));
+        return;
+      } else {
+        rd.fail(kp + "/type", "unknown volume \"" + type + "\" (known: gridvolume, constvolume)");
+      }
+    }
+    glm::vec3 v = j ? rd.colour(*j, kp) : fallback;
+    for (int c = 0; c < 3; ++c)
+      if (auto why = domain.violation(v[c])) rd.fail(kp, *why);
+    slot = scene.params.add(prefix + key, v, domain);
+  }
+
+  Phase phase(const json& m, const std::string& p, const std::string& prefix) {
+    Phase ph;
+    if (!m.contains("phase")) return ph;
+    const json& j = m["phase"];
+    const std::string pp = p + "/phase";
+    rd.object(j, pp, {"type", "g"}, {"type"});
+    const std::string type = rd.string(j["type"], pp + "/type");
+    if (type == "isotropic" || type == "rayleigh") {
+      rd.object(j, pp, {"type"});
+      ph.kind = type == "isotropic" ? Phase::Kind::isotropic : Phase::Kind::rayleigh;
+    } else if (type == "hg") {
+      ph.kind = Phase::Kind::hg;
+      const float g = j.contains("g") ? float(rd.number(j["g"], pp + "/g")) : 0.8f;  // Mitsuba's default
+      if (!(g > -1.f && g < 1.f)) rd.fail(pp + "/g", "must be in (-1, 1), got " + fmt_number(g));
+      ph.g = scene.params.add(prefix + "phase.g", g, Domain::open(-1, 1));
+    } else {
+      rd.fail(pp + "/type", "unknown phase function \"" + type + "\" (known: isotropic, hg, rayleigh)");
+    }
+    return ph;
+  }
+
+  Medium read(const std::string& name, const json& m, const std::string& p) {
+    if (!m.is_object() || !m.contains("type")) rd.fail(p + "/type", "required key is missing");
+    const std::string type = rd.string(m["type"], p + "/type"), prefix = "media." + name + ".";
+    if (type != "homogeneous" && type != "heterogeneous")
+      rd.fail(p + "/type", "unknown medium \"" + type + "\" (known: homogeneous, heterogeneous)");
+    rd.object(m, p, {"type", "sigma_t", "albedo", "scale", "phase", "sample_emitters"});
+    Medium md;
+    md.name = name;
+    md.homogeneous = type == "homogeneous";
+    const bool grids = !md.homogeneous;
+    // Mitsuba's defaults: σt 1, albedo 0.75, scale 1.
+    coefficient(m, p, prefix, "sigma_t", grids, glm::vec3(1.f), Domain::at_least(0), md.sigma_t, md.sigma_t_grid);
+    coefficient(m, p, prefix, "albedo", grids, glm::vec3(0.75f), Domain::closed(0, 1), md.albedo, md.albedo_grid);
+    md.scale = scene.params.add(prefix + "scale", m.contains("scale") ? rd.positive(m["scale"], p + "/scale") : 1.f,
+                                Domain::positive());
+    md.phase = phase(m, p, prefix);
+    if (m.contains("sample_emitters")) md.sample_emitters = rd.boolean(m["sample_emitters"], p + "/sample_emitters");
+    return md;
+  }
+};
+
+// The edges of a mesh that bound one face only, its vertices welded by position (an OBJ's
+// corners with distinct normals or UVs are distinct vertices of one surface).
+size_t open_edges(const Mesh& mesh) {
+  std::map<std::tuple<float, float, float>, uint32_t> id;
+  auto weld = [&](uint32_t v) {
+    const glm::vec3& p = mesh.object_positions[v];
+    return id.emplace(std::make_tuple(p.x, p.y, p.z), uint32_t(id.size())).first->second;
+  };
+  std::map<std::pair<uint32_t, uint32_t>, int> faces;
+  for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3)
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t a = weld(mesh.indices[t + size_t(k)]), b = weld(mesh.indices[t + size_t((k + 1) % 3)]);
+      if (a != b) ++faces[std::minmax(a, b)];
+    }
+  size_t open = 0;
+  for (const auto& [edge, n] : faces) open += n == 1;
+  return open;
+}
+
+}  // namespace
+
+std::map<std::string, int> read_media(const JsonReader& rd, Scene& scene, const json& media, const fs::path& base_dir) {
+  if (!media.is_object()) rd.fail("/media", std::string("must be an object, got ") + media.type_name());
+  std::map<std::string, int> index;
+  MediumReader r{rd, scene, base_dir};
+  for (auto it = media.begin(); it != media.end(); ++it) {
+    index[it.key()] = int(scene.media.size());
+    scene.media.push_back(r.read(it.key(), it.value(), "/media/" + it.key()));
+  }
+  return index;
+}
+
+void check_media_closed(const JsonReader& rd, const Scene& scene) {
+  for (size_t i = 0; i < scene.shapes.size(); ++i) {
+    const Shape& s = scene.shapes[i];
+    if (s.interior < 0) continue;
+    size_t open = 0;
+    if (s.kind == Shape::Kind::quad) open = 4;
+    if (s.kind == Shape::Kind::mesh) open = open_edges(scene.meshes[s.mesh]);
+    if (open > 0)
+      rd.fail("/shapes/" + std::to_string(i) + " (" + s.name + ")/interior",
+              "the shape is not closed (" + std::to_string(open) + " open edges): medium \"" +
+                  scene.media[size_t(s.interior)].name + "\" inside it would leak out");
+  }
+}
+
+}  // namespace dray

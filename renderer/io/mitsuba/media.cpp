@@ -1,0 +1,82 @@
+// Mitsuba media (src/media), their phase functions (src/phase) and volumes (src/volumes) as the
+// scene document's /media (renderer/io/medium_reader.cpp reads them).
+#include "renderer/io/mitsuba/converter.h"
+
+namespace dray::mitsuba {
+
+std::string Converter::medium(const pugi::xml_node& ref_or_medium) {
+  const pugi::xml_node n = resolve(ref_or_medium, "medium");
+  const std::string name = n.attribute("id") ? safe(x_.attr(n, "id")) : "medium" + std::to_string(media_.size());
+  if (media_.contains(name)) return name;  // a <ref> to a medium converted before
+  const std::string type = x_.attr(n, "type");
+  if (type != "homogeneous" && type != "heterogeneous") x_.fail(n, "unsupported medium (supported: homogeneous, heterogeneous)");
+  Properties props(x_, n);
+  json m = {{"type", type}};
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    if (tag(c) == "phase") {
+      put(m, "phase", c, phase(c));
+    } else if (tag(c) == "volume") {
+      const std::string key = x_.attr(c, "name");
+      if (key != "sigma_t" && key != "albedo") x_.fail(c, "a medium's volume is named sigma_t or albedo");
+      if (type == "homogeneous") x_.fail(c, "a homogeneous medium takes no volume (use heterogeneous)");
+      put(m, key, c, volume(c));
+    } else {
+      props.set(c, property(c));
+    }
+  }
+  for (const char* key : {"sigma_t", "albedo"})
+    if (json v = props.take(key, nullptr); !v.is_null()) m[key] = v;
+  if (const double scale = props.number("scale", 1.0); scale != 1.0) m["scale"] = scale;
+  if (!props.flag("sample_emitters", true)) m["sample_emitters"] = false;
+  props.flag("has_spectral_extinction", true);  // a hint for Mitsuba's sampling: dray's is unbiased either way
+  props.finish("a " + type + " medium");
+  media_[name] = m;
+  locate("/media/" + name, n);
+  return name;
+}
+
+json Converter::volume(const pugi::xml_node& n) {
+  const std::string type = x_.attr(n, "type");
+  Properties props(x_, n);
+  glm::dmat4 to_world(1.0);
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    if (tag(c) == "transform") {
+      if (x_.attr(c, "name") != "to_world") x_.fail(c, "a volume's transform must be named to_world");
+      to_world = x_.transform(c);
+    } else {
+      props.set(c, property(c));
+    }
+  }
+  json v = {{"type", type}};
+  if (type == "gridvolume") {
+    v["filename"] = file_ref(n, props.take("filename", ""));
+    if (props.flag("use_grid_bbox", false)) x_.fail(n, "use_grid_bbox=true is not supported (the grid spans [0, 1]^3 under to_world)");
+    if (props.take("filter_type", "trilinear") != "trilinear") x_.fail(n, "filter_type must be trilinear (dray's only filter)");
+    if (props.take("wrap_mode", "clamp") != "clamp") x_.fail(n, "wrap_mode must be clamp (dray's only mode)");
+    props.flag("raw", false);  // RGB rendering: no spectral upsampling either way
+    if (to_world != glm::dmat4(1.0)) v["to_world"] = matrix(to_world);
+  } else if (type == "constvolume") {
+    if (to_world != glm::dmat4(1.0)) x_.fail(n, "a constvolume takes no to_world");
+    v["value"] = props.take("value", 1.0);
+  } else {
+    x_.fail(n, "unsupported volume (supported: gridvolume, constvolume)");
+  }
+  props.finish("a " + type);
+  return v;
+}
+
+json Converter::phase(const pugi::xml_node& n) {
+  const std::string type = x_.attr(n, "type");
+  if (type != "isotropic" && type != "hg" && type != "rayleigh") x_.fail(n, "unsupported phase function (supported: isotropic, hg, rayleigh)");
+  Properties props(x_, n);
+  for (pugi::xml_node c : n.children())
+    if (element(c)) props.set(c, property(c));
+  json p = {{"type", type}};
+  if (type == "hg") p["g"] = props.number("g", 0.8);
+  props.finish("a " + type + " phase function");
+  return p;
+}
+
+}  // namespace dray::mitsuba

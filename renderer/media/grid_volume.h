@@ -1,0 +1,62 @@
+#pragma once
+// Mitsuba 3's `gridvolume` (src/volumes/grid.cpp): voxel values on the unit cube [0, 1]³ (under
+// `to_world`), trilinear between voxel centres and clamped at the edges (its defaults), from
+// Mitsuba's binary `.vol` files. The values are a parameter block (media.ID.KEY, one entry per
+// voxel and channel), so that a density grid is recovered like a texture. A coarse grid of maxima
+// (the majorant supergrid) bounds the values cell by cell, so that free-flight sampling through a
+// sparse cloud is not run at its densest voxel's rate.
+#include <cmath>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+#include "renderer/core/param_table.h"
+#include "renderer/core/vec.h"
+
+namespace dray {
+
+struct GridVolume {
+  Slot data = kNoSlot;  // the block: res.z × res.y × res.x × channels, x fastest (Mitsuba's order)
+  glm::ivec3 res{1};
+  int channels = 1;     // 1 or 3
+  glm::mat4 to_local{1.f};        // world -> the unit cube
+  glm::vec3 lo{0.f}, hi{0.f};     // the world bounding box of the unit cube
+  // The majorant supergrid: cells³ cells over the unit cube, each the largest value (over
+  // channels) of the voxels its trilinear values reach; rebuilt by refresh_majorants.
+  glm::ivec3 cells{1};
+  std::vector<float> cell_max;
+  float max = 0.f;
+
+  size_t voxels() const { return size_t(res.x) * size_t(res.y) * size_t(res.z); }
+  void refresh_majorants(const ParamTable& params);
+
+  // The value at p (unit-cube coordinates), per channel (one channel: the same in all three).
+  template <class T>
+  Vec3<T> eval(const ParamView<T>& P, const glm::vec3& p) const {
+    int i0[3], i1[3];
+    float w1[3];
+    for (int a = 0; a < 3; ++a) {
+      const float x = p[a] * float(res[a]) - 0.5f, f = std::floor(x);
+      w1[a] = x - f;
+      i0[a] = std::clamp(int(f), 0, res[a] - 1);
+      i1[a] = std::clamp(int(f) + 1, 0, res[a] - 1);
+    }
+    Vec3<T> r(T(0.f));
+    for (int k = 0; k < 8; ++k) {
+      const int x = k & 1 ? i1[0] : i0[0], y = k & 2 ? i1[1] : i0[1], z = k & 4 ? i1[2] : i0[2];
+      const float w = (k & 1 ? w1[0] : 1.f - w1[0]) * (k & 2 ? w1[1] : 1.f - w1[1]) * (k & 4 ? w1[2] : 1.f - w1[2]);
+      if (w == 0.f) continue;
+      const Slot s = data + Slot((size_t(z) * size_t(res.y) + size_t(y)) * size_t(res.x) + size_t(x)) * Slot(channels);
+      if (channels == 1) {
+        const T v = P.scalar(s) * T(w);
+        r = r + Vec3<T>(v, v, v);
+      } else {
+        r = r + P.vec3(s) * T(w);
+      }
+    }
+    return r;
+  }
+};
+
+}  // namespace dray
