@@ -45,7 +45,8 @@ struct Pass {
 TEST_CASE("path replay equals the whole-path tape for every parameter of every example scene", "[prb]") {
   const char* files[] = {"spheres.json",   "cornell-box.json",   "bunny.json",     "cbox-fit.json",
                          "glow-fit.json",  "light-fit.json",     "pose-fit.json",  "shadow-fit.json",
-                         "materials.json", "roughness-fit.json", "texture-fit.json"};
+                         "materials.json", "roughness-fit.json", "texture-fit.json", "fog.json",
+                         "smoke.json"};
   for (const char* file : files)
     for (bool same : {true, false}) {
       const Pass p(file);

@@ -1,0 +1,127 @@
+// The scene document's /media and Mitsuba's <medium>: what loads, the parameters it names, and
+// the errors for bad input (a truncated or mis-sized .vol, σt < 0, albedo outside [0, 1], a
+// medium inside an open surface), each naming the file and the element.
+#include <catch2/catch.hpp>
+
+
+#include "renderer/io/scene_loader.h"
+#include "tests/media/vol_writer.h"
+#include "tests/temp_dir.h"
+
+using namespace dray;
+using nlohmann::json;
+
+namespace {
+
+// A .vol file of n³ voxels of `channels`, all `value`, with `drop` bytes cut from the end.
+std::string write_vol(const testing::TempDir& t, const std::string& name, int n, int channels, float value, size_t drop = 0) {
+  testing::write_vol((t.dir / name).string(), n, channels, std::vector<float>(size_t(n * n * n * channels), value), drop);
+  return (t.dir / name).string();
+}
+
+json scene_with(const json& medium, const json& shape = json()) {
+  json s = shape.is_null() ? json{{"name", "ball"}, {"type", "sphere"}, {"material", "none"}, {"interior", "fog"}} : shape;
+  return {{"camera", {{"origin", {0, 0, 5}}, {"target", {0, 0, 0}}, {"width", 8}, {"height", 8}}},
+          {"render", {{"integrator", "volpath"}}},
+          {"media", {{"fog", medium}}},
+          {"materials", {{"none", {{"type", "null"}}}}},
+          {"shapes", {s}},
+          {"lights", {{{"type", "environment"}, {"radiance", 1}}}}};
+}
+
+std::string error_of(const json& doc, const std::string& path) {
+  try {
+    load_scene(doc, path);
+  } catch (const LoadError& e) {
+    return e.what();
+  }
+  return "(loaded)";
+}
+
+}  // namespace
+
+TEST_CASE("media load with Mitsuba's defaults and name their parameters media.ID.KEY", "[media][io]") {
+  testing::TempDir t("dray-media-");
+  write_vol(t, "d.vol", 4, 1, 0.5f);
+  const json grid = {{"type", "heterogeneous"}, {"sigma_t", {{"type", "gridvolume"}, {"filename", "d.vol"}}}, {"phase", {{"type", "hg"}}}};
+  const Scene s = load_scene(scene_with(grid), (t.dir / "scene.json").string());
+  REQUIRE(s.media.size() == 1);
+  REQUIRE(s.volumes.size() == 1);
+  CHECK(s.render.volpath);
+  CHECK(s.shapes[0].interior == 0);
+  CHECK(s.shapes[0].exterior == -1);
+  CHECK(s.params.find("media.fog.sigma_t")->shape == std::vector<uint32_t>{4, 4, 4, 1});
+  CHECK(s.params.get(s.params.find("media.fog.albedo")->slot) == 0.75f);  // Mitsuba's default
+  CHECK(s.params.get(s.params.find("media.fog.phase.g")->slot) == 0.8f);
+  CHECK(s.volumes[0].max == 0.5f);
+  const Scene h = load_scene(scene_with({{"type", "homogeneous"}, {"sigma_t", {1, 2, 3}}, {"scale", 2}}), "scene.json");
+  CHECK(h.params.get_vec3(h.media[0].sigma_t) == glm::vec3(1, 2, 3));
+  CHECK(h.params.get(h.media[0].scale) == 2.f);
+}
+
+TEST_CASE("bad media input fails naming the file and the element", "[media][io]") {
+  testing::TempDir t("dray-media-bad-");
+  const std::string path = (t.dir / "scene.json").string();
+  auto with_grid = [&](const std::string& file, const char* key = "sigma_t") {
+    return scene_with({{"type", "heterogeneous"}, {key, {{"type", "gridvolume"}, {"filename", file}}}});
+  };
+  write_vol(t, "short.vol", 4, 1, 1.f, 5);
+  CHECK_THAT(error_of(with_grid("short.vol"), path),
+             Catch::Contains("/media/fog/sigma_t/filename") && Catch::Contains("short.vol") && Catch::Contains("truncated or mis-sized"));
+  t.write("text.vol", "not a volume");
+  CHECK_THAT(error_of(with_grid("text.vol"), path), Catch::Contains("text.vol: not a Mitsuba volume file"));
+  write_vol(t, "two.vol", 2, 2, 1.f);
+  CHECK_THAT(error_of(with_grid("two.vol"), path), Catch::Contains("2 channels (supported: 1 or 3)"));
+  CHECK_THAT(error_of(with_grid("missing.vol"), path), Catch::Contains("missing.vol: cannot open"));
+  write_vol(t, "negative.vol", 2, 1, -0.5f);
+  CHECK_THAT(error_of(with_grid("negative.vol"), path), Catch::Contains("voxel value 0: sigma_t must be >= 0, got -0.5"));
+  write_vol(t, "bright.vol", 2, 3, 1.5f);
+  CHECK_THAT(error_of(with_grid("bright.vol", "albedo"), path),
+             Catch::Contains("/media/fog/albedo/filename") && Catch::Contains("albedo must be in [0, 1], got 1.5"));
+  CHECK_THAT(error_of(scene_with({{"type", "homogeneous"}, {"sigma_t", {1, -1, 1}}}), path),
+             Catch::Contains("/media/fog/sigma_t: must be >= 0, got -1"));
+  CHECK_THAT(error_of(scene_with({{"type", "homogeneous"}, {"albedo", 1.2}}), path),
+             Catch::Contains("/media/fog/albedo: must be in [0, 1], got 1.2"));
+  CHECK_THAT(error_of(scene_with({{"type", "homogeneous"}, {"phase", {{"type", "hg"}, {"g", 1}}}}), path),
+             Catch::Contains("/media/fog/phase/g: must be in (-1, 1), got 1"));
+  CHECK_THAT(error_of(scene_with({{"type", "fog"}}), path), Catch::Contains("unknown medium \"fog\""));
+  const json quad = {{"name", "pane"}, {"type", "quad"}, {"material", "none"}, {"interior", "fog"}};
+  CHECK_THAT(error_of(scene_with({{"type", "homogeneous"}}, quad), path),
+             Catch::Contains("/shapes/0 (pane)/interior: the shape is not closed (4 open edges)"));
+  const json typo = {{"name", "ball"}, {"type", "sphere"}, {"material", "none"}, {"interior", "smoke"}};
+  CHECK_THAT(error_of(scene_with({{"type", "homogeneous"}}, typo), path), Catch::Contains("no medium named \"smoke\" in /media"));
+}
+
+TEST_CASE("Mitsuba's <medium>, <volume> and <phase> convert, with shapes' interior and exterior", "[media][io][mitsuba]") {
+  testing::TempDir t("dray-media-xml-");
+  write_vol(t, "d.vol", 4, 1, 2.f);
+  const std::string xml = t.write("scene.xml", R"(<scene version="3.0.0">
+  <integrator type="volpathmis"><integer name="max_depth" value="8"/></integrator>
+  <sensor type="perspective"><film type="hdrfilm"><integer name="width" value="8"/><integer name="height" value="8"/></film></sensor>
+  <medium id="smoke" type="heterogeneous">
+    <volume name="sigma_t" type="gridvolume"><string name="filename" value="d.vol"/>
+      <transform name="to_world"><scale value="2"/></transform></volume>
+    <rgb name="albedo" value="0.5, 0.6, 0.7"/>
+    <float name="scale" value="3"/>
+    <phase type="rayleigh"/>
+  </medium>
+  <shape type="sphere"><bsdf type="null"/><ref name="interior" id="smoke"/>
+    <medium name="exterior" type="homogeneous"><rgb name="sigma_t" value="0.1"/></medium></shape>
+  <emitter type="constant"/>
+</scene>)");
+  const Scene s = load_scene(xml);
+  REQUIRE(s.media.size() == 2);
+  CHECK(s.render.volpath);
+  CHECK(s.render.max_depth == 7);
+  CHECK(s.media[s.shapes[0].interior].name == "smoke");
+  CHECK(s.media[s.shapes[0].exterior].homogeneous);
+  CHECK(s.media[s.shapes[0].interior].phase.kind == Phase::Kind::rayleigh);
+  CHECK(s.params.get(s.media[s.shapes[0].interior].scale) == 3.f);
+  CHECK(s.volumes[0].hi == glm::vec3(2.f));
+  const std::string bad = t.write("bad.xml", R"(<scene version="3.0.0">
+  <sensor type="perspective"/>
+  <medium id="m" type="heterogeneous"><volume name="sigma_t" type="gridvolume"><string name="filename" value="d.vol"/>
+    <string name="wrap_mode" value="repeat"/></volume></medium>
+</scene>)");
+  CHECK_THROWS_WITH(load_scene(bad), Catch::Contains("bad.xml:3:") && Catch::Contains("wrap_mode must be clamp"));
+}
