@@ -21,7 +21,9 @@ void add_view(const Context& ctx, const Scene& scene, const Image& target, const
   Image image(w, h, 3);
   GradientResult local;
   run_agreed(ctx, [&] {
-    local = gradient_tiles(scene, tiles, mine, target, loss, normaliser, params, threads, image, adjoint_seed, {}, mask);
+    GradientMode mode;
+    mode.sums_only = true;  // reduced as exact sums below
+    local = gradient_tiles(scene, tiles, mine, target, loss, normaliser, params, threads, image, adjoint_seed, mode, mask);
   });
   const double tw = ctx.seconds();
   ctx.barrier();

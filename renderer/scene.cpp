@@ -165,7 +165,7 @@ void Scene::refresh_tables() {
   for (Light& l : lights)
     if (l.env.data != kNoSlot) build_envmap_tables(l.env, params);
   for (Bsdf& b : bsdfs) refresh_bsdf(b, params);
-  for (GridVolume& g : volumes) g.refresh_majorants(params);
+  for (GridVolume& g : volumes) g.refresh_majorants(params, render.majorant_cells);
 }
 
 void Scene::build_geometry() {

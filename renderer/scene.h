@@ -93,6 +93,8 @@ struct RenderSettings {
   // "volpath" (Mitsuba's volpath, volpathmis): paths cross media and null surfaces
   // (renderer/integrators/volume.h); "path" ignores media, as Mitsuba's path does.
   bool volpath = false;
+  // Cells a side of each grid's majorant supergrid (renderer/media/grid_volume.h); 1: one majorant.
+  int majorant_cells = 16;
 };
 
 struct Scene {

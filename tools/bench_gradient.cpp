@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
   auto mode = [&](bool plain) {
     GradientMode m{plain, whole_path};
     m.one_type = one_type;
+    m.sums_only = !plain;  // as the MPI pipeline: the exact sums, reduced without their doubles
     return m;
   };
   const uint64_t adjoint_seed = same_samples ? scene.render.seed : scene.render.seed + 1;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "mpi/collectives.h"
 #include "mpi/gradient.h"
@@ -248,6 +249,17 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   }
   // report.html: rank 0's, from the rows kept and this run's.
   Report page(job, ctx.is_root() ? known_truth(job) : std::vector<double>{});
+  // Media grids: their slices beside the truth's (the first view's target scene, when it has one).
+  std::optional<Scene> truth;
+  const bool grids = std::any_of(job.entries.begin(), job.entries.end(), is_media_block);
+  if (ctx.is_root() && grids && !job.views.empty() && !job.views[0].target_scene.empty()) try {
+      truth = load_scene(job.views[0].target_scene, {}, false);
+    } catch (const std::exception&) {  // no truth to show: the current slices alone
+    }
+  auto set_slices = [&] {
+    for (const std::string& name : job.entries)
+      if (is_media_block(name)) page.set_grid_slices(name, scene.params, truth ? &truth->params : nullptr);
+  };
   if (ctx.is_root()) {
     page.add_csv_lines(keep_rows);
     for (int k = 1; k <= state.iteration; ++k) {  // a resumed run's earlier snapshots
@@ -316,6 +328,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
         const int view = batch_views(job, it)[0];  // the batch's first: the view `primal` shows
         page.add_snapshot(k, view, out / name);
         page.set_images(view, targets[size_t(view)], primal);
+        set_slices();
         page.write(out / "report.html", {ctx.size(), threads, total_seconds, mpi_seconds, RunFacts::Status::running});
       }
       // What a signal leaves: the page as it stands, saying where the run stopped.
@@ -349,6 +362,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     if (!ctx.is_root()) return;
     write_text_file(out / "final-scene.json", final_scene(job, scene_doc, scene, out).dump(2) + "\n");
     write_seen_masks(job, scene, state, out);
+    set_slices();  // the final values
     on_interrupt_write({}, {});  // the run is complete: a late signal leaves the final page
     page.write(out / "report.html", {ctx.size(), threads, total_seconds, mpi_seconds, RunFacts::Status::finished});
     if (!a.quiet) {

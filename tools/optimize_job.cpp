@@ -317,7 +317,7 @@ void write_seen_masks(const Job& job, const Scene& scene, const State& s, const 
   for (size_t b = 0; b < job.entries.size(); ++b) {
     const ParamEntry e = *scene.params.find(job.entries[b]);
     const std::string& name = job.entries[b];
-    if (!e.block() || is_vertex_block(name)) continue;  // texels only
+    if (!e.block() || is_vertex_block(name) || is_media_block(name)) continue;  // texels only
     const std::string object = name.substr(name.find('.') + 1, name.rfind('.') - name.find('.') - 1);
     const uint32_t channels = e.shape.size() > 2 ? e.shape[2] : 1;
     Image img(int(e.shape[1]), int(e.shape[0]), 3);
@@ -331,6 +331,7 @@ void write_seen_masks(const Job& job, const Scene& scene, const State& s, const 
 }
 
 std::string block_file(const std::string& name) {
+  if (is_media_block(name)) return name.substr(6) + ".vol";  // media.ID.KEY: ID.KEY.vol
   const std::string object = name.substr(name.find('.') + 1, name.rfind('.') - name.find('.') - 1);
   return object + (is_vertex_block(name) ? ".obj" : ".exr");
 }
@@ -353,6 +354,7 @@ json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& o
         }
       continue;
     }
+    if (e.block() && is_media_block(name)) continue;  // final_scene_media
     if (e.block()) {
       // A texture's or an environment map's texels: written as a linear EXR beside the final
       // scene, which names it.
@@ -376,6 +378,7 @@ json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& o
     for (uint32_t i = 0; i < e.size; ++i) value.push_back(scene.params.get(e.slot + i));
     apply_override(doc, writable_key(doc, name, rd, "/params/" + name) + "=" + (e.size == 1 ? value[0] : value).dump());
   }
+  final_scene_media(job, doc, scene, out_dir);
   if (doc.contains("textures"))  // image files the final scene did not write: relative to it
     for (auto& [key, t] : doc["textures"].items())
       if (t.is_object() && t.contains("filename") && t["filename"].is_string() &&

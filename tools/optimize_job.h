@@ -101,11 +101,17 @@ State read_checkpoint(const Job& job, const json& settings, const std::filesyste
 void write_seen_masks(const Job& job, const Scene& scene, const State& s, const std::filesystem::path& out_dir);
 
 // The file the final scene writes a block to: OBJECT.exr for texels, OBJECT.obj for a mesh's
-// vertices (shapes.OBJECT.vertices).
+// vertices (shapes.OBJECT.vertices), ID.KEY.vol for a medium's grid (media.ID.KEY).
 std::string block_file(const std::string& name);
 
 // The scene document with the optimized values (a vertex block as a mesh file); relative file paths rewritten relative to
 // `out_dir`, absolute ones kept.
 json final_scene(const Job& job, json doc, const Scene& scene, const std::filesystem::path& out_dir);
+
+// Whether `name` is a medium's grid (media.ID.KEY); the final scene's media: optimised grids
+// written as OUTPUT/ID.KEY.vol (tools/final_scene_media.cpp), other grid files named relative to
+// `out_dir`.
+bool is_media_block(const std::string& name);
+void final_scene_media(const Job& job, json& doc, const Scene& scene, const std::filesystem::path& out_dir);
 
 }  // namespace dray::cli

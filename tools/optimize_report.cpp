@@ -106,9 +106,9 @@ std::vector<double> trailing_mean(const std::vector<double>& y, size_t n) {
   return out;
 }
 
-std::string png_data(const std::vector<unsigned char>& bytes) { return "data:image/png;base64," + base64(bytes); }
-
 }  // namespace
+
+std::string png_data(const std::vector<unsigned char>& bytes) { return "data:image/png;base64," + base64(bytes); }
 
 std::vector<double> known_truth(const Job& job) {
   std::vector<double> out;
@@ -230,6 +230,12 @@ std::string Report::html(const RunFacts& facts) const {
     for (const Snapshot& s : snapshots_)
       o << "<figure><img alt=\"iteration " << s.iteration << "\" src=\"" << s.png << "\"><figcaption>iteration " << s.iteration
         << (job_.views.size() > 1 ? ", view " + std::to_string(s.view) : std::string()) << "</figcaption></figure>";
+    o << "</div>\n";
+  }
+  for (const Slices& s : slices_) {
+    o << "<h2>" << escape(s.name) << ": middle slices</h2>\n<div class=\"strip\">";
+    for (const auto& [caption, png] : s.images)
+      o << "<figure><img alt=\"" << escape(caption) << "\" src=\"" << png << "\"><figcaption>" << escape(caption) << "</figcaption></figure>";
     o << "</div>\n";
   }
   // For tests and people: how many images decoded (Chromium's --dump-dom shows it).

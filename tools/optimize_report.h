@@ -39,6 +39,11 @@ class Report {
   // A snapshot PNG of view `view`, read once: the page keeps the last 12.
   void add_snapshot(int iteration, int view, const std::filesystem::path& png);
 
+  // A medium's grid (media.ID.KEY, a block z × y × x × channels) as its middle slices across z, y
+  // and x (channel 0), the current values above the truth's (when `truth` holds the same block),
+  // both in one heat map scaled to the truth's largest value (tools/report_slices.cpp).
+  void set_grid_slices(const std::string& name, const ParamTable& current, const ParamTable* truth);
+
   std::string html(const RunFacts& facts) const;
   void write(const std::filesystem::path& file, const RunFacts& facts) const;
 
@@ -54,10 +59,18 @@ class Report {
     std::string png;  // a data URI
   };
   std::deque<Snapshot> snapshots_;
+  struct Slices {
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> images;  // caption, data URI
+  };
+  std::vector<Slices> slices_;
 };
 
 // The known value of each of the job's scalars that are not block elements: read from the target
 // scene (the first view's, if it has one), NaN otherwise.
 std::vector<double> known_truth(const Job& job);
+
+// PNG bytes as a data URI (the page holds its images inline).
+std::string png_data(const std::vector<unsigned char>& bytes);
 
 }  // namespace dray::cli

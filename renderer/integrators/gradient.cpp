@@ -245,8 +245,10 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
     sums.pop_back();
     out.gradient_sums = std::move(sums);
     out.loss = out.loss_sum.value();
-    out.gradient.resize(out.gradient_sums.size());  // at once: growing by doubling held 1.5x the doubles
-    for (size_t k = 0; k < out.gradient.size(); ++k) out.gradient[k] = out.gradient_sums[k].value();
+    if (!mode.sums_only) {
+      out.gradient.resize(out.gradient_sums.size());  // at once: growing by doubling held 1.5x the doubles
+      for (size_t k = 0; k < out.gradient.size(); ++k) out.gradient[k] = out.gradient_sums[k].value();
+    }
   }
   for (int t = 0; t < threads; ++t) {
     out.dropped_samples += dropped_samples[size_t(t)];

@@ -69,6 +69,9 @@ struct GradientMode {
   // The reference adjoint instead of path replay: each sample replayed in the Var kernel on one
   // whole-path tape (tests, and `--whole-path-tape` of dray-bench-gradient).
   bool whole_path_tape = false;
+  // The exact sums only, without their values in doubles (8 B a parameter less): the MPI pipeline
+  // reduces the sums (mpi/gradient.cpp).
+  bool sums_only = false;
   // The most path vertices a thread keeps from a pixel's primal pass for replay (240 B
   // each); samples past it are traced again in float (the same paths: the gradient is bitwise
   // the same for any bound).

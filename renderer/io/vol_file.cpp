@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "renderer/core/atomic_file.h"
 #include "renderer/io/json_reader.h"
 
 namespace dray {
@@ -36,6 +37,17 @@ void read_vol_file(const std::string& path, GridVolume& g, std::vector<float>& v
   std::memcpy(values.data(), bytes.data() + kHeader, 4 * n);
   for (size_t i = 0; i < n; ++i)
     if (!std::isfinite(values[i])) throw LoadError(path + ": value " + std::to_string(i) + " is not finite");
+}
+
+void write_vol_file(const std::string& path, const glm::ivec3& res, int channels, const float* values) {
+  std::string bytes = "VOL";
+  bytes.push_back(3);
+  const int32_t head[5] = {1, res.x, res.y, res.z, channels};
+  bytes.append(reinterpret_cast<const char*>(head), sizeof head);
+  const float box[6] = {0, 0, 0, 1, 1, 1};
+  bytes.append(reinterpret_cast<const char*>(box), sizeof box);
+  bytes.append(reinterpret_cast<const char*>(values), 4 * size_t(res.x) * size_t(res.y) * size_t(res.z) * size_t(channels));
+  write_text_file(path, bytes);  // bytes, written whole or not at all
 }
 
 }  // namespace dray

@@ -14,4 +14,8 @@ namespace dray {
 // a value that is not finite.
 void read_vol_file(const std::string& path, GridVolume& g, std::vector<float>& values);
 
+// Writes grid values (res.z × res.y × res.x × channels, x fastest) as a .vol file at `path`
+// (through a temporary file, renamed at the end). Throws std::runtime_error when it cannot.
+void write_vol_file(const std::string& path, const glm::ivec3& res, int channels, const float* values);
+
 }  // namespace dray

@@ -4,9 +4,9 @@
 
 namespace dray {
 
-void GridVolume::refresh_majorants(const ParamTable& params) {
-  // At most 16 cells a side, and no more than the voxels.
-  cells = glm::min(res, glm::ivec3(16));
+void GridVolume::refresh_majorants(const ParamTable& params, int max_cells) {
+  // No more cells than voxels.
+  cells = glm::min(res, glm::ivec3(max_cells));
   cell_max.assign(size_t(cells.x) * size_t(cells.y) * size_t(cells.z), 0.f);
   max = 0.f;
   const float* v = params.values().data() + data;

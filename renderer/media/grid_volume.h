@@ -5,6 +5,7 @@
 // voxel and channel), so that a density grid is recovered like a texture. A coarse grid of maxima
 // (the majorant supergrid) bounds the values cell by cell, so that free-flight sampling through a
 // sparse cloud is not run at its densest voxel's rate.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -29,11 +30,13 @@ struct GridVolume {
   float max = 0.f;
 
   size_t voxels() const { return size_t(res.x) * size_t(res.y) * size_t(res.z); }
-  void refresh_majorants(const ParamTable& params);
+  // Rebuilds the supergrid from the values: `max_cells` a side at most (1: one global majorant).
+  void refresh_majorants(const ParamTable& params, int max_cells = 16);
 
-  // The value at p (unit-cube coordinates), per channel (one channel: the same in all three).
+  // Channel c of the value at p (unit-cube coordinates): trilinear between the eight voxels
+  // around p (clamped at the edges), as two weighted sums of four (one tape statement each).
   template <class T>
-  Vec3<T> eval(const ParamView<T>& P, const glm::vec3& p) const {
+  T eval_channel(const ParamView<T>& P, const glm::vec3& p, int c) const {
     int i0[3], i1[3];
     float w1[3];
     for (int a = 0; a < 3; ++a) {
@@ -42,20 +45,25 @@ struct GridVolume {
       i0[a] = std::clamp(int(f), 0, res[a] - 1);
       i1[a] = std::clamp(int(f) + 1, 0, res[a] - 1);
     }
-    Vec3<T> r(T(0.f));
+    T v[2][4];
+    float w[2][4];
     for (int k = 0; k < 8; ++k) {
       const int x = k & 1 ? i1[0] : i0[0], y = k & 2 ? i1[1] : i0[1], z = k & 4 ? i1[2] : i0[2];
-      const float w = (k & 1 ? w1[0] : 1.f - w1[0]) * (k & 2 ? w1[1] : 1.f - w1[1]) * (k & 4 ? w1[2] : 1.f - w1[2]);
-      if (w == 0.f) continue;
-      const Slot s = data + Slot((size_t(z) * size_t(res.y) + size_t(y)) * size_t(res.x) + size_t(x)) * Slot(channels);
-      if (channels == 1) {
-        const T v = P.scalar(s) * T(w);
-        r = r + Vec3<T>(v, v, v);
-      } else {
-        r = r + P.vec3(s) * T(w);
-      }
+      const size_t voxel = (size_t(z) * size_t(res.y) + size_t(y)) * size_t(res.x) + size_t(x);
+      v[k >> 2][k & 3] = P.scalar(data + Slot(voxel * size_t(channels) + size_t(c)));
+      w[k >> 2][k & 3] = (k & 1 ? w1[0] : 1.f - w1[0]) * (k & 2 ? w1[1] : 1.f - w1[1]) * (k & 4 ? w1[2] : 1.f - w1[2]);
     }
-    return r;
+    return weighted_sum(v[0], w[0]) + weighted_sum(v[1], w[1]);
+  }
+
+  // The value at p per channel (one channel: the same in all three).
+  template <class T>
+  Vec3<T> eval(const ParamView<T>& P, const glm::vec3& p) const {
+    if (channels == 1) {
+      const T v = eval_channel(P, p, 0);
+      return {v, v, v};
+    }
+    return {eval_channel(P, p, 0), eval_channel(P, p, 1), eval_channel(P, p, 2)};
   }
 };
 

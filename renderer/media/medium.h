@@ -96,18 +96,47 @@ void majorant_segments(const GridVolume& g, const Ray& r, float t0, float t1, fl
 
 }  // namespace media_detail
 
-// σt (scaled) and albedo of a medium at world point p, per channel.
+// σt (times scale) and the albedo of medium m at world point p, per channel.
 template <class T>
-void medium_coefficients(const Medium& m, const std::vector<GridVolume>& volumes, const ParamView<T>& P, const glm::vec3& p,
-                         Vec3<T>& sigma_t, Vec3<T>& albedo) {
-  auto at = [&](int grid, Slot constant) {
-    if (grid < 0) return P.vec3(constant);
-    const GridVolume& g = volumes[size_t(grid)];
-    return g.eval(P, glm::vec3(g.to_local * glm::vec4(p, 1.f)));
-  };
-  sigma_t = at(m.sigma_t_grid, m.sigma_t) * P.scalar(m.scale);
-  albedo = at(m.albedo_grid, m.albedo);
+Vec3<T> medium_sigma_t(const Medium& m, const std::vector<GridVolume>& volumes, const ParamView<T>& P, const glm::vec3& p) {
+  if (m.sigma_t_grid < 0) return P.vec3(m.sigma_t) * P.scalar(m.scale);
+  const GridVolume& g = volumes[size_t(m.sigma_t_grid)];
+  return g.eval(P, glm::vec3(g.to_local * glm::vec4(p, 1.f))) * P.scalar(m.scale);
 }
+template <class T>
+Vec3<T> medium_albedo(const Medium& m, const std::vector<GridVolume>& volumes, const ParamView<T>& P, const glm::vec3& p) {
+  if (m.albedo_grid < 0) return P.vec3(m.albedo);
+  const GridVolume& g = volumes[size_t(m.albedo_grid)];
+  return g.eval(P, glm::vec3(g.to_local * glm::vec4(p, 1.f)));
+}
+
+namespace media_detail {
+
+// Tracking through a grid against its supergrid's majorants: f(t, σt) at each tentative collision
+// (σt per channel: `grey` says one channel, σt.x) until it returns false. σt is evaluated in T,
+// one value for a grey grid.
+template <class T, class F>
+void track(const Medium& m, const std::vector<GridVolume>& volumes, const ParamView<T>& P, const Ray& r, float t_end,
+           Sampler& sampler, F&& f) {
+  const GridVolume& g = volumes[size_t(m.sigma_t_grid)];
+  const T scale = P.scalar(m.scale);
+  majorant_segments(g, r, 0.f, t_end, value(scale), [&](float a, float b, float mu) {
+    if (!(mu > 0.f)) return true;
+    for (float t = a;;) {
+      t -= std::log(1.f - sampler.next()) / mu;  // 1 − u is exact for 24-bit u
+      if (!(t < b)) return true;
+      const glm::vec3 p = glm::vec3(g.to_local * glm::vec4(r.o + r.d * t, 1.f));
+      if (g.channels == 1) {
+        const T s = g.eval_channel(P, p, 0) * scale;
+        if (!f(t, mu, Vec3<T>(s, s, s))) return false;
+      } else if (!f(t, mu, g.eval(P, p) * scale)) {
+        return false;
+      }
+    }
+  });
+}
+
+}  // namespace media_detail
 
 // A free flight along float ray r over [0, t_end) in medium m.
 template <class T>
@@ -115,14 +144,13 @@ FreeFlight<T> sample_free_flight(const Medium& m, const std::vector<GridVolume>&
                                  float t_end, Sampler& sampler) {
   using namespace media_detail;
   FreeFlight<T> out;
-  Vec3<T> sigma_t, albedo;
   if (m.sigma_t_grid < 0) {
     // Constant σt: the distance in a channel drawn at random, weighed by the mean pdf.
-    medium_coefficients(m, volumes, P, r.o, sigma_t, albedo);
+    const Vec3<T> sigma_t = medium_sigma_t(m, volumes, P, r.o);
     const glm::vec3 s = value(sigma_t);
     const int c = std::min(int(sampler.next() * 3.f), 2);
     const float u = sampler.next();
-    const float t = s[c] > 0.f ? -std::log1p(-u) / s[c] : INFINITY;
+    const float t = s[c] > 0.f ? -std::log(1.f - u) / s[c] : INFINITY;
     const float td = std::min(t, t_end);
     const Vec3<T> tr = exp_neg(sigma_t, td);
     const glm::vec3 tr_f = value(tr);
@@ -131,33 +159,30 @@ FreeFlight<T> sample_free_flight(const Medium& m, const std::vector<GridVolume>&
       if (!(pdf > 0.f)) return {false, INFINITY, Vec3<T>(T(0.f))};
       out.scattered = true;
       out.t = t;
-      if (m.albedo_grid >= 0) medium_coefficients(m, volumes, P, r.o + r.d * t, sigma_t, albedo);
-      out.weight = sigma_t * albedo * tr / T(pdf);
+      out.weight = sigma_t * medium_albedo(m, volumes, P, r.o + r.d * t) * tr / T(pdf);
     } else {
       const float pass = channel_mean(tr_f);
       out.weight = pass > 0.f ? tr / T(pass) : Vec3<T>(T(0.f));
     }
     return out;
   }
-  // A grid: delta tracking, cell by cell.
-  const GridVolume& g = volumes[size_t(m.sigma_t_grid)];
-  const float scale = value(P.scalar(m.scale));
-  majorant_segments(g, r, 0.f, t_end, scale, [&](float a, float b, float mu) {
-    if (!(mu > 0.f)) return true;
-    for (float t = a;;) {
-      t -= std::log1p(-sampler.next()) / mu;
-      if (!(t < b)) return true;
-      medium_coefficients(m, volumes, P, r.o + r.d * t, sigma_t, albedo);
-      const float p_real = std::min(1.f, channel_mean(value(sigma_t)) / mu);
-      if (sampler.next() < p_real) {
-        out.scattered = true;
-        out.t = t;
-        out.weight = out.weight * sigma_t * albedo / T(mu * p_real);
-        return false;
-      }
-      out.weight = out.weight * (Vec3<T>(T(mu)) - sigma_t) / T(mu * (1.f - p_real));
+  // A grid: delta tracking, cell by cell; a grey grid carries one weight (its null collisions'
+  // weights are 1 in value and carry the voxels' derivatives).
+  T grey(1.f);
+  const bool is_grey = volumes[size_t(m.sigma_t_grid)].channels == 1;
+  track(m, volumes, P, r, t_end, sampler, [&](float t, float mu, const Vec3<T>& sigma_t) {
+    const float p_real = std::min(1.f, channel_mean(value(sigma_t)) / mu);
+    if (sampler.next() < p_real) {
+      out.scattered = true;
+      out.t = t;
+      out.weight = out.weight * Vec3<T>(grey) * sigma_t * medium_albedo(m, volumes, P, r.o + r.d * t) / T(mu * p_real);
+      return false;
     }
+    if (is_grey) grey = grey * (T(mu) - sigma_t.x) / T(mu * (1.f - p_real));
+    else out.weight = out.weight * (Vec3<T>(T(mu)) - sigma_t) / T(mu * (1.f - p_real));
+    return true;
   });
+  if (!out.scattered) out.weight = out.weight * Vec3<T>(grey);
   return out;
 }
 
@@ -167,24 +192,19 @@ template <class T>
 Vec3<T> medium_transmittance(const Medium& m, const std::vector<GridVolume>& volumes, const ParamView<T>& P, const Ray& r,
                              float t_end, Sampler& sampler) {
   using namespace media_detail;
-  Vec3<T> sigma_t, albedo;
-  if (m.sigma_t_grid < 0) {
-    medium_coefficients(m, volumes, P, r.o, sigma_t, albedo);
-    return exp_neg(sigma_t, t_end);
-  }
+  if (m.sigma_t_grid < 0) return exp_neg(medium_sigma_t(m, volumes, P, r.o), t_end);
+  T grey(1.f);
   Vec3<T> tr(T(1.f));
-  const GridVolume& g = volumes[size_t(m.sigma_t_grid)];
-  majorant_segments(g, r, 0.f, t_end, value(P.scalar(m.scale)), [&](float a, float b, float mu) {
-    if (!(mu > 0.f)) return true;
-    for (float t = a;;) {
-      t -= std::log1p(-sampler.next()) / mu;
-      if (!(t < b)) return true;
-      medium_coefficients(m, volumes, P, r.o + r.d * t, sigma_t, albedo);
-      tr = tr * (Vec3<T>(T(mu)) - sigma_t) / T(mu);
-      if (value(tr) == glm::vec3(0.f)) return false;
+  const bool is_grey = volumes[size_t(m.sigma_t_grid)].channels == 1;
+  track(m, volumes, P, r, t_end, sampler, [&](float, float mu, const Vec3<T>& sigma_t) {
+    if (is_grey) {
+      grey = grey * (T(mu) - sigma_t.x) / T(mu);
+      return value(grey) != 0.f;
     }
+    tr = tr * (Vec3<T>(T(mu)) - sigma_t) / T(mu);
+    return value(tr) != glm::vec3(0.f);
   });
-  return tr;
+  return tr * Vec3<T>(grey);
 }
 
 }  // namespace dray

@@ -98,9 +98,8 @@ TEST_CASE("an absorbing grid: transmittance and the derivatives of eight voxels 
   const float t0 = 4.5f, t1 = 5.5f;  // z from 0.5 to -0.5
   const int n = 20000;
   D8 depth(0.f);
-  Vec3<D8> sigma, albedo;
   for (int i = 0; i < n; ++i) {
-    medium_coefficients(s.media[0], s.volumes, P, r.o + r.d * (t0 + (t1 - t0) * (float(i) + 0.5f) / float(n)), sigma, albedo);
+    const Vec3<D8> sigma = medium_sigma_t(s.media[0], s.volumes, P, r.o + r.d * (t0 + (t1 - t0) * (float(i) + 0.5f) / float(n)));
     depth = depth + sigma.x * D8((t1 - t0) / float(n));
   }
   const float tr = std::exp(-depth.v);

@@ -56,12 +56,10 @@ Fixture grid(int res, int channels, glm::vec3 albedo, float scale, const std::fu
 // unit cube (outside it the medium is empty, as Mitsuba's: its bounding box).
 glm::vec3 optical_depth(const Fixture& f, const Ray& r, float t, int n = 20000) {
   glm::vec3 sum(0.f);
-  Vec3<float> s, a;
   for (int i = 0; i < n; ++i) {
     const glm::vec3 p = r.o + r.d * (t * (float(i) + 0.5f) / float(n));
     if (glm::any(glm::lessThan(p, glm::vec3(0.f))) || glm::any(glm::greaterThan(p, glm::vec3(1.f)))) continue;
-    medium_coefficients(f.medium, f.volumes, f.view(), p, s, a);
-    sum += to_glm(s);
+    sum += to_glm(medium_sigma_t(f.medium, f.volumes, f.view(), p));
   }
   return sum * (t / float(n));
 }

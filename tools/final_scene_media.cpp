@@ -1,0 +1,36 @@
+// The final scene's media (tools/optimize_job.h): an optimised grid written as OUTPUT/ID.KEY.vol,
+// which the final scene names; the other grids' files named relative to the output folder.
+#include <algorithm>
+
+#include "renderer/io/vol_file.h"
+#include "tools/optimize_job.h"
+
+namespace fs = std::filesystem;
+
+namespace dray::cli {
+
+bool is_media_block(const std::string& name) { return name.rfind("media.", 0) == 0; }
+
+void final_scene_media(const Job& job, nlohmann::json& doc, const Scene& scene, const fs::path& out_dir) {
+  if (!doc.contains("media")) return;
+  const fs::path scene_dir = fs::path(job.scene_path).parent_path();
+  for (auto& [id, m] : doc["media"].items())
+    for (const char* key : {"sigma_t", "albedo"}) {
+      if (!m.is_object() || !m.contains(key) || !m[key].is_object() || !m[key].contains("filename")) continue;
+      nlohmann::json& grid = m[key];
+      const std::string name = "media." + id + "." + key;
+      if (std::find(job.entries.begin(), job.entries.end(), name) != job.entries.end()) {
+        const auto e = *scene.params.find(name);
+        const std::string file = block_file(name);
+        // The block's shape is z, y, x, channels.
+        write_vol_file((out_dir / file).string(), {int(e.shape[2]), int(e.shape[1]), int(e.shape[0])}, int(e.shape[3]),
+                       scene.params.values().data() + e.slot);
+        grid["filename"] = file;
+      } else if (grid["filename"].is_string() && !fs::path(grid["filename"].get<std::string>()).is_absolute()) {
+        const fs::path f = scene_dir / grid["filename"].get<std::string>();
+        grid["filename"] = fs::relative(fs::absolute(f), fs::absolute(out_dir)).string();
+      }
+    }
+}
+
+}  // namespace dray::cli
