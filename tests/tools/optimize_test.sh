@@ -156,6 +156,23 @@ expect2 "large_steps on a non-vertex parameter" "bad.json: /params/lights.bulb.p
   '{ '"$base"', '"$tv"', "params": {"lights.bulb.position": {"lr": 1, "large_steps": 10}} }'
 expect2 "the vertices of a mesh with OBJ materials" "cannot be written back with its vertices" \
   '{ "scene": "'$scenes'/cornell-box.json", "output": "'$tmp'/b", "target": {"image": "x.exr"}, "params": {"shapes.cbox.vertices": {"lr": 1}} }'
+# A medium's density grid (the smoke job, 2 iterations at 16 spp targets): bitwise the same trajectory
+# on 1 rank x 2 threads and 2 ranks x 1 thread, the grid written back as a .vol the final scene names.
+python3 - "$scenes" "$tmp" <<'PY'
+import json, sys
+scenes, tmp = sys.argv[1], sys.argv[2]
+j = json.load(open(scenes + "/smoke-fit.job.json"))
+j["optimizer"]["iterations"], j["scene"], j["output"] = 2, scenes + "/smoke-fit.json", tmp + "/smoke1"
+for v in j["views"]:
+    v["target"] = {"scene": scenes + "/smoke.json", "spp": 16}
+json.dump(j, open(tmp + "/smoke.json", "w"))
+PY
+"$dray" optimize "$tmp/smoke.json" --threads 2 -q > /dev/null || bad "smoke job on 1 rank exited $?"
+${mpiexec/ N / 2 } "$dray" optimize "$tmp/smoke.json" -o "$tmp/smoke2" --threads 1 -q > /dev/null || bad "smoke job on 2 ranks exited $?"
+cmp -s "$tmp/smoke1/smoke.sigma_t.vol" "$tmp/smoke2/smoke.sigma_t.vol" && cmp -s "$tmp/smoke1/checkpoint.json" "$tmp/smoke2/checkpoint.json" \
+  && grep -q '"filename": "smoke.sigma_t.vol"' "$tmp/smoke1/final-scene.json" \
+  && ok "a density grid's trajectory is bitwise the same on 1x2 and 2x1 ranks x threads, written back as a .vol" \
+  || bad "the smoke job's grids differ across layouts (or the final scene does not name its .vol)"
 job "$tmp/fresh.json" "$tmp/fresh" 5
 "$dray" optimize "$tmp/fresh.json" --resume > "$tmp/out" 2> "$tmp/err"
 [ $? = 2 ] && grep -q "no checkpoint to resume from" "$tmp/err" && ok "--resume without a checkpoint" || bad "--resume without a checkpoint"
