@@ -46,9 +46,10 @@ namespace media_detail {
 
 inline float channel_mean(const glm::vec3& v) { return (v.x + v.y + v.z) / 3.f; }
 
+// exp(−σ t) per channel; over an infinite distance 0 (a constant: no 0 · ∞ derivative) where σ > 0.
 template <class T>
 Vec3<T> exp_neg(const Vec3<T>& sigma, float t) {
-  auto one = [&](const T& s) { return value(s) == 0.f ? T(1.f) : exp(-s * T(t)); };
+  auto one = [&](const T& s) { return value(s) == 0.f ? T(1.f) : std::isinf(t) ? T(0.f) : exp(-s * T(t)); };
   return {one(sigma.x), one(sigma.y), one(sigma.z)};
 }
 

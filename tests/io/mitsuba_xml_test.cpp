@@ -340,7 +340,8 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
       {"<emitter type=\"envmap\"><string name=\"filename\" value=\"sky.exr\"/><transform name=\"to_world\"><rotate x=\"1\" angle=\"30\"/></transform></emitter>",
        "may only rotate about +y"},
       {"<shape type=\"sphere\"><transform name=\"to_world\"><scale x=\"2\"/></transform></shape>", "must keep it a sphere"},
-      {"<medium type=\"homogeneous\"/>", "unsupported element at scene level"},
+      {"<medium type=\"sggx\"/>", "unsupported medium (supported: homogeneous, heterogeneous)"},
+      {"<phase type=\"hg\"/>", "unsupported element at scene level"},
       {"<shape type=\"sphere\"><float name=\"sharpness\" value=\"1\"/></shape>", "unsupported property \"sharpness\" for a sphere"},
       {"<bsdf type=\"diffuse\" id=\"a\"/><bsdf type=\"diffuse\" id=\"a\"/>", "id \"a\" is used twice"},
       // Mitsuba's own refusals: attributes an element does not take, a property given twice.

@@ -218,3 +218,26 @@ TEST_CASE("medium weights carry derivatives at fixed distances: means match the 
   check_within(d_pass, -sigma * L * tr, "d passed / d scale");
   check_within(d_scatter, albedo * sigma * L * tr, "d scattered / d scale");
 }
+
+TEST_CASE("an unbounded medium with an empty channel: finite weights and derivatives", "[media]") {
+  // σt (1, 0, 2) to infinity: a flight drawn in the empty channel passes forever; the others'
+  // transmittance is 0 there, with derivative 0 (not 0 · ∞).
+  using D1 = ad::Dual<1>;
+  Fixture f = homogeneous(glm::vec3(1.f, 0.f, 2.f), glm::vec3(0.5f), 1.f);
+  std::vector<int> seeds(f.params.values().size(), -1);
+  seeds[f.medium.scale] = 0;
+  const ParamView<D1> PD(f.params, seeds.data());
+  const Ray r{glm::vec3(0.f), glm::vec3(0.f, 1.f, 0.f), INFINITY};
+  Sampler s(4, 4, 4);
+  int passed = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const FreeFlight<D1> ff = sample_free_flight(f.medium, f.volumes, PD, r, INFINITY, s);
+    passed += !ff.scattered;
+    for (int c = 0; c < 3; ++c) REQUIRE((std::isfinite(ff.weight[c].v) && std::isfinite(ff.weight[c].d[0])));
+  }
+  CHECK(passed > 700);  // a third of the flights draw the empty channel
+  const Vec3<D1> tr = medium_transmittance(f.medium, f.volumes, PD, r, INFINITY, s);
+  CHECK(tr.x.v == 0.f);
+  CHECK(tr.y.v == 1.f);
+  CHECK(tr.x.d[0] == 0.f);
+}
