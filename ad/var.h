@@ -4,6 +4,7 @@
 // partial derivatives on this thread's tape (ad/tape.h); the rule is written beside each.
 // The value part of every operation is the same float operation as in the plain-float kernel.
 #include <cmath>
+#include <span>
 
 #include "ad/scalar.h"
 #include "ad/tape.h"
@@ -39,6 +40,17 @@ struct Var {
     for (int k = 0; k < N; ++k)
       if (a[k].index >= 0) {
         r.i = record_n(a, N);
+        break;
+      }
+    return r;
+  }
+
+  // A result with any number of arguments in one statement (recorded when one is on the tape).
+  static Var make_dynamic(float value, std::span<const Tape::Arg> a) {
+    Var r(value);
+    for (const Tape::Arg& x : a)
+      if (x.index >= 0) {
+        r.i = record_n(a.data(), int(a.size()));
         break;
       }
     return r;

@@ -33,10 +33,13 @@ struct GridVolume {
   // Rebuilds the supergrid from the values: `max_cells` a side at most (1: one global majorant).
   void refresh_majorants(const ParamTable& params, int max_cells = 16);
 
-  // Channel c of the value at p (unit-cube coordinates): trilinear between the eight voxels
-  // around p (clamped at the edges), as two weighted sums of four (one tape statement each).
-  template <class T>
-  T eval_channel(const ParamView<T>& P, const glm::vec3& p, int c) const {
+  // The eight voxels around p (unit-cube coordinates) in channel c, as block slots, and their
+  // trilinear weights (between voxel centres, clamped at the edges).
+  struct Stencil {
+    Slot slot[8];
+    float w[8];
+  };
+  Stencil stencil(const glm::vec3& p, int c) const {
     int i0[3], i1[3];
     float w1[3];
     for (int a = 0; a < 3; ++a) {
@@ -45,15 +48,30 @@ struct GridVolume {
       i0[a] = std::clamp(int(f), 0, res[a] - 1);
       i1[a] = std::clamp(int(f) + 1, 0, res[a] - 1);
     }
-    T v[2][4];
-    float w[2][4];
+    Stencil s;
     for (int k = 0; k < 8; ++k) {
       const int x = k & 1 ? i1[0] : i0[0], y = k & 2 ? i1[1] : i0[1], z = k & 4 ? i1[2] : i0[2];
       const size_t voxel = (size_t(z) * size_t(res.y) + size_t(y)) * size_t(res.x) + size_t(x);
-      v[k >> 2][k & 3] = P.scalar(data + Slot(voxel * size_t(channels) + size_t(c)));
-      w[k >> 2][k & 3] = (k & 1 ? w1[0] : 1.f - w1[0]) * (k & 2 ? w1[1] : 1.f - w1[1]) * (k & 4 ? w1[2] : 1.f - w1[2]);
+      s.slot[k] = data + Slot(voxel * size_t(channels) + size_t(c));
+      s.w[k] = (k & 1 ? w1[0] : 1.f - w1[0]) * (k & 2 ? w1[1] : 1.f - w1[1]) * (k & 4 ? w1[2] : 1.f - w1[2]);
+    }
+    return s;
+  }
+  // The stencil's value, as two weighted sums of four (one tape statement each).
+  template <class T>
+  static T eval_stencil(const ParamView<T>& P, const Stencil& s) {
+    T v[2][4];
+    float w[2][4];
+    for (int k = 0; k < 8; ++k) {
+      v[k >> 2][k & 3] = P.scalar(s.slot[k]);
+      w[k >> 2][k & 3] = s.w[k];
     }
     return weighted_sum(v[0], w[0]) + weighted_sum(v[1], w[1]);
+  }
+  // Channel c of the value at p (unit-cube coordinates).
+  template <class T>
+  T eval_channel(const ParamView<T>& P, const glm::vec3& p, int c) const {
+    return eval_stencil(P, stencil(p, c));
   }
 
   // The value at p per channel (one channel: the same in all three).

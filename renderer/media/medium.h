@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "renderer/core/ray.h"
@@ -113,29 +114,83 @@ Vec3<T> medium_albedo(const Medium& m, const std::vector<GridVolume>& volumes, c
 
 namespace media_detail {
 
-// Tracking through a grid against its supergrid's majorants: f(t, σt) at each tentative collision
-// (σt per channel: `grey` says one channel, σt.x) until it returns false. σt is evaluated in T,
-// one value for a grey grid.
-template <class T, class F>
-void track(const Medium& m, const std::vector<GridVolume>& volumes, const ParamView<T>& P, const Ray& r, float t_end,
-           Sampler& sampler, F&& f) {
-  const GridVolume& g = volumes[size_t(m.sigma_t_grid)];
-  const T scale = P.scalar(m.scale);
-  majorant_segments(g, r, 0.f, t_end, value(scale), [&](float a, float b, float mu) {
+// Tracking through grid g (σt times `scale`) against its supergrid's majorants: f(t, majorant, p)
+// at each tentative collision (p in the grid's unit cube) until it returns false.
+template <class F>
+void track(const GridVolume& g, const Ray& r, float t_end, float scale, Sampler& sampler, F&& f) {
+  majorant_segments(g, r, 0.f, t_end, scale, [&](float a, float b, float mu) {
     if (!(mu > 0.f)) return true;
     for (float t = a;;) {
       t -= std::log(1.f - sampler.next()) / mu;  // 1 − u is exact for 24-bit u
       if (!(t < b)) return true;
-      const glm::vec3 p = glm::vec3(g.to_local * glm::vec4(r.o + r.d * t, 1.f));
-      if (g.channels == 1) {
-        const T s = g.eval_channel(P, p, 0) * scale;
-        if (!f(t, mu, Vec3<T>(s, s, s))) return false;
-      } else if (!f(t, mu, g.eval(P, p) * scale)) {
-        return false;
-      }
+      if (!f(t, mu, glm::vec3(g.to_local * glm::vec4(r.o + r.d * t, 1.f)))) return false;
     }
   });
 }
+
+// σt of grid g (times scale) at p per channel, in T.
+template <class T>
+Vec3<T> grid_sigma_t(const GridVolume& g, const ParamView<T>& P, const glm::vec3& p, const T& scale) {
+  if (g.channels == 1) {
+    const T s = g.eval_channel(P, p, 0) * scale;
+    return {s, s, s};
+  }
+  return g.eval(P, p) * scale;
+}
+
+// A grey grid's product of null-collision factors (μ − σ)/(μ q) along a flight (σ = scale · v,
+// v the voxels' trilinear value at the collision), in T. In ad::Var it is one tape statement for
+// the whole flight, with every voxel's and the scale's partial, instead of a few statements per
+// collision: d ln factor / d voxel = −scale w / (μ − σ), d ln factor / d scale = −v / (μ − σ).
+// The value is the same float arithmetic in every T (decisions replay bit for bit).
+template <class T>
+class GreyProduct {
+ public:
+  GreyProduct(const ParamView<T>& P, const T& scale) : P_(P), scale_(scale) {
+    if constexpr (std::is_same_v<T, ad::Var>) args().clear();
+  }
+  // The factor at stencil st (value v) of a collision with majorant mu, passed with probability q.
+  void multiply(const GridVolume::Stencil& st, float v, float mu, float q) {
+    const float sigma = v * value(scale_);
+    if constexpr (std::is_same_v<T, float>) {
+      product_ = product_ * (mu - sigma) / (mu * q);
+    } else if constexpr (std::is_same_v<T, ad::Var>) {
+      product_.v = product_.v * (mu - sigma) / (mu * q);
+      if (!(mu - sigma > 0.f)) return void(zero_ = true);
+      const float inv = 1.f / (mu - sigma);
+      for (int k = 0; k < 8; ++k) {
+        const int32_t i = P_.scalar(st.slot[k]).i;
+        if (i >= 0) args().push_back({i, -value(scale_) * st.w[k] * inv});
+      }
+      d_scale_ -= v * inv;
+    } else {
+      product_ = product_ * (T(mu) - GridVolume::eval_stencil(P_, st) * scale_) / T(mu * q);
+    }
+  }
+  float value_now() const { return value(product_); }
+  T result() const {
+    if constexpr (std::is_same_v<T, ad::Var>) {
+      if (zero_ || (args().empty() && scale_.i < 0)) return ad::Var(product_.v);
+      for (ad::Tape::Arg& a : args()) a.partial *= product_.v;
+      if (scale_.i >= 0) args().push_back({scale_.i, d_scale_ * product_.v});
+      return ad::Var::make_dynamic(product_.v, args());
+    } else {
+      return product_;
+    }
+  }
+
+ private:
+  // One buffer a thread (flights do not nest), cleared as each product starts.
+  static std::vector<ad::Tape::Arg>& args() {
+    thread_local std::vector<ad::Tape::Arg> a;
+    return a;
+  }
+  const ParamView<T>& P_;
+  T scale_;
+  T product_ = T(1.f);
+  float d_scale_ = 0.f;
+  bool zero_ = false;
+};
 
 }  // namespace media_detail
 
@@ -167,23 +222,35 @@ FreeFlight<T> sample_free_flight(const Medium& m, const std::vector<GridVolume>&
     }
     return out;
   }
-  // A grid: delta tracking, cell by cell; a grey grid carries one weight (its null collisions'
-  // weights are 1 in value and carry the voxels' derivatives).
-  T grey(1.f);
-  const bool is_grey = volumes[size_t(m.sigma_t_grid)].channels == 1;
-  track(m, volumes, P, r, t_end, sampler, [&](float t, float mu, const Vec3<T>& sigma_t) {
-    const float p_real = std::min(1.f, channel_mean(value(sigma_t)) / mu);
+  // A grid: delta tracking, cell by cell, with spectral-tracking weights; a grey grid's null
+  // collisions multiply one product (weights 1 in value that carry the voxels' derivatives).
+  const GridVolume& g = volumes[size_t(m.sigma_t_grid)];
+  const T scale = P.scalar(m.scale);
+  const ParamView<float> PF = P.values_only();
+  GreyProduct<T> grey(P, scale);
+  track(g, r, t_end, value(scale), sampler, [&](float t, float mu, const glm::vec3& p) {
+    GridVolume::Stencil st;
+    float v = 0.f;  // a grey grid's value (σt over scale)
+    glm::vec3 sigma;
+    if (g.channels == 1) {
+      st = g.stencil(p, 0);
+      v = GridVolume::eval_stencil(PF, st);
+      sigma = glm::vec3(v * value(scale));
+    } else {
+      sigma = value(g.eval(PF, p) * value(scale));
+    }
+    const float p_real = std::min(1.f, channel_mean(sigma) / mu);
     if (sampler.next() < p_real) {
       out.scattered = true;
       out.t = t;
-      out.weight = out.weight * Vec3<T>(grey) * sigma_t * medium_albedo(m, volumes, P, r.o + r.d * t) / T(mu * p_real);
+      out.weight = out.weight * grid_sigma_t(g, P, p, scale) * medium_albedo(m, volumes, P, r.o + r.d * t) / T(mu * p_real);
       return false;
     }
-    if (is_grey) grey = grey * (T(mu) - sigma_t.x) / T(mu * (1.f - p_real));
-    else out.weight = out.weight * (Vec3<T>(T(mu)) - sigma_t) / T(mu * (1.f - p_real));
+    if (g.channels == 1) grey.multiply(st, v, mu, 1.f - p_real);
+    else out.weight = out.weight * (Vec3<T>(T(mu)) - grid_sigma_t(g, P, p, scale)) / T(mu * (1.f - p_real));
     return true;
   });
-  if (!out.scattered) out.weight = out.weight * Vec3<T>(grey);
+  if (g.channels == 1) out.weight = out.weight * Vec3<T>(grey.result());
   return out;
 }
 
@@ -194,18 +261,24 @@ Vec3<T> medium_transmittance(const Medium& m, const std::vector<GridVolume>& vol
                              float t_end, Sampler& sampler) {
   using namespace media_detail;
   if (m.sigma_t_grid < 0) return exp_neg(medium_sigma_t(m, volumes, P, r.o), t_end);
-  T grey(1.f);
+  const GridVolume& g = volumes[size_t(m.sigma_t_grid)];
+  const T scale = P.scalar(m.scale);
+  const ParamView<float> PF = P.values_only();
+  if (g.channels == 1) {
+    GreyProduct<T> grey(P, scale);
+      track(g, r, t_end, value(scale), sampler, [&](float, float mu, const glm::vec3& p) {
+      const GridVolume::Stencil st = g.stencil(p, 0);
+      grey.multiply(st, GridVolume::eval_stencil(PF, st), mu, 1.f);
+      return grey.value_now() != 0.f;
+    });
+    return Vec3<T>(grey.result());
+  }
   Vec3<T> tr(T(1.f));
-  const bool is_grey = volumes[size_t(m.sigma_t_grid)].channels == 1;
-  track(m, volumes, P, r, t_end, sampler, [&](float, float mu, const Vec3<T>& sigma_t) {
-    if (is_grey) {
-      grey = grey * (T(mu) - sigma_t.x) / T(mu);
-      return value(grey) != 0.f;
-    }
-    tr = tr * (Vec3<T>(T(mu)) - sigma_t) / T(mu);
+  track(g, r, t_end, value(scale), sampler, [&](float, float mu, const glm::vec3& p) {
+    tr = tr * (Vec3<T>(T(mu)) - grid_sigma_t(g, P, p, scale)) / T(mu);
     return value(tr) != glm::vec3(0.f);
   });
-  return tr * Vec3<T>(grey);
+  return tr;
 }
 
 }  // namespace dray
