@@ -55,13 +55,21 @@ bool is_rgb_texture_block(const std::string& name, const Scene& scene) {
   return name.rfind("textures.", 0) == 0 && e && e->block() && e->shape.size() == 3 && e->shape[2] == 3;
 }
 
-// A `large_steps` λ: for a whole mesh vertex block or RGB texture block.
+// Whether `name` is a whole medium grid block, media.ID.KEY (Z×Y×X×channels).
+bool is_grid_block(const std::string& name, const Scene& scene) {
+  const auto e = scene.params.find(name);
+  return name.rfind("media.", 0) == 0 && e && e->block() && e->shape.size() == 4;
+}
+
+// A `large_steps` λ: for a whole mesh vertex block, RGB texture block or medium grid block.
 double large_steps_lambda(const JsonReader& rd, const json& value, const std::string& where, const std::string& key,
                           const Scene& scene) {
   const double lambda = rd.number(value, where + "/large_steps");
   if (!(lambda >= 0)) rd.fail(where + "/large_steps", "must be at least 0");
-  if (!is_vertex_block(key) && !is_rgb_texture_block(key, scene))
-    rd.fail(where + "/large_steps", "applies to a whole mesh vertex block (shapes.NAME.vertices) or RGB texture block (textures.NAME.data)");
+  if (!is_vertex_block(key) && !is_rgb_texture_block(key, scene) && !is_grid_block(key, scene))
+    rd.fail(where + "/large_steps",
+            "applies to a whole mesh vertex block (shapes.NAME.vertices), RGB texture block (textures.NAME.data) or medium grid "
+            "block (media.ID.sigma_t or albedo given by a gridvolume)");
   return lambda;
 }
 

@@ -18,6 +18,18 @@ std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scen
         for (const MeshEdge& me : m.edges) edges.push_back({me.v0, me.v1});
         rows = m.object_positions.size();
       }
+    if (rows == 0 && e.shape.size() == 4) {  // a medium's grid (Z×Y×X×channels): the voxels' 6-neighbours
+      const uint32_t d = e.shape[0], h = e.shape[1], w = e.shape[2];
+      for (uint32_t z = 0; z < d; ++z)
+        for (uint32_t i = 0; i < h; ++i)
+          for (uint32_t j = 0; j < w; ++j) {
+            const uint32_t v = (z * h + i) * w + j;
+            if (j + 1 < w) edges.push_back({v, v + 1});
+            if (i + 1 < h) edges.push_back({v, v + w});
+            if (z + 1 < d) edges.push_back({v, v + h * w});
+          }
+      rows = size_t(d) * h * w;
+    }
     if (rows == 0) {  // a texture's texels (H×W×3): the grid's 4-neighbours
       const uint32_t h = e.shape[0], w = e.shape[1];
       for (uint32_t i = 0; i < h; ++i)

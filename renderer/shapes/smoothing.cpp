@@ -31,24 +31,24 @@ void SmoothingSystem::apply(const std::vector<double>& in, std::vector<double>& 
 }
 
 std::vector<double> SmoothingSystem::multiply(std::span<const double> x) const {
-  const size_t n = vertices();
+  const size_t n = vertices(), cols = x.size() / n;
   std::vector<double> y(x.size()), in(n), out(n);
-  for (size_t c = 0; c < 3; ++c) {
-    for (size_t v = 0; v < n; ++v) in[v] = x[3 * v + c];
+  for (size_t c = 0; c < cols; ++c) {
+    for (size_t v = 0; v < n; ++v) in[v] = x[cols * v + c];
     apply(in, out);
-    for (size_t v = 0; v < n; ++v) y[3 * v + c] = out[v];
+    for (size_t v = 0; v < n; ++v) y[cols * v + c] = out[v];
   }
   return y;
 }
 
 std::vector<double> SmoothingSystem::solve(std::span<const double> b) const {
-  const size_t n = vertices();
+  const size_t n = vertices(), cols = b.size() / n;
   std::vector<double> x(b.size(), 0.0);
   std::vector<double> r(n), z(n), p(n), q(n);
-  for (int c = 0; c < 3; ++c) {
+  for (size_t c = 0; c < cols; ++c) {
     double bb = 0;
     for (size_t v = 0; v < n; ++v) {
-      r[v] = b[3 * v + size_t(c)];
+      r[v] = b[cols * v + c];
       bb += r[v] * r[v];
     }
     if (bb == 0) continue;
@@ -80,7 +80,7 @@ std::vector<double> SmoothingSystem::solve(std::span<const double> b) const {
       rz = rz_next;
       for (size_t v = 0; v < n; ++v) p[v] = z[v] + beta * p[v];
     }
-    for (size_t v = 0; v < n; ++v) x[3 * v + size_t(c)] = xc[v];
+    for (size_t v = 0; v < n; ++v) x[cols * v + c] = xc[v];
   }
   return x;
 }

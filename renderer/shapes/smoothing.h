@@ -3,7 +3,9 @@
 // Inverse Rendering of Geometry"): M = I + λ L, with L the combinatorial graph Laplacian of the
 // mesh's edges (a vertex's degree on the diagonal, -1 per neighbour). Gradients of vertex
 // positions taken through M⁻¹ are smooth over the surface, so a step moves whole regions instead
-// of single vertices. M is symmetric positive definite: conjugate gradients solve it.
+// of single vertices. The same system over a texture's texels (4-neighbours) or a medium grid's
+// voxels (6-neighbours) smooths their steps. M is symmetric positive definite: conjugate gradients
+// solve it.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -18,9 +20,9 @@ class SmoothingSystem {
   SmoothingSystem(size_t vertices, std::span<const std::pair<uint32_t, uint32_t>> edges, double lambda);
 
   size_t vertices() const { return degree_.size(); }
-  // y = M x for V×3 values (row-major: vertex by vertex, x y z).
+  // y = M x for V×C values (row-major: vertex by vertex, its C columns; C = x.size() / V).
   std::vector<double> multiply(std::span<const double> x) const;
-  // x with M x = b (V×3), by conjugate gradients per column with the diagonal as
+  // x with M x = b (V×C), by conjugate gradients per column with the diagonal as
   // preconditioner, to a relative residual of 1e-12 (deterministic: a fixed order of operations).
   std::vector<double> solve(std::span<const double> b) const;
 
