@@ -93,6 +93,9 @@ struct RenderSettings {
   // "volpath" (Mitsuba's volpath, volpathmis): paths cross media and null surfaces
   // (renderer/integrators/volume.h); "path" ignores media, as Mitsuba's path does.
   bool volpath = false;
+  // Mitsuba's hide_emitters: light sources seen from the camera directly (or through null
+  // surfaces and media without scattering) are black; they still light the scene.
+  bool hide_emitters = false;
   // Cells a side of each grid's majorant supergrid (renderer/media/grid_volume.h); 1: one majorant.
   int majorant_cells = 16;
 };

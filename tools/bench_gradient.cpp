@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   CLI::App app{"Gradient pass vs primal render"};
   std::string scene_path = "scenes/cornell-box.json";
   int width = 64, height = 64, spp = 8, threads = 1, repeats = 3;
-  bool gradient_only = false, primal_only = false, whole_path = false, same_samples = false, appearance = false, one_type = false;
+  bool gradient_only = false, primal_only = false, whole_path = false, same_samples = false, appearance = false, one_type = false,
+       no_flight_log = false;
   std::vector<std::string> wrt;
   app.add_option("SCENE", scene_path, "Scene file");
   app.add_option("--width", width, "Image width");
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   app.add_flag("--gradient-only", gradient_only, "Only run the gradient pass once (for peak-memory measurements)");
   app.add_flag("--primal-only", primal_only, "Only render once (the primal's peak memory)");
   app.add_flag("--whole-path-tape", whole_path, "The reference adjoint (one whole-path tape per sample) instead of path replay");
+  app.add_flag("--no-flight-log", no_flight_log, "Track medium flights again at replay instead of reading the float pass's flight log");
   app.add_flag("--one-type", one_type, "Replay with geometry in the adjoint type even where no geometry is differentiated (the two-type kernel's reference)");
   app.add_flag("--same-samples", same_samples, "Adjoint with the primal's samples (replays its recorded paths) instead of independent ones");
   app.add_flag("--appearance", appearance,
@@ -65,6 +67,7 @@ int main(int argc, char** argv) {
   auto mode = [&](bool plain) {
     GradientMode m{plain, whole_path};
     m.one_type = one_type;
+    m.flight_log = !no_flight_log;
     m.sums_only = !plain;  // as the MPI pipeline: the exact sums, reduced without their doubles
     return m;
   };

@@ -21,6 +21,8 @@ class Sampler {
   float next() { return to_unit(mix64(key_ + 0x9e3779b97f4a7c15ull * ++dimension_)); }
 
   uint32_t dimension() const { return dimension_; }
+  // Continues from a dimension reached before (path replay resumes a recorded flight's draws).
+  void seek(uint32_t dimension) { dimension_ = dimension; }
 
   // The top 24 bits as a float in [0, 1): exactly representable, never 1.
   static float to_unit(uint64_t bits) { return float(bits >> 40) * 0x1p-24f; }

@@ -82,6 +82,7 @@ namespace {
 struct AdjointScratch {
   RecordedPaths primal;                          // the pixel's paths from its primal pass
   std::vector<VertexRecord> path;                // a path traced again for replay
+  std::vector<FlightStep> path_flights;          // and its flights
   std::vector<std::pair<int, float>> sample;     // one sample's adjoints, staged once known finite
 };
 
@@ -128,16 +129,18 @@ long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, u
 // (renderer/integrators/prb.h). The same derivative as the whole-path tape.
 long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const CameraFrame<float>& frame,
                           const ParamView<ad::Var>& P, const ReplaySetup& rs, uint64_t seed, bool recorded, int x, int y,
-                          const glm::dvec3& dloss_dpixel, AdjointScratch& scratch, PixelAdjoints& out) {
+                          bool flight_log, const glm::dvec3& dloss_dpixel, AdjointScratch& scratch, PixelAdjoints& out) {
   const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
   const int n = scene.render.spp;
   const glm::vec3 dL(dloss_dpixel / double(n));
   long dropped = 0;
   for (int s = 0; s < n; ++s) {
     std::span<const VertexRecord> path;
+    std::span<const FlightStep> flights;
     float jx, jy;
     if (recorded && size_t(s) < scratch.primal.samples.size()) {
       path = scratch.primal.path(size_t(s));
+      flights = scratch.primal.flights;
       jx = scratch.primal.samples[size_t(s)].jx;
       jy = scratch.primal.samples[size_t(s)].jy;
     } else {
@@ -146,13 +149,19 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
       jx = j.x;
       jy = j.y;
       scratch.path.clear();
-      radiance(scene, Pf, camera_ray(frame, float(x) + jx, float(y) + jy), sampler, &scratch.path);
+      scratch.path_flights.clear();
+      {
+        const RecordFlights record(&scratch.path_flights);
+        radiance(scene, Pf, camera_ray(frame, float(x) + jx, float(y) + jy), sampler, &scratch.path);
+      }
       path = scratch.path;
+      flights = scratch.path_flights;
     }
+    if (!flight_log) flights = {};
     scratch.sample.clear();
     auto sink = [&](int g, float adj) { scratch.sample.push_back({g, adj}); };
-    if (!(rs.geometry ? replay_path<ad::Var>(scene, P, rs, path, float(x) + jx, float(y) + jy, dL, sink)
-                      : replay_path<float>(scene, P, rs, path, float(x) + jx, float(y) + jy, dL, sink))) {
+    if (!(rs.geometry ? replay_path<ad::Var>(scene, P, rs, path, flights, float(x) + jx, float(y) + jy, dL, sink)
+                      : replay_path<float>(scene, P, rs, path, flights, float(x) + jx, float(y) + jy, dL, sink))) {
       ++dropped;
       continue;
     }
@@ -230,7 +239,8 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
         if (params.empty()) continue;
         PixelAdjoints out{mine, lifted[size_t(me)]};
         dropped_samples[size_t(me)] +=
-            replay ? adjoint_pixel_replay(scene, Pf, frame, Pv, rs, adjoint_seed, recorded, x, y, dloss, scratch[size_t(me)], out)
+            replay ? adjoint_pixel_replay(scene, Pf, frame, Pv, rs, adjoint_seed, recorded, x, y, mode.flight_log, dloss,
+                                          scratch[size_t(me)], out)
                    : adjoint_pixel_whole_path(scene, Pv, adjoint_seed, x, y, dloss, out);
       }
   });

@@ -76,6 +76,9 @@ struct GradientMode {
   // each); samples past it are traced again in float (the same paths: the gradient is bitwise
   // the same for any bound).
   size_t record_vertices = size_t(1) << 14;
+  // Replay medium flights from the float pass's flight log (renderer/media/flight_log.h); false:
+  // track them again (tests: the log changes no bit).
+  bool flight_log = true;
   // The replay on one scalar type (geometry in the adjoint type too) even where the pass seeds no
   // geometry: the reference of the two-type kernel (renderer/integrators/two_types.h), for tests
   // and `--one-type` of dray-bench-gradient.

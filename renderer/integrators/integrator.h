@@ -147,7 +147,10 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
       beta *= (S(1.f) - opacity) / S(1.f - value(opacity));
       const Vec3<G> n_in = back ? sp.n : -sp.n;  // the side the ray goes on to
       st.medium = medium_toward(scene, hit.prim, value(sp.n), fray.d, st.medium);
-      if (volpath) st.depth = depth;
+      if (volpath) {  // a null event: no bounce
+        st.depth = depth;
+        st.hide_emission = hide_emission;
+      }
       ray = {sp.p + n_in * G(eps), ray.d};
       return true;
     }
@@ -249,6 +252,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
     ray = {origin_toward(wi_f), wi};
     if (volpath && is_thin_dielectric(bsdf) && (s.lobe & kLobeTransmission)) {
       st.depth = depth;  // a null event: no bounce, the MIS state of the last one kept
+      st.hide_emission = hide_emission;
       return true;
     }
     if (last) return false;
@@ -290,6 +294,7 @@ struct VertexRecord {
   PathState<float> state;
   Sampler sampler;
   VertexEvents events;
+  uint32_t flight_at = 0;  // its first flight in the recording's flight log (renderer/media/flight_log.h)
 };
 
 // The radiance a path gathers from state `st` on (one path sample). With `record` (float only),
@@ -301,7 +306,7 @@ Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, PathState<G, S> st, 
   for (;;) {
     if constexpr (std::is_same_v<S, float>) {
       if (record) {
-        record->push_back({st, sampler, {}});
+        record->push_back({st, sampler, {}, FlightCursor::local().position()});
         const bool more = path_vertex(scene, P, st, sampler, record->back().events);
         if (!more) break;
         continue;
@@ -319,6 +324,7 @@ Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, RayT<G> ray, Sampler
   PathState<G, S> st;
   st.ray = ray;
   st.medium = scene.render.volpath ? scene.camera_medium : -1;
+  st.hide_emission = scene.render.hide_emitters;
   return radiance(scene, P, st, sampler, record);
 }
 

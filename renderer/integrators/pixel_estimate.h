@@ -53,6 +53,7 @@ PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x
     Vec3<T> L;
     if constexpr (std::is_same_v<T, float>) {
       std::vector<VertexRecord>* into = record ? record->begin_sample(jx, jy) : nullptr;
+      const RecordFlights flights(into ? &record->flights : nullptr);
       L = radiance(scene, P, ray, sampler, into);
       if (into) record->end_sample();
     } else {

@@ -29,17 +29,20 @@ struct RecordedPaths {
   };
   std::vector<VertexRecord> vertices;
   std::vector<Sample> samples;
+  std::vector<FlightStep> flights;         // the samples' tracked flights (renderer/media/flight_log.h)
   size_t max_vertices = size_t(1) << 14;
+  size_t max_flight_steps = size_t(1) << 18;  // 3 MB
   bool open = true;                        // still recording
 
   void clear() {
     vertices.clear();
     samples.clear();
+    flights.clear();
     open = true;
   }
-  // Where the next sample's vertices go, or nullptr once the bound is reached.
+  // Where the next sample's vertices go, or nullptr once a bound is reached.
   std::vector<VertexRecord>* begin_sample(float jx, float jy) {
-    if (!open || vertices.size() >= max_vertices) {
+    if (!open || vertices.size() >= max_vertices || flights.size() >= max_flight_steps) {
       open = false;
       return nullptr;
     }
@@ -89,6 +92,7 @@ PathState<G, ad::Var> lift_state(const PathState<float>& f, const ReplaySetup& r
   st.specular = f.specular;
   st.bsdf_pdf = f.bsdf_pdf;
   st.depth = f.depth;
+  st.hide_emission = f.hide_emission;
   st.medium = f.medium;
   st.prev_medium = f.prev_medium;
   return st;
@@ -109,14 +113,16 @@ inline void seed_state(ad::Tape& tape, const PathState<ad::Var>& st, const std::
 
 }  // namespace detail
 
-// Replays one recorded path (`path`, whose camera ray went through film point (fx, fy)) with
+// Replays one recorded path (`path`, whose camera ray went through film point (fx, fy); its flights
+// in `flights`, the recording's flight log) with
 // d loss / d sample radiance `dL`: hands sink(gradient index, adjoint) every parameter's and
 // lifted entry's adjoint. Returns false when an adjoint was not finite (what was handed before
 // is then the caller's to drop). G is the geometry type: ad::Var when rs.geometry, else float.
 template <class G, class Sink>
 bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySetup& rs, std::span<const VertexRecord> path,
-                 float fx, float fy, const glm::vec3& dL, Sink&& sink) {
+                 std::span<const FlightStep> flights, float fx, float fy, const glm::vec3& dL, Sink&& sink) {
   ad::Tape& tape = ad::Tape::local();
+  const ReplayFlights replay(flights);
   std::array<float, kCarriedState> carry{};  // adjoint of the next vertex's incoming state
   bool ok = true;
   auto sweep = [&](std::array<float, kCarriedState>& into) {
@@ -129,6 +135,7 @@ bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySe
   for (size_t i = path.size(); ok && i-- > 0;) {
     tape.clear();
     PathState<G, ad::Var> st = detail::lift_state<G>(path[i].state, rs);
+    replay.seek(path[i].flight_at);
     Sampler sampler = path[i].sampler;
     VertexEvents ev = path[i].events;
     path_vertex(scene, P, st, sampler, ev, true);

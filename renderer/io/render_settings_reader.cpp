@@ -51,7 +51,7 @@ PixelFilter filter(const JsonReader& rd, const json& j, const std::string& p) {
 
 RenderSettings read_render_settings(const JsonReader& rd, const json& j, const Camera& camera) {
   const std::string p = "/render";
-  rd.object(j, p, {"spp", "max_depth", "seed", "boundary_samples", "indirect_samples", "filter", "crop", "integrator", "majorant_cells"});
+  rd.object(j, p, {"spp", "max_depth", "seed", "boundary_samples", "indirect_samples", "filter", "crop", "integrator", "majorant_cells", "hide_emitters"});
   RenderSettings r;
   if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
   if (j.contains("max_depth")) r.max_depth = int(rd.integer(j["max_depth"], p + "/max_depth", 0, 1024));
@@ -63,6 +63,7 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
   if (j.contains("filter")) r.filter = filter(rd, j["filter"], p + "/filter");
   if (j.contains("crop")) r.crop = crop(rd, j["crop"], p + "/crop", camera);
   if (j.contains("majorant_cells")) r.majorant_cells = int(rd.integer(j["majorant_cells"], p + "/majorant_cells", 1, 64));
+  if (j.contains("hide_emitters")) r.hide_emitters = rd.boolean(j["hide_emitters"], p + "/hide_emitters");
   if (j.contains("integrator")) {
     const std::string t = rd.string(j["integrator"], p + "/integrator");
     if (t != "path" && t != "volpath") rd.fail(p + "/integrator", "unknown integrator \"" + t + "\" (known: path, volpath)");

@@ -12,6 +12,7 @@
 // majorant of each supergrid cell, with spectral-tracking weights (Kutz et al. 2017) where σt
 // differs per channel. Transmittance is exact in homogeneous media, ratio tracking in others.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <type_traits>
@@ -19,6 +20,7 @@
 
 #include "renderer/core/ray.h"
 #include "renderer/core/sampler.h"
+#include "renderer/media/flight_log.h"
 #include "renderer/media/grid_volume.h"
 #include "renderer/media/phase.h"
 
@@ -114,18 +116,46 @@ Vec3<T> medium_albedo(const Medium& m, const std::vector<GridVolume>& volumes, c
 
 namespace media_detail {
 
+// A recorded flight replayed: f(t, majorant) at each collision the float pass logged, with the
+// sampler where it was after each distance draw and, at the end, after the flight. False (nothing
+// done) when the log's next flight is not this one (renderer/media/flight_log.h).
+template <class F>
+bool replay_flight(FlightCursor& c, float t_end, Sampler& sampler, F&& f) {
+  if (c.at >= c.read.size()) return false;
+  const FlightStep& h = c.read[c.at];
+  if (h.mu != FlightStep::kHeader || h.t != t_end || h.dimension != sampler.dimension()) return false;
+  size_t i = c.at + 1;
+  bool going = true;
+  for (; i < c.read.size() && c.read[i].mu != FlightStep::kFooter; ++i)
+    if (going) {
+      sampler.seek(c.read[i].dimension);
+      going = f(c.read[i].t, c.read[i].mu);
+    }
+  if (i < c.read.size()) sampler.seek(c.read[i].dimension);
+  c.at = i + 1;
+  return true;
+}
+
 // Tracking through grid g (σt times `scale`) against its supergrid's majorants: f(t, majorant, p)
-// at each tentative collision (p in the grid's unit cube) until it returns false.
+// at each tentative collision (p in the grid's unit cube) until it returns false. Recorded into,
+// or replayed from, the thread's flight log when one is set.
 template <class F>
 void track(const GridVolume& g, const Ray& r, float t_end, float scale, Sampler& sampler, F&& f) {
+  auto local = [&](float t) { return glm::vec3(g.to_local * glm::vec4(r.o + r.d * t, 1.f)); };
+  FlightCursor& c = FlightCursor::local();
+  if (c.replaying && replay_flight(c, t_end, sampler, [&](float t, float mu) { return f(t, mu, local(t)); })) return;
+  std::vector<FlightStep>* log = c.write;
+  if (log) log->push_back({t_end, FlightStep::kHeader, sampler.dimension()});
   majorant_segments(g, r, 0.f, t_end, scale, [&](float a, float b, float mu) {
     if (!(mu > 0.f)) return true;
     for (float t = a;;) {
       t -= std::log(1.f - sampler.next()) / mu;  // 1 − u is exact for 24-bit u
       if (!(t < b)) return true;
-      if (!f(t, mu, glm::vec3(g.to_local * glm::vec4(r.o + r.d * t, 1.f)))) return false;
+      if (log) log->push_back({t, mu, sampler.dimension()});
+      if (!f(t, mu, local(t))) return false;
     }
   });
+  if (log) log->push_back({0.f, FlightStep::kFooter, sampler.dimension()});
 }
 
 // σt of grid g (times scale) at p per channel, in T.
@@ -147,7 +177,14 @@ template <class T>
 class GreyProduct {
  public:
   GreyProduct(const ParamView<T>& P, const T& scale) : P_(P), scale_(scale) {
-    if constexpr (std::is_same_v<T, ad::Var>) args().clear();
+    if constexpr (std::is_same_v<T, ad::Var>) {
+      Buffers& b = buffers();
+      b.args.clear();
+      if (++b.stamp == 0) {  // wrapped: no entry may look current
+        b.cache.fill({});
+        b.stamp = 1;
+      }
+    }
   }
   // The factor at stencil st (value v) of a collision with majorant mu, passed with probability q.
   void multiply(const GridVolume::Stencil& st, float v, float mu, float q) {
@@ -158,9 +195,16 @@ class GreyProduct {
       product_.v = product_.v * (mu - sigma) / (mu * q);
       if (!(mu - sigma > 0.f)) return void(zero_ = true);
       const float inv = 1.f / (mu - sigma);
+      Buffers& b = buffers();
       for (int k = 0; k < 8; ++k) {
-        const int32_t i = P_.scalar(st.slot[k]).i;
-        if (i >= 0) args().push_back({i, -value(scale_) * st.w[k] * inv});
+        // Successive collisions share voxels: one argument a voxel (while its cache entry holds).
+        typename Buffers::Entry& e = b.cache[st.slot[k] & (Buffers::kCache - 1)];
+        if (e.stamp != b.stamp || e.slot != st.slot[k]) {
+          const int32_t i = P_.scalar(st.slot[k]).i;
+          e = {st.slot[k], b.stamp, i >= 0 ? int32_t(b.args.size()) : -1};
+          if (i >= 0) b.args.push_back({i, 0.f});
+        }
+        if (e.at >= 0) b.args[size_t(e.at)].partial -= value(scale_) * st.w[k] * inv;
       }
       d_scale_ -= v * inv;
     } else {
@@ -170,20 +214,32 @@ class GreyProduct {
   float value_now() const { return value(product_); }
   T result() const {
     if constexpr (std::is_same_v<T, ad::Var>) {
-      if (zero_ || (args().empty() && scale_.i < 0)) return ad::Var(product_.v);
-      for (ad::Tape::Arg& a : args()) a.partial *= product_.v;
-      if (scale_.i >= 0) args().push_back({scale_.i, d_scale_ * product_.v});
-      return ad::Var::make_dynamic(product_.v, args());
+      std::vector<ad::Tape::Arg>& args = buffers().args;
+      if (zero_ || (args.empty() && scale_.i < 0)) return ad::Var(product_.v);
+      for (ad::Tape::Arg& a : args) a.partial *= product_.v;
+      if (scale_.i >= 0) args.push_back({scale_.i, d_scale_ * product_.v});
+      return ad::Var::make_dynamic(product_.v, args);
     } else {
       return product_;
     }
   }
 
  private:
-  // One buffer a thread (flights do not nest), cleared as each product starts.
-  static std::vector<ad::Tape::Arg>& args() {
-    thread_local std::vector<ad::Tape::Arg> a;
-    return a;
+  // A thread's arguments and voxel cache (flights do not nest), started afresh by each product.
+  struct Buffers {
+    static constexpr size_t kCache = 256;
+    struct Entry {
+      Slot slot = 0;
+      uint32_t stamp = 0;
+      int32_t at = -1;  // the voxel's argument, or -1: not differentiated
+    };
+    std::vector<ad::Tape::Arg> args;
+    std::array<Entry, kCache> cache{};
+    uint32_t stamp = 0;
+  };
+  static Buffers& buffers() {
+    thread_local Buffers b;
+    return b;
   }
   const ParamView<T>& P_;
   T scale_;

@@ -79,6 +79,38 @@ TEST_CASE("furnace: a diffuse sphere under a uniform environment shows albedo x 
   // Per pixel: Monte Carlo noise at 256 spp is about 1.5% (one sigma); 8% is over 5 sigma.
   CHECK(st.worst_object < 0.08);
   CHECK(st.worst_background == 0.0);  // rays that miss see exactly L
+
+  // hide_emitters (Mitsuba's): the sky seen directly is black, the sphere lit as before; with
+  // volpath, also through a null sphere around it (crossing it is no bounce).
+  for (bool through_null : {false, true}) {
+    json hidden = doc;
+    hidden["render"]["hide_emitters"] = true;
+    if (through_null) {
+      hidden["render"]["integrator"] = "volpath";
+      hidden["materials"]["none"] = {{"type", "null"}};
+      hidden["shapes"].push_back({{"type", "sphere"}, {"center", {0, 0, 0}}, {"radius", 1.6}, {"material", "none"}});
+    }
+    const Scene h = load_scene(hidden, "furnace.json");
+    const Image img = render_local(h, 2);
+    glm::dvec3 mean(0.0);
+    int object = 0, background = 0;
+    for (int y = 0; y < h.camera.height; ++y)
+      for (int x = 0; x < h.camera.width; ++x) {
+        const int c = coverage(s, x, y, 1);
+        const float* p = img.pixel(x, y);
+        if (c == 1) {
+          mean += glm::dvec3(p[0], p[1], p[2]);
+          ++object;
+        }
+        if (c == -1) {
+          INFO("pixel " << x << ", " << y << (through_null ? " (through a null sphere)" : ""));
+          REQUIRE(p[0] + p[1] + p[2] == 0.f);
+          ++background;
+        }
+      }
+    REQUIRE(background > 400);
+    for (int k = 0; k < 3; ++k) CHECK(mean[k] / object == Approx(a[k] * L[k]).epsilon(0.01));
+  }
 }
 
 TEST_CASE("furnace: a diffuse sphere inside an emissive box shows albedo x emission (area NEE + MIS)",

@@ -218,7 +218,7 @@ void Converter::integrator(const pugi::xml_node& n) {
     const std::string key = x_.attr(c, "name");
     if (key == "max_depth" && path) max_depth = x_.integer(c);
     else if (key == "rr_depth" && path) x_.integer(c);  // dray's roulette starts after 3 bounces (docs/how-it-renders.md)
-    else if (key == "hide_emitters" && x_.boolean(c)) x_.fail(c, "hide_emitters is not supported");
+    else if (key == "hide_emitters" && path) render_["hide_emitters"] = x_.boolean(c);
     else if (key != "hide_emitters") x_.fail(c, "unsupported integrator property");
   }
   // Mitsuba counts path vertices (1: emitters seen directly, 2: direct light); dray bounces.
