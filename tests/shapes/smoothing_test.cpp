@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "renderer/shapes/smoothing.h"
 
@@ -61,4 +63,29 @@ TEST_CASE("λ = 0 is the identity", "[smoothing]") {
   const std::vector<double> x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
   REQUIRE(m.multiply(x) == x);
   REQUIRE(m.solve(x) == x);
+}
+
+TEST_CASE("one column a vertex (a grey voxel grid's 6-neighbours): M x by hand, and solve inverts it", "[smoothing]") {
+  // A 3×3×3 grid of voxels, one value each: M x at the centre voxel is x + λ (6 x_c − Σ neighbours).
+  const uint32_t n = 3;
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  auto at = [&](uint32_t x, uint32_t y, uint32_t z) { return (z * n + y) * n + x; };
+  for (uint32_t z = 0; z < n; ++z)
+    for (uint32_t y = 0; y < n; ++y)
+      for (uint32_t x = 0; x < n; ++x) {
+        if (x + 1 < n) edges.push_back({at(x, y, z), at(x + 1, y, z)});
+        if (y + 1 < n) edges.push_back({at(x, y, z), at(x, y + 1, z)});
+        if (z + 1 < n) edges.push_back({at(x, y, z), at(x, y, z + 1)});
+      }
+  const double lambda = 2.0;
+  const SmoothingSystem m(n * n * n, edges, lambda);
+  std::vector<double> x(n * n * n);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(double(i));
+  const std::vector<double> y = m.multiply(x);
+  REQUIRE(y.size() == x.size());
+  const uint32_t c = at(1, 1, 1);
+  const double around = x[at(0, 1, 1)] + x[at(2, 1, 1)] + x[at(1, 0, 1)] + x[at(1, 2, 1)] + x[at(1, 1, 0)] + x[at(1, 1, 2)];
+  CHECK(y[c] == Approx(x[c] + lambda * (6 * x[c] - around)).epsilon(1e-12));
+  const std::vector<double> back = m.solve(y);
+  for (size_t i = 0; i < x.size(); ++i) CHECK(back[i] == Approx(x[i]).margin(1e-9));
 }
