@@ -322,7 +322,7 @@ Vec3<T> medium_transmittance(const Medium& m, const std::vector<GridVolume>& vol
   const ParamView<float> PF = P.values_only();
   if (g.channels == 1) {
     GreyProduct<T> grey(P, scale);
-      track(g, r, t_end, value(scale), sampler, [&](float, float mu, const glm::vec3& p) {
+    track(g, r, t_end, value(scale), sampler, [&](float, float mu, const glm::vec3& p) {
       const GridVolume::Stencil st = g.stencil(p, 0);
       grey.multiply(st, GridVolume::eval_stencil(PF, st), mu, 1.f);
       return grey.value_now() != 0.f;
