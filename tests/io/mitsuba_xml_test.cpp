@@ -245,8 +245,8 @@ TEST_CASE("Mitsuba sensors: the field of view on each axis, max_depth as bounces
   CHECK(depth(R"(<integrator type="path"/>)") == 1024);                                               // unlimited
   CHECK(depth(R"(<integrator type="direct"/>)") == 1);
   CHECK(depth(R"(<integrator type="moment"><integrator type="path"><integer name="max_depth" value="4"/></integrator></integrator>)") == 3);
-  // hide_emitters is the render's, as Mitsuba's path and volpath take it.
-  for (const char* type : {"path", "volpath"}) {
+  // hide_emitters is the render's, as Mitsuba's path, volpath and direct take it.
+  for (const char* type : {"path", "volpath", "direct"}) {
     const std::string xml =
         t.write("h.xml", scene_xml(std::string("<integrator type=\"") + type +
                                    "\"><boolean name=\"hide_emitters\" value=\"true\"/></integrator><shape type=\"sphere\"/>"));

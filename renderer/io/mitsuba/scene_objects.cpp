@@ -218,8 +218,8 @@ void Converter::integrator(const pugi::xml_node& n) {
     const std::string key = x_.attr(c, "name");
     if (key == "max_depth" && path) max_depth = x_.integer(c);
     else if (key == "rr_depth" && path) x_.integer(c);  // dray's roulette starts after 3 bounces (docs/how-it-renders.md)
-    else if (key == "hide_emitters" && path) render_["hide_emitters"] = x_.boolean(c);
-    else if (key != "hide_emitters") x_.fail(c, "unsupported integrator property");
+    else if (key == "hide_emitters") render_["hide_emitters"] = x_.boolean(c);
+    else x_.fail(c, "unsupported integrator property");
   }
   // Mitsuba counts path vertices (1: emitters seen directly, 2: direct light); dray bounces.
   if (max_depth == 0 || max_depth < -1) x_.fail(n, "max_depth must be -1 (unlimited) or at least 1");
