@@ -45,6 +45,16 @@ Vec3<T> mean_radiance(const Scene& s, const ParamView<T>& P, glm::vec3 o, glm::v
   return sum / T(float(n));
 }
 
+// A res³ grid of values 0.2 + step · ((7x + 3y + 5z) mod res), written as t.dir/g.vol.
+std::vector<float> patterned_grid(const testing::TempDir& t, int res, float step) {
+  std::vector<float> v;
+  for (int z = 0; z < res; ++z)
+    for (int y = 0; y < res; ++y)
+      for (int x = 0; x < res; ++x) v.push_back(0.2f + step * float((x * 7 + y * 3 + z * 5) % res));
+  testing::write_vol((t.dir / "g.vol").string(), res, 1, v);
+  return v;
+}
+
 }  // namespace
 
 TEST_CASE("an absorbing homogeneous medium: the sky times exp(-sigma_t s d), and its derivatives", "[volume]") {
@@ -79,11 +89,7 @@ TEST_CASE("an absorbing grid: transmittance and the derivatives of eight voxels 
   // tracking averaged over paths.
   testing::TempDir t("dray-volume-");
   const int res = 6;
-  std::vector<float> v;
-  for (int z = 0; z < res; ++z)
-    for (int y = 0; y < res; ++y)
-      for (int x = 0; x < res; ++x) v.push_back(0.2f + 0.15f * float((x * 7 + y * 3 + z * 5) % 6));
-  testing::write_vol((t.dir / "g.vol").string(), res, 1, v);
+  const std::vector<float> v = patterned_grid(t, res, 0.15f);
   json medium = {{"type", "heterogeneous"}, {"albedo", 0}, {"scale", 2},
                  {"sigma_t", {{"type", "gridvolume"}, {"filename", "g.vol"},
                               {"to_world", {1, 0, 0, -0.5, 0, 1, 0, -0.5, 0, 0, 1, -0.5, 0, 0, 0, 1}}}}};
@@ -130,11 +136,7 @@ TEST_CASE("an absorbing grid's reverse gradient: 100 random voxels against the c
   testing::TempDir t("dray-volume-");
   const int res = 8, W = 16, H = 16;
   const float scale = 1.5f;
-  std::vector<float> v;
-  for (int z = 0; z < res; ++z)
-    for (int y = 0; y < res; ++y)
-      for (int x = 0; x < res; ++x) v.push_back(0.2f + 0.1f * float((x * 7 + y * 3 + z * 5) % 8));
-  testing::write_vol((t.dir / "g.vol").string(), res, 1, v);
+  const std::vector<float> v = patterned_grid(t, res, 0.1f);
   json medium = {{"type", "heterogeneous"}, {"albedo", 0}, {"scale", scale},
                  {"sigma_t", {{"type", "gridvolume"}, {"filename", "g.vol"},
                               {"to_world", {1, 0, 0, -0.5, 0, 1, 0, -0.5, 0, 0, 1, -0.5, 0, 0, 0, 1}}}}};
