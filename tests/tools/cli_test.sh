@@ -216,8 +216,10 @@ expect 0 "summary times" "$dray" render "$S" $small -o "$tmp/t.png"
 grep -qE "loaded in [0-9.]+ s \(BVH included\), rendered in [0-9.]+ s" "$tmp/stdout" && echo "ok   load and render times apart" || { echo "FAIL times"; cat "$tmp/stdout"; fail=1; }
 # More ranks than 16-pixel tiles: every rank gets work.
 expect 0 "16x16 on 2 ranks" ${3/ N / 2 } "$dray" render "$S" --set camera.width=16 --set camera.height=16 --spp 64 --threads 1 --stats -o "$tmp/16.png"
-imb=$(grep -o "imbalance (max/mean) [0-9.]*" "$tmp/stdout" | grep -o "[0-9.]*$")
-awk -v i="$imb" 'BEGIN {exit !(i < 1.5)}' && echo "ok   both ranks render (imbalance $imb)" || { echo "FAIL imbalance $imb"; cat "$tmp/stdout"; fail=1; }
+# Each rank's busy time is above zero (a rank without tiles reports 0.000); the ratio of the two
+# depends on what the tiles show and on the machine's load, so it is printed, not judged.
+busy=$(sed -n 's/.*busy seconds per rank: \([0-9. ]*\);.*/\1/p' "$tmp/stdout")
+echo "$busy" | awk 'NF == 2 && $1 > 0 && $2 > 0 {ok = 1} END {exit !ok}' && echo "ok   both ranks render (busy seconds $busy)" || { echo "FAIL a rank without work: busy seconds '$busy'"; cat "$tmp/stdout"; fail=1; }
 # --wrt before SCENE no longer swallows it.
 expect 0 "--wrt before SCENE" "$dray" render --wrt materials.red.albedo "$S" $small -q -o "$tmp/wb.png"
 # --version, help with defaults and --stats.
