@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -32,6 +33,37 @@ TEST_CASE("a fixed-point sum does not depend on the order of its addends", "[fix
   long double exact = 0;
   for (double x : xs) exact += x;
   REQUIRE(std::fabs(double(exact) - a.value()) <= 1e-12 * std::fabs(double(exact)) + 1e-15);
+}
+
+// The library's rounding of x 2^80 to an integer (ties to even), by whole part and fraction: what
+// FixedSum::scaled computes from x's bits.
+dray::ad::int128 library_scaled(double x) {
+  const double whole = std::trunc(x);
+  return (dray::ad::int128(int64_t(whole)) << FixedSum::kFractionBits) +
+         dray::ad::int128(std::nearbyint(std::ldexp(x - whole, FixedSum::kFractionBits)));
+}
+
+TEST_CASE("an addend's bits scaled by 2^80 round as the library rounds, ties to even", "[fixed_sum]") {
+  std::mt19937_64 rng(11);
+  int checked = 0;
+  auto check = [&](double x) {
+    for (double y : {x, -x}) {
+      if (!(std::fabs(y) < FixedSum::kLimit)) continue;
+      REQUIRE(FixedSum::scaled(y) == library_scaled(y));
+      ++checked;
+    }
+  };
+  for (int i = 0; i < 200000; ++i) {
+    std::uniform_real_distribution<double> u(0.5, 1);
+    check(u(rng) * std::ldexp(1.0, int(rng() % 140) - 110));  // magnitudes 2^-111 .. 2^29
+  }
+  // Exact ties and their neighbours: k + 1/2 units (k even and odd), and a unit's quarters.
+  for (double k : {0.0, 1.0, 2.0, 3.0, 1e6, 1e6 + 1, 0x1p40, 0x1p40 + 1})
+    for (double f : {0.5, 0.25, 0.75})
+      for (double x : {(k + f) * 0x1p-80, std::nextafter((k + f) * 0x1p-80, 0.0), std::nextafter((k + f) * 0x1p-80, 1.0)})
+        check(x);
+  for (double x : {0.0, 5e-324, 0x1p-1022, 0x1p-81, 0x1p-80, 1.0, 0x1p29, std::nextafter(0x1p30, 0.0)}) check(x);
+  REQUIRE(checked > 400000);
 }
 
 TEST_CASE("fixed-point sums are exact for representable values and refuse what they cannot hold", "[fixed_sum]") {
