@@ -105,6 +105,8 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   }
   PrimT<G> prim = lift_prim(scene, PG, hit.prim);
   SurfacePoint<G> sp = eval_hit(prim, ray, hit, 0.f);
+  if constexpr (ad::is_differentiable_v<G>)
+    if (st.medium >= 0) moved_exit(scene, P, st, sampler, fray, hit.t, sp.p, depth);
   const Material& mat = scene.materials[scene.material_of(hit.prim)];
   const bool back = value(dot(sp.n, ray.d)) > 0.f;
 
@@ -204,12 +206,13 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
       const Vec3<S> f = bsdf_f(bsdf, in, wo_s, to_shading<S>(wi)) * to_shading<S>(sf.light_factor(ls.wi));
       const glm::vec3 f_f = value(f);
       if (f_f.x > 0.f || f_f.y > 0.f || f_f.z > 0.f) {
-        const glm::vec3 o = value(origin_toward(wi_f));
+        const Vec3<G> og = origin_toward(wi_f);
+        const glm::vec3 o = value(og);
         const Ray shadow = ls.infinite ? Ray{o, wi_f, INFINITY} : detail::shadow_ray(o, ls.target);
         S passed;
         if (volpath) {
           const int from = medium_toward(scene, hit.prim, value(sp.n), wi_f, st.medium);
-          const Vec3<S> tr = volume_transmittance(scene, P, shadow, from, sampler);
+          const Vec3<S> tr = volume_transmittance(scene, P, shadow, from, sampler, og);
           if (value(tr) != glm::vec3(0.f)) {
             if (!replay) ev.light_mis = ls.pdf > 0.f ? power_heuristic(ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi))) : 1.f;
             L = add_product(L, beta, f * tr, ls.weight, to_shading<S>(abs(wi.z) * G(ev.light_mis)));

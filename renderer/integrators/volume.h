@@ -31,13 +31,56 @@ inline int medium_toward(const Scene& scene, uint32_t prim, const glm::vec3& n, 
 
 inline bool is_thin_dielectric(const Bsdf& b) { return std::holds_alternative<ThinDielectricBsdf>(b); }
 
+// A moving surface between media: where the crossing at distance t (in G, value that of the
+// float traversal) moves along the ray by dt, the medium before it (σ_before at p, none: -1) gains
+// dt of optical depth and the one after it loses it: the transmittance factor exp(−(σ_before −
+// σ_after) dt), of value 1, that carries the derivative of the media's extent with the surface.
+// (Interior term only: the density of scattering at the moved end is not estimated.)
+template <class S, class G>
+Vec3<S> crossing_factor(const Scene& scene, const ParamView<S>& P, int before, int after, const G& t, const glm::vec3& p) {
+  if constexpr (!ad::is_differentiable_v<G>) {
+    return Vec3<S>(S(1.f));
+  } else {
+    const S dt = to_shading<S>(t - G(value(t)));
+    Vec3<S> sigma(S(0.f));
+    if (before >= 0) sigma = sigma + medium_sigma_t(scene.media[size_t(before)], scene.volumes, P, p);
+    if (after >= 0) sigma = sigma - medium_sigma_t(scene.media[size_t(after)], scene.volumes, P, p);
+    return {exp(-sigma.x * dt), exp(-sigma.y * dt), exp(-sigma.z * dt)};
+  }
+}
+
+// The radiance in-scattered toward −d at x in medium `medium`, per unit σs: a medium vertex at x
+// with throughput 1 and the path from it, in float (it multiplies a change of distance whose
+// value is 0: only its value counts), drawn from the path's stream moved far past its own draws
+// and with no flight log, so that no decision of the path moves. Depth: the vertex's.
+template <class F = float>
+glm::vec3 inscattered(const Scene& scene, int medium, const glm::vec3& x, const glm::vec3& d, int depth, const Sampler& path) {
+  const ParamView<F> PF(scene.params);
+  PathState<F, F> st;
+  st.ray = {Vec3<F>(x), Vec3<F>(d)};
+  st.medium = medium;
+  st.depth = depth + 1;
+  Sampler aux = path;
+  aux.seek(0x40000000u + uint32_t(depth) * 0x100000u);
+  const ReplayFlights no_log({});
+  if (!medium_vertex(scene, PF, st, aux, scene.media[size_t(medium)], 0.f, depth)) return value(st.L);
+  return value(radiance(scene, PF, st, aux));  // the path on from st (st.L included)
+}
+
 // The fraction of light that passes along a shadow ray starting in `medium` (volpath): the media
 // it crosses, times the null transmission of the surfaces it crosses (a mask's 1 − opacity, a
-// thin dielectric's 1 − R); 0 past any other surface.
-template <class T>
-Vec3<T> volume_transmittance(const Scene& scene, const ParamView<T>& P, Ray ray, int medium, Sampler& sampler) {
+// thin dielectric's 1 − R); 0 past any other surface. With geometry differentiated (G), the
+// ray's origin (`origin`, in G: its value is ray.o) and the crossings move along it, changing the
+// media's extent (crossing_factor, distances from the moving origin; a finite end fixed).
+template <class G, class T>
+Vec3<T> volume_transmittance(const Scene& scene, const ParamView<T>& P, Ray ray, int medium, Sampler& sampler,
+                             const Vec3<G>& origin) {
   Vec3<T> passed(T(1.f));
   const ParamView<float> PF(scene.params);
+  const RayT<G> rg{origin, Vec3<G>(ray.d)};
+  float travelled = 0.f;  // from the origin to ray.o
+  // The distance from the moving origin to point q (in G) on the ray.
+  auto along = [&](const Vec3<G>& q) { return dot(q - rg.o, rg.d) / dot(rg.d, rg.d); };
   for (int crossed = 0; crossed < 64; ++crossed) {
     Hit hit;
     const bool found = scene.bvh.intersect(ray, hit);
@@ -46,12 +89,26 @@ Vec3<T> volume_transmittance(const Scene& scene, const ParamView<T>& P, Ray ray,
       passed = passed * medium_transmittance(scene.media[size_t(medium)], scene.volumes, P, ray, t_end, sampler);
       if (value(passed) == glm::vec3(0.f)) return passed;
     }
-    if (!found) return passed;
+    if (!found) {
+      if constexpr (ad::is_differentiable_v<G>)
+        if (medium >= 0 && std::isfinite(t_end)) {
+          const glm::vec3 end = ray.o + ray.d * t_end;
+          passed = passed * crossing_factor(scene, P, medium, -1, along(Vec3<G>(end)), end);
+        }
+      return passed;
+    }
     const Material& m = scene.materials[scene.material_of(hit.prim)];
     const glm::vec3 p = ray.o + ray.d * hit.t;
     const PrimT<float> pf = lift_prim(scene, PF, hit.prim);
     const glm::vec3 n = value(eval_hit(pf, RayT<float>{Vec3<float>(ray.o), Vec3<float>(ray.d)}, hit, 0.f).n);
     const Bsdf& b = scene.bsdfs[glm::dot(n, ray.d) > 0.f ? m.back : m.front];
+    const int after = medium_toward(scene, hit.prim, n, ray.d, medium);
+    if constexpr (ad::is_differentiable_v<G>)
+      if (after != medium) {
+        // The root past ray.o, from the moving origin.
+        const Vec3<G> pg = eval_hit(lift_prim(scene, geometry_view<G>(P), hit.prim), rg, hit, travelled).p;
+        passed = passed * crossing_factor(scene, P, medium, after, along(pg), p);
+      }
     if (is_mask(m)) {
       passed = passed * (T(1.f) - mask_opacity(scene, P, m, mask_uv(scene, m, hit.prim, p)));
     } else if (is_thin_dielectric(b)) {
@@ -62,10 +119,11 @@ Vec3<T> volume_transmittance(const Scene& scene, const ParamView<T>& P, Ray ray,
     } else {
       return Vec3<T>(T(0.f));
     }
-    medium = medium_toward(scene, hit.prim, n, ray.d, medium);
+    medium = after;
     const float step = hit.t + detail::ray_epsilon(p, ray.o, hit.t);
     ray.o += ray.d * step;
     ray.t_max -= step;
+    travelled += step;
     if (!(ray.t_max > 0.f)) return passed;
   }
   return Vec3<T>(T(0.f));
@@ -93,7 +151,7 @@ bool medium_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& s
     if (ls.valid) {
       const glm::vec3 wi = value(ls.wi);
       const Ray shadow = ls.infinite ? Ray{p_f, wi, INFINITY} : detail::shadow_ray(p_f, ls.target);
-      const Vec3<S> tr = volume_transmittance(scene, P, shadow, st.medium, sampler);
+      const Vec3<S> tr = volume_transmittance(scene, P, shadow, st.medium, sampler, p);
       if (value(tr) != glm::vec3(0.f)) {
         const float cos_s = glm::dot(d_f, wi);
         const float w = ls.pdf > 0.f ? detail::power_heuristic(ls.pdf, m.phase.eval(PF, cos_s)) : 1.f;
@@ -116,6 +174,28 @@ bool medium_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& s
     st.beta /= S(detail::kRouletteSurvival);
   }
   return true;
+}
+
+// The path crossed medium st.medium to the surface it hit at p (in G; at distance t along the
+// float ray fray). Where geometry is differentiated, the surface's motion along the ray changes
+// the crossing by dc (value 0): the light that passed changes by exp(−σt dc), and the light that
+// scattered in the added length adds β σs Ls dc (the free flight's density at its end; Ls in
+// float, inscattered). The next segment starts at p, in G: its own length follows.
+template <class G, class S>
+void moved_exit(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st, const Sampler& sampler, const Ray& fray, float t,
+                const Vec3<G>& p, int depth) {
+  const RayT<G>& ray = st.ray;
+  const G tg = dot(p - ray.o, ray.d) / dot(ray.d, ray.d);
+  const glm::vec3 x = value(p);
+  const Medium& m = scene.media[size_t(st.medium)];
+  const ParamView<float> PF = P.values_only();
+  const glm::vec3 sigma_s = value(medium_sigma_t(m, scene.volumes, PF, x) * medium_albedo(m, scene.volumes, PF, x));
+  if (sigma_s != glm::vec3(0.f) && depth < scene.render.max_depth) {
+    const glm::vec3 inside = x - fray.d * detail::ray_epsilon(x, fray.o, t);
+    const glm::vec3 w = value(st.beta) * sigma_s * inscattered(scene, st.medium, inside, fray.d, depth, sampler);
+    if (std::isfinite(w.x + w.y + w.z) && w != glm::vec3(0.f)) st.L = st.L + Vec3<S>(w) * to_shading<S>(tg - G(value(tg)));
+  }
+  st.beta *= crossing_factor(scene, P, st.medium, -1, tg, x);
 }
 
 }  // namespace dray
