@@ -105,7 +105,7 @@ struct MediumReader {
     const std::string type = rd.string(m["type"], p + "/type"), prefix = "media." + name + ".";
     if (type != "homogeneous" && type != "heterogeneous")
       rd.fail(p + "/type", "unknown medium \"" + type + "\" (known: homogeneous, heterogeneous)");
-    rd.object(m, p, {"type", "sigma_t", "albedo", "scale", "phase", "sample_emitters"});
+    rd.object(m, p, {"type", "sigma_t", "albedo", "scale", "phase", "sample_emitters", "majorant_factor"});
     Medium md;
     md.name = name;
     md.homogeneous = type == "homogeneous";
@@ -117,6 +117,13 @@ struct MediumReader {
                                 Domain::positive());
     md.phase = phase(m, p, prefix);
     if (m.contains("sample_emitters")) md.sample_emitters = rd.boolean(m["sample_emitters"], p + "/sample_emitters");
+    if (m.contains("majorant_factor")) {
+      const std::string mp = p + "/majorant_factor";
+      if (md.homogeneous) rd.fail(mp, "only a heterogeneous medium has a majorant (a homogeneous one samples σt exactly)");
+      const double f = rd.number(m["majorant_factor"], mp);
+      if (!(f >= 1.0)) rd.fail(mp, "must be >= 1 (a majorant below the density biases the image), got " + fmt_number(f));
+      md.majorant_factor = float(f);
+    }
     return md;
   }
 };

@@ -34,6 +34,11 @@ struct Medium {
   int sigma_t_grid = -1, albedo_grid = -1;   // heterogeneous: indices into the scene's volumes
   Phase phase;
   bool sample_emitters = true;
+  // Heterogeneous: the supergrid's maxima times this (Mitsuba's `majorant_factor`, default 1.01).
+  // Above 1 a null collision keeps a probability where σt reaches its cell's maximum: the
+  // derivative of its weight, −dσ/(μ − σ), is then sampled (at a factor of 1 such a cell scatters
+  // at every tentative collision, and the derivative of the null collisions it skips is lost).
+  float majorant_factor = 1.01f;
 };
 
 // What became of a path crossing a medium over [0, t_end): scattered at t (weight includes σs and
@@ -284,7 +289,7 @@ FreeFlight<T> sample_free_flight(const Medium& m, const std::vector<GridVolume>&
   const T scale = P.scalar(m.scale);
   const ParamView<float> PF = P.values_only();
   GreyProduct<T> grey(P, scale);
-  track(g, r, t_end, value(scale), sampler, [&](float t, float mu, const glm::vec3& p) {
+  track(g, r, t_end, value(scale) * m.majorant_factor, sampler, [&](float t, float mu, const glm::vec3& p) {
     GridVolume::Stencil st;
     float v = 0.f;  // a grey grid's value (σt over scale)
     glm::vec3 sigma;
@@ -322,7 +327,7 @@ Vec3<T> medium_transmittance(const Medium& m, const std::vector<GridVolume>& vol
   const ParamView<float> PF = P.values_only();
   if (g.channels == 1) {
     GreyProduct<T> grey(P, scale);
-    track(g, r, t_end, value(scale), sampler, [&](float, float mu, const glm::vec3& p) {
+    track(g, r, t_end, value(scale) * m.majorant_factor, sampler, [&](float, float mu, const glm::vec3& p) {
       const GridVolume::Stencil st = g.stencil(p, 0);
       grey.multiply(st, GridVolume::eval_stencil(PF, st), mu, 1.f);
       return grey.value_now() != 0.f;
@@ -330,7 +335,7 @@ Vec3<T> medium_transmittance(const Medium& m, const std::vector<GridVolume>& vol
     return Vec3<T>(grey.result());
   }
   Vec3<T> tr(T(1.f));
-  track(g, r, t_end, value(scale), sampler, [&](float, float mu, const glm::vec3& p) {
+  track(g, r, t_end, value(scale) * m.majorant_factor, sampler, [&](float, float mu, const glm::vec3& p) {
     tr = tr * (Vec3<T>(T(mu)) - grid_sigma_t(g, P, p, scale)) / T(mu);
     return value(tr) != glm::vec3(0.f);
   });

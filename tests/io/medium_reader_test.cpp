@@ -54,6 +54,10 @@ TEST_CASE("media load with Mitsuba's defaults and name their parameters media.ID
   CHECK(s.params.get(s.params.find("media.fog.albedo")->slot) == 0.75f);  // Mitsuba's default
   CHECK(s.params.get(s.params.find("media.fog.phase.g")->slot) == 0.8f);
   CHECK(s.volumes[0].max == 0.5f);
+  CHECK(s.media[0].majorant_factor == 1.01f);  // Mitsuba's default
+  json slack = grid;
+  slack["majorant_factor"] = 1.3;
+  CHECK(load_scene(scene_with(slack), (t.dir / "scene.json").string()).media[0].majorant_factor == 1.3f);
   const Scene h = load_scene(scene_with({{"type", "homogeneous"}, {"sigma_t", {1, 2, 3}}, {"scale", 2}}), "scene.json");
   CHECK(h.params.get_vec3(h.media[0].sigma_t) == glm::vec3(1, 2, 3));
   CHECK(h.params.get(h.media[0].scale) == 2.f);
@@ -85,6 +89,12 @@ TEST_CASE("bad media input fails naming the file and the element", "[media][io]"
   CHECK_THAT(error_of(scene_with({{"type", "homogeneous"}, {"phase", {{"type", "hg"}, {"g", 1}}}}), path),
              Catch::Contains("/media/fog/phase/g: must be in (-1, 1), got 1"));
   CHECK_THAT(error_of(scene_with({{"type", "fog"}}), path), Catch::Contains("unknown medium \"fog\""));
+  write_vol(t, "ok.vol", 2, 1, 1.f);
+  json below = with_grid("ok.vol");
+  below["media"]["fog"]["majorant_factor"] = 0.9;
+  CHECK_THAT(error_of(below, path), Catch::Contains("/media/fog/majorant_factor: must be >= 1") && Catch::Contains("got 0.9"));
+  CHECK_THAT(error_of(scene_with({{"type", "homogeneous"}, {"majorant_factor", 1.2}}), path),
+             Catch::Contains("/media/fog/majorant_factor: only a heterogeneous medium has a majorant"));
   const json quad = {{"name", "pane"}, {"type", "quad"}, {"material", "none"}, {"interior", "fog"}};
   CHECK_THAT(error_of(scene_with({{"type", "homogeneous"}}, quad), path),
              Catch::Contains("/shapes/0 (pane)/interior: the shape is not closed (4 open edges)"));
@@ -103,6 +113,7 @@ TEST_CASE("Mitsuba's <medium>, <volume> and <phase> convert, with shapes' interi
       <transform name="to_world"><scale value="2"/></transform></volume>
     <rgb name="albedo" value="0.5, 0.6, 0.7"/>
     <float name="scale" value="3"/>
+    <float name="majorant_factor" value="1.25"/>
     <phase type="rayleigh"/>
   </medium>
   <shape type="sphere"><bsdf type="null"/><ref name="interior" id="smoke"/>
@@ -117,6 +128,7 @@ TEST_CASE("Mitsuba's <medium>, <volume> and <phase> convert, with shapes' interi
   CHECK(s.media[s.shapes[0].exterior].homogeneous);
   CHECK(s.media[s.shapes[0].interior].phase.kind == Phase::Kind::rayleigh);
   CHECK(s.params.get(s.media[s.shapes[0].interior].scale) == 3.f);
+  CHECK(s.media[s.shapes[0].interior].majorant_factor == 1.25f);
   CHECK(s.volumes[0].hi == glm::vec3(2.f));
   const std::string bad = t.write("bad.xml", R"(<scene version="3.0.0">
   <sensor type="perspective"/>

@@ -29,6 +29,8 @@ std::string Converter::medium(const pugi::xml_node& ref_or_medium) {
     if (json v = props.take(key, nullptr); !v.is_null()) m[key] = v;
   if (const double scale = props.number("scale", 1.0); scale != 1.0) m["scale"] = scale;
   if (!props.flag("sample_emitters", true)) m["sample_emitters"] = false;
+  if (type == "heterogeneous")
+    if (const double f = props.number("majorant_factor", 1.01); f != 1.01) m["majorant_factor"] = f;
   props.flag("has_spectral_extinction", true);  // a hint for Mitsuba's sampling: dray's is unbiased either way
   props.finish("a " + type + " medium");
   media_[name] = m;
