@@ -202,10 +202,6 @@ void segment_edges(const Scene& scene, uint32_t si, Add&& add) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // A sphere of a null material (a medium's boundary, or nothing): no radiance step at its
 // silhouette from any point, as the chord through it shrinks to nothing there. (Sampled at the
 // finite edge offset, the chord, about the square root of the offset, gave a step of a few

@@ -35,7 +35,8 @@ inline bool is_thin_dielectric(const Bsdf& b) { return std::holds_alternative<Th
 // float traversal) moves along the ray by dt, the medium before it (σ_before at p, none: -1) gains
 // dt of optical depth and the one after it loses it: the transmittance factor exp(−(σ_before −
 // σ_after) dt), of value 1, that carries the derivative of the media's extent with the surface.
-// (Interior term only: the density of scattering at the moved end is not estimated.)
+// (A shadow ray's transmittance is all it changes; a path's segment also gains the light
+// scattered in the added length: moved_exit.)
 template <class S, class G>
 Vec3<S> crossing_factor(const Scene& scene, const ParamView<S>& P, int before, int after, const G& t, const glm::vec3& p) {
   if constexpr (!ad::is_differentiable_v<G>) {
@@ -52,7 +53,8 @@ Vec3<S> crossing_factor(const Scene& scene, const ParamView<S>& P, int before, i
 // The radiance in-scattered toward −d at x in medium `medium`, per unit σs: a medium vertex at x
 // with throughput 1 and the path from it, in float (it multiplies a change of distance whose
 // value is 0: only its value counts), drawn from the path's stream moved far past its own draws
-// and with no flight log, so that no decision of the path moves. Depth: the vertex's.
+// and with no flight log, so that no decision of the path moves. Depth: the vertex's. (A template
+// so that medium_vertex and radiance, defined later, are found where it is instantiated.)
 template <class F = float>
 glm::vec3 inscattered(const Scene& scene, int medium, const glm::vec3& x, const glm::vec3& d, int depth, const Sampler& path) {
   const ParamView<F> PF(scene.params);
