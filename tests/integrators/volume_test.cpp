@@ -1,38 +1,25 @@
 // The kernel's media (renderer/integrators/volume.h) against closed forms: what a camera ray sees
 // through an absorbing medium in front of a uniform sky is the sky times the transmittance, and
-// its derivatives (σt's scale, each voxel of a grid) are those of exp(−∫σt); a medium outside
-// volpath is ignored, as Mitsuba's path ignores it.
+// its derivatives (σt's scale, eight voxels of a grid) are those of exp(−∫σt); a medium outside
+// volpath is ignored, as Mitsuba's path ignores it. A grid's whole block: volume_voxels_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
-#include <random>
 
 #include "ad/dual.h"
-#include "renderer/integrators/gradient.h"
 #include "renderer/integrators/integrator.h"
 #include "renderer/io/scene_loader.h"
-#include "tests/media/vol_writer.h"
+#include "tests/integrators/volume_scenes.h"
 #include "tests/temp_dir.h"
 
 using namespace dray;
 using nlohmann::json;
 using D8 = ad::Dual<8>;
+using testing::absorbing_scene;
+using testing::patterned_grid;
 
 namespace {
-
-const std::string kModels = std::string(DRAY_SOURCE_DIR) + "/scenes/models";
-
-// A unit cube at the origin (null boundary) holding `medium`, before a sky of radiance 1.
-json absorbing_scene(const json& medium) {
-  return {{"camera", {{"origin", {0, 0, 5}}, {"target", {0, 0, 0}}, {"width", 4}, {"height", 4}}},
-          {"render", {{"integrator", "volpath"}, {"max_depth", 8}}},
-          {"media", {{"m", medium}}},
-          {"materials", {{"none", {{"type", "null"}}}}},
-          {"shapes", {{{"name", "box"}, {"type", "mesh"}, {"file", kModels + "/unit-cube.obj"}, {"material", "none"}, {"interior", "m"}}}},
-          {"lights", {{{"name", "sky"}, {"type", "environment"}, {"radiance", 1}}}}};
-}
 
 // The mean over n paths of the radiance along ray (o, d) and its derivatives.
 template <class T>
@@ -43,16 +30,6 @@ Vec3<T> mean_radiance(const Scene& s, const ParamView<T>& P, glm::vec3 o, glm::v
     sum = sum + radiance(s, P, RayT<T>{Vec3<T>(o), Vec3<T>(glm::normalize(d))}, sampler);
   }
   return sum / T(float(n));
-}
-
-// A res³ grid of values 0.2 + step · ((7x + 3y + 5z) mod res), written as t.dir/g.vol.
-std::vector<float> patterned_grid(const testing::TempDir& t, int res, float step) {
-  std::vector<float> v;
-  for (int z = 0; z < res; ++z)
-    for (int y = 0; y < res; ++y)
-      for (int x = 0; x < res; ++x) v.push_back(0.2f + step * float((x * 7 + y * 3 + z * 5) % res));
-  testing::write_vol((t.dir / "g.vol").string(), res, 1, v);
-  return v;
 }
 
 }  // namespace
@@ -121,112 +98,6 @@ TEST_CASE("an absorbing grid: transmittance and the derivatives of eight voxels 
     REQUIRE(depth.d[size_t(j)] > 0.f);
     CHECK(L.x.d[size_t(j)] == Approx(-tr * depth.d[size_t(j)]).epsilon(0.05));
   }
-}
-
-TEST_CASE("an absorbing grid's reverse gradient: 100 random voxels against the closed form over the image", "[volume]") {
-  // The image's mean through an absorbing grid before a sky of radiance 1: each ray sees
-  // T = exp(−s ∫σ) and dT/dv_k = −T s ∫ w_k. The closed form integrates that over each pixel (a
-  // 6×6 grid of film points, box filter) with the trilinear weights written out here, not the
-  // grid's; the kernel's reverse gradient (delta tracking, path replay) over the whole block is
-  // compared on 100 voxels drawn at random among those the image depends on (≥ 25% of the largest
-  // derivative). The estimate is noisy voxel by voxel (null-collision weights 1/(μ − σ) have heavy
-  // tails where σ nears its cell's majorant): at 8,192 spp each voxel within 15% (measured worst
-  // 9.6%, rms 2.9%), their sum within 1% (measured 0.25%); at 131,072 spp (once, 73 s) worst
-  // 3.8%, rms 0.79%, 98 of 100 within 2%, the sum 0.04%: the error falls as 1/√spp, no bias.
-  testing::TempDir t("dray-volume-");
-  const int res = 8, W = 16, H = 16;
-  const float scale = 1.5f;
-  const std::vector<float> v = patterned_grid(t, res, 0.1f);
-  json medium = {{"type", "heterogeneous"}, {"albedo", 0}, {"scale", scale},
-                 {"sigma_t", {{"type", "gridvolume"}, {"filename", "g.vol"},
-                              {"to_world", {1, 0, 0, -0.5, 0, 1, 0, -0.5, 0, 0, 1, -0.5, 0, 0, 0, 1}}}}};
-  json doc = absorbing_scene(medium);
-  doc["camera"] = {{"origin", {0.3, 0.2, 3}}, {"target", {0, 0, 0}}, {"fov_y", 24}, {"width", W}, {"height", H}};
-  doc["render"]["spp"] = 8192;
-  const Scene s = load_scene(doc, (t.dir / "m.json").string());
-  const size_t n_vox = v.size();
-
-  // The closed form: d mean(I) / d v_k, I averaged over pixels and film points.
-  std::vector<double> closed(n_vox, 0.0);
-  const ParamView<float> PF(s.params);
-  const int n_film = 6, n_steps = 400;
-  for (int py = 0; py < H; ++py)
-    for (int px = 0; px < W; ++px)
-      for (int j = 0; j < n_film * n_film; ++j) {
-        const RayT<float> ray = camera_ray(s.camera, PF, float(px) + (float(j % n_film) + 0.5f) / n_film,
-                                           float(py) + (float(j / n_film) + 0.5f) / n_film);
-        const glm::vec3 o = value(ray.o), d = value(ray.d);
-        float t0 = 0.f, t1 = INFINITY;  // the chord through [−0.5, 0.5]³
-        for (int a = 0; a < 3; ++a) {
-          float ta = (-0.5f - o[a]) / d[a], tb = (0.5f - o[a]) / d[a];
-          if (ta > tb) std::swap(ta, tb);
-          t0 = std::max(t0, ta);
-          t1 = std::min(t1, tb);
-        }
-        if (!(t0 < t1)) continue;
-        double depth = 0;
-        std::vector<std::pair<size_t, double>> w;  // ∫ w_k along the chord, per voxel touched
-        const double dt = double(t1 - t0) / n_steps;
-        for (int i = 0; i < n_steps; ++i) {
-          const glm::vec3 u = o + d * (t0 + (t1 - t0) * (float(i) + 0.5f) / float(n_steps)) + glm::vec3(0.5f);
-          int lo[3];
-          double f[3];
-          for (int a = 0; a < 3; ++a) {
-            const double x = double(u[a]) * res - 0.5;
-            lo[a] = int(std::floor(x));
-            f[a] = x - std::floor(x);
-          }
-          for (int k = 0; k < 8; ++k) {
-            int idx[3];
-            double wk = 1;
-            for (int a = 0; a < 3; ++a) {
-              const int hi = (k >> a) & 1;
-              idx[a] = std::clamp(lo[a] + hi, 0, res - 1);
-              wk *= hi ? f[a] : 1 - f[a];
-            }
-            const size_t voxel = (size_t(idx[2]) * res + size_t(idx[1])) * res + size_t(idx[0]);
-            depth += wk * v[voxel] * scale * dt;
-            w.push_back({voxel, wk * dt});
-          }
-        }
-        const double tr = std::exp(-depth) / (double(W) * H * n_film * n_film);
-        for (const auto& [voxel, wk] : w) closed[voxel] -= tr * scale * wk;
-      }
-
-  const std::vector<Tile> tiles = make_tiles(W, H, 8);
-  std::vector<int> ids(tiles.size());
-  std::iota(ids.begin(), ids.end(), 0);
-  std::vector<Slot> all(n_vox);
-  for (size_t k = 0; k < n_vox; ++k) all[k] = s.volumes[0].data + Slot(k);
-  Image primal(W, H, 3), none(W, H, 3);
-  const GradientResult rev = gradient_tiles(s, tiles, ids, none, Loss::mean, 3.0 * W * H, all, 2, primal, s.render.seed);
-
-  double largest = 0;
-  for (double c : closed) largest = std::max(largest, std::fabs(c));
-  std::vector<size_t> candidates;
-  for (size_t k = 0; k < n_vox; ++k)
-    if (std::fabs(closed[k]) >= 0.25 * largest) candidates.push_back(k);
-  REQUIRE(candidates.size() >= 100);
-  std::mt19937 rng(11);
-  std::shuffle(candidates.begin(), candidates.end(), rng);
-  double worst = 0;
-  for (size_t i = 0; i < 100; ++i) {
-    const size_t k = candidates[i];
-    const double err = std::fabs(rev.gradient[k] - closed[k]) / std::fabs(closed[k]);
-    worst = std::max(worst, err);
-    INFO("voxel " << k << ": reverse " << rev.gradient[k] << ", closed form " << closed[k]);
-    CHECK(err <= 0.15);
-  }
-  double sum_rev = 0, sum_closed = 0, sq = 0;
-  for (size_t k : candidates) {
-    sum_rev += rev.gradient[k];
-    sum_closed += closed[k];
-    sq += std::pow((rev.gradient[k] - closed[k]) / closed[k], 2);
-  }
-  WARN("worst relative error over 100 voxels: " << worst << " (of " << candidates.size() << " candidates); summed over them "
-       << sum_rev / sum_closed - 1 << ", rms " << std::sqrt(sq / double(candidates.size())));
-  CHECK(std::fabs(sum_rev / sum_closed - 1) <= 0.01);
-  CHECK(std::sqrt(sq / double(candidates.size())) <= 0.05);
 }
 
 namespace {
