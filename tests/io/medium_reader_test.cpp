@@ -3,7 +3,9 @@
 // medium inside an open surface), each naming the file and the element.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 
+#include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/media/vol_writer.h"
 #include "tests/temp_dir.h"
@@ -136,4 +138,37 @@ TEST_CASE("Mitsuba's <medium>, <volume> and <phase> convert, with shapes' interi
     <string name="wrap_mode" value="repeat"/></volume></medium>
 </scene>)");
   CHECK_THROWS_WITH(load_scene(bad), Catch::Contains("bad.xml:3:") && Catch::Contains("wrap_mode must be clamp"));
+}
+
+TEST_CASE("Mitsuba's sensor in a medium: from the centre of an absorbing sphere the sky times exp(-sigma_t r)", "[media][io][mitsuba]") {
+  // Every camera ray crosses r = 2 of σt 0.5 before the sky of 1: a pixel's mean is e^−1 (a path
+  // passes or is absorbed: 0 or 1, 8² pixels × 256 samples, standard error 0.0038). Without the
+  // sensor's medium the camera would see the sky, 1.
+  testing::TempDir t("dray-media-sensor-");
+  auto scene = [&](const std::string& sensor_medium) {
+    return t.write("s.xml", R"(<scene version="3.0.0">
+  <integrator type="volpath"/>
+  <medium id="fog" type="homogeneous"><rgb name="sigma_t" value="0.5"/><rgb name="albedo" value="0"/></medium>
+  <bsdf id="clear" type="null"/>
+  <sensor type="perspective"><float name="fov" value="60"/>)" + sensor_medium + R"(
+    <film type="hdrfilm"><integer name="width" value="8"/><integer name="height" value="8"/></film>
+    <sampler type="independent"><integer name="sample_count" value="256"/></sampler></sensor>
+  <shape type="sphere"><float name="radius" value="2"/><ref id="clear"/><ref name="interior" id="fog"/></shape>
+  <emitter type="constant"/>
+</scene>)");
+  };
+  const Scene s = load_scene(scene(R"(<ref id="fog"/>)"));
+  REQUIRE(s.camera_medium >= 0);
+  CHECK(s.media[size_t(s.camera_medium)].name == "fog");
+  const Image img = render_local(s, 2);
+  double mean = 0;
+  for (int y = 0; y < 8; ++y)
+    for (int x = 0; x < 8; ++x) mean += img.pixel(x, y)[1] / 64.0;
+  CHECK(mean == Approx(std::exp(-1.0)).margin(0.015));
+  const Image outside = render_local(load_scene(scene("")), 2);
+  CHECK(outside.pixel(4, 4)[1] == Approx(1.f));
+  // An inline medium is the sensor's too; two are refused, and a reference to something else.
+  CHECK(load_scene(scene(R"(<medium type="homogeneous"><rgb name="sigma_t" value="1"/></medium>)")).camera_medium >= 0);
+  CHECK_THROWS_WITH(load_scene(scene(R"(<ref id="fog"/><ref id="fog"/>)")), Catch::Contains("a sensor sits in one medium"));
+  CHECK_THROWS_WITH(load_scene(scene(R"(<ref id="clear"/>)")), Catch::Contains("refers to a <bsdf>, expected a <medium>"));
 }

@@ -3,20 +3,8 @@
 # Usage: cli_test.sh DRAY SCENES_DIR "MPIEXEC -n N FLAGS"
 set -uo pipefail
 dray=$(realpath "$1") scenes=$(realpath "$2")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+source "$(dirname "$0")/cli_lib.sh"
 small="--set camera.width=32 --set camera.height=24 --spp 2"
-expect() {  # expect CODE DESCRIPTION COMMAND...
-  local want=$1 what=$2; shift 2
-  "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-  local got=$?
-  if [ "$got" = "$want" ]; then echo "ok   $what (exit $got)"; else
-    echo "FAIL $what: exit $got, expected $want"; cat "$tmp/stderr"; fail=1; fi
-}
-has() {  # has FILE TEXT DESCRIPTION
-  if grep -qF -- "$2" "$1"; then echo "ok   $3"; else echo "FAIL $3: no \"$2\" in $1:"; cat "$1"; fail=1; fi
-}
 
 expect 0 "render to PNG in a new folder" "$dray" render "$scenes/spheres.json" -o "$tmp/a/b/out.png" $small
 [ -s "$tmp/a/b/out.png" ] || { echo "FAIL no PNG written"; fail=1; }
@@ -106,21 +94,7 @@ has "$tmp/stdout" "materials.red.albedo[2]" "gradcheck lists each component"
 expect 1 "gradcheck on a lamp's radius (sky shadows and floor contact move: not covered)" "$dray" gradcheck "$scenes/spheres.json" $grad \
   --param shapes.glow.radius
 has "$tmp/stdout" "DIFFERS" "the difference is shown"
-expect 0 "gradcheck on silhouettes (5 seeds, h and h/2, 64-spp differences)" "$dray" gradcheck "$scenes/glow-fit.json" \
-  --param shapes.glow.center shapes.glow.radius camera.origin[2] --step 0.01 --seeds 5 --fd-spp 64
-has "$tmp/stdout" "over 5 seeds" "the seeds are reported"
-# With several seeds the reverse column is the seeds' mean as the forward one is (issue 32: it was
-# seed 1's alone): the two agree to float rounding, not just to noise.
-awk '$1 == "shapes.glow.radius" {r = ($4 - $3) / $3; if (r < 0) r = -r; exit !(r < 1e-5)}' "$tmp/stdout" \
-  && echo "ok   gradcheck --seeds: reverse is the seeds' mean, as forward" \
-  || { echo "FAIL gradcheck --seeds: reverse vs forward"; grep glow.radius "$tmp/stdout"; fail=1; }
-expect 0 "gradcheck on a light's position (shadow edges, direct light)" "$dray" gradcheck "$scenes/spheres.json" \
-  --set camera.width=80 --set camera.height=60 --spp 16 --set render.max_depth=1 --param lights.key.position \
-  --step 0.01 --seeds 5 --fd-spp 64
-expect 0 "gradcheck on a sphere's pose (shadows of the point light, the sphere lamp and the sky; the mirror made diffuse)" \
-  "$dray" gradcheck "$scenes/spheres.json" --set camera.width=80 --set camera.height=60 --spp 16 --set render.max_depth=1 \
-  --set 'materials.steel={"type":"diffuse","albedo":[0.5,0.5,0.5]}' --param shapes.right.radius shapes.right.center[0] \
-  --step 0.01 --seeds 8 --fd-spp 128 --boundary-samples 50000
+# Gradchecks across edges (silhouettes, shadows; many samples): tests/tools/gradcheck_edges_test.sh.
 expect 2 "gradcheck without --param" "$dray" gradcheck "$scenes/spheres.json"
 
 # --- issue 11: what a new user meets

@@ -97,11 +97,15 @@ void Converter::sensor(const pugi::xml_node& n) {
   int width = 768, height = 576;  // hdrfilm's defaults
   long crop[4] = {0, 0, -1, -1};  // crop_offset_x, crop_offset_y, crop_width, crop_height (-1: Mitsuba's default, the film's size)
   pugi::xml_node film;
+  std::string medium_name;  // the medium the sensor sits in (Mitsuba: one, of any name)
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string t = tag(c);
     if (t == "transform") {
       to_world = x_.transform(c);
+    } else if (t == "medium" || t == "ref") {
+      if (!medium_name.empty()) x_.fail(c, "a sensor sits in one medium");
+      medium_name = medium(c);
     } else if (t == "film") {
       if (x_.attr(c, "type") != "hdrfilm") x_.fail(c, "unsupported film (supported: hdrfilm)");
       film = c;
@@ -182,6 +186,7 @@ void Converter::sensor(const pugi::xml_node& n) {
   locate("/render", n);
   camera_ = {{"origin", vec(origin)}, {"target", vec(origin + glm::normalize(dir))}, {"up", vec(glm::normalize(up))},
              {"fov_y", deg(2 * std::atan(ty))}, {"width", width}, {"height", height}};
+  if (!medium_name.empty()) camera_["medium"] = medium_name;
 }
 
 void Converter::rfilter(const pugi::xml_node& n) {
