@@ -8,6 +8,7 @@
 #include "mpi/collectives.h"
 #include "mpi/errors.h"
 #include "renderer/integrators/boundary.h"
+#include "renderer/integrators/ptracer.h"
 
 namespace dray::mpi {
 
@@ -143,9 +144,40 @@ double RenderStats::imbalance() const {
   return sum > 0 ? mx / (sum / double(busy_seconds.size())) : 1.0;
 }
 
+namespace {
+
+// The particle tracer's image: every rank traces its share of the light paths (interleaved), the
+// splats are summed exactly on rank 0.
+Image particle_image(const Context& ctx, const Scene& scene, const RenderJob& job, const Tile& window, RenderStats* stats) {
+  const int w = scene.camera.width, h = scene.camera.height;
+  Image image(w, h, 3);
+  image.spp = scene.render.spp;
+  ParticleSplat splat;
+  double busy = 0;
+  run_agreed(ctx, [&] {
+    if (job.outputs.channels() != 3) throw std::runtime_error(kPtracerNoDerivatives);
+    const double t0 = ctx.seconds();
+    splat = trace_particles(scene, window, particle_count(scene, window), ctx.rank(), ctx.size(), job.threads);
+    busy = ctx.seconds() - t0;
+  });
+  reduce_sum(ctx, std::span<ad::FixedSum>(splat.sums));
+  if (ctx.is_root()) write_particle_splat(image, window, splat);
+  if (job.progress && ctx.is_root()) job.progress(1.0);
+  if (stats) {
+    stats->busy_seconds = gather(ctx, std::span<const double>(&busy, 1));
+    double count = double(splat.nonfinite);
+    allreduce_sum(ctx, std::span<double>(&count, 1));
+    stats->nonfinite_samples = long(count);
+  }
+  return image;
+}
+
+}  // namespace
+
 Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job, RenderStats* stats) {
   const int w = scene.camera.width, h = scene.camera.height;
   const Tile window = job.crop.value_or(Tile{0, 0, w, h});
+  if (scene.render.ptracer) return particle_image(ctx, scene, job, window, stats);
   std::vector<Tile> tiles = make_tiles(window, fit_tile_size(window, job.tile_size, ctx.size() * job.threads));
   const int n = int(tiles.size());
   Image image(w, h, job.outputs.channels());

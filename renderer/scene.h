@@ -93,6 +93,8 @@ struct RenderSettings {
   // "volpath" (Mitsuba's volpath, volpathmis): paths cross media and null surfaces
   // (renderer/integrators/volume.h); "path" ignores media, as Mitsuba's path does.
   bool volpath = false;
+  // "ptracer" (Mitsuba's particle tracer, renderer/integrators/ptracer.h): images from light paths.
+  bool ptracer = false;
   // Mitsuba's hide_emitters: light sources seen from the camera directly (or through null
   // surfaces and media without scattering) are black; they still light the scene.
   bool hide_emitters = false;

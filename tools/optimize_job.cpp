@@ -103,7 +103,9 @@ void read_views(const JsonReader& rd, const json& j, Job& job, const Scene& scen
     // The scene's camera keys, overridden by the view's.
     json camera = scene_doc.contains("camera") ? scene_doc["camera"] : json::object();
     if (vs[i].contains("camera")) {
-      rd.object(vs[i]["camera"], where + "/camera", {"origin", "target", "up", "fov_y", "width", "height"});
+      rd.object(vs[i]["camera"], where + "/camera",
+                {"origin", "target", "up", "fov_y", "half_width", "half_height", "aperture_radius", "focus_distance",
+                 "width", "height"});
       camera.update(vs[i]["camera"]);
     }
     v.camera = read_camera(rd, camera, where + "/camera");
@@ -257,10 +259,7 @@ json job_settings(const Job& job, const json& scene_doc) {
   }
   json views = json::array();
   for (const View& v : job.views) {
-    const CameraSettings& c = v.camera;
-    json o = {{"camera", {{"origin", {c.origin.x, c.origin.y, c.origin.z}}, {"target", {c.target.x, c.target.y, c.target.z}},
-                          {"up", {c.up.x, c.up.y, c.up.z}}, {"fov_y", c.fov_y}, {"width", c.width}, {"height", c.height}}},
-              {"weight", v.weight}, {"mask", v.mask}};
+    json o = {{"camera", camera_json(v.camera)}, {"weight", v.weight}, {"mask", v.mask}};
     target(v, o);
     views.push_back(o);
   }

@@ -15,10 +15,12 @@ struct Ray {
 };
 
 // The same ray in the kernel's scalar type: its origin and direction carry derivatives.
+// t_max: a camera ray's far clip (other rays run to infinity).
 template <class T>
 struct RayT {
   Vec3<T> o, d;
-  Ray detached() const { return Ray{value(o), value(d)}; }
+  float t_max = std::numeric_limits<float>::infinity();
+  Ray detached() const { return Ray{value(o), value(d), t_max}; }
 };
 
 }  // namespace dray

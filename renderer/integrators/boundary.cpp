@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include <glm/geometric.hpp>
 #include <omp.h>
@@ -23,11 +24,9 @@ long default_boundary_samples(const Scene& scene, const Tile& w) {
 }
 
 bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
-  const Camera& cam = scene.camera;
   auto in = [](Slot s, Slot first, Slot n) { return first != kNoSlot && s >= first && s < first + n; };
   for (Slot s : slots) {
-    if (scene.moves_geometry(s) || in(s, cam.origin, 3) || in(s, cam.target, 3) || in(s, cam.up, 3) || in(s, cam.fov_y, 1))
-      return true;
+    if (scene.moves_geometry(s) || is_camera_slot(scene.camera, s)) return true;
     for (const Light& l : scene.lights)  // a point light's position, a directional one's direction
       if ((l.at_point() && in(s, l.position, 3)) ||
           (l.kind == Light::Kind::directional && in(s, l.direction, 3)))
@@ -35,6 +34,20 @@ bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
   }
   return false;
 }
+
+namespace {
+
+// The boundary term is built for a pinhole and an orthographic camera: through a thin lens every
+// aperture point sees its own silhouettes (Mitsuba's projective integrators refuse it too).
+void check_boundary_camera(const Scene& scene) {
+  if (scene.camera.kind == CameraKind::thinlens)
+    throw std::runtime_error(
+        "camera type thinlens: derivatives by parameters that move edges (a shape's geometry, the camera's pose, "
+        "field of view, aperture or focus, a point light's position) are not supported through a thin lens; render "
+        "them with a perspective camera");
+}
+
+}  // namespace
 
 namespace {
 
@@ -67,19 +80,22 @@ bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const Silhou
   const glm::vec3 centre = scene.params.get_vec3(s.a);
   const float r = scene.params.get(s.b);
   Circle c;
-  if (!tangent_circle(centre, r, seen_from_point(to_glm(f.origin)), c)) return false;
+  if (!tangent_circle(centre, r, seen_from_camera(f), c)) return false;
   const float phi = 2.f * kPi * u;
   const glm::vec3 p = c.centre + (c.u * std::cos(phi) + c.v * std::sin(phi)) * c.radius;
   const glm::vec3 dp = (c.v * std::cos(phi) - c.u * std::sin(phi)) * c.radius;  // d p / d phi
   const FilmPoint<float> q = project(f, Vec3<float>(p));
   const float z = q.depth;
   if (!(z > 0.f)) return false;
-  // d film / d phi through the projection x = W/2 (1 + X / (Z hw)), y = H/2 (1 - Y / (Z hh)).
+  // d film / d phi through the projection x = W/2 (1 + X / (Z hw)), y = H/2 (1 - Y / (Z hh))
+  // (orthographic: Z = 1).
   const glm::vec3 d = p - to_glm(f.origin);
-  const float X = glm::dot(d, to_glm(f.right)), Y = glm::dot(d, to_glm(f.up));
-  const float dX = glm::dot(dp, to_glm(f.right)), dY = glm::dot(dp, to_glm(f.up)), dZ = glm::dot(dp, to_glm(f.forward));
-  const glm::vec2 dx(0.5f * f.width / f.half_w * (dX * z - X * dZ) / (z * z),
-                     -0.5f * f.height / f.half_h * (dY * z - Y * dZ) / (z * z));
+  const bool ortho = f.kind == CameraKind::orthographic;
+  const float X = glm::dot(d, to_glm(f.right)), Y = glm::dot(d, to_glm(f.up)), Z = ortho ? 1.f : z;
+  const float dX = glm::dot(dp, to_glm(f.right)), dY = glm::dot(dp, to_glm(f.up)),
+              dZ = ortho ? 0.f : glm::dot(dp, to_glm(f.forward));
+  const glm::vec2 dx(0.5f * f.width / f.half_w * (dX * Z - X * dZ) / (Z * Z),
+                     -0.5f * f.height / f.half_h * (dY * Z - Y * dZ) / (Z * Z));
   const float speed = glm::length(dx);
   if (!(speed > 0.f)) return false;
   x = {q.x, q.y};
@@ -129,22 +145,6 @@ bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraF
 }
 
 namespace {
-
-// Samples first, first + stride, ... < n in batches: batch j holds samples first + stride * (j*B ... j*B+B-1).
-constexpr long kBatch = 256;
-
-// How many of samples first, first + stride, ... < n there are, and in how many batches.
-long samples_of(long n, int first, int stride) { return n > first ? (n - first + stride - 1) / stride : 0; }
-int batches_of(long n, int first, int stride) { return int((samples_of(n, first, stride) + kBatch - 1) / kBatch); }
-
-template <class Body>
-void for_each_sample(long n, int first, int stride, int threads, Body&& body) {
-  const long mine = samples_of(n, first, stride);
-  const int batches = batches_of(n, first, stride);
-  parallel_for(batches, threads, [&](int j) {
-    for (long i = long(j) * kBatch; i < std::min(mine, long(j + 1) * kBatch); ++i) body(j, uint64_t(first + i * stride));
-  });
-}
 
 // One pass's edges: camera silhouettes (samples 0 .. n-1); when any light casts hard shadows,
 // shadow edges (the next n/2: each costs a few rays, not two paths, and their steps carry no
@@ -202,6 +202,7 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
   const size_t m = wrt.size();
   BoundarySplat out;  // no sums: nothing to add (every rank decides alike)
   if (m == 0 || n <= 0 || !moves_edges(scene, wrt)) return out;
+  check_boundary_camera(scene);
   out.sums.assign(size_t(scene.camera.width) * size_t(scene.camera.height) * m * 3, ad::FixedSum{});
   const BoundaryPass pass(scene, window, n);
   // Per batch: its samples' (pixel offset, value) pairs; summed afterwards, exactly, in one thread.
@@ -255,6 +256,7 @@ void add_boundary_splat(Image& image, const RenderOutputs& outputs, const Tile& 
 long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const Slot> params, long n, int first,
                        int stride, int threads, std::span<ad::FixedSum> gradient) {
   if (params.empty() || n <= 0 || !moves_edges(scene, params)) return 0;
+  check_boundary_camera(scene);
   const BoundaryPass pass(scene, Tile{0, 0, scene.camera.width, scene.camera.height}, n);
   const Seeds seeds(scene.params.values().size(), params);
   const ParamView<ad::Var> P(scene.params, seeds);

@@ -112,8 +112,7 @@ long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, u
   for (int s = 0; s < n; ++s) {
     tape.clear();
     Sampler sampler(seed, pixel, uint64_t(s));
-    const glm::vec2 j = film_jitter(scene.render.filter, sampler);
-    RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), float(x) + j.x, float(y) + j.y);
+    RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), film_sample(scene, sampler, x, y));
     Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
     tape.begin_adjoints();
     for (int c = 0; c < 3; ++c) tape.seed(L[c].i, float(dloss_dpixel[c] / n));
@@ -137,22 +136,19 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
   for (int s = 0; s < n; ++s) {
     std::span<const VertexRecord> path;
     std::span<const FlightStep> flights;
-    float jx, jy;
+    FilmSample film;
     if (recorded && size_t(s) < scratch.primal.samples.size()) {
       path = scratch.primal.path(size_t(s));
       flights = scratch.primal.flights;
-      jx = scratch.primal.samples[size_t(s)].jx;
-      jy = scratch.primal.samples[size_t(s)].jy;
+      film = scratch.primal.samples[size_t(s)].film;
     } else {
       Sampler sampler(seed, pixel, uint64_t(s));
-      const glm::vec2 j = film_jitter(scene.render.filter, sampler);
-      jx = j.x;
-      jy = j.y;
+      film = film_sample(scene, sampler, x, y);
       scratch.path.clear();
       scratch.path_flights.clear();
       {
         const RecordFlights record(&scratch.path_flights);
-        radiance(scene, Pf, camera_ray(frame, float(x) + jx, float(y) + jy), sampler, &scratch.path);
+        radiance(scene, Pf, camera_ray(frame, film), sampler, &scratch.path);
       }
       path = scratch.path;
       flights = scratch.path_flights;
@@ -160,8 +156,8 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
     if (!flight_log) flights = {};
     scratch.sample.clear();
     auto sink = [&](int g, float adj) { scratch.sample.push_back({g, adj}); };
-    if (!(rs.geometry ? replay_path<ad::Var>(scene, P, rs, path, flights, float(x) + jx, float(y) + jy, dL, sink)
-                      : replay_path<float>(scene, P, rs, path, flights, float(x) + jx, float(y) + jy, dL, sink))) {
+    if (!(rs.geometry ? replay_path<ad::Var>(scene, P, rs, path, flights, film, dL, sink)
+                      : replay_path<float>(scene, P, rs, path, flights, film, dL, sink))) {
       ++dropped;
       continue;
     }
@@ -192,6 +188,7 @@ bool moves_rays(const Scene& scene, const ParamView<ad::Var>& P, const PassLift&
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
                               int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode, const Image* mask) {
+  if (scene.render.ptracer) throw std::runtime_error(kPtracerNoDerivatives);
   const Seeds seeds(scene.params.values().size(), params);
   const ParamView<float> Pf(scene.params);
   // The camera frame and moving meshes' transforms: lifted once, chained per pixel.

@@ -40,7 +40,7 @@ PassLift lift_pass(const Scene& scene, const int* seeds, int first_index) {
   lift.first_index = first_index;
   const ParamView<ad::Var> P(scene.params, seeds);
   const Camera& cam = scene.camera;
-  if (P.active(cam.origin, 3) || P.active(cam.target, 3) || P.active(cam.up, 3) || P.active(cam.fov_y, 1))
+  if (camera_active(cam, P))
     add_block(lift, cam.origin, kCameraEntries, [&] {
       CameraFrame<ad::Var> f = camera_frame_from_params(cam, P);
       std::vector<ad::Var> e;

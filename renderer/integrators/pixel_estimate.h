@@ -30,6 +30,18 @@ inline float to_image_float(double v) {
   return float(std::clamp(v, -top, top));
 }
 
+// Pixel (x, y)'s camera sample from the sampler's next numbers: the film jitter, then for a thin
+// lens the aperture point (other cameras draw no more, so their random streams are unchanged).
+inline FilmSample film_sample(const Scene& scene, Sampler& sampler, int x, int y) {
+  const glm::vec2 j = film_jitter(scene.render.filter, sampler);
+  FilmSample s{float(x) + j.x, float(y) + j.y};
+  if (scene.camera.kind == CameraKind::thinlens) {
+    const float u = sampler.next(), v = sampler.next();
+    s.lens = concentric_disk(u, v);
+  }
+  return s;
+}
+
 // The pixel estimate: the mean of spp camera-path samples, its variance and (for a dual type)
 // its derivatives, accumulated in double in a fixed order so that the result is bitwise
 // reproducible. A sample whose value is not finite is dropped (it adds zero, as in pbrt) and
@@ -47,12 +59,11 @@ PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x
   const CameraFrame<G> frame = camera_frame(scene.camera, geometry_view<G>(P));
   for (int s = 0; s < n; ++s) {
     Sampler sampler(scene.render.seed, pixel, uint64_t(s));
-    const glm::vec2 j = film_jitter(scene.render.filter, sampler);
-    const float jx = j.x, jy = j.y;
-    RayT<G> ray = camera_ray(frame, float(x) + jx, float(y) + jy);
+    const FilmSample film = film_sample(scene, sampler, x, y);
+    RayT<G> ray = camera_ray(frame, film);
     Vec3<T> L;
     if constexpr (std::is_same_v<T, float>) {
-      std::vector<VertexRecord>* into = record ? record->begin_sample(jx, jy) : nullptr;
+      std::vector<VertexRecord>* into = record ? record->begin_sample(film) : nullptr;
       const RecordFlights flights(into ? &record->flights : nullptr);
       L = radiance(scene, P, ray, sampler, into);
       if (into) record->end_sample();

@@ -24,7 +24,7 @@ namespace dray {
 // at replay.
 struct RecordedPaths {
   struct Sample {
-    float jx, jy;            // the camera ray's film jitter
+    FilmSample film;         // the camera ray's film point (and lens point)
     uint32_t first, count;   // its vertices
   };
   std::vector<VertexRecord> vertices;
@@ -41,12 +41,12 @@ struct RecordedPaths {
     open = true;
   }
   // Where the next sample's vertices go, or nullptr once a bound is reached.
-  std::vector<VertexRecord>* begin_sample(float jx, float jy) {
+  std::vector<VertexRecord>* begin_sample(const FilmSample& film) {
     if (!open || vertices.size() >= max_vertices || flights.size() >= max_flight_steps) {
       open = false;
       return nullptr;
     }
-    samples.push_back({jx, jy, uint32_t(vertices.size()), 0});
+    samples.push_back({film, uint32_t(vertices.size()), 0});
     return &vertices;
   }
   void end_sample() { samples.back().count = uint32_t(vertices.size()) - samples.back().first; }
@@ -113,14 +113,14 @@ inline void seed_state(ad::Tape& tape, const PathState<ad::Var>& st, const std::
 
 }  // namespace detail
 
-// Replays one recorded path (`path`, whose camera ray went through film point (fx, fy); its flights
+// Replays one recorded path (`path`, whose camera ray went through film sample `film`; its flights
 // in `flights`, the recording's flight log) with
 // d loss / d sample radiance `dL`: hands sink(gradient index, adjoint) every parameter's and
 // lifted entry's adjoint. Returns false when an adjoint was not finite (what was handed before
 // is then the caller's to drop). G is the geometry type: ad::Var when rs.geometry, else float.
 template <class G, class Sink>
 bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySetup& rs, std::span<const VertexRecord> path,
-                 std::span<const FlightStep> flights, float fx, float fy, const glm::vec3& dL, Sink&& sink) {
+                 std::span<const FlightStep> flights, const FilmSample& film, const glm::vec3& dL, Sink&& sink) {
   ad::Tape& tape = ad::Tape::local();
   const ReplayFlights replay(flights);
   std::array<float, kCarriedState> carry{};  // adjoint of the next vertex's incoming state
@@ -151,7 +151,7 @@ bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySe
   }
   if (ok && rs.rays_move && P.lifted(scene.camera.origin)) {
     tape.clear();
-    const RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), fx, fy);
+    const RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), film);
     tape.begin_adjoints();
     for (int c = 0; c < 3; ++c) {
       tape.seed(ray.o[c].i, carry[size_t(3 + c)]);

@@ -11,6 +11,7 @@
 #include "renderer/integrators/boundary.h"
 #include "renderer/core/parallel.h"
 #include "renderer/integrators/pixel_estimate.h"
+#include "renderer/integrators/ptracer.h"
 
 namespace dray {
 
@@ -66,6 +67,7 @@ int render_chunk_pixel(const Scene& scene, const Chunk& c, const RenderOutputs& 
 
 long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                   Image& image, int threads, const RenderOutputs& outputs, const TileProgress& progress) {
+  if (scene.render.ptracer) throw std::logic_error("render_tiles: a ptracer scene renders through trace_particles");
   std::vector<Chunk> chunks;
   for (size_t first = 0; first < outputs.wrt.size(); first += kMaxTangents) {
     const size_t count = std::min<size_t>(kMaxTangents, outputs.wrt.size() - first);
@@ -104,6 +106,10 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
 }
 
 Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs) {
+  if (scene.render.ptracer) {
+    if (outputs.channels() != 3) throw std::runtime_error(kPtracerNoDerivatives);
+    return particle_image(scene, threads);
+  }
   const int w = scene.camera.width, h = scene.camera.height;
   std::vector<Tile> tiles = make_tiles(w, h, 16);
   std::vector<int> ids(tiles.size());

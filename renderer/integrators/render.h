@@ -33,6 +33,10 @@ struct RenderOutputs {
   int derivative_channel(size_t k) const { return 3 + (variance ? 3 : 0) + 3 * int(k); }
 };
 
+// The particle tracer renders images only (renderer/integrators/ptracer.h).
+inline constexpr const char* kPtracerNoDerivatives =
+    "integrator ptracer: renders images only (no derivatives, no variance): use path for derivatives";
+
 // Tangents per forward-mode pass: the scalars are differentiated in chunks of at most this many.
 inline constexpr int kMaxTangents = 8;
 

@@ -93,8 +93,9 @@ bool clip_segment(const CameraFrame<float>& f, const Tile& w, const glm::vec3& p
   // the eye, at depth ~0, would project to overflowing film coordinates); a point on the film
   // window lies far deeper than that at any field of view below ~179.8°.
   const glm::vec3 eye = to_glm(f.origin);
-  const float near = 1e-3f * std::max(glm::length(p0 - eye), glm::length(p1 - eye));
-  if (!(near > 0.f) || (z0 < near && z1 < near)) return false;
+  const bool ortho = f.kind == CameraKind::orthographic;  // no eye: the film plane itself
+  const float near = ortho ? 0.f : 1e-3f * std::max(glm::length(p0 - eye), glm::length(p1 - eye));
+  if (!(near > 0.f || ortho) || (z0 < near && z1 < near)) return false;
   e.s0 = z0 < near ? (near - z0) / (z1 - z0) : 0.f;
   e.s1 = z1 < near ? (near - z0) / (z1 - z0) : 1.f;
   const glm::vec2 a = film(f, p0 + (p1 - p0) * e.s0), b = film(f, p0 + (p1 - p0) * e.s1);
@@ -241,14 +242,14 @@ Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t s
 
 Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
   const CameraFrame<float> f = camera_frame(scene.camera, ParamView<float>(scene.params));
-  const glm::vec3 eye = to_glm(f.origin);
+  const glm::vec4 eye = seen_from_camera(f);
   Silhouettes out;
   auto add_segment = [&](SilhouetteElement e) {
     // A smooth mesh's radiance is continuous across an edge between two faces the eye sees
     // both of (or neither): only its silhouettes (and open edges) are edges of the image.
     const Shape& s = scene.shapes[e.shape];
     if (s.kind == Shape::Kind::mesh && !scene.meshes[s.mesh].object_normals.empty() &&
-        !silhouette_from(scene, e, seen_from_point(eye)))
+        !silhouette_from(scene, e, eye))
       return;
     glm::vec3 p0, p1;
     segment_endpoints(scene, e, p0, p1);
@@ -260,7 +261,7 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
       case Shape::Kind::sphere: {
         if (null_sphere(scene, s)) break;
         Circle c;
-        if (!tangent_circle(scene.params.get_vec3(s.a), scene.params.get(s.b), seen_from_point(eye), c)) break;
+        if (!tangent_circle(scene.params.get_vec3(s.a), scene.params.get(s.b), eye, c)) break;
         SilhouetteElement e;
         e.kind = SilhouetteElement::Kind::circle;
         e.shape = si;

@@ -64,6 +64,10 @@ Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t s
 // infinitely far away (an environment) the direction toward it (w = 0).
 inline glm::vec4 seen_from_point(const glm::vec3& p) { return glm::vec4(p, 1.f); }
 inline glm::vec4 seen_from_direction(const glm::vec3& d) { return glm::vec4(d, 0.f); }
+// Where the camera sees from: its eye, or for an orthographic camera the direction it looks from.
+inline glm::vec4 seen_from_camera(const CameraFrame<float>& f) {
+  return f.kind == CameraKind::orthographic ? seen_from_direction(-to_glm(f.forward)) : seen_from_point(to_glm(f.origin));
+}
 
 // Whether a mesh segment is a silhouette seen from `from` (true for open edges and non-meshes).
 bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from);

@@ -66,8 +66,10 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
   if (j.contains("hide_emitters")) r.hide_emitters = rd.boolean(j["hide_emitters"], p + "/hide_emitters");
   if (j.contains("integrator")) {
     const std::string t = rd.string(j["integrator"], p + "/integrator");
-    if (t != "path" && t != "volpath") rd.fail(p + "/integrator", "unknown integrator \"" + t + "\" (known: path, volpath)");
+    if (t != "path" && t != "volpath" && t != "ptracer")
+      rd.fail(p + "/integrator", "unknown integrator \"" + t + "\" (known: path, volpath, ptracer)");
     r.volpath = t == "volpath";
+    r.ptracer = t == "ptracer";
   }
   return r;
 }

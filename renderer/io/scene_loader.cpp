@@ -1,5 +1,6 @@
 #include "renderer/io/scene_loader.h"
 
+#include "renderer/shapes/cylinder_mesh.h"
 #include "renderer/shapes/disk_mesh.h"
 #include "renderer/shapes/mesh_normals.h"
 #include "renderer/io/light_reader.h"
@@ -54,13 +55,7 @@ struct Loader {
   }
 
   void camera(const json& j) {
-    const CameraSettings c = read_camera(rd, j, "/camera");
-    scene.camera.width = c.width;
-    scene.camera.height = c.height;
-    scene.camera.origin = scene.params.add("camera.origin", c.origin);
-    scene.camera.target = scene.params.add("camera.target", c.target);
-    scene.camera.up = scene.params.add("camera.up", c.up);
-    scene.camera.fov_y = scene.params.add("camera.fov_y", c.fov_y, Domain::open(0, 180));
+    add_camera(scene, read_camera(rd, j, "/camera"));
     if (j.contains("medium")) scene.camera_medium = medium_ref(j["medium"], "/camera/medium");
   }
 
@@ -130,19 +125,20 @@ struct Loader {
         shape.b = scene.params.add(prefix + "edge_u", eu);
         shape.c = scene.params.add(prefix + "edge_v", ev);
         shape.material = material_ref(s["material"], p + "/material");
-      } else if (type == "mesh" || type == "disk") {
-        const bool disk = type == "disk";
-        if (disk) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals", "interior", "exterior"}, {"material"});
+      } else if (type == "mesh" || type == "disk" || type == "cylinder") {
+        const bool disk = type == "disk", tessellated = disk || type == "cylinder";
+        if (tessellated) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals", "interior", "exterior"}, {"material"});
         else rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals", "interior", "exterior"}, {"file"});
         shape.kind = Shape::Kind::mesh;
         shape.mesh = uint32_t(scene.meshes.size());
         scene.meshes.emplace_back();
         std::optional<uint32_t> material;
         if (s.contains("material")) material = material_ref(s["material"], p + "/material");
-        if (disk) {
-          ObjFile disk;
-          static_cast<TriangleMesh&>(disk) = disk_mesh(kDiskSegments, flag(s, p, "flip_normals"));
-          use_mesh(std::move(disk), *material, scene.meshes.back());
+        if (tessellated) {
+          ObjFile shape_mesh;
+          const bool flip = flag(s, p, "flip_normals");
+          static_cast<TriangleMesh&>(shape_mesh) = disk ? disk_mesh(kDiskSegments, flip) : cylinder_mesh(kCylinderSegments, flip);
+          use_mesh(std::move(shape_mesh), *material, scene.meshes.back());
         } else {
           // OBJ material name -> scene material, for the OBJ materials named.
           std::map<std::string, uint32_t> mapping;
@@ -170,7 +166,7 @@ struct Loader {
         mesh.vertices = scene.params.add_block(prefix + "vertices", flat, {uint32_t(mesh.object_positions.size()), 3});
         add_normals_block(prefix, mesh);
       } else {
-        rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh or disk)");
+        rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh, disk or cylinder)");
       }
       if (s.contains("interior")) shape.interior = medium_ref(s["interior"], p + "/interior");
       if (s.contains("exterior")) shape.exterior = medium_ref(s["exterior"], p + "/exterior");

@@ -221,17 +221,7 @@ TEST_CASE("a lit triangle's vertex block: shading and silhouette derivatives aga
   doc["lights"] = json::array({{{"name", "pt"}, {"type", "point"}, {"position", {1, 2, 0}}, {"intensity", {10, 10, 10}}}});
   Scene scene = load_scene(doc, "test.json");
   for (const char* name : {"shapes.s.vertices[0,1]", "shapes.s.vertices[2,0]"}) {
-    const Slot slot = slot_of(scene, name);
-    RenderOutputs out;
-    out.wrt = {slot};
-    double fwd = 0, fd = 0, fd_half = 0;
-    for (uint64_t seed : {1, 2, 3}) {
-      Scene s = scene;
-      s.render.seed = seed;
-      fwd += region_sum(render_local(s, 2, out), out.derivative_channel(0), 0, 64, 0, 48) / 3;
-      fd += region_difference(scene, slot, 0.04f, 0, 64, seed, 1024) / 3;
-      fd_half += region_difference(scene, slot, 0.02f, 0, 64, seed, 1024) / 3;
-    }
+    const auto [fwd, fd, fd_half] = forward_and_differences(scene, slot_of(scene, name), 0.04f, 0, 64, 0, 48, 1024);
     INFO(name << ": boundary+interior " << fwd << ", differences " << fd << " (h), " << fd_half << " (h/2)");
     CHECK(fwd == Approx(fd).epsilon(0.03));
     CHECK(fd_half == Approx(fd).epsilon(0.03));

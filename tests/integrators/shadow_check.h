@@ -54,6 +54,26 @@ inline double region_difference(const Scene& scene, Slot slot, float h, int x0, 
   const double step = double(plus.params.get(slot)) - double(minus.params.get(slot));
   return (region_sum(render_local(plus, 2), 0, x0, x1, y0, y1) - region_sum(render_local(minus, 2), 0, x0, x1, y0, y1)) / step;
 }
+// The forward derivative of the sum over [x0, x1) x [y0, y1) by one scalar, and its central
+// differences at h and h/2 (`spp` samples), each the mean over seeds 1, 2 and 3.
+struct ForwardAndDifferences {
+  double fwd = 0, fd = 0, fd_half = 0;
+};
+inline ForwardAndDifferences forward_and_differences(const Scene& scene, Slot slot, float h, int x0, int x1, int y0, int y1,
+                                                     int spp) {
+  RenderOutputs out;
+  out.wrt = {slot};
+  ForwardAndDifferences r;
+  for (uint64_t seed : {1, 2, 3}) {
+    Scene s = scene;
+    s.render.seed = seed;
+    r.fwd += region_sum(render_local(s, 2, out), out.derivative_channel(0), x0, x1, y0, y1) / 3;
+    r.fd += region_difference(scene, slot, h, x0, x1, y0, y1, seed, spp) / 3;
+    r.fd_half += region_difference(scene, slot, h / 2, x0, x1, y0, y1, seed, spp) / 3;
+  }
+  return r;
+}
+
 // The same over columns [x0, x1) of the 48 rows of the shadow scene.
 inline double region_difference(const Scene& scene, Slot slot, float h, int x0, int x1, uint64_t seed, int spp = 256) {
   return region_difference(scene, slot, h, x0, x1, 0, 48, seed, spp);

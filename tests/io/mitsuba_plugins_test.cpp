@@ -44,7 +44,8 @@ TEST_CASE("Mitsuba's newer plugins render bitwise as their JSON equivalent and a
   <emitter type="constant"><rgb name="radiance" value="0.2"/></emitter>
 )"));
   const json doc = {
-      {"camera", {{"origin", {0, 1, 6}}, {"target", {0, 1, 5}}, {"up", {0, 1, 0}}, {"fov_y", 40}, {"width", 24}, {"height", 16}}},
+      {"camera", {{"origin", {0, 1, 6}}, {"target", {0, 1, 5}}, {"up", {0, 1, 0}}, {"fov_y", 40}, {"width", 24}, {"height", 16},
+                  {"near_clip", 0.01}, {"far_clip", 1e4}}},
       {"render", {{"spp", 2}, {"max_depth", 3}}},
       {"materials",
        {{"a", {{"type", "principled"}, {"base_color", {0.2, 0.8, 0.1}}, {"metallic", 0.3},

@@ -45,7 +45,8 @@ TEST_CASE("a Mitsuba scene renders bitwise as its JSON equivalent", "[mitsuba]")
   <emitter type="constant"><rgb name="radiance" value="0.1"/></emitter>
 )"));
   const json doc = json::parse(R"({
-    "camera": {"origin": [0, 1, 6], "target": [0, 1, 5], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16},
+    "camera": {"origin": [0, 1, 6], "target": [0, 1, 5], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16,
+               "near_clip": 0.01, "far_clip": 10000},
     "render": {"spp": 2, "max_depth": 4},
     "materials": {
       "white": {"type": "diffuse", "reflectance": [0.8, 0.8, 0.8]},
@@ -104,7 +105,8 @@ TEST_CASE("a Mitsuba disk renders bitwise as dray's disk shape", "[mitsuba]") {
     <transform name="to_world"><rotate x="1" angle="90"/><translate x="1" y="0.01"/></transform></shape>
 )"));
   const json doc = json::parse(R"({
-    "camera": {"origin": [0, 1, 6], "target": [0, 1, 5], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16},
+    "camera": {"origin": [0, 1, 6], "target": [0, 1, 5], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16,
+               "near_clip": 0.01, "far_clip": 10000},
     "render": {"spp": 2, "max_depth": 1024, "filter": "box"},
     "materials": {
       "default": {"type": "diffuse", "reflectance": [0.5, 0.5, 0.5]},
@@ -337,7 +339,7 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
     std::string body, message;
   };
   const Case cases[] = {
-      {"<shape type=\"cylinder\"/>", "scene.xml:9:1: <shape type=\"cylinder\">: unsupported shape type"},
+      {"<shape type=\"sdfgrid\"/>", "scene.xml:9:1: <shape type=\"sdfgrid\">: unsupported shape type"},
       {"<shape type=\"ply\"><string name=\"filename\" value=\"a.ply\"/></shape>", "scene.xml:9:1: <shape type=\"ply\">: file \"a.ply\" not found (looked in "},
       {"<shape type=\"sphere\"><ref id=\"nothing\"/></shape>", "scene.xml:9:22: <ref id=\"nothing\">: no object with id \"nothing\""},
       {"<shape type=\"sphere\"><float name=\"radius\" value=\"big\"/></shape>", "<float name=\"radius\">: \"big\" is not a number"},

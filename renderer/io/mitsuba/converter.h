@@ -216,6 +216,10 @@ class Converter {
 
   void emitter(const pugi::xml_node& n);
   void sensor(const pugi::xml_node& n);
+  void film(const pugi::xml_node& n, int& width, int& height);  // hdrfilm: its size; its crop as render.crop
+  double fov_y(const pugi::xml_node& n, double fov, std::string axis, const std::string& focal_length, int width,
+               int height);
+  void sampler(const pugi::xml_node& n);
   void rfilter(const pugi::xml_node& n);  // a film's rfilter: render.filter
   void integrator(const pugi::xml_node& n);
 };

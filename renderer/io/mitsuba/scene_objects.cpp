@@ -88,68 +88,43 @@ void Converter::emitter(const pugi::xml_node& n) {
   lights_.push_back(l);
 }
 
-void Converter::sensor(const pugi::xml_node& n) {
-  if (!camera_.is_null()) x_.fail(n, "dray renders one sensor per scene");
-  if (x_.attr(n, "type") != "perspective") x_.fail(n, "unsupported sensor type (supported: perspective)");
-  glm::dmat4 to_world(1.0);
-  double fov = -1;
-  std::string axis = "x", focal_length;
-  int width = 768, height = 576;  // hdrfilm's defaults
-  long crop[4] = {0, 0, -1, -1};  // crop_offset_x, crop_offset_y, crop_width, crop_height (-1: Mitsuba's default, the film's size)
-  pugi::xml_node film;
-  std::string medium_name;  // the medium the sensor sits in (Mitsuba: one, of any name)
-  for (pugi::xml_node c : n.children()) {
-    if (!element(c)) continue;
-    const std::string t = tag(c);
-    if (t == "transform") {
-      to_world = x_.transform(c);
-    } else if (t == "medium" || t == "ref") {
-      if (!medium_name.empty()) x_.fail(c, "a sensor sits in one medium");
-      medium_name = medium(c);
-    } else if (t == "film") {
-      if (x_.attr(c, "type") != "hdrfilm") x_.fail(c, "unsupported film (supported: hdrfilm)");
-      film = c;
-      for (pugi::xml_node f : c.children()) {
-        if (!element(f)) continue;
-        if (tag(f) == "rfilter") {
-          rfilter(f);
-          continue;
-        }
-        const std::string key = x_.attr(f, "name");
-        const char* crops[4] = {"crop_offset_x", "crop_offset_y", "crop_width", "crop_height"};
-        const auto crop_key = std::find(crops, crops + 4, key);
-        if (key == "width" || key == "height") {
-          const long v = x_.integer(f);
-          if (v < 1 || v > kMaxFilmSize) x_.fail(f, "must be in [1, " + std::to_string(kMaxFilmSize) + "], got " + std::to_string(v));
-          (key == "width" ? width : height) = int(v);
-        } else if (crop_key != crops + 4) {
-          crop[crop_key - crops] = x_.integer(f);
-        } else if (key != "pixel_format" && key != "component_format" && key != "sample_border" && key != "banner") {
-          x_.fail(f, "unsupported film property (supported: width, height, crop_offset_x, crop_offset_y, crop_width, "
-                     "crop_height, rfilter; ignored: pixel_format, component_format, sample_border, banner)");
-        }
-      }
-    } else if (t == "sampler") {
-      for (pugi::xml_node s : c.children()) {
-        if (!element(s)) continue;
-        const std::string key = x_.attr(s, "name");
-        if (key == "sample_count") render_["spp"] = x_.integer(s);
-        else if (key == "seed") render_["seed"] = x_.integer(s);
-        else x_.fail(s, "unsupported sampler property (supported: sample_count, seed)");
-      }
-    } else {
-      const std::string key = x_.attr(c, "name");
-      if (key == "fov") fov = x_.number(c);
-      else if (key == "fov_axis") axis = x_.attr(c, "value");
-      else if (key == "focal_length") focal_length = x_.attr(c, "value");
-      else if (key != "near_clip" && key != "far_clip")
-        x_.fail(c, "unsupported sensor property (supported: fov, fov_axis, focal_length, to_world; ignored: near_clip, "
-                   "far_clip)");
+// The film's size (hdrfilm's defaults 768 x 576) and crop window, which becomes render.crop.
+void Converter::film(const pugi::xml_node& c, int& width, int& height) {
+  if (x_.attr(c, "type") != "hdrfilm") x_.fail(c, "unsupported film (supported: hdrfilm)");
+  long crop[4] = {0, 0, -1, -1};  // crop_offset_x, crop_offset_y, crop_width, crop_height (-1: the film's size)
+  for (pugi::xml_node f : c.children()) {
+    if (!element(f)) continue;
+    if (tag(f) == "rfilter") {
+      rfilter(f);
+      continue;
+    }
+    const std::string key = x_.attr(f, "name");
+    const char* crops[4] = {"crop_offset_x", "crop_offset_y", "crop_width", "crop_height"};
+    const auto crop_key = std::find(crops, crops + 4, key);
+    if (key == "width" || key == "height") {
+      const long v = x_.integer(f);
+      if (v < 1 || v > kMaxFilmSize) x_.fail(f, "must be in [1, " + std::to_string(kMaxFilmSize) + "], got " + std::to_string(v));
+      (key == "width" ? width : height) = int(v);
+    } else if (crop_key != crops + 4) {
+      crop[crop_key - crops] = x_.integer(f);
+    } else if (key != "pixel_format" && key != "component_format" && key != "sample_border" && key != "banner") {
+      x_.fail(f, "unsupported film property (supported: width, height, crop_offset_x, crop_offset_y, crop_width, "
+                 "crop_height, rfilter; ignored: pixel_format, component_format, sample_border, banner)");
     }
   }
+  if (crop[2] < 0) crop[2] = width;
+  if (crop[3] < 0) crop[3] = height;
+  if (crop[0] < 0 || crop[1] < 0 || crop[2] < 1 || crop[3] < 1 || crop[0] + crop[2] > width || crop[1] + crop[3] > height)
+    x_.fail(c, "the crop window must lie inside the " + std::to_string(width) + "x" + std::to_string(height) + " film");
+  if (crop[2] != width || crop[3] != height) render_["crop"] = {crop[0], crop[1], crop[0] + crop[2], crop[1] + crop[3]};
+}
+
+// The vertical field of view, in degrees, of Mitsuba's fov (along fov_axis) or focal_length
+// (a 35 mm equivalent, default 50mm, setting the diagonal field of view).
+double Converter::fov_y(const pugi::xml_node& n, double fov, std::string axis, const std::string& focal_length,
+                        int width, int height) {
   if (fov >= 0 && !focal_length.empty()) x_.fail(n, "give either a fov or a focal_length, not both");
   if (fov < 0) {
-    // Mitsuba: a 35 mm equivalent focal length (default 50mm) sets the diagonal field of view.
     const std::string f = focal_length.empty() ? "50mm" : focal_length;
     const std::string digits = f.size() > 2 && f.compare(f.size() - 2, 2, "mm") == 0 ? f.substr(0, f.size() - 2) : f;
     char* end = nullptr;
@@ -160,33 +135,94 @@ void Converter::sensor(const pugi::xml_node& n) {
     axis = "diagonal";
   }
   if (fov <= 0 || fov >= 180) x_.fail(n, "needs a fov in (0, 180) degrees");
-  if (crop[2] < 0) crop[2] = width;
-  if (crop[3] < 0) crop[3] = height;
-  if (crop[0] < 0 || crop[1] < 0 || crop[2] < 1 || crop[3] < 1 || crop[0] + crop[2] > width || crop[1] + crop[3] > height)
-    x_.fail(film, "the crop window must lie inside the " + std::to_string(width) + "x" + std::to_string(height) + " film");
-  if (crop[2] != width || crop[3] != height)
-    render_["crop"] = {crop[0], crop[1], crop[0] + crop[2], crop[1] + crop[3]};
-  if (width < 1 || height < 1) x_.fail(n, "the film's width and height must be at least 1");
+  const double aspect = double(width) / double(height), t = std::tan(rad(fov) / 2);
+  if (axis == "smaller") axis = width < height ? "x" : "y";
+  if (axis == "larger") axis = width > height ? "x" : "y";
+  double ty = 0;
+  if (axis == "x") ty = t / aspect;
+  else if (axis == "y") ty = t;
+  else if (axis == "diagonal") ty = t / std::sqrt(aspect * aspect + 1.0);
+  else x_.fail(n, "fov_axis must be x, y, diagonal, smaller or larger, got \"" + axis + "\"");
+  return deg(2 * std::atan(ty));
+}
+
+void Converter::sensor(const pugi::xml_node& n) {
+  if (!camera_.is_null()) x_.fail(n, "dray renders one sensor per scene");
+  const std::string type = x_.attr(n, "type");
+  if (type != "perspective" && type != "thinlens" && type != "orthographic")
+    x_.fail(n, "unsupported sensor type (supported: perspective, thinlens, orthographic)");
+  const bool ortho = type == "orthographic";
+  glm::dmat4 to_world(1.0);
+  double fov = -1;
+  std::string axis = "x", focal_length;
+  int width = 768, height = 576;  // hdrfilm's defaults
+  std::string medium_name;        // the medium the sensor sits in (Mitsuba: one, of any name)
+  json cam = {{"type", type}};
+  double near_clip = 1e-2, far_clip = 1e4, offset[2] = {0, 0};  // Mitsuba's defaults
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    const std::string t = tag(c);
+    if (t == "transform") {
+      to_world = x_.transform(c);
+    } else if (t == "medium" || t == "ref") {
+      if (!medium_name.empty()) x_.fail(c, "a sensor sits in one medium");
+      medium_name = medium(c);
+    } else if (t == "film") {
+      film(c, width, height);
+    } else if (t == "sampler") {
+      sampler(c);
+    } else {
+      const std::string key = x_.attr(c, "name");
+      if (key == "near_clip") near_clip = x_.number(c);
+      else if (key == "far_clip") far_clip = x_.number(c);
+      else if (!ortho && key == "fov") fov = x_.number(c);
+      else if (!ortho && key == "fov_axis") axis = x_.attr(c, "value");
+      else if (!ortho && key == "focal_length") focal_length = x_.attr(c, "value");
+      else if (!ortho && key == "principal_point_offset_x") offset[0] = x_.number(c);
+      else if (!ortho && key == "principal_point_offset_y") offset[1] = x_.number(c);
+      else if (type == "thinlens" && (key == "aperture_radius" || key == "focus_distance")) cam[key] = x_.number(c);
+      else
+        x_.fail(c, "unsupported " + type + " property (supported: to_world, near_clip, far_clip" +
+                       (ortho ? std::string(")")
+                              : std::string(", fov, fov_axis, focal_length, principal_point_offset_x, "
+                                            "principal_point_offset_y") +
+                                    (type == "thinlens" ? ", aperture_radius, focus_distance)" : ")")));
+    }
+  }
+  if (!(near_clip > 0)) x_.fail(n, "near_clip must be greater than zero");
+  if (!(near_clip < far_clip)) x_.fail(n, "near_clip must be smaller than far_clip");
+  if (type == "thinlens" && !cam.contains("aperture_radius")) x_.fail(n, "a thinlens sensor needs an aperture_radius");
   // Mitsuba's camera looks along local +z with +y up and +x to the left of the image.
   const glm::dvec3 origin(to_world[3]), dir(to_world * glm::dvec4(0, 0, 1, 0)), up(to_world * glm::dvec4(0, 1, 0, 0)),
       left(to_world * glm::dvec4(1, 0, 0, 0));
   if (!(glm::length(dir) > 0.0) || !(glm::length(glm::cross(up, dir)) > 0.0)) x_.fail(n, "the sensor's to_world is degenerate");
   if (glm::dot(glm::cross(up, dir), left) <= 0.0)
     x_.fail(n, "a mirrored sensor (a to_world that flips the image) is not supported");
-  // The field of view along fov_axis, as dray's vertical one.
-  const double aspect = double(width) / double(height), t = std::tan(rad(fov) / 2);
-  if (axis == "smaller") axis = width < height ? "x" : "y";
-  if (axis == "larger") axis = width > height ? "x" : "y";
-  double ty;
-  if (axis == "x") ty = t / aspect;
-  else if (axis == "y") ty = t;
-  else if (axis == "diagonal") ty = t / std::sqrt(aspect * aspect + 1.0);
-  else x_.fail(n, "fov_axis must be x, y, diagonal, smaller or larger, got \"" + axis + "\"");
   locate("/camera", n);
   locate("/render", n);
-  camera_ = {{"origin", vec(origin)}, {"target", vec(origin + glm::normalize(dir))}, {"up", vec(glm::normalize(up))},
-             {"fov_y", deg(2 * std::atan(ty))}, {"width", width}, {"height", height}};
-  if (!medium_name.empty()) camera_["medium"] = medium_name;
+  cam.update({{"origin", vec(origin)}, {"target", vec(origin + glm::normalize(dir))}, {"up", vec(glm::normalize(up))},
+              {"width", width}, {"height", height}, {"far_clip", far_clip * glm::length(dir)}});
+  cam["near_clip"] = near_clip * glm::length(dir);  // clip distances in camera space, as Mitsuba's
+  if (ortho) {
+    // The film spans [-1, 1] x [-1/aspect, 1/aspect] in camera space, under to_world's scale.
+    cam["half_width"] = glm::length(left);
+    cam["half_height"] = glm::length(up) * double(height) / double(width);
+  } else {
+    cam["fov_y"] = fov_y(n, fov, axis, focal_length, width, height);
+    if (offset[0] != 0 || offset[1] != 0) cam["principal_point_offset"] = {offset[0], offset[1]};
+  }
+  if (!medium_name.empty()) cam["medium"] = medium_name;
+  camera_ = cam;
+}
+
+void Converter::sampler(const pugi::xml_node& c) {
+  for (pugi::xml_node s : c.children()) {
+    if (!element(s)) continue;
+    const std::string key = x_.attr(s, "name");
+    if (key == "sample_count") render_["spp"] = x_.integer(s);
+    else if (key == "seed") render_["seed"] = x_.integer(s);
+    else x_.fail(s, "unsupported sampler property (supported: sample_count, seed)");
+  }
 }
 
 void Converter::rfilter(const pugi::xml_node& n) {
@@ -213,10 +249,11 @@ void Converter::integrator(const pugi::xml_node& n) {
   }
   const bool volpath = type == "volpath" || type == "volpathmis" || type == "prbvolpath";
   const bool path = volpath || type == "path" || type == "prb" || type == "prb_basic" || type == "prb_projective" ||
-                    type == "direct_projective";
+                    type == "direct_projective" || type == "ptracer";
   if (!path && type != "direct")
-    x_.fail(n, "unsupported integrator (supported: path, volpath, volpathmis, the prb variants, direct, moment)");
+    x_.fail(n, "unsupported integrator (supported: path, volpath, volpathmis, the prb variants, direct, ptracer, moment)");
   if (volpath) render_["integrator"] = "volpath";
+  if (type == "ptracer") render_["integrator"] = "ptracer";
   long max_depth = path ? -1 : 2;
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
@@ -224,6 +261,7 @@ void Converter::integrator(const pugi::xml_node& n) {
     if (key == "max_depth" && path) max_depth = x_.integer(c);
     else if (key == "rr_depth" && path) x_.integer(c);  // dray's roulette starts after 3 bounces (docs/how-it-renders.md)
     else if (key == "hide_emitters") render_["hide_emitters"] = x_.boolean(c);
+    else if (key == "samples_per_pass" && type == "ptracer") x_.integer(c);  // a workload split: the same image
     else x_.fail(c, "unsupported integrator property");
   }
   // Mitsuba counts path vertices (1: emitters seen directly, 2: direct light); dray bounces.

@@ -226,6 +226,20 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     if (flip) s["flip_normals"] = true;
     if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
     shapes_.push_back(s);
+  } else if (type == "cylinder") {  // dray's cylinder: a mesh of the unit cylinder (docs/scene-format.md)
+    const glm::dvec3 p0 = props.point("p0", glm::dvec3(0.0)), p1 = props.point("p1", glm::dvec3(0, 0, 1));
+    const double r = props.number("radius", 1.0), length = glm::length(p1 - p0);
+    if (!(r > 0) || !(length > 0)) x_.fail(n, "a cylinder needs a radius > 0 and p0 != p1");
+    // Mitsuba's frame about the axis (Duff et al.'s basis, which places u = 0) scaled to the radius
+    // and length, from p0.
+    const glm::dvec3 d = (p1 - p0) / length;
+    const double sign = std::copysign(1.0, d.z), a = -1.0 / (sign + d.z), b = d.x * d.y * a;
+    const glm::dvec3 s_axis(1 + sign * d.x * d.x * a, sign * b, -sign * d.x), t_axis(b, sign + d.y * d.y * a, -d.y);
+    const glm::dmat4 local(glm::dvec4(s_axis * r, 0), glm::dvec4(t_axis * r, 0), glm::dvec4(d * length, 0), glm::dvec4(p0, 1));
+    json s = {{"name", name}, {"type", "cylinder"}, {"material", material}};
+    if (flip) s["flip_normals"] = true;
+    if (to_world * local != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world * local)}};
+    shapes_.push_back(s);
   } else if (type == "sphere") {
     const glm::dvec3 c = props.point("center", glm::dvec3(0.0));
     const double r = props.number("radius", 1.0);
@@ -247,7 +261,7 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     for (int f = 0; f < 6; ++f)
       shapes_.push_back(quad(name + "_" + std::to_string(f), material, to_world, faces[f][0], faces[f][1], faces[f][2], false));
   } else {
-    x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube, disk)");
+    x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube, disk, cylinder)");
   }
   for (size_t i = first; i < shapes_.size(); ++i) shapes_[i].update(media);
   props.finish("a " + type);

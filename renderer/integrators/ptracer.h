@@ -1,0 +1,48 @@
+#pragma once
+// Mitsuba's particle tracer (`ptracer`): paths start on the lights, and every surface vertex (and
+// the light's own point, for emitters the camera sees) is connected to the camera and splatted to
+// the film through the pixel filter. An estimator independent of `path`'s: the same images, from
+// the other end. Images only (no derivatives); no media, as Mitsuba's.
+//
+// A particle's weight β is flux: at a vertex x reached along -ω_l it stands for the incident
+// radiance times |cos| of the geometric normal. It leaves toward the camera as
+//   β f(ω_c ← ω_l) |cos_s ω_l| / |cos_g ω_l|  (radiance, the shading-normal correction),
+// which lands on film pixels with the Jacobian |cos_g ω_c| / (d² cos³θ a) of a pinhole whose pixel
+// spans a at unit depth (|cos_g ω_c| / a for an orthographic camera's pixel of world area a).
+// The light paths are numbered: path k's random numbers depend on (seed, k) alone, and the
+// splats sum exactly (ad::FixedSum), so any split over ranks and threads gives the same bits.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ad/fixed_sum.h"
+#include "renderer/core/tile.h"
+#include "renderer/image/image.h"
+#include "renderer/scene.h"
+
+namespace dray {
+
+// The splats of a rank's share of the light paths: (pixel of the window, row by row) x RGB.
+struct ParticleSplat {
+  std::vector<ad::FixedSum> sums;
+  long nonfinite = 0;  // contributions dropped as not finite
+};
+
+// Light paths for a window: spp per window pixel (Mitsuba: sample_count per pixel).
+long particle_count(const Scene& scene, const Tile& window);
+
+// Why `scene` cannot be rendered by the particle tracer (a light kind, a thin lens, a medium), or
+// nothing.
+std::optional<std::string> particle_tracer_refusal(const Scene& scene);
+
+// Light paths first, first + stride, ... of n, splatted into `window`'s pixels, each divided by
+// n, with `threads` OpenMP threads.
+ParticleSplat trace_particles(const Scene& scene, const Tile& window, long n, int first, int stride, int threads);
+
+// The splats (summed over ranks) as the image's RGB inside the window.
+void write_particle_splat(Image& image, const Tile& window, const ParticleSplat& splat);
+
+// The whole image by particle tracing in this process.
+Image particle_image(const Scene& scene, int threads);
+
+}  // namespace dray

@@ -1,0 +1,106 @@
+// Mitsuba's sensors in XML: orthographic (to_world's scale as the film's extent), thinlens,
+// perspective's principal point and clip planes, as dray cameras; an orthographic view's image
+// against its closed form; what is refused.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "../temp_dir.h"
+#include "tests/io/mitsuba_scenes.h"
+
+using namespace dray;
+using namespace dray::testing;
+using nlohmann::json;
+
+namespace {
+
+// A scene with `sensor` (a <sensor> element's inside) of type `type` on a 40 x 20 film, looking
+// from z = 5 at an emitting sphere of radius 0.5 at x = `x`.
+std::string sensor_scene(const std::string& type, const std::string& sensor, double x = 0) {
+  return R"(<scene version="3.0.0"><sensor type=")" + type + R"(">)" + sensor + R"(
+    <film type="hdrfilm"><integer name="width" value="40"/><integer name="height" value="20"/><rfilter type="box"/></film>
+    <sampler type="independent"><integer name="sample_count" value="64"/></sampler></sensor>
+    <integrator type="direct"/>
+    <shape type="sphere"><float name="radius" value="0.5"/><transform name="to_world"><translate x=")" +
+         std::to_string(x) + R"("/></transform>
+      <bsdf type="diffuse"><rgb name="reflectance" value="0"/></bsdf><emitter type="area"><rgb name="radiance" value="1"/></emitter></shape>
+  </scene>)";
+}
+
+const char* kLookat = R"(<lookat origin="0, 0, 5" target="0, 0, 0" up="0, 1, 0"/>)";
+
+json camera_of(TempDir& t, const std::string& xml) {
+  std::vector<std::string> warnings;
+  return read_scene_document(t.write("s.xml", xml), {}, warnings)["camera"];
+}
+
+// The image's mean and its centroid's column (channel 0).
+std::pair<double, double> mean_and_column(const Image& im) {
+  double sum = 0, x = 0;
+  for (int j = 0; j < im.height; ++j)
+    for (int i = 0; i < im.width; ++i) {
+      sum += im.pixel(i, j)[0];
+      x += im.pixel(i, j)[0] * (i + 0.5);
+    }
+  return {sum / (im.width * im.height), x / sum};
+}
+
+}  // namespace
+
+TEST_CASE("Mitsuba's orthographic sensor: to_world's scale is the film's extent", "[mitsuba]") {
+  // The film spans [-1, 1] x [-1/aspect, 1/aspect] in camera space: scaled by 2 and 3, half
+  // extents 2 and 3 * 20 / 40. The sphere (radius 0.5) covers pi 0.25 / (4 * 2 * 1.5) of it.
+  TempDir t("dray-mitsuba-ortho-");
+  const std::string sensor = std::string(R"(<transform name="to_world"><scale x="2" y="3"/>)") + kLookat + "</transform>";
+  const json cam = camera_of(t, sensor_scene("orthographic", sensor));
+  CHECK(cam["type"] == "orthographic");
+  CHECK(cam["half_width"].get<double>() == Approx(2));
+  CHECK(cam["half_height"].get<double>() == Approx(1.5));
+  CHECK(cam["near_clip"].get<double>() == Approx(0.01));  // Mitsuba's defaults
+  CHECK(cam["far_clip"].get<double>() == Approx(1e4));
+  const Scene scene = load_scene(t.write("o.xml", sensor_scene("orthographic", sensor)));
+  const auto [mean, column] = mean_and_column(render(scene));
+  CHECK(mean == Approx(M_PI * 0.25 / 12).epsilon(0.02));
+  CHECK(column == Approx(20).margin(0.05));
+  // Mitsuba's image orientation: world +x (seen from +z, up +y) on the right, by the same amount
+  // as the perspective camera puts it there (the sphere at x = 1: a quarter of the half width).
+  const Scene shifted = load_scene(t.write("o2.xml", sensor_scene("orthographic", sensor, 1)));
+  CHECK(mean_and_column(render(shifted)).second == Approx(20 + 20 * 1 / 2.0).margin(0.1));
+  const Scene persp = load_scene(t.write("p.xml", sensor_scene("perspective", std::string("<transform name=\"to_world\">") + kLookat + "</transform>", 1)));
+  CHECK(mean_and_column(render(persp)).second > 21);
+}
+
+TEST_CASE("Mitsuba's thinlens and perspective extras become the dray camera's keys", "[mitsuba]") {
+  TempDir t("dray-mitsuba-lens-");
+  const std::string pose = std::string("<transform name=\"to_world\">") + kLookat + "</transform>";
+  const json lens = camera_of(t, sensor_scene("thinlens", pose + R"(<float name="fov" value="30"/><string name="fov_axis" value="y"/>
+      <float name="aperture_radius" value="0.2"/><float name="focus_distance" value="4"/><float name="near_clip" value="0.5"/>
+      <float name="far_clip" value="50"/>)"));
+  CHECK(lens["type"] == "thinlens");
+  CHECK(lens["fov_y"].get<double>() == Approx(30));
+  CHECK(lens["aperture_radius"].get<double>() == Approx(0.2));
+  CHECK(lens["focus_distance"].get<double>() == Approx(4));
+  CHECK(lens["near_clip"].get<double>() == Approx(0.5));
+  CHECK(lens["far_clip"].get<double>() == Approx(50));
+  const json offset = camera_of(t, sensor_scene("perspective", pose + R"(<float name="principal_point_offset_x" value="0.1"/>
+      <float name="principal_point_offset_y" value="-0.2"/>)"));
+  CHECK(offset["principal_point_offset"][0].get<double>() == Approx(0.1));
+  CHECK(offset["principal_point_offset"][1].get<double>() == Approx(-0.2));
+  // The thin lens renders (its aperture is sampled: an in-focus sphere is still there).
+  const Scene scene = load_scene(t.write("l.xml", sensor_scene("thinlens", pose + R"(<float name="fov" value="30"/>
+      <float name="aperture_radius" value="0.05"/><float name="focus_distance" value="5"/>)")));
+  CHECK(mean_and_column(render(scene)).first > 0.01);
+}
+
+TEST_CASE("Mitsuba sensors: what is refused, at its element", "[mitsuba]") {
+  TempDir t("dray-mitsuba-sensor-errors-");
+  auto error = [&](const std::string& type, const std::string& sensor) { return load_error(t.write("e.xml", sensor_scene(type, sensor))); };
+  CHECK_THAT(error("orthographic", R"(<float name="fov" value="30"/>)"),
+             Catch::Contains("<float name=\"fov\">: unsupported orthographic property (supported: to_world, near_clip, far_clip)"));
+  CHECK_THAT(error("thinlens", ""), Catch::Contains("a thinlens sensor needs an aperture_radius"));
+  CHECK_THAT(error("perspective", R"(<float name="aperture_radius" value="0.1"/>)"), Catch::Contains("unsupported perspective property"));
+  CHECK_THAT(error("perspective", R"(<float name="near_clip" value="0"/>)"), Catch::Contains("near_clip must be greater than zero"));
+  CHECK_THAT(error("perspective", R"(<float name="near_clip" value="5"/><float name="far_clip" value="4"/>)"),
+             Catch::Contains("near_clip must be smaller than far_clip"));
+  CHECK_THAT(error("fisheye", ""), Catch::Contains("unsupported sensor type (supported: perspective, thinlens, orthographic)"));
+}
