@@ -85,6 +85,7 @@ struct Shape {
 struct RenderSettings {
   int spp = 16;
   int max_depth = 6;  // bounces: 1 is direct lighting only
+  int rr_depth = 3;   // Russian roulette from this bounce on (0: the first hit's continuation)
   uint64_t seed = 0;
   long boundary_samples = -1;  // boundary (edge) samples per derivative pass; -1: from the image size and spp
   long indirect_samples = -1;  // edges seen from path vertices, per pass; -1: as many as boundary samples

@@ -9,6 +9,9 @@
 #include <vector>
 
 #include <glm/vec2.hpp>
+#include <glm/geometric.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/matrix.hpp>
 #include <glm/vec3.hpp>
 
 #include "renderer/core/param_table.h"
@@ -20,12 +23,17 @@ struct EnvMap {
   Slot scale = kNoSlot;  // scalar
   int width = 0, height = 0;
   float rotate_y = 0.f;  // radians, about +y (not a parameter)
+  // Mitsuba's to_world (a rotation, not a parameter; a Z-up scene's): world = to_world · the map's
+  // frame turned by rotate_y. Applied only when `rotated`, so that the rest is exactly as before.
+  glm::mat3 to_world{1.f};
+  bool rotated = false;
   // Sampling: the rows' CDF (height + 1), and per row its columns' CDF (width + 1 each).
   std::vector<float> row_cdf, col_cdf;
 };
 
 // The direction's image coordinates.
-inline glm::vec2 envmap_uv(const EnvMap& e, const glm::vec3& d) {
+inline glm::vec2 envmap_uv(const EnvMap& e, glm::vec3 d) {
+  if (e.rotated) d = glm::transpose(e.to_world) * d;
   const float c = std::cos(e.rotate_y), s = std::sin(e.rotate_y);
   const glm::vec3 l(c * d.x - s * d.z, d.y, s * d.x + c * d.z);  // world to the map's frame
   float u = std::atan2(l.x, -l.z) * (0.5f / kPi);
@@ -38,7 +46,8 @@ inline glm::vec3 envmap_direction(const EnvMap& e, glm::vec2 uv) {
   const float theta = uv.y * kPi, phi = uv.x * 2.f * kPi, st = std::sin(theta);
   const glm::vec3 l(st * std::sin(phi), std::cos(theta), -st * std::cos(phi));
   const float c = std::cos(e.rotate_y), s = std::sin(e.rotate_y);
-  return {c * l.x + s * l.z, l.y, -s * l.x + c * l.z};
+  const glm::vec3 d(c * l.x + s * l.z, l.y, -s * l.x + c * l.z);
+  return e.rotated ? e.to_world * d : d;
 }
 
 // The texels' bilinear interpolation at direction d (unit, world).
@@ -110,7 +119,8 @@ inline float envmap_pdf(const EnvMap& e, const glm::vec3& d) {
   const float p_row = e.row_cdf[size_t(i) + 1] - e.row_cdf[size_t(i)];
   const float* cdf = &e.col_cdf[size_t(i) * size_t(e.width + 1)];
   const float p = p_row * (cdf[j + 1] - cdf[j]);
-  const float sin_t = std::sqrt(std::max(0.f, 1.f - d.y * d.y));
+  const float y = e.rotated ? glm::dot(e.to_world[1], d) : d.y;  // the map's up: rotate_y keeps it
+  const float sin_t = std::sqrt(std::max(0.f, 1.f - y * y));
   return sin_t > 0.f ? p * float(e.width * e.height) / (2.f * kPi * kPi * sin_t) : 0.f;
 }
 

@@ -280,11 +280,11 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
     ray = {origin_toward(wi_f), Vec3<G>(wi_f)};
   }
 
-  // Russian roulette after three bounces, with a survival probability that depends on no
-  // parameter: a throughput-based probability would flip roulette decisions between renders
-  // at nearby parameter values, and finite differences with the same random numbers would
+  // Russian roulette from bounce render.rr_depth on (default 3), with a survival probability that
+  // depends on no parameter: a throughput-based probability would flip roulette decisions between
+  // renders at nearby parameter values, and finite differences with the same random numbers would
   // no longer match the derivative. Unbiased either way.
-  if (depth >= 3) {
+  if (depth >= scene.render.rr_depth) {
     if (sampler.next() >= detail::kRouletteSurvival) return false;
     beta /= S(detail::kRouletteSurvival);
   }

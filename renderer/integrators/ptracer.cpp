@@ -205,16 +205,17 @@ void trace_light_path(Film& film, int thread, Emission e, Sampler& s) {
     if (bs.lobe & kLobeDelta) {
       const DeltaLobe<float> d = bsdf_delta(bsdf, in, wl_local, bs);
       w = to_glm(sf.frame.to_world(d.wi));
-      // Radiance's (η_l / η)² of a refraction does not apply to flux.
+      // The lobe's weight f |cos_s ω| / pdf, without radiance's (η_l / η)² of a refraction (flux
+      // has none), with the shading-normal correction |cos_s ω_l| |cos_g ω| / (|cos_g ω_l| |cos_s ω|).
       const float eta2 = (bs.lobe & kLobeTransmission) ? bs.eta * bs.eta : 1.f;
-      beta *= to_glm(d.weight) * (eta2 * sf.light_factor(Vec3<float>(w)));
+      beta *= to_glm(d.weight) * (eta2 * incident * std::fabs(glm::dot(ng, w)) / std::fabs(d.wi.z));
     } else {
       w = to_glm(sf.frame.to_world(Vec3<float>(bs.wi)));
       const glm::vec3 f = value(bsdf_f(bsdf, in, Vec3<float>(bs.wi), wl_local));
       beta *= f * (incident * std::fabs(glm::dot(ng, w)) / bs.pdf);
     }
     if (!same_side(n, w, sf.base_z(w)) || !(beta.x > 0.f || beta.y > 0.f || beta.z > 0.f)) return;
-    if (vertex >= 3) {  // path's roulette: the same survival, independent of the weight
+    if (vertex - 1 >= scene.render.rr_depth) {  // path's roulette: from the same bounce, the same survival
       if (s.next() >= detail::kRouletteSurvival) return;
       beta /= detail::kRouletteSurvival;
     }

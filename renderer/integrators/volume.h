@@ -171,7 +171,7 @@ bool medium_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& s
   st.prev_n = Vec3<G>(ps.d);
   st.prev_medium = true;
   ray = {p, Vec3<G>(ps.d)};
-  if (depth >= 3) {
+  if (depth >= scene.render.rr_depth) {
     if (sampler.next() >= detail::kRouletteSurvival) return false;
     st.beta /= S(detail::kRouletteSurvival);
   }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <glm/geometric.hpp>
+#include <glm/matrix.hpp>
 
 namespace dray {
 
@@ -27,7 +28,7 @@ Light LightReader::read(const json& l, const std::string& p, const std::string& 
     // Mitsuba 3's `envmap`: an equirectangular image (`filename`, any format textures read,
     // linear: HDR or EXR; 8-bit images decoded from sRGB), times `scale`, turned by `rotate_y`
     // degrees about +y; dray's `width`, `height` and `value` give a constant start instead.
-    rd_.object(l, p, {"name", "type", "filename", "scale", "rotate_y", "width", "height", "value"});
+    rd_.object(l, p, {"name", "type", "filename", "scale", "rotate_y", "matrix", "width", "height", "value"});
     if (scene_.environment >= 0) rd_.fail(p, "only one environment light is allowed");
     light.kind = Light::Kind::environment;
     const Image img = read_image_input(rd_, l, p, base_dir_, false, glm::vec3(1.f));
@@ -38,6 +39,20 @@ Light LightReader::read(const json& l, const std::string& p, const std::string& 
     light.env.data = scene_.params.add_block(prefix + "data", img.data, {uint32_t(img.height), uint32_t(img.width), 3u}, Domain::at_least(0));
     light.env.scale = scene_.params.add(prefix + "scale", l.contains("scale") ? rd_.positive(l["scale"], p + "/scale") : 1.f, Domain::positive());
     light.env.rotate_y = l.contains("rotate_y") ? float(rd_.number(l["rotate_y"], p + "/rotate_y")) * kPi / 180.f : 0.f;
+    if (l.contains("matrix")) {  // Mitsuba's to_world: 4x4 row-major, its 3x3 a rotation (the translation unused)
+      const json& m = l["matrix"];
+      if (!m.is_array() || m.size() != 16) rd_.fail(p + "/matrix", "must be an array of 16 numbers (4x4, row-major)");
+      glm::mat3 r;
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) r[k][i] = float(rd_.number(m[size_t(4 * i + k)], p + "/matrix/" + std::to_string(4 * i + k)));
+      const glm::mat3 should_be_one = glm::transpose(r) * r;
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k)
+          if (std::fabs(should_be_one[i][k] - (i == k ? 1.f : 0.f)) > 1e-5f || !(glm::determinant(r) > 0.f))
+            rd_.fail(p + "/matrix", "an envmap's matrix must be a rotation (orthonormal, no mirror, no scale)");
+      light.env.to_world = r;
+      light.env.rotated = true;
+    }
     scene_.environment = int(scene_.lights.size());
   } else if (type == "spot") {
     // Mitsuba 3's `spot` (its to_world a lookat: position and target): `intensity` W/sr on

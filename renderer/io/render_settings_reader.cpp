@@ -51,10 +51,15 @@ PixelFilter filter(const JsonReader& rd, const json& j, const std::string& p) {
 
 RenderSettings read_render_settings(const JsonReader& rd, const json& j, const Camera& camera) {
   const std::string p = "/render";
-  rd.object(j, p, {"spp", "max_depth", "seed", "boundary_samples", "indirect_samples", "filter", "crop", "integrator", "majorant_cells", "hide_emitters"});
+  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "indirect_samples", "filter", "crop", "integrator", "majorant_cells", "hide_emitters"});
   RenderSettings r;
   if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
-  if (j.contains("max_depth")) r.max_depth = int(rd.integer(j["max_depth"], p + "/max_depth", 0, 1024));
+  // -1: unlimited (Mitsuba's), that is 1024 bounces, Russian roulette ending paths long before.
+  if (j.contains("max_depth")) {
+    r.max_depth = int(rd.integer(j["max_depth"], p + "/max_depth", -1, 1024));
+    if (r.max_depth < 0) r.max_depth = 1024;
+  }
+  if (j.contains("rr_depth")) r.rr_depth = int(rd.integer(j["rr_depth"], p + "/rr_depth", 0, 1024));
   if (j.contains("seed")) r.seed = uint64_t(rd.integer(j["seed"], p + "/seed", 0, LONG_MAX));
   if (j.contains("boundary_samples"))
     r.boundary_samples = rd.integer(j["boundary_samples"], p + "/boundary_samples", 0, 1L << 40);

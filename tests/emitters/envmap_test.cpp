@@ -55,9 +55,13 @@ TEST_CASE("envmap: Mitsuba's mapping, y up, u = atan2(x, -z) / 2pi, and rotate_y
   CHECK(std::fabs(envmap_direction(e, {0.f, 0.5f}).x) == Approx(1.f));
 }
 
-TEST_CASE("envmap: samples follow the pdf (chi2), rotated or not", "[envmap]") {
-  for (float rot : {0.f, 40.f}) {
-    const Scene s = test_map(rot);
+TEST_CASE("envmap: samples follow the pdf (chi2), rotated or not, turned Z-up", "[envmap]") {
+  for (float rot : {0.f, 40.f, -1.f}) {  // -1: a Z-up matrix instead (the pdf's sin θ about the map's up)
+    Scene s = test_map(rot < 0.f ? 0.f : rot);
+    if (rot < 0.f) {
+      s.lights[0].env.to_world = glm::mat3(glm::vec3(1, 0, 0), glm::vec3(0, 0, 1), glm::vec3(0, -1, 0));
+      s.lights[0].env.rotated = true;
+    }
     const EnvMap& e = s.lights[0].env;
     auto draw = [&](Sampler& sampler) {
       float pdf;
@@ -112,6 +116,30 @@ TEST_CASE("envmap: furnace of a constant map, and a plane under a sky that is br
   double m = 0.;
   for (float v : pi.data) m += v / double(pi.data.size());
   CHECK(m == Approx(0.6).epsilon(0.01));
+}
+
+TEST_CASE("envmap: a Z-up to_world (its matrix) turns the map's +y to the world's +z", "[envmap]") {
+  // The map bright above its horizon only, turned a quarter about x: a floor facing +z receives
+  // pi (reflects albedo 0.6), as the upward plane does unturned; unturned it would receive half.
+  const json zup = {1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
+  json floor = sky_scene({{"name", "sky"}, {"type", "envmap"}, {"width", 64}, {"height", 64}, {"value", 1}, {"matrix", zup}},
+                         {{{"type", "quad"}, {"corner", {-50, -50, 0}}, {"edge_u", {100, 0, 0}}, {"edge_v", {0, 100, 0}}, {"material", "m"}}}, 512);
+  floor["camera"] = {{"origin", {0, 0.01, 3}}, {"target", {0, 0, 0}}, {"fov_y", 10}, {"width", 8}, {"height", 8}};
+  floor["render"]["max_depth"] = 1;
+  Scene p = load_scene(floor, "floor.json");
+  CHECK(envmap_uv(p.lights[size_t(p.environment)].env, {0, 0, 1}).y == Approx(0).margin(1e-6));  // world up: the top row
+  const Slot data = p.params.find("lights.sky.data")->slot;
+  for (int i = 32; i < 64; ++i)
+    for (int k = 0; k < 64 * 3; ++k) p.params.set(data + Slot(i * 64 * 3 + k), 0.f);
+  p.refresh_tables();
+  const Image im = render_local(p, 2);
+  double m = 0.;
+  for (float v : im.data) m += v / double(im.data.size());
+  CHECK(m == Approx(0.6).epsilon(0.01));
+  // Not a rotation: refused.
+  json scaled = floor;
+  scaled["lights"][0]["matrix"] = {2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1};
+  CHECK_THROWS_WITH(load_scene(scaled, "s.json"), Catch::Contains("an envmap's matrix must be a rotation"));
 }
 
 TEST_CASE("envmap: derivatives of the radiance by a texel and by scale", "[envmap]") {

@@ -46,7 +46,7 @@ TEST_CASE("Mitsuba's newer plugins render bitwise as their JSON equivalent and a
   const json doc = {
       {"camera", {{"origin", {0, 1, 6}}, {"target", {0, 1, 5}}, {"up", {0, 1, 0}}, {"fov_y", 40}, {"width", 24}, {"height", 16},
                   {"near_clip", 0.01}, {"far_clip", 1e4}}},
-      {"render", {{"spp", 2}, {"max_depth", 3}}},
+      {"render", {{"spp", 2}, {"max_depth", 3}, {"rr_depth", 4}}},
       {"materials",
        {{"a", {{"type", "principled"}, {"base_color", {0.2, 0.8, 0.1}}, {"metallic", 0.3},
                {"anisotropic", {{"type", "checkerboard"}, {"color0", 0.1}, {"color1", 0.6}}}, {"clearcoat", 0.5}, {"sheen", 0.4}, {"specular", 0.6}}},

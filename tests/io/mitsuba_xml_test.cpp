@@ -47,7 +47,7 @@ TEST_CASE("a Mitsuba scene renders bitwise as its JSON equivalent", "[mitsuba]")
   const json doc = json::parse(R"({
     "camera": {"origin": [0, 1, 6], "target": [0, 1, 5], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16,
                "near_clip": 0.01, "far_clip": 10000},
-    "render": {"spp": 2, "max_depth": 4},
+    "render": {"spp": 2, "max_depth": 4, "rr_depth": 4},
     "materials": {
       "white": {"type": "diffuse", "reflectance": [0.8, 0.8, 0.8]},
       "paper": {"type": "twosided", "bsdf": {"type": "diffuse", "reflectance": [0.7, 0.2, 0.1]}},
@@ -107,7 +107,7 @@ TEST_CASE("a Mitsuba disk renders bitwise as dray's disk shape", "[mitsuba]") {
   const json doc = json::parse(R"({
     "camera": {"origin": [0, 1, 6], "target": [0, 1, 5], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16,
                "near_clip": 0.01, "far_clip": 10000},
-    "render": {"spp": 2, "max_depth": 1024, "filter": "box"},
+    "render": {"spp": 2, "max_depth": 1024, "rr_depth": 4, "filter": "box"},
     "materials": {
       "default": {"type": "diffuse", "reflectance": [0.5, 0.5, 0.5]},
       "lamp": {"type": "diffuse", "reflectance": [0.5, 0.5, 0.5], "emission": [4, 4, 4]}
@@ -347,8 +347,8 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
       {"<emitter type=\"area\"/>", "an area emitter belongs inside the <shape>"},
       {"<integrator type=\"path\"><integer name=\"max_depth\" value=\"0\"/></integrator>", "max_depth must be -1"},
       {"<integrator type=\"aov\"/>", "unsupported integrator"},
-      {"<emitter type=\"envmap\"><string name=\"filename\" value=\"sky.exr\"/><transform name=\"to_world\"><rotate x=\"1\" angle=\"30\"/></transform></emitter>",
-       "may only rotate about +y"},
+      {"<emitter type=\"envmap\"><string name=\"filename\" value=\"sky.exr\"/><transform name=\"to_world\"><scale x=\"2\"/></transform></emitter>",
+       "an envmap's to_world must be a rotation"},
       {"<shape type=\"sphere\"><transform name=\"to_world\"><scale x=\"2\"/></transform></shape>", "must keep it a sphere"},
       {"<medium type=\"sggx\"/>", "unsupported medium (supported: homogeneous, heterogeneous)"},
       {"<phase type=\"hg\"/>", "unsupported element at scene level"},

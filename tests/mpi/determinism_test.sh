@@ -52,4 +52,16 @@ for f in g-ref.exr:g-3x2.exr g-ref.d.shapes.mid.center.0.exr:g-3x2.d.shapes.mid.
     echo "FAIL gaussian filter: $b differs from $a"; fail=1
   fi
 done
+# The particle tracer (light paths interleaved over ranks, splats summed exactly): the caustic scene,
+# 1 x 1 against 3 ranks x 2 threads and 2 x 1, with a Gaussian filter.
+run 1 1 static caustic "$tmp/p-ref.exr" --set render.integrator=ptracer --set render.filter=gaussian
+for config in "3 2 static" "2 1 dynamic"; do
+  set -- $config
+  run "$1" "$2" "$3" caustic "$tmp/p-$1x$2.exr" --set render.integrator=ptracer --set render.filter=gaussian
+  if cmp -s "$tmp/p-ref.exr" "$tmp/p-$1x$2.exr" && [ -s "$tmp/p-ref.exr" ]; then
+    echo "ok   ptracer: $1 ranks x $2 threads is bitwise identical to 1 x 1"
+  else
+    echo "FAIL ptracer: $1 ranks x $2 threads differs from 1 x 1"; fail=1
+  fi
+done
 exit $fail

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include <glm/geometric.hpp>
+#include <glm/matrix.hpp>
 
 #include "renderer/io/mitsuba/converter.h"
 #include "renderer/io/camera_reader.h"
@@ -44,16 +45,20 @@ void Converter::emitter(const pugi::xml_node& n) {
   } else if (type == "constant") {
     l.update({{"type", "environment"}, {"radiance", props.take("radiance", one)}});
   } else if (type == "envmap") {
-    // dray's environment turns about +y only (rotate_y): to_world must be such a rotation.
+    // A rotation about +y is dray's rotate_y; any other rotation its matrix (the translation unused).
     const glm::dmat3 r(to_world);
     const double angle = std::atan2(r[2][0], r[0][0]);
     const glm::dmat3 about_y(glm::dvec3(std::cos(angle), 0, -std::sin(angle)), glm::dvec3(0, 1, 0),
                              glm::dvec3(std::sin(angle), 0, std::cos(angle)));
+    bool turns_about_y = true;
+    for (int i = 0; i < 3; ++i) turns_about_y = turns_about_y && glm::length(r[i] - about_y[i]) <= 1e-6;
+    const glm::dmat3 rtr = glm::transpose(r) * r;
     for (int i = 0; i < 3; ++i)
-      if (!(glm::length(r[i] - about_y[i]) <= 1e-6) || to_world[3] != glm::dvec4(0, 0, 0, 1))
-        x_.fail(n, "an envmap's to_world may only rotate about +y");
+      if (glm::length(rtr[i] - glm::dmat3(1.0)[i]) > 1e-6 || !(glm::determinant(r) > 0))
+        x_.fail(n, "an envmap's to_world must be a rotation (no scale, no mirror)");
     l.update({{"type", "envmap"}, {"filename", file_ref(n, props.take("filename", ""))}, {"scale", props.take("scale", 1.0)}});
-    if (angle != 0.0) l["rotate_y"] = deg(angle);
+    if (turns_about_y && angle != 0.0) l["rotate_y"] = deg(angle);
+    if (!turns_about_y) l["matrix"] = matrix(glm::dmat4(r));
   } else if (type == "directional") {
     const glm::dvec3 d = props.point("direction", glm::dvec3(to_world * glm::dvec4(0, 0, 1, 0)));
     l.update({{"type", "directional"}, {"direction", vec(d)}, {"irradiance", props.take("irradiance", one)}});
@@ -254,12 +259,12 @@ void Converter::integrator(const pugi::xml_node& n) {
     x_.fail(n, "unsupported integrator (supported: path, volpath, volpathmis, the prb variants, direct, ptracer, moment)");
   if (volpath) render_["integrator"] = "volpath";
   if (type == "ptracer") render_["integrator"] = "ptracer";
-  long max_depth = path ? -1 : 2;
+  long max_depth = path ? -1 : 2, rr_depth = 5;  // Mitsuba's defaults
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string key = x_.attr(c, "name");
     if (key == "max_depth" && path) max_depth = x_.integer(c);
-    else if (key == "rr_depth" && path) x_.integer(c);  // dray's roulette starts after 3 bounces (docs/how-it-renders.md)
+    else if (key == "rr_depth" && path) rr_depth = x_.integer(c);
     else if (key == "hide_emitters") render_["hide_emitters"] = x_.boolean(c);
     else if (key == "samples_per_pass" && type == "ptracer") x_.integer(c);  // a workload split: the same image
     else x_.fail(c, "unsupported integrator property");
@@ -267,6 +272,9 @@ void Converter::integrator(const pugi::xml_node& n) {
   // Mitsuba counts path vertices (1: emitters seen directly, 2: direct light); dray bounces.
   if (max_depth == 0 || max_depth < -1) x_.fail(n, "max_depth must be -1 (unlimited) or at least 1");
   render_["max_depth"] = max_depth < 0 ? 1024 : max_depth - 1;
+  // Mitsuba's roulette starts once a path has rr_depth vertices: dray's bounce rr_depth - 1.
+  if (rr_depth < 1) x_.fail(n, "rr_depth must be at least 1");
+  render_["rr_depth"] = rr_depth - 1;
 }
 
 }  // namespace mitsuba

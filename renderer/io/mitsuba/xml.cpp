@@ -177,6 +177,16 @@ json Converter::bsdf(const pugi::xml_node& ref_or_bsdf) {
 
 
 void Converter::shape(const pugi::xml_node& n) {
+  if (x_.attr(n, "type") == "merge") {
+    // Mitsuba's merge joins its shapes into one mesh for speed: the same surfaces, each its own
+    // dray shape (named by its own id or place).
+    for (pugi::xml_node c : n.children()) {
+      if (!element(c)) continue;
+      if (tag(c) != "shape") x_.fail(c, "a merge holds shapes only");
+      shape(c);
+    }
+    return;
+  }
   const size_t first = shapes_.size();
   shape_objects(n);
   for (size_t i = first; i < shapes_.size(); ++i) locate("/shapes/" + std::to_string(i), n);
@@ -261,7 +271,7 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     for (int f = 0; f < 6; ++f)
       shapes_.push_back(quad(name + "_" + std::to_string(f), material, to_world, faces[f][0], faces[f][1], faces[f][2], false));
   } else {
-    x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube, disk, cylinder)");
+    x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube, disk, cylinder, merge)");
   }
   for (size_t i = first; i < shapes_.size(); ++i) shapes_[i].update(media);
   props.finish("a " + type);
