@@ -56,21 +56,24 @@ BlockStats block_stats(Scene scene, int b, int seeds) {
 void check_agreement(const Scene& path, const Scene& particles, int b, int seeds, const std::vector<bool>& keep) {
   const BlockStats a = block_stats(path, b, seeds), p = block_stats(particles, b, seeds);
   double sum_z2 = 0, worst = 0, mean_a = 0, mean_p = 0;
-  int n = 0;
+  int n = 0, over4 = 0;
   for (size_t i = 0; i < a.mean.size(); ++i) {
     if (!keep[i / 3]) continue;
     const double z = (p.mean[i] - a.mean[i]) / std::sqrt(a.error[i] * a.error[i] + p.error[i] * p.error[i] + 1e-30);
     sum_z2 += z * z;
     worst = std::max(worst, std::fabs(z));
+    over4 += std::fabs(z) > 4.0;
     mean_a += a.mean[i];
     mean_p += p.mean[i];
     ++n;
   }
   const double rms = std::sqrt(sum_z2 / n);
-  INFO(n << " block channels: rms z " << rms << ", worst |z| " << worst << "; mean " << mean_p / n << " (ptracer) against "
-         << mean_a / n << " (path)");
-  CHECK(rms < 1.4);    // agreement gives about 1
-  CHECK(worst < 5.0);  // the largest of a few hundred normal scores stays near 3
+  INFO(n << " block channels: rms z " << rms << ", worst |z| " << worst << " (" << over4 << " over 4); mean " << mean_p / n
+         << " (ptracer) against " << mean_a / n << " (path)");
+  CHECK(rms < 1.4);  // agreement gives about 1
+  // Error bars from a few seeds make z a Student t with heavy tails (8 seeds: P(|t7| > 4) = 0.5%;
+  // the largest of 768 reached 5.1 where 64 seeds gave 3.2): a share, not the largest, is bounded.
+  CHECK(over4 <= n / 100);
   CHECK(mean_p == Approx(mean_a).epsilon(0.01));
 }
 
