@@ -1,0 +1,47 @@
+#pragma once
+// Reads one element of the scene's /shapes: Mitsuba 3's sphere, rectangle (`quad`), and the
+// meshes (a file's, a disk's, a cylinder's), their values parameters under `shapes.NAME.KEY`.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "renderer/io/json_reader.h"
+#include "renderer/io/material_reader.h"
+#include "renderer/scene.h"
+
+namespace dray {
+
+struct ObjFile;
+
+class ShapeReader {
+ public:
+  // materials: name -> index (a file's own materials are added to it); media: name -> index.
+  ShapeReader(const JsonReader& rd, Scene& scene, std::filesystem::path base_dir, std::map<std::string, uint32_t>& materials,
+              const std::map<std::string, int>& media)
+      : rd(rd), scene(scene), base_dir(std::move(base_dir)), materials(materials), media(media) {}
+
+  // Shape `name` of kind `type` from its JSON object at path p (its meshes added to the scene).
+  Shape read(const nlohmann::json& s, const std::string& p, const std::string& name, const std::string& type,
+             const std::string& prefix);
+
+ private:
+  int medium_ref(const nlohmann::json& j, const std::string& path);
+  uint32_t material_ref(const nlohmann::json& j, const std::string& path);
+  uint32_t add_material(const std::string& name, const glm::vec3& reflectance, const glm::vec3* emission);
+  void add_normals_block(const std::string& prefix, Mesh& mesh);
+  void transform(const nlohmann::json& j, const std::string& p, const std::string& prefix, Transform& t, Mesh& mesh);
+  bool flag(const nlohmann::json& s, const std::string& p, const char* key);
+  static void use_mesh(ObjFile&& m, uint32_t material, Mesh& mesh);
+  void load_obj(const std::string& rel, const std::string& jpath, const std::string& shape_name,
+                std::optional<uint32_t> material, const std::map<std::string, uint32_t>& mapping, Mesh& mesh);
+
+  const JsonReader& rd;
+  Scene& scene;
+  std::filesystem::path base_dir;
+  std::map<std::string, uint32_t>& materials;
+  const std::map<std::string, int>& media;
+};
+
+}  // namespace dray
