@@ -187,6 +187,7 @@ void Scene::build_geometry() {
       case Shape::Kind::mesh: {
         Mesh& m = meshes[s.mesh];
         if (m.edges.empty()) m.edges = mesh_edges(m);  // topology: built once
+        if (s.instance >= 0) break;  // traced through its group (below)
         if (m.vertices != kNoSlot && refresh_positions(m, params) && !m.object_normals.empty()) {
           m.object_normals = vertex_normals(m.object_positions, m.indices);  // smooth shading follows the shape
           if (m.normals != kNoSlot) store_normals(m, params);
@@ -214,7 +215,8 @@ void Scene::build_geometry() {
   }
   // Only positions moved (an optimization step, a pose): the tree is refitted, unless that
   // has made it worse than kRefitSlack times the built one's cost.
-  bvh.update(std::move(refs), std::move(geoms), omp_get_max_threads());
+  bvh.update_world(std::move(refs), std::move(geoms), omp_get_max_threads());
+  build_instances();
 
   // Area lights: the emissive primitives of each emissive shape, with their area CDF, in the
   // scene's order (not the tree's: a refitted tree keeps the order of the build it came from).
@@ -223,18 +225,57 @@ void Scene::build_geometry() {
     l.cdf.clear();
     l.area = 0.f;
   }
-  const size_t n = bvh.prim_refs().size();
+  // (Instances emit nothing: the loader refuses emitters in groups, as Mitsuba does.)
+  const Bvh& world = bvh.world();
+  const size_t n = world.prim_refs().size();
   std::vector<uint32_t> by_input(n);
-  for (uint32_t i = 0; i < n; ++i) by_input[bvh.input_index(i)] = i;
+  for (uint32_t i = 0; i < n; ++i) by_input[world.input_index(i)] = i;
   for (uint32_t i : by_input) {
-    const Shape& s = shapes[bvh.prim_refs()[i].shape];
+    const Shape& s = shapes[world.prim_refs()[i].shape];
     if (s.light < 0 || !materials[material_of(i)].emissive) continue;
     Light& l = lights[s.light];
-    l.area += geom_area(bvh.prim_geoms()[i]);
+    l.area += geom_area(world.prim_geoms()[i]);
     l.prims.push_back(i);
     l.cdf.push_back(l.area);
   }
   refresh_tables();
+}
+
+void Scene::build_instances() {
+  // The groups' trees once (their meshes have no parameters), the instances' transforms each time.
+  if (bvh.group_count() != groups.size()) {
+    std::vector<std::vector<GroupMesh>> members;
+    for (const ShapeGroup& g : groups) {
+      members.emplace_back();
+      for (uint32_t mi : g.meshes) members.back().push_back({meshes[mi].object_positions, meshes[mi].indices});
+    }
+    bvh.set_groups(std::move(members), omp_get_max_threads());
+  }
+  if (instances.empty()) return;
+  std::vector<InstanceXf> xs;
+  for (const Instance& in : instances) {
+    InstanceXf x;
+    x.group = in.group;
+    x.first_shape = in.first_shape;
+    x.xf = lift_transform(ParamView<float>(params), shapes[in.first_shape].transform);
+    x.xf.normal_pre = nullptr;  // points into a Shape: taken from it where used (world_normal)
+    xs.push_back(x);
+  }
+  bvh.set_instances(std::move(xs));
+}
+
+glm::vec3 Scene::world_vertex(const Shape& s, uint32_t v) const {
+  const Mesh& m = meshes[s.mesh];
+  if (s.instance < 0) return m.world_positions[v];
+  return SceneAccel::to_world(bvh.instances()[size_t(s.instance)], m.object_positions[v]);
+}
+
+glm::vec3 Scene::world_normal(const Shape& s, size_t corner) const {
+  const Mesh& m = meshes[s.mesh];
+  if (s.instance < 0) return m.world_normals[corner];
+  TransformT<float> xf = bvh.instances()[size_t(s.instance)].xf;
+  if (s.transform.has_base) xf.normal_pre = &s.transform.normal_pre;
+  return to_glm(transform_normal(xf, Vec3<float>(m.object_normals[corner])));
 }
 
 }  // namespace dray

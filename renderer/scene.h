@@ -9,7 +9,7 @@
 #include <glm/vec3.hpp>
 
 #include "renderer/bsdfs/bsdf.h"
-#include "renderer/accel/bvh.h"
+#include "renderer/accel/scene_accel.h"
 #include "renderer/emitters/light.h"
 #include "renderer/core/param_table.h"
 #include "renderer/media/medium.h"
@@ -80,6 +80,23 @@ struct Shape {
   // The media inside (against the geometric normal) and outside: indices into Scene::media, or -1
   // (none: vacuum where the other is named; neither: the shape changes no medium).
   int interior = -1, exterior = -1;
+  // A member of an instance (index into Scene::instances): its mesh is the group's, shared with
+  // every instance of the group, and its transform the instance's; -1: a shape of its own.
+  int instance = -1;
+};
+
+// Mitsuba's shapegroup: meshes drawn only through instances, stored and traced once.
+struct ShapeGroup {
+  std::string name;
+  std::vector<uint32_t> meshes;  // indices into Scene::meshes
+};
+
+// Mitsuba's instance: a group under a transform. Its members are the shapes first_shape,
+// first_shape + 1, ... (one per group mesh, all with the instance's transform).
+struct Instance {
+  std::string name;
+  uint32_t group = 0;
+  uint32_t first_shape = 0;
 };
 
 struct RenderSettings {
@@ -119,12 +136,17 @@ struct Scene {
   std::vector<GridVolume> volumes;  // the media's grids
   int camera_medium = -1;           // the medium the camera sits in (index into media), or -1
   bool has_masks = false;  // a `mask` material: shadow rays must cross surfaces
-  Bvh bvh;
+  std::vector<ShapeGroup> groups;
+  std::vector<Instance> instances;
+  SceneAccel bvh;  // the world's primitives, the groups' and the instances' (two levels)
   std::vector<std::string> warnings;  // for people: no light, an OBJ's missing .mtl
 
   // Recomputes world-space geometry from the parameters, rebuilds the BVH and the
   // area-light tables. Call after loading and after any parameter changes.
   void build_geometry();
+
+  // The groups' trees (once) and the instances' transforms and top-level tree (build_geometry).
+  void build_instances();
 
   // Rebuilds what is precomputed from parameter values (build_geometry does it too): an environment
   // map's sampling table from its texels, a rough plastic's coating table from its α and η. Call
@@ -137,9 +159,13 @@ struct Scene {
   // shading normal. Colours, lights and the camera need no rebuild.
   bool needs_rebuild(Slot slot) const;
 
+  // Mesh shape s's vertex v and corner normal c in world space (an instance's transformed here).
+  glm::vec3 world_vertex(const Shape& s, uint32_t v) const;
+  glm::vec3 world_normal(const Shape& s, size_t corner) const;
+
   // The material of BVH primitive `prim`.
   uint32_t material_of(uint32_t prim) const {
-    const PrimRef& r = bvh.prim_refs()[prim];
+    const PrimRef r = bvh.prim_ref(prim);
     const Shape& s = shapes[r.shape];
     return s.kind == Shape::Kind::mesh ? meshes[s.mesh].face_materials[r.index] : s.material;
   }

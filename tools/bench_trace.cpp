@@ -19,6 +19,7 @@
 #include "renderer/shapes/height_field.h"
 #include "renderer/core/sampler.h"
 #include "renderer/io/scene_loader.h"
+#include "tools/bench_rays.h"
 
 #ifdef DRAY_HAVE_EMBREE
 #include <embree3/rtcore.h>
@@ -32,39 +33,6 @@ namespace {
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
-}
-
-// Closest-hit rays, and shadow rays from each primary hit to the scene's first point light (the
-// bunny's "sun"), stopping just short of it.
-std::vector<Ray> make_rays(const Scene& scene, std::vector<Ray>& shadow) {
-  ParamView<float> P(scene.params);
-  std::vector<Ray> rays;
-  const Light* sun = nullptr;
-  for (const Light& l : scene.lights)
-    if (!sun && l.kind == Light::Kind::point) sun = &l;
-  const int w = scene.camera.width, h = scene.camera.height;
-  for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) {
-      Sampler s(1, uint64_t(y) * w + x, 0);
-      Ray r = camera_ray(scene.camera, P, x + s.next(), y + s.next()).detached();
-      rays.push_back(r);
-      Hit hit;
-      if (!scene.bvh.intersect(r, hit)) continue;
-      glm::vec3 p = r.o + hit.t * r.d;
-      glm::vec3 n = glm::normalize(glm::cross(to_glm(scene.bvh.prim_geoms()[hit.prim].b),
-                                              to_glm(scene.bvh.prim_geoms()[hit.prim].c)));
-      if (glm::dot(n, r.d) > 0) n = -n;
-      if (sun) {
-        const glm::vec3 q = p + n * 1e-4f, to = scene.params.get_vec3(sun->position) - q;
-        const float dist = glm::length(to);
-        shadow.push_back(Ray{q, to / dist, dist * (1.f - 1e-4f)});
-      }
-      // A cosine-weighted direction around n (rejection in the unit ball, then normalised).
-      glm::vec3 d;
-      do d = glm::vec3(s.next(), s.next(), s.next()) * 2.f - 1.f; while (glm::dot(d, d) > 1.f);
-      rays.push_back(Ray{p + n * 1e-4f, glm::normalize(n + glm::normalize(d))});
-    }
-  return rays;
 }
 
 double seconds_of(const std::function<void()>& f) {
@@ -89,7 +57,7 @@ class EmbreeScene {
  public:
   explicit EmbreeScene(const Scene& scene) : device_(rtcNewDevice("threads=1")), scene_(rtcNewScene(device_)) {
     std::vector<glm::vec3> v;
-    for (const PrimGeom& g : scene.bvh.prim_geoms()) {
+    for (const PrimGeom& g : scene.bvh.world().prim_geoms()) {
       if (g.kind == PrimGeom::sphere) continue;
       glm::vec3 a = to_glm(g.a), b = a + to_glm(g.b), c = a + to_glm(g.c);
       v.insert(v.end(), {a, b, c});
@@ -153,12 +121,12 @@ int main(int argc, char** argv) {
 
   Scene scene = load_scene(scene_path);
   // The scene's primitives in their input order.
-  const size_t prims = scene.bvh.prim_geoms().size();
+  const size_t prims = scene.bvh.world().prim_geoms().size();
   std::vector<PrimRef> refs(prims);
   std::vector<PrimGeom> geoms(prims);
   for (uint32_t i = 0; i < prims; ++i) {
-    refs[scene.bvh.input_index(i)] = scene.bvh.prim_refs()[i];
-    geoms[scene.bvh.input_index(i)] = scene.bvh.prim_geoms()[i];
+    refs[scene.bvh.world().input_index(i)] = scene.bvh.world().prim_refs()[i];
+    geoms[scene.bvh.world().input_index(i)] = scene.bvh.world().prim_geoms()[i];
   }
   Bvh bvh;
   // Builds on 1 and 2 threads alternate, so that both see the same state of this shared machine

@@ -238,6 +238,11 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
   }
 }
 
+size_t Bvh::memory_bytes() const {
+  return nodes_.capacity() * sizeof(Node) + leaves_.capacity() * sizeof(LeafPack) + refs_.capacity() * sizeof(PrimRef) +
+         geoms_.capacity() * sizeof(PrimGeom) + order_.capacity() * sizeof(uint32_t);
+}
+
 bool Bvh::intersect(const Ray& ray, Hit& hit, float t_min) const {
   return traverse<false>(ray, hit, t_min);
 }

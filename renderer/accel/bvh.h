@@ -100,6 +100,7 @@ class Bvh {
   size_t node_count() const { return nodes_.size(); }
   int depth() const { return depth_; }  // levels of the 4-wide tree
   Aabb bounds() const { return bounds_; }
+  size_t memory_bytes() const;  // the tree's and the primitives' arrays (their capacities)
 
   // The binary tree of the build.
   struct BinaryNode {

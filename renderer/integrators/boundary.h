@@ -156,7 +156,7 @@ Vec3<T> edge_point(const Scene& scene, const ParamView<T>& P, const BoundarySamp
       const TransformT<T> t = lift_transform(P, s.transform);
       for (int k = 0; k < 2; ++k) v[k] = mesh_vertex(scene, P, s, t, ids[k]);
     } else {
-      for (int k = 0; k < 2; ++k) v[k] = Vec3<T>(scene.meshes[s.mesh].world_positions[ids[k]]);
+      for (int k = 0; k < 2; ++k) v[k] = Vec3<T>(scene.world_vertex(s, ids[k]));
     }
     p = v[0] + (v[1] - v[0]) * T(b.s);
   }

@@ -91,7 +91,7 @@ bool sees(const Scene& scene, const SilhouetteElement& e, const glm::vec3& o, co
   const float dist = glm::length(dir);
   Hit block;
   if (!scene.bvh.intersect(Ray{o, dir / dist, dist * (1.f - 1e-4f)}, block)) return true;
-  const bool own = scene.bvh.prim_refs()[block.prim].shape == e.shape;
+  const bool own = scene.bvh.prim_ref(block.prim).shape == e.shape;
   return own && (e.kind == SilhouetteElement::Kind::circle || dist - block.t < 1e-3f * dist);
 }
 

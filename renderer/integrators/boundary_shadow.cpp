@@ -59,7 +59,7 @@ bool hit_past_edge(const Scene& scene, const SilhouetteElement& e, const glm::ve
   t = detail::ray_epsilon(p, from, scale);
   for (int skips = 0;; ++skips) {
     if (!scene.bvh.intersect(Ray{p + d * t, d}, hit)) return false;
-    const bool graze = scene.bvh.prim_refs()[hit.prim].shape == e.shape &&
+    const bool graze = scene.bvh.prim_ref(hit.prim).shape == e.shape &&
                        (e.kind == SilhouetteElement::Kind::circle || t + hit.t < 1e-3f * scale);
     if (!graze || skips == 2) break;
     t += hit.t + detail::ray_epsilon(p + d * (t + hit.t), from, scale);
@@ -260,7 +260,7 @@ bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampl
     const float lift = nq == glm::vec3(0.f) ? 0.f : detail::ray_epsilon(q) / std::max(cos_q, 1e-2f);
     Hit block;
     if (scene.bvh.intersect(Ray{q + d * lift, d, dist * (1.f - 1e-4f) - lift}, block)) {
-      const bool own = scene.bvh.prim_refs()[block.prim].shape == e.shape;
+      const bool own = scene.bvh.prim_ref(block.prim).shape == e.shape;
       if (!(own && (e.kind == SilhouetteElement::Kind::circle || dist - block.t < 1e-3f * dist))) return false;
     }
     if (!hit_past_edge(scene, e, p_f, d, q, dist, hit, t)) return false;

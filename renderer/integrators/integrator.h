@@ -69,7 +69,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
                  bool replay = false) {
   using detail::power_heuristic;
   const ParamView<G> PG = geometry_view<G>(P);
-  const Bvh& bvh = scene.bvh;
+  const SceneAccel& bvh = scene.bvh;
   const int n_lights = int(scene.lights.size());
   const float light_pick = n_lights > 0 ? 1.f / float(n_lights) : 0.f;
   RayT<G>& ray = st.ray;
@@ -115,7 +115,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
     if (st.specular) {
       L += beta * emitted(scene, P, mat, hit.prim, prim, sp.p, false);
     } else {
-      const Shape& shape = scene.shapes[bvh.prim_refs()[hit.prim].shape];
+      const Shape& shape = scene.shapes[bvh.prim_ref(hit.prim).shape];
       const Light& light = scene.lights[shape.light];
       // Only the value weighs the sample: computed without derivatives (no tape work).
       float light_pdf = area_light_pdf(scene, light, value(prim), value(sp), Vec3<float>(value(st.prev_p)));

@@ -31,7 +31,7 @@ void surface_derivatives(const Scene& scene, uint32_t prim, const PrimT<T>& pt, 
     return;
   }
   basis(ng, dp_du, dp_dv);
-  const PrimRef& ref = scene.bvh.prim_refs()[prim];
+  const PrimRef ref = scene.bvh.prim_ref(prim);
   const Shape& s = scene.shapes[ref.shape];
   if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) return;
   const glm::vec2* uv = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];

@@ -114,9 +114,10 @@ glm::vec3 quad_corner(const Scene& scene, const Shape& s, uint32_t k) {
   }
 }
 
-glm::vec3 face_normal(const Mesh& m, uint32_t f) {
-  const glm::vec3 a = m.world_positions[m.indices[3 * size_t(f)]], b = m.world_positions[m.indices[3 * size_t(f) + 1]],
-                  c = m.world_positions[m.indices[3 * size_t(f) + 2]];
+glm::vec3 face_normal(const Scene& scene, const Shape& s, uint32_t f) {
+  const std::vector<uint32_t>& idx = scene.meshes[s.mesh].indices;
+  const glm::vec3 a = scene.world_vertex(s, idx[3 * size_t(f)]), b = scene.world_vertex(s, idx[3 * size_t(f) + 1]),
+                  c = scene.world_vertex(s, idx[3 * size_t(f) + 2]);
   return glm::normalize(glm::cross(b - a, c - a));
 }
 
@@ -147,9 +148,8 @@ void segment_endpoints(const Scene& scene, const SilhouetteElement& e, glm::vec3
     p0 = quad_corner(scene, s, e.v0);
     p1 = quad_corner(scene, s, e.v1);
   } else {
-    const Mesh& m = scene.meshes[s.mesh];
-    p0 = m.world_positions[e.v0];
-    p1 = m.world_positions[e.v1];
+    p0 = scene.world_vertex(s, e.v0);
+    p1 = scene.world_vertex(s, e.v1);
   }
 }
 
@@ -159,8 +159,8 @@ bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::
   const Mesh& m = scene.meshes[s.mesh];
   const MeshEdge& edge = m.edges[e.mesh_edge];
   if (edge.f1 == MeshEdge::kOpen) return true;
-  const glm::vec3 to = glm::vec3(from) - m.world_positions[edge.v0] * from.w;
-  return (glm::dot(face_normal(m, edge.f0), to) > 0.f) != (glm::dot(face_normal(m, edge.f1), to) > 0.f);
+  const glm::vec3 to = glm::vec3(from) - scene.world_vertex(s, edge.v0) * from.w;
+  return (glm::dot(face_normal(scene, s, edge.f0), to) > 0.f) != (glm::dot(face_normal(scene, s, edge.f1), to) > 0.f);
 }
 
 float silhouette_lune(const Scene& scene, const SilhouetteElement& e, glm::vec3& n0, glm::vec3& n1) {
@@ -169,8 +169,8 @@ float silhouette_lune(const Scene& scene, const SilhouetteElement& e, glm::vec3&
   const Mesh& m = scene.meshes[s.mesh];
   const MeshEdge& edge = m.edges[e.mesh_edge];
   if (edge.f1 == MeshEdge::kOpen) return kPi;
-  n0 = face_normal(m, edge.f0);
-  n1 = face_normal(m, edge.f1);
+  n0 = face_normal(scene, s, edge.f0);
+  n1 = face_normal(scene, s, edge.f1);
   return std::acos(std::clamp(glm::dot(n0, n1), -1.f, 1.f));
 }
 
@@ -194,7 +194,7 @@ void segment_edges(const Scene& scene, uint32_t si, Add&& add) {
   const Mesh& m = scene.meshes[s.mesh];
   for (uint32_t i = 0; i < m.edges.size(); ++i) {
     const MeshEdge& edge = m.edges[i];
-    if (edge.f1 != MeshEdge::kOpen && glm::dot(face_normal(m, edge.f0), face_normal(m, edge.f1)) > 1.f - 1e-6f)
+    if (edge.f1 != MeshEdge::kOpen && glm::dot(face_normal(scene, s, edge.f0), face_normal(scene, s, edge.f1)) > 1.f - 1e-6f)
       continue;  // coplanar: no discontinuity
     e.v0 = edge.v0;
     e.v1 = edge.v1;

@@ -65,7 +65,7 @@ Vec3<T> mesh_vertex(const Scene& scene, const ParamView<T>& P, const Shape& s, c
 
 template <class T>
 PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
-  const PrimRef& ref = scene.bvh.prim_refs()[prim];
+  const PrimRef ref = scene.bvh.prim_ref(prim);
   const Shape& s = scene.shapes[ref.shape];
   switch (s.kind) {
     case Shape::Kind::sphere:
@@ -74,7 +74,7 @@ PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
       return {PrimGeom::quad, P.vec3(s.a), P.vec3(s.b), P.vec3(s.c), T(0)};
     case Shape::Kind::mesh: break;
   }
-  const PrimGeom& g = scene.bvh.prim_geoms()[prim];
+  const PrimGeom g = scene.bvh.prim_geom(prim);
   if (!mesh_active(scene, P, s)) return {PrimGeom::triangle, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
   // The transform or the vertices are being differentiated: the triangle follows them, in T.
   const uint32_t* tri = &scene.meshes[s.mesh].indices[3 * size_t(ref.index)];
@@ -133,7 +133,7 @@ SurfacePoint<T> eval_hit(const PrimT<T>& prim, const RayT<T>& ray, const Hit& hi
 template <class T>
 Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim, const PrimT<T>& pt, const Vec3<T>& p,
                        const Vec3<T>& ng) {
-  const PrimRef& ref = scene.bvh.prim_refs()[prim];
+  const PrimRef ref = scene.bvh.prim_ref(prim);
   const Shape& s = scene.shapes[ref.shape];
   if (s.kind != Shape::Kind::mesh) return ng;
   const Mesh& m = scene.meshes[s.mesh];
@@ -154,7 +154,7 @@ Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim,
     const TransformT<T> t = lift_transform(P, s.transform);
     for (int k = 0; k < 3; ++k) n[k] = transform_normal(t, Vec3<T>(Vec3<float>(m.object_normals[base + size_t(k)])));
   } else {
-    for (int k = 0; k < 3; ++k) n[k] = Vec3<T>(Vec3<float>(m.world_normals[base + size_t(k)]));
+    for (int k = 0; k < 3; ++k) n[k] = Vec3<T>(Vec3<float>(scene.world_normal(s, base + size_t(k))));
   }
   const Vec3<T> ns = n[0] * (T(1.f) - u - v) + n[1] * u + n[2] * v;
   const T len = length(ns);
@@ -203,7 +203,7 @@ inline glm::vec2 surface_uv(const Scene& scene, uint32_t prim, const PrimT<float
     if (u < 0.f) u += 1.f;
     return {u, std::acos(std::clamp(c.omega.z, -1.f, 1.f)) / kPi};
   }
-  const PrimRef& ref = scene.bvh.prim_refs()[prim];
+  const PrimRef ref = scene.bvh.prim_ref(prim);
   const Shape& s = scene.shapes[ref.shape];
   if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) return c.uv;
   const glm::vec2* t = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];
@@ -240,7 +240,7 @@ TexCoord<T> surface_coord(const Scene& scene, uint32_t prim, const PrimT<T>& pt,
     if (!(value(det) > 0.f)) return TexCoord<T>(at);
     const T rb = dot(rel, pt.b), rc = dot(rel, pt.c);
     const T b1 = (rb * cc - rc * bc) / det, b2 = (rc * bb - rb * bc) / det;
-    const PrimRef& ref = scene.bvh.prim_refs()[prim];
+    const PrimRef ref = scene.bvh.prim_ref(prim);
     const Shape& s = scene.shapes[ref.shape];
     if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) return TexCoord<T>(at, b1, b2);
     const glm::vec2* t = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];

@@ -24,7 +24,7 @@ namespace dray {
 // leaves the medium as it was.
 inline int medium_toward(const Scene& scene, uint32_t prim, const glm::vec3& n, const glm::vec3& d, int current) {
   if (!scene.render.volpath) return current;
-  const Shape& s = scene.shapes[scene.bvh.prim_refs()[prim].shape];
+  const Shape& s = scene.shapes[scene.bvh.prim_ref(prim).shape];
   if (s.interior < 0 && s.exterior < 0) return current;
   return glm::dot(n, d) > 0.f ? s.exterior : s.interior;
 }

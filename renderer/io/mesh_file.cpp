@@ -66,7 +66,7 @@ ObjFile read_mesh_file(const std::filesystem::path& file, const std::string& whe
   return out;
 }
 
-void apply_mesh_matrix(const JsonReader& rd, const nlohmann::json& j, const std::string& p, Mesh& mesh) {
+glm::dmat4 read_affine_matrix(const JsonReader& rd, const nlohmann::json& j, const std::string& p) {
   if (!j.is_array() || j.size() != 16) rd.fail(p, "must be an array of 16 numbers (a 4x4 matrix, row by row)");
   glm::dmat4 m(1.0);
   for (int r = 0; r < 4; ++r)
@@ -75,6 +75,12 @@ void apply_mesh_matrix(const JsonReader& rd, const nlohmann::json& j, const std:
     rd.fail(p, "must be affine: its last row must be 0 0 0 1");
   const glm::dmat3 linear(m);
   if (!(std::fabs(glm::determinant(linear)) > 0.0)) rd.fail(p, "must be invertible");
+  return m;
+}
+
+void apply_mesh_matrix(const JsonReader& rd, const nlohmann::json& j, const std::string& p, Mesh& mesh) {
+  const glm::dmat4 m = read_affine_matrix(rd, j, p);
+  const glm::dmat3 linear(m);
   const glm::dmat3 normal = glm::transpose(glm::inverse(linear));
   for (glm::vec3& v : mesh.object_positions) v = glm::vec3(m * glm::dvec4(glm::dvec3(v), 1.0));
   for (glm::vec3& n : mesh.object_normals) n = glm::vec3(glm::normalize(normal * glm::dvec3(n)));

@@ -13,6 +13,8 @@
 #include "renderer/io/json_reader.h"
 #include "renderer/scene.h"
 
+#include <glm/mat4x4.hpp>
+
 namespace dray {
 
 // Whether `ext` (lower case, with the dot) names a mesh format read_mesh_file reads.
@@ -21,6 +23,9 @@ bool is_assimp_mesh(const std::string& ext);
 // Reads a regular, readable glTF or GLB file (no materials: the scene gives the shape one).
 // Throws LoadError(where + problem).
 ObjFile read_mesh_file(const std::filesystem::path& file, const std::string& where);
+
+// A `transform.matrix` (16 numbers, row by row, affine and invertible). Fails through rd at p.
+glm::dmat4 read_affine_matrix(const JsonReader& rd, const nlohmann::json& j, const std::string& p);
 
 // A mesh's constant `transform.matrix` (16 numbers, row by row, affine and invertible: Mitsuba's
 // to_world), applied to its file's vertices and normals. Fails through rd at JSON path p.

@@ -94,7 +94,9 @@ struct Loader {
     ShapeReader reader(rd, scene, base_dir, material_index, medium_index);
     for (size_t i = 0; i < j.size(); ++i) {
       auto [p, name, type, prefix] = element(j, "shapes", i, names);
-      scene.shapes.push_back(reader.read(j[i], p, name, type, prefix));
+      if (type == "group") reader.read_group(j[i], p, name);
+      else if (type == "instance") reader.read_instance(j[i], p, name, prefix);
+      else scene.shapes.push_back(reader.read(j[i], p, name, type, prefix));
     }
   }
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include <glm/geometric.hpp>
+#include <glm/matrix.hpp>
 
 #include "renderer/io/mesh_file.h"
 #include "renderer/io/obj_file.h"
@@ -88,21 +89,32 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
       load_obj(rd.string(s["file"], p + "/file"), p + "/file", shape.name, material, mapping,
                scene.meshes.back());
     }
-    transform(s.contains("transform") ? s["transform"] : json::object(), p + "/transform",
-              prefix, shape.transform, scene.meshes.back());
+    const json& tj = s.contains("transform") ? s["transform"] : json::object();
+    if (in_group_) {
+      bake_transform(tj, p + "/transform", scene.meshes.back());
+    } else {
+      rd.object(tj, p + "/transform", {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
+      if (tj.contains("matrix")) apply_mesh_matrix(rd, tj["matrix"], p + "/transform/matrix", scene.meshes.back());
+      transform_params(tj, p + "/transform", prefix, shape.transform, scene.params);
+    }
     // Smooth shading as in Mitsuba 3: the file's `vn`, else computed; `face_normals: true`
     // shades flat (a disk is flat).
     Mesh& mesh = scene.meshes.back();
     if (disk || flag(s, p, "face_normals")) mesh.object_normals.clear();
     else if (mesh.object_normals.empty()) mesh.object_normals = vertex_normals(mesh.object_positions, mesh.indices);
-    // The object-space positions as a parameter block (after the constant matrix).
+    // The object-space positions as a parameter block (after the constant matrix); a group's
+    // meshes have none (Mitsuba differentiates an instance's transform, not its group's vertices).
+    if (in_group_) {
+      add_normals_block(prefix, mesh);
+      return shape;
+    }
     std::vector<float> flat;
     flat.reserve(3 * mesh.object_positions.size());
     for (const glm::vec3& v : mesh.object_positions) flat.insert(flat.end(), {v.x, v.y, v.z});
     mesh.vertices = scene.params.add_block(prefix + "vertices", flat, {uint32_t(mesh.object_positions.size()), 3});
     add_normals_block(prefix, mesh);
   } else {
-    rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh, disk or cylinder)");
+    rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh, disk, cylinder, group or instance)");
   }
   if (s.contains("interior")) shape.interior = medium_ref(s["interior"], p + "/interior");
   if (s.contains("exterior")) shape.exterior = medium_ref(s["exterior"], p + "/exterior");
@@ -121,25 +133,91 @@ void ShapeReader::add_normals_block(const std::string& prefix, Mesh& mesh) {
     per_vertex[v] = mesh.object_normals[c];
     seen[v] = true;
   }
+  if (in_group_) {  // no block: the corners normalized as build_geometry loads a block (as a copy's)
+    for (size_t c = 0; c < mesh.indices.size(); ++c) mesh.object_normals[c] = to_glm(unit_normal(Vec3<float>(per_vertex[mesh.indices[c]])));
+    return;
+  }
   std::vector<float> flat;
   flat.reserve(3 * per_vertex.size());
   for (const glm::vec3& n : per_vertex) flat.insert(flat.end(), {n.x, n.y, n.z});
   mesh.normals = scene.params.add_block(prefix + "normals", flat, {uint32_t(per_vertex.size()), 3});
 }
 
-// A mesh's transform: an optional constant `matrix` (4x4, row-major, applied to the file's
-// vertices and normals first: Mitsuba's to_world), then the parameters scale, rotate, translate.
-void ShapeReader::transform(const json& j, const std::string& p, const std::string& prefix, Transform& t, Mesh& mesh) {
-  rd.object(j, p, {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
-  if (j.contains("matrix")) apply_mesh_matrix(rd, j["matrix"], p + "/matrix", mesh);
+// A transform's parameters scale, rotate, translate (after any constant `matrix`), in `table`.
+void ShapeReader::transform_params(const json& j, const std::string& p, const std::string& prefix, Transform& t,
+                                   ParamTable& table) {
   float scale = j.contains("scale") ? rd.positive(j["scale"], p + "/scale") : 1.f;
-  t.scale = scene.params.add(prefix + "scale", scale, Domain::positive());
+  t.scale = table.add(prefix + "scale", scale, Domain::positive());
   // Three consecutive scalar slots, read together as a vector.
-  t.rotate = scene.params.add(prefix + "rotate_x", j.contains("rotate_x") ? float(rd.number(j["rotate_x"], p + "/rotate_x")) : 0.f);
-  scene.params.add(prefix + "rotate_y", j.contains("rotate_y") ? float(rd.number(j["rotate_y"], p + "/rotate_y")) : 0.f);
-  scene.params.add(prefix + "rotate_z", j.contains("rotate_z") ? float(rd.number(j["rotate_z"], p + "/rotate_z")) : 0.f);
-  t.translate = scene.params.add(prefix + "translate",
-                                 j.contains("translate") ? rd.vec3(j["translate"], p + "/translate") : glm::vec3(0.f));
+  t.rotate = table.add(prefix + "rotate_x", j.contains("rotate_x") ? float(rd.number(j["rotate_x"], p + "/rotate_x")) : 0.f);
+  table.add(prefix + "rotate_y", j.contains("rotate_y") ? float(rd.number(j["rotate_y"], p + "/rotate_y")) : 0.f);
+  table.add(prefix + "rotate_z", j.contains("rotate_z") ? float(rd.number(j["rotate_z"], p + "/rotate_z")) : 0.f);
+  t.translate = table.add(prefix + "translate", j.contains("translate") ? rd.vec3(j["translate"], p + "/translate") : glm::vec3(0.f));
+}
+
+// A group mesh's whole transform applied to its vertices and normals: constants, not parameters.
+void ShapeReader::bake_transform(const json& j, const std::string& p, Mesh& mesh) {
+  rd.object(j, p, {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
+  if (j.empty()) return;
+  if (j.contains("matrix")) apply_mesh_matrix(rd, j["matrix"], p + "/matrix", mesh);
+  ParamTable scratch;
+  Transform t;
+  transform_params(j, p, "", t, scratch);
+  const TransformT<float> xf = transform_from_params(ParamView<float>(scratch), t);
+  for (glm::vec3& v : mesh.object_positions) v = to_glm(transform_point(xf, Vec3<float>(v)));
+  for (glm::vec3& n : mesh.object_normals) n = to_glm(transform_normal(xf, Vec3<float>(n)));
+}
+
+void ShapeReader::read_group(const json& s, const std::string& p, const std::string& name) {
+  rd.object(s, p, {"name", "type", "shapes"}, {"shapes"});
+  const json& list = s["shapes"];
+  if (!list.is_array() || list.empty()) rd.fail(p + "/shapes", "must be a non-empty array of meshes");
+  ShapeGroup group{name, {}};
+  in_group_ = true;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string q = p + "/shapes/" + std::to_string(i);
+    const json& m = list[i];
+    if (!m.is_object() || !m.contains("type")) rd.fail(q + "/type", "required key is missing");
+    const std::string type = rd.string(m["type"], q + "/type");
+    if (type != "mesh" && type != "disk" && type != "cylinder")
+      rd.fail(q + "/type", "a group holds meshes (mesh, disk, cylinder), not \"" + type + "\"");
+    if (m.contains("interior") || m.contains("exterior")) rd.fail(q, "a group's shapes hold no media");
+    const Shape member = read(m, q, name + "." + std::to_string(i), type, "");
+    for (uint32_t f : scene.meshes[member.mesh].face_materials)
+      if (scene.materials[f].emissive)
+        rd.fail(q + "/material", "a group's shapes cannot emit light (Mitsuba does not instance emitters)");
+    group.meshes.push_back(member.mesh);
+  }
+  in_group_ = false;
+  scene.groups.push_back(std::move(group));
+}
+
+void ShapeReader::read_instance(const json& s, const std::string& p, const std::string& name, const std::string& prefix) {
+  rd.object(s, p, {"name", "type", "group", "transform"}, {"group"});
+  const std::string group = rd.string(s["group"], p + "/group");
+  auto g = std::find_if(scene.groups.begin(), scene.groups.end(), [&](const ShapeGroup& x) { return x.name == group; });
+  if (g == scene.groups.end()) rd.fail(p + "/group", "no group named \"" + group + "\" earlier in /shapes");
+  const json& tj = s.contains("transform") ? s["transform"] : json::object();
+  const std::string tp = p + "/transform";
+  rd.object(tj, tp, {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
+  Shape shape;
+  shape.name = name;
+  shape.kind = Shape::Kind::mesh;
+  shape.instance = int(scene.instances.size());
+  if (tj.contains("matrix")) {  // kept as the transform's constant base: the group's vertices are shared
+    const glm::dmat4 m = read_affine_matrix(rd, tj["matrix"], tp + "/matrix");
+    const glm::dmat3 b(m);
+    shape.transform.has_base = true;
+    shape.transform.base_linear = glm::mat3(b);
+    shape.transform.base_offset = glm::vec3(m[3]);
+    shape.transform.normal_pre = glm::mat3(glm::inverse(glm::transpose(b) * b));
+  }
+  transform_params(tj, tp, prefix, shape.transform, scene.params);
+  scene.instances.push_back({name, uint32_t(g - scene.groups.begin()), uint32_t(scene.shapes.size())});
+  for (uint32_t mesh : g->meshes) {
+    shape.mesh = mesh;
+    scene.shapes.push_back(shape);
+  }
 }
 
 // A boolean key, false when absent.

@@ -25,13 +25,20 @@ class ShapeReader {
   // Shape `name` of kind `type` from its JSON object at path p (its meshes added to the scene).
   Shape read(const nlohmann::json& s, const std::string& p, const std::string& name, const std::string& type,
              const std::string& prefix);
+  // A `group` (Mitsuba's shapegroup): its meshes (mesh, disk, cylinder), stored once and drawn
+  // only by instances; their transforms baked in (no parameters).
+  void read_group(const nlohmann::json& s, const std::string& p, const std::string& name);
+  // An `instance` of an earlier group: one shape per group mesh, sharing it, under the instance's
+  // transform (its `matrix` a constant base, its scale, rotate, translate parameters).
+  void read_instance(const nlohmann::json& s, const std::string& p, const std::string& name, const std::string& prefix);
 
  private:
   int medium_ref(const nlohmann::json& j, const std::string& path);
   uint32_t material_ref(const nlohmann::json& j, const std::string& path);
   uint32_t add_material(const std::string& name, const glm::vec3& reflectance, const glm::vec3* emission);
   void add_normals_block(const std::string& prefix, Mesh& mesh);
-  void transform(const nlohmann::json& j, const std::string& p, const std::string& prefix, Transform& t, Mesh& mesh);
+  void transform_params(const nlohmann::json& j, const std::string& p, const std::string& prefix, Transform& t, ParamTable& table);
+  void bake_transform(const nlohmann::json& j, const std::string& p, Mesh& mesh);
   bool flag(const nlohmann::json& s, const std::string& p, const char* key);
   static void use_mesh(ObjFile&& m, uint32_t material, Mesh& mesh);
   void load_obj(const std::string& rel, const std::string& jpath, const std::string& shape_name,
@@ -42,6 +49,7 @@ class ShapeReader {
   std::filesystem::path base_dir;
   std::map<std::string, uint32_t>& materials;
   const std::map<std::string, int>& media;
+  bool in_group_ = false;  // reading a group's meshes
 };
 
 }  // namespace dray

@@ -15,8 +15,8 @@ using namespace dray;
 namespace {
 
 // Rays from random points on a sphere around the scene towards random points inside its box.
-void compare_with_brute_force(const Scene& scene, int n_rays) {
-  Aabb box = scene.bvh.bounds();
+void compare_with_brute_force(const Bvh& bvh, int n_rays) {
+  Aabb box = bvh.bounds();
   glm::vec3 centre = box.centre(), extent = box.hi - box.lo;
   float radius = glm::length(extent);
   int hits = 0, mismatches = 0, occlusion_mismatches = 0;
@@ -27,16 +27,16 @@ void compare_with_brute_force(const Scene& scene, int n_rays) {
     glm::vec3 target = box.lo + extent * glm::vec3(s.next(), s.next(), s.next());
     Ray ray{o, glm::normalize(target - o)};
     Hit a, b;
-    bool ha = scene.bvh.intersect(ray, a), hb = scene.bvh.intersect_brute_force(ray, b);
+    bool ha = bvh.intersect(ray, a), hb = bvh.intersect_brute_force(ray, b);
     if (ha != hb || (ha && (a.t != b.t || a.prim != b.prim))) ++mismatches;  // the same hit, ties included
     hits += ha;
-    if (scene.bvh.occluded(ray) != hb) ++occlusion_mismatches;
+    if (bvh.occluded(ray) != hb) ++occlusion_mismatches;
     // A segment that stops short of the hit is not occluded.
     if (hb) {
       Ray shorter = ray;
       shorter.t_max = b.t * 0.999f;
       Hit c;
-      if (scene.bvh.occluded(shorter) != scene.bvh.intersect_brute_force(shorter, c)) ++occlusion_mismatches;
+      if (bvh.occluded(shorter) != bvh.intersect_brute_force(shorter, c)) ++occlusion_mismatches;
     }
   }
   INFO("rays " << n_rays << ", hits " << hits);
@@ -49,8 +49,8 @@ void compare_with_brute_force(const Scene& scene, int n_rays) {
 
 TEST_CASE("BVH closest hit equals brute force on the bunny", "[bvh]") {
   Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/bunny.json");
-  REQUIRE(scene.bvh.prim_geoms().size() == 69451 + 2);
-  compare_with_brute_force(scene, 2000);
+  REQUIRE(scene.bvh.world().prim_geoms().size() == 69451 + 2);
+  compare_with_brute_force(scene.bvh.world(), 2000);
 }
 
 TEST_CASE("BVH closest hit equals brute force on every example scene", "[bvh]") {
@@ -58,7 +58,7 @@ TEST_CASE("BVH closest hit equals brute force on every example scene", "[bvh]") 
                            "mitsuba/material-wall/area-light.xml"}) {
     INFO(name);
     Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/" + name);
-    compare_with_brute_force(scene, 4000);
+    compare_with_brute_force(scene.bvh.world(), 4000);
   }
 }
 
@@ -92,7 +92,7 @@ TEST_CASE("rays along the diagonals find what brute force finds", "[bvh]") {
       for (int s = 0; s < 8; ++s) {
         const Ray ray{o, glm::normalize(glm::vec3(s & 1 ? -1.f : 1.f, s & 2 ? -1.f : 1.f, s & 4 ? -1.f : 1.f))};
         Hit a, b;
-        const bool ha = scene.bvh.intersect(ray, a), hb = scene.bvh.intersect_brute_force(ray, b);
+        const bool ha = scene.bvh.intersect(ray, a), hb = scene.bvh.world().intersect_brute_force(ray, b);
         CHECK(ha == hb);
         if (ha && hb) CHECK((a.t == b.t && a.prim == b.prim));
         CHECK(scene.bvh.occluded(ray) == hb);
@@ -105,9 +105,9 @@ TEST_CASE("BVH closest hit equals brute force on a million triangles", "[bvh]") 
   // A 708 x 708 height field (1,002,528 triangles).
   const std::vector<PrimGeom> geoms = height_field(708, 0.05f, 0.37f, 0.23f);
   const std::vector<PrimRef> refs(geoms.size());
-  Scene scene;
-  scene.bvh.build(refs, geoms);
-  compare_with_brute_force(scene, 60);
+  Bvh bvh;
+  bvh.build(refs, geoms);
+  compare_with_brute_force(bvh, 60);
 }
 
 TEST_CASE("a BVH over primitives beyond float's range still finds the others", "[bvh]") {
@@ -176,14 +176,14 @@ TEST_CASE("BVH refit: moved primitives are found as by a new build; a refit degr
   Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/bunny.json");
   std::vector<PrimRef> refs;
   std::vector<PrimGeom> geoms;
-  for (uint32_t i = 0; i < scene.bvh.prim_refs().size(); ++i) {
+  for (uint32_t i = 0; i < scene.bvh.world().prim_refs().size(); ++i) {
     refs.push_back({0, 0});
     geoms.push_back({});
   }
   // The input order back from the stored one.
-  for (uint32_t i = 0; i < scene.bvh.prim_refs().size(); ++i) {
-    refs[scene.bvh.input_index(i)] = scene.bvh.prim_refs()[i];
-    geoms[scene.bvh.input_index(i)] = scene.bvh.prim_geoms()[i];
+  for (uint32_t i = 0; i < scene.bvh.world().prim_refs().size(); ++i) {
+    refs[scene.bvh.world().input_index(i)] = scene.bvh.world().prim_refs()[i];
+    geoms[scene.bvh.world().input_index(i)] = scene.bvh.world().prim_geoms()[i];
   }
   // Every primitive sheared and lifted a little: the same tree, refitted.
   for (PrimGeom& g : geoms) {
@@ -193,11 +193,9 @@ TEST_CASE("BVH refit: moved primitives are found as by a new build; a refit degr
       g.c = Vec3<float>(to_glm(g.c) + glm::vec3(0.05f * g.c.y, 0.f, 0.f));
     }
   }
-  Bvh refitted = scene.bvh;
+  Bvh refitted = scene.bvh.world();
   REQUIRE(refitted.update(refs, geoms));
-  Scene moved = scene;
-  moved.bvh = refitted;
-  compare_with_brute_force(moved, 2000);
+  compare_with_brute_force(refitted, 2000);
   // Other primitives: refused, and update builds anew.
   std::vector<PrimRef> fewer(refs.begin(), refs.end() - 1);
   std::vector<PrimGeom> fewer_geoms(geoms.begin(), geoms.end() - 1);
@@ -206,8 +204,7 @@ TEST_CASE("BVH refit: moved primitives are found as by a new build; a refit degr
   std::vector<PrimGeom> scattered = geoms;
   for (size_t i = 0; i < scattered.size(); ++i) scattered[i].a = Vec3<float>(to_glm(scattered[i].a) + glm::vec3(0.5f * float(i % 7), 0.f, 0.f));
   CHECK_FALSE(refitted.update(refs, scattered));
-  moved.bvh = refitted;
-  compare_with_brute_force(moved, 500);
+  compare_with_brute_force(refitted, 500);
 }
 
 TEST_CASE("a refitted scene renders bitwise as one built at the same parameters", "[bvh]") {
@@ -234,11 +231,11 @@ TEST_CASE("a refitted scene renders bitwise as one built at the same parameters"
 
 TEST_CASE("a BVH built on 2 or 3 threads is the tree built on 1", "[bvh]") {
   Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/bunny.json");
-  std::vector<PrimRef> refs(scene.bvh.prim_refs().size());
+  std::vector<PrimRef> refs(scene.bvh.world().prim_refs().size());
   std::vector<PrimGeom> geoms(refs.size());
   for (uint32_t i = 0; i < refs.size(); ++i) {
-    refs[scene.bvh.input_index(i)] = scene.bvh.prim_refs()[i];
-    geoms[scene.bvh.input_index(i)] = scene.bvh.prim_geoms()[i];
+    refs[scene.bvh.world().input_index(i)] = scene.bvh.world().prim_refs()[i];
+    geoms[scene.bvh.world().input_index(i)] = scene.bvh.world().prim_geoms()[i];
   }
   Bvh one, two, three;
   one.build(refs, geoms, 1);

@@ -101,7 +101,7 @@ TEST_CASE("reverse mode equals forward mode for mesh vertices, with and without 
   const glm::vec3 o = s.scene.params.get_vec3(s.scene.camera.origin);
   Hit hit;
   REQUIRE(s.scene.bvh.intersect(Ray{o, glm::normalize(s.scene.params.get_vec3(s.scene.camera.target) - o)}, hit));
-  const PrimRef& ref = s.scene.bvh.prim_refs()[hit.prim];
+  const PrimRef ref = s.scene.bvh.prim_ref(hit.prim);
   REQUIRE(s.scene.shapes[ref.shape].name == "spot");
   std::vector<std::string> names;
   for (int k = 0; k < 3; ++k)

@@ -49,7 +49,7 @@ TEST_CASE("every example scene loads", "[loader]") {
     if (entry.path().extension() != ".json" || name.ends_with(".job.json")) continue;  // jobs are not scenes
     INFO(entry.path());
     Scene s = load_scene(entry.path().string());
-    CHECK(s.bvh.prim_geoms().size() > 0);
+    CHECK(s.bvh.prim_count() > 0);
     CHECK(s.lights.size() > 0);
     ++n;
   }
@@ -279,7 +279,7 @@ TEST_CASE("a scene without any light warns; one with a light does not", "[loader
 
 TEST_CASE("dray params needs no BVH: loading can skip it", "[loader]") {
   Scene s = load_scene(kScenes + "/bunny.json", {}, false);
-  CHECK(s.bvh.prim_refs().empty());
+  CHECK(s.bvh.prim_count() == 0);
   CHECK(s.params.find("shapes.bunny.translate").has_value());
 }
 

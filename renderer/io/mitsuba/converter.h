@@ -194,6 +194,9 @@ class Converter {
 
   void shape(const pugi::xml_node& n);
   void shape_objects(const pugi::xml_node& n);  // the dray shapes of Mitsuba shape n
+  std::string shape_group(const pugi::xml_node& n);  // a shapegroup as a dray group; its name
+  void instance(const pugi::xml_node& n);
+  std::map<std::string, std::string> groups_;  // shapegroup id -> dray group name
 
   // A square o + s u + t v, s and t in [-1, 1], facing u x v (Mitsuba's rectangle: o = 0, u = x,
   // v = y), under to_world, as a dray quad; `flip` turns it to face the other way.

@@ -187,9 +187,69 @@ void Converter::shape(const pugi::xml_node& n) {
     }
     return;
   }
+  if (x_.attr(n, "type") == "shapegroup") {
+    shape_group(n);
+    return;
+  }
+  if (x_.attr(n, "type") == "instance") {
+    instance(n);
+    return;
+  }
   const size_t first = shapes_.size();
   shape_objects(n);
   for (size_t i = first; i < shapes_.size(); ++i) locate("/shapes/" + std::to_string(i), n);
+}
+
+std::string Converter::shape_group(const pugi::xml_node& n) {
+  const std::string name = unique_name(n, "group", shapes_.size());
+  const size_t first = shapes_.size();
+  std::vector<pugi::xml_node> members;
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    if (tag(c) != "shape") x_.fail(c, "a shapegroup holds shapes only");
+    const std::string t = x_.attr(c, "type");
+    if (t == "shapegroup" || t == "instance") x_.fail(c, "nested instancing is not supported (nor in Mitsuba)");
+    shape_objects(c);
+    while (members.size() < shapes_.size() - first) members.push_back(c);
+  }
+  if (members.empty()) x_.fail(n, "an empty shapegroup");
+  json group = {{"name", name}, {"type", "group"}, {"shapes", json::array()}};
+  for (size_t k = 0; k < members.size(); ++k) {
+    group["shapes"].push_back(shapes_[first + k]);
+    where_.insert_or_assign("/shapes/" + std::to_string(first) + "/shapes/" + std::to_string(k), x_.where(members[k]));
+  }
+  shapes_.erase(shapes_.begin() + long(first), shapes_.end());
+  shapes_.push_back(group);
+  where_.insert_or_assign("/shapes/" + std::to_string(first), x_.where(n));
+  if (n.attribute("id")) groups_[x_.attr(n, "id")] = name;
+  return name;
+}
+
+void Converter::instance(const pugi::xml_node& n) {
+  std::string group;
+  glm::dmat4 to_world(1.0);
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    const bool is_group = tag(c) == "ref" || (tag(c) == "shape" && x_.attr(c, "type") == "shapegroup");
+    if (is_group && !group.empty()) x_.fail(c, "only a single shapegroup can be specified per instance");
+    if (tag(c) == "ref") {
+      auto it = groups_.find(x_.attr(c, "id"));
+      if (it == groups_.end()) x_.fail(c, "refers to no shapegroup declared before it");
+      group = it->second;
+    } else if (is_group) {
+      group = shape_group(c);
+    } else if (tag(c) == "transform") {
+      if (x_.attr(c, "name") != "to_world") x_.fail(c, "an instance's transform must be named to_world");
+      to_world = x_.transform(c);
+    } else {
+      x_.fail(c, "an instance takes a shapegroup (a <ref>) and a to_world");
+    }
+  }
+  if (group.empty()) x_.fail(n, "an instance needs a reference to a shapegroup");
+  json s = {{"name", unique_name(n, "shape", shapes_.size())}, {"type", "instance"}, {"group", group}};
+  if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
+  shapes_.push_back(s);
+  locate("/shapes/" + std::to_string(shapes_.size() - 1), n);
 }
 
 void Converter::shape_objects(const pugi::xml_node& n) {
@@ -271,7 +331,7 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     for (int f = 0; f < 6; ++f)
       shapes_.push_back(quad(name + "_" + std::to_string(f), material, to_world, faces[f][0], faces[f][1], faces[f][2], false));
   } else {
-    x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube, disk, cylinder, merge)");
+    x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube, disk, cylinder, merge, shapegroup, instance)");
   }
   for (size_t i = first; i < shapes_.size(); ++i) shapes_[i].update(media);
   props.finish("a " + type);

@@ -1,0 +1,213 @@
+// Mitsuba's shapegroup and instance: a group's meshes stored and traced once, each instance a
+// transformed reference. Checked against the same meshes copied (bitwise images, the same hits
+// ray by ray), central differences of an instance's transform, and the non-uniform matrix
+// baked into a copy; refusals name the key.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "../temp_dir.h"
+#include "renderer/core/sampler.h"
+#include "renderer/integrators/render.h"
+#include "renderer/io/scene_loader.h"
+#include "tests/integrators/shadow_check.h"
+
+using namespace dray;
+using namespace dray::testing;
+using nlohmann::json;
+
+namespace {
+
+const std::string kScenes = std::string(DRAY_SOURCE_DIR) + "/scenes/";
+
+const json kTransforms = json::array({{{"scale", 10}, {"rotate_y", 20}, {"translate", {0.17, -0.33, 0}}},
+                                      {{"scale", 7}, {"rotate_y", -40}, {"translate", {-0.9, -0.23, -0.5}}},
+                                      {{"scale", 6}, {"rotate_x", 10}, {"rotate_y", 90}, {"translate", {1.0, -0.2, -0.3}}}});
+
+// Three bunnies on a floor under a point light, a lamp and a sky: as three meshes (`copies`) or
+// as three instances of one group.
+json bunnies(bool instanced, const json& transforms = kTransforms, const std::string& model = "stanford-bunny.obj") {
+  const json mesh = {{"type", "mesh"}, {"file", "models/" + model}, {"material", "clay"}};
+  json shapes = json::array();
+  if (instanced) shapes.push_back({{"name", "g"}, {"type", "group"}, {"shapes", json::array({mesh})}});
+  for (size_t i = 0; i < transforms.size(); ++i) {
+    json s = instanced ? json{{"type", "instance"}, {"group", "g"}} : mesh;
+    s["name"] = "b" + std::to_string(i);
+    s["transform"] = transforms[i];
+    shapes.push_back(s);
+  }
+  shapes.push_back({{"name", "floor"}, {"type", "quad"}, {"corner", {-5, 0, -5}}, {"edge_u", {0, 0, 10}}, {"edge_v", {10, 0, 0}}, {"material", "floor"}});
+  shapes.push_back({{"name", "softbox"}, {"type", "quad"}, {"corner", {-2.5, 3, 0}}, {"edge_u", {1.5, 0, 0}}, {"edge_v", {0, 0, 1.5}}, {"material", "panel"}});
+  return {{"camera", {{"origin", {0, 1.2, 3.6}}, {"target", {0, 0.75, 0}}, {"up", {0, 1, 0}}, {"fov_y", 35}, {"width", 64}, {"height", 48}}},
+          {"render", {{"spp", 4}, {"max_depth", 3}}},
+          {"materials", {{"clay", {{"type", "diffuse"}, {"albedo", {0.75, 0.6, 0.45}}}},
+                         {"floor", {{"type", "diffuse"}, {"albedo", {0.6, 0.6, 0.6}}}},
+                         {"panel", {{"type", "diffuse"}, {"albedo", {0, 0, 0}}, {"emission", {6, 6, 6}}}}}},
+          {"shapes", shapes},
+          {"lights", json::array({{{"name", "sun"}, {"type", "point"}, {"position", {3, 4, 3}}, {"intensity", {10, 9, 8}}},
+                                  {{"name", "sky"}, {"type", "environment"}, {"radiance", {0.15, 0.18, 0.25}}}})}};
+}
+
+Scene load(const json& doc) { return load_scene(doc, kScenes + "instances.json"); }
+
+size_t differing(const Image& a, const Image& b) {
+  size_t n = 0;
+  for (size_t i = 0; i < a.data.size(); ++i) n += a.data[i] != b.data[i];
+  return n;
+}
+
+std::string load_error(const json& doc) {
+  try {
+    load(doc);
+  } catch (const LoadError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("instances of a group render bitwise as copies of its mesh, and store it once", "[instance]") {
+  const Scene copies = load(bunnies(false)), inst = load(bunnies(true));
+  // One mesh for the three instances; their shapes share it.
+  REQUIRE(inst.meshes.size() == 1);
+  REQUIRE(inst.instances.size() == 3);
+  CHECK(inst.shapes[0].mesh == inst.shapes[2].mesh);
+  CHECK(inst.bvh.world_prim_count() == 2);  // the floor and the lamp
+  CHECK(inst.bvh.prim_count() == copies.bvh.prim_count());
+  const Image a = render_local(copies, 2), b = render_local(inst, 2);
+  CHECK(differing(a, b) <= 3);  // one pixel: a ray through a shared edge (the tie below)
+  // Forward derivatives by an instance's transform: the same up to rays through shared edges
+  // (the boundary term's), where the group-space test and the world test may pick the other
+  // face of a tie.
+  for (const char* name : {"shapes.b1.translate[0]", "shapes.b2.rotate_y", "shapes.b0.scale"}) {
+    RenderOutputs oa, ob;
+    oa.wrt = {slot_of(copies, name)};
+    ob.wrt = {slot_of(inst, name)};
+    const Image da = render_local(copies, 2, oa), db = render_local(inst, 2, ob);
+    const int c = oa.derivative_channel(0);
+    const double sa = region_sum(da, c, 0, 64, 0, 48), sb = region_sum(db, c, 0, 64, 0, 48);
+    INFO(name << ": " << sa << " vs " << sb << ", " << differing(da, db) << " values differ");
+    CHECK(differing(da, db) <= da.data.size() / 1000);
+    CHECK(std::fabs(sa - sb) <= 5e-4 * std::fabs(sa) + 1e-6);
+    CHECK(std::fabs(sa) > 1e-3);
+  }
+}
+
+TEST_CASE("the top-level tree finds the hit a copied scene finds, ray by ray", "[instance]") {
+  // 150 small spheres (an icosphere mesh) at scattered places and scales, some overlapping.
+  json xs = json::array();
+  Sampler s(7, 0, 0);
+  for (int i = 0; i < 150; ++i)
+    xs.push_back({{"scale", 0.05 + 0.3 * s.next()}, {"rotate_z", 360 * s.next()},
+                  {"translate", {4 * s.next() - 2, 2 * s.next(), 4 * s.next() - 2}}});
+  const Scene copies = load(bunnies(false, xs, "icosphere-4.obj")), inst = load(bunnies(true, xs, "icosphere-4.obj"));
+  int hits = 0, mismatches = 0, occlusion = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Sampler r(11, uint64_t(i), 0);
+    const glm::vec3 o(6 * r.next() - 3, 3 * r.next(), 6 * r.next() - 3);
+    const glm::vec3 d = glm::normalize(glm::vec3(r.next() - 0.5f, r.next() - 0.5f, r.next() - 0.5f));
+    Ray ray{o, d};
+    if (i % 2) ray.t_max = 2.f * r.next();
+    Hit a, b;
+    const bool ha = copies.bvh.intersect(ray, a), hb = inst.bvh.intersect(ray, b);
+    hits += ha;
+    const bool same = ha == hb && (!ha || (a.t == b.t && copies.bvh.prim_ref(a.prim).shape == inst.bvh.prim_ref(b.prim).shape &&
+                                           copies.bvh.prim_ref(a.prim).index == inst.bvh.prim_ref(b.prim).index));
+    mismatches += !same;
+    occlusion += inst.bvh.occluded(ray) != ha;
+  }
+  INFO(hits << " hits of 20000 rays");
+  CHECK(hits > 2000);
+  CHECK(mismatches == 0);
+  CHECK(occlusion == 0);
+}
+
+TEST_CASE("an instance's derivative by its transform against central differences", "[instance]") {
+  // A black smooth icosphere before a uniform sky: its silhouette alone (flat-shaded meshes carry
+  // a known bias of the boundary term at sliver faces along the outline: docs/how-it-renders.md).
+  json doc = bunnies(true, json::array({{{"scale", 0.5}, {"translate", {0.17, 0.5, 0}}}}), "icosphere-4.obj");
+  doc["render"] = {{"spp", 64}, {"max_depth", 1}, {"boundary_samples", 40000}};
+  doc["materials"]["clay"]["albedo"] = {0, 0, 0};
+  doc["lights"] = json::array({{{"name", "sky"}, {"type", "environment"}, {"radiance", {1, 1, 1}}}});
+  doc["shapes"] = json::array({doc["shapes"][0], doc["shapes"][1]});  // no floor, no lamp
+  const Scene scene = load(doc);
+  REQUIRE(scene.shapes.size() == 1);
+  const ForwardAndDifferences r = forward_and_differences(scene, slot_of(scene, "shapes.b0.scale"), 0.01f, 0, 64, 0, 48, 64);
+  INFO("forward " << r.fwd << ", differences " << r.fd << " (h) and " << r.fd_half << " (h/2)");
+  // The disk's closed form (a sphere of radius 0.5 seen from 3.67): about -1417.
+  CHECK(std::fabs(r.fd - r.fd_half) <= 0.03 * std::fabs(r.fd));
+  CHECK(std::fabs(r.fwd - r.fd_half) <= 0.03 * std::fabs(r.fd_half));
+  CHECK(r.fwd == Approx(-1417).epsilon(0.02));
+}
+
+TEST_CASE("an instance's matrix (shear, non-uniform scale) renders as a mesh with it baked in", "[instance]") {
+  // Smooth normals turn by the inverse transpose: a wrong normal matrix shades the bunnies visibly.
+  const json m = {6, 3, 0, 0.1, 0, 12, 0, -0.4, -2, 0, 5, 0, 0, 0, 0, 1};
+  const json xs = json::array({{{"matrix", m}}, {{"matrix", m}, {"translate", {-1, 0, 0}}}});
+  const Image a = render_local(load(bunnies(false, xs)), 2), b = render_local(load(bunnies(true, xs)), 2);
+  double diff = 0, sum = 0;
+  for (size_t i = 0; i < a.data.size(); ++i) {
+    diff += std::fabs(a.data[i] - b.data[i]);
+    sum += a.data[i];
+  }
+  INFO("mean |difference| / mean " << diff / sum);
+  CHECK(diff / sum < 2e-3);
+}
+
+TEST_CASE("groups and instances refuse what they cannot hold, naming the key", "[instance]") {
+  json doc = bunnies(true);
+  doc["shapes"][0]["shapes"][0] = {{"type", "sphere"}, {"material", "clay"}};
+  CHECK_THAT(load_error(doc), Catch::Contains("/shapes/0 (g)/shapes/0/type") && Catch::Contains("a group holds meshes"));
+  doc = bunnies(true);
+  doc["shapes"][0]["shapes"][0]["material"] = "panel";
+  CHECK_THAT(load_error(doc), Catch::Contains("cannot emit light"));
+  doc = bunnies(true);
+  doc["shapes"][1]["group"] = "nope";
+  CHECK_THAT(load_error(doc), Catch::Contains("/shapes/1 (b0)/group") && Catch::Contains("no group named \"nope\""));
+  doc = bunnies(true);
+  doc["shapes"][1]["material"] = "clay";
+  CHECK_THAT(load_error(doc), Catch::Contains("/shapes/1 (b0)") && Catch::Contains("material"));
+}
+
+TEST_CASE("Mitsuba's shapegroup and instance (a <ref> and a to_world)", "[instance][mitsuba]") {
+  TempDir t("dray-instance-");
+  const std::string model = kScenes + "models/icosphere-4.obj";
+  auto scene = [&](const std::string& shapes) {
+    return t.write("i.xml", R"(<scene version="3.0.0">
+  <sensor type="perspective"><float name="fov" value="40"/><transform name="to_world"><lookat origin="0, 1, 6" target="0, 0.5, 0" up="0, 1, 0"/></transform>
+    <film type="hdrfilm"><integer name="width" value="48"/><integer name="height" value="32"/></film>
+    <sampler type="independent"><integer name="sample_count" value="4"/></sampler></sensor>
+  <emitter type="constant"><rgb name="radiance" value="1"/></emitter>
+  <bsdf type="diffuse" id="grey"/>)" + shapes + "\n</scene>");
+  };
+  const std::string obj = R"(<shape type="obj"><string name="filename" value=")" + model + R"("/><ref id="grey"/></shape>)";
+  const std::string group = R"(<shape type="shapegroup" id="balls">)" + obj + "</shape>";
+  auto instance = [](const std::string& xf) { return R"(<shape type="instance"><ref id="balls"/><transform name="to_world">)" + xf + "</transform></shape>"; };
+  auto copy = [&](const std::string& xf) {
+    return R"(<shape type="obj"><string name="filename" value=")" + model + R"("/><ref id="grey"/><transform name="to_world">)" + xf +
+           "</transform></shape>";
+  };
+  const std::string x1 = R"(<scale x="0.5" y="1" z="0.5"/><translate x="-1" y="0.5"/>)", x2 = R"(<rotate z="1" angle="30"/><translate x="1" y="0.5"/>)";
+  std::vector<std::string> warnings;
+  const json doc = read_scene_document(scene(group + instance(x1) + instance(x2)), {}, warnings);
+  CHECK(doc["shapes"][0]["type"] == "group");
+  CHECK(doc["shapes"][1]["group"] == "balls");
+  const Image a = render_local(load_scene(scene(copy(x1) + copy(x2))), 2), b = render_local(load_scene(scene(group + instance(x1) + instance(x2))), 2);
+  double diff = 0, sum = 0;
+  for (size_t i = 0; i < a.data.size(); ++i) {
+    diff += std::fabs(a.data[i] - b.data[i]);
+    sum += a.data[i];
+  }
+  CHECK(diff / sum < 1e-3);
+  auto error = [&](const std::string& shapes) {
+    try {
+      load_scene(scene(shapes));
+    } catch (const LoadError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(error(instance(x1)), Catch::Contains("i.xml:") && Catch::Contains("refers to no shapegroup declared before it"));
+  CHECK_THAT(error(R"(<shape type="shapegroup" id="g"><shape type="instance"/></shape>)"), Catch::Contains("nested instancing"));
+}
