@@ -105,6 +105,37 @@ bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const Silhou
   return true;
 }
 
+// Whether a mesh edge's sample measures its own step. Its two offset rays straddle the edge and
+// take whatever steps lie within the offset: a crease of a flat-shaded mesh that is no silhouette
+// from the eye steps only where its two faces meet on the film, so both rays must hit them (the
+// inner edge of a face seen nearly edge-on lies within the offset of the outline: its rays would
+// count the outline's step a second time); a silhouette or an open edge must have one ray on its
+// own surface, a face touching it (a hidden edge behind a visible one on the same film line, as a
+// cylinder's back rim seen side-on behind its front rim, would count the visible one's step).
+bool edge_seen(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, glm::vec2 x, glm::vec2 off) {
+  if (e.kind != SilhouetteElement::Kind::segment || e.mesh_edge == UINT32_MAX) return true;
+  const Shape& s = scene.shapes[e.shape];
+  if (s.kind != Shape::Kind::mesh) return true;
+  const Mesh& m = scene.meshes[s.mesh];
+  const MeshEdge& edge = m.edges[e.mesh_edge];
+  const bool crease = edge.f1 != MeshEdge::kOpen && !silhouette_from(scene, e, seen_from_camera(f));
+  int own = 0, touching = 0;
+  for (const float side : {-1.f, 1.f}) {
+    Hit hit;
+    if (!scene.bvh.intersect(camera_ray(f, x.x + side * off.x, x.y + side * off.y).detached(), hit)) continue;
+    const PrimRef ref = scene.bvh.prim_ref(hit.prim);
+    if (ref.shape != e.shape) continue;
+    own += ref.index == edge.f0 || ref.index == edge.f1;
+    const uint32_t* tri = &m.indices[3 * size_t(ref.index)];
+    for (int k = 0; k < 3; ++k)
+      if (tri[k] == edge.v0 || tri[k] == edge.v1) {
+        ++touching;
+        break;
+      }
+  }
+  return crease ? own == 2 : touching > 0;
+}
+
 }  // namespace
 
 bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& f, const Tile& w,
@@ -128,9 +159,10 @@ bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   }
   if (!(x.x >= float(w.x0) && x.x < float(w.x1) && x.y >= float(w.y0) && x.y < float(w.y1))) return false;
   b.film = x;
+  const glm::vec2 off = b.normal * kEdgeOffset;
+  if (!edge_seen(scene, f, e, x, off)) return false;
   // The two sides, with the same random numbers.
   const ParamView<float> P(scene.params);
-  const glm::vec2 off = b.normal * kEdgeOffset;
   Sampler other = sampler;
   const glm::vec3 minus = value(radiance(scene, P, camera_ray(f, x.x - off.x, x.y - off.y), sampler));
   const glm::vec3 plus = value(radiance(scene, P, camera_ray(f, x.x + off.x, x.y + off.y), other));

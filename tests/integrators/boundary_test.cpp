@@ -227,3 +227,25 @@ TEST_CASE("a lit triangle's vertex block: shading and silhouette derivatives aga
     CHECK(fd_half == Approx(fd).epsilon(0.03));
   }
 }
+
+TEST_CASE("a flat-shaded icosphere's outline counts once: d/d scale against the disk's closed form", "[boundary]") {
+  // A black icosphere (5,120 faces, radius 1 at its vertices) scaled to 0.5 before a uniform sky,
+  // orthographic at 20 px a unit: the image sum falls by the disk's area, d/dr = -2πr·20².
+  // Faces along the outline are seen nearly edge-on: their inner creases lie within the boundary
+  // samples' offset of the outline, and once added its step a second time (-1636).
+  const json doc = {{"camera", {{"type", "orthographic"}, {"half_width", 1.6}, {"origin", {0, 1.2, 3.6}}, {"target", {0, 0.75, 0}},
+                                {"width", 64}, {"height", 48}}},
+                    {"render", {{"spp", 16}, {"max_depth", 1}, {"boundary_samples", 40000}}},
+                    {"materials", {{"black", {{"type", "diffuse"}, {"albedo", 0}}}}},
+                    {"shapes", json::array({{{"name", "ball"}, {"type", "mesh"}, {"file", "models/icosphere-4.obj"}, {"material", "black"},
+                                             {"transform", {{"scale", 0.5}, {"translate", {0.17, 0.5, 0}}}}, {"face_normals", true}}})},
+                    {"lights", json::array({{{"name", "sky"}, {"type", "environment"}, {"radiance", 1}}})}};
+  const Scene scene = load_scene(doc, std::string(DRAY_SOURCE_DIR) + "/scenes/ico.json");
+  RenderOutputs out;
+  out.wrt = {slot_of(scene, "shapes.ball.scale")};
+  const Image im = render_local(scene, 2, out);
+  const double d = region_sum(im, out.derivative_channel(0), 0, 64, 0, 48);
+  const double closed = -2 * M_PI * 0.5 * 20 * 20 * 0.999;  // the 5,120-gon's outline sits at ~0.999 of the radius
+  INFO("d/dscale " << d << " against " << closed);
+  CHECK(d == Approx(closed).epsilon(0.015));
+}

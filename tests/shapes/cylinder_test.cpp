@@ -69,6 +69,19 @@ TEST_CASE("a cylinder seen side-on covers its 2r x l rectangle", "[cylinder]") {
   CHECK(region_sum(im, 0, 0, kW, 0, kH) / (kW * kH) == Approx(area).epsilon(0.005));
 }
 
+TEST_CASE("a cylinder seen side-on: its scale's derivative is its area's, each rim's line counted once", "[cylinder]") {
+  // The back rim's half lies on the front one's film line: its samples see the front rim's step
+  // (their rays hit no face of the back rim) and are dropped, not counted a second time (3x area).
+  const Scene scene = load_scene(cylinder_scene(kLamp, json::object(), 16), "cyl.json");
+  RenderOutputs out;
+  out.wrt = {slot_of(scene, "shapes.c.scale")};
+  const Image im = render_local(scene, 2, out);
+  const double d = region_sum(im, out.derivative_channel(0), 0, kW, 0, kH);
+  const double sum = 2 * 0.5 * 2 / (4 * kHw * kHh) * kW * kH;  // the lit rectangle's image sum
+  INFO("d/dscale " << d << " against 2 x the image sum " << 2 * sum);
+  CHECK(d == Approx(2 * sum).epsilon(0.02));
+}
+
 TEST_CASE("a tilted cylinder's scale: the silhouettes' boundary term against central differences", "[cylinder]") {
   // Tilted 30 degrees toward the camera (the rims seen as ellipses: seen exactly edge-on, the back
   // rim's half would lie on the front one's line, a degenerate edge the boundary term counts twice).
