@@ -85,7 +85,7 @@ std::string missing_mtllib(const fs::path& file) {
   return {};
 }
 
-ObjFile read_obj_file(const fs::path& file, const std::string& where) {
+ObjFile read_obj_file(const fs::path& file, const std::string& where, bool flip_tex_coords) {
   std::error_code ec;
   if (fs::file_size(file, ec) == 0) throw LoadError(where + "is empty");
   if (std::string problem = check_obj_vertices(file); !problem.empty()) throw LoadError(where + problem);
@@ -136,7 +136,8 @@ ObjFile read_obj_file(const fs::path& file, const std::string& where) {
         const int ti = idx[3 * f + k].texcoord_index;
         if (ti < 0 || size_t(ti) >= nt) all_uvs = false;
         if (all_uvs) {
-          const glm::vec2 uv(attrib.texcoords[2 * size_t(ti)], 1.f - attrib.texcoords[2 * size_t(ti) + 1]);
+          const float v = attrib.texcoords[2 * size_t(ti) + 1];
+          const glm::vec2 uv(attrib.texcoords[2 * size_t(ti)], flip_tex_coords ? 1.f - v : v);
           if (!std::isfinite(uv.x) || !std::isfinite(uv.y)) all_uvs = false;
           else obj.corner_uvs.push_back(uv);
         }

@@ -29,7 +29,7 @@ struct ObjFile : TriangleMesh {
 
 // Reads a regular, readable OBJ file. Throws LoadError(where + problem), the problem naming the
 // line where it can: "line 12: vertex index 9 is out of range (3 vertices defined before it)".
-ObjFile read_obj_file(const std::filesystem::path& file, const std::string& where);
+ObjFile read_obj_file(const std::filesystem::path& file, const std::string& where, bool flip_tex_coords = true);
 
 // Writes triangles as an OBJ file (atomically): `v` per position, `vt` per corner when
 // corner_uvs is not empty (v flipped back, as read_obj_file reads it), `f` per triangle; no

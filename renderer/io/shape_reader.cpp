@@ -10,6 +10,7 @@
 #include "renderer/io/mesh_file.h"
 #include "renderer/io/obj_file.h"
 #include "renderer/io/ply_file.h"
+#include "renderer/io/serialized_file.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/shapes/cylinder_mesh.h"
 #include "renderer/shapes/disk_mesh.h"
@@ -44,6 +45,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
                         const std::string& prefix) {
   Shape shape;
   shape.name = name;
+  file_flat_ = false;
   if (type == "sphere") {
     rd.object(s, p, {"name", "type", "center", "radius", "material", "interior", "exterior"}, {"material"});
     shape.kind = Shape::Kind::sphere;
@@ -65,7 +67,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
   } else if (type == "mesh" || type == "disk" || type == "cylinder") {
     const bool disk = type == "disk", tessellated = disk || type == "cylinder";
     if (tessellated) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals", "interior", "exterior"}, {"material"});
-    else rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals", "interior", "exterior"}, {"file"});
+    else rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals", "flip_tex_coords", "shape_index", "interior", "exterior"}, {"file"});
     shape.kind = Shape::Kind::mesh;
     shape.mesh = uint32_t(scene.meshes.size());
     scene.meshes.emplace_back();
@@ -86,8 +88,12 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
         for (auto it = s["materials"].begin(); it != s["materials"].end(); ++it)
           mapping[it.key()] = material_ref(it.value(), p + "/materials/" + it.key());
       }
-      load_obj(rd.string(s["file"], p + "/file"), p + "/file", shape.name, material, mapping,
-               scene.meshes.back());
+      // Mitsuba's OBJ flips v (flip_tex_coords, default true): the OBJ convention's origin at the bottom.
+      MeshFileOptions o;
+      o.flip_uv = !s.contains("flip_tex_coords") || flag(s, p, "flip_tex_coords");
+      if (s.contains("shape_index")) o.shape_index = int(rd.integer(s["shape_index"], p + "/shape_index", 0, INT32_MAX));
+      o.face_normals_set = s.contains("face_normals");
+      load_obj(rd.string(s["file"], p + "/file"), p + "/file", shape.name, material, mapping, o, scene.meshes.back());
     }
     const json& tj = s.contains("transform") ? s["transform"] : json::object();
     if (in_group_) {
@@ -100,7 +106,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     // Smooth shading as in Mitsuba 3: the file's `vn`, else computed; `face_normals: true`
     // shades flat (a disk is flat).
     Mesh& mesh = scene.meshes.back();
-    if (disk || flag(s, p, "face_normals")) mesh.object_normals.clear();
+    if (disk || flag(s, p, "face_normals") || file_flat_) mesh.object_normals.clear();
     else if (mesh.object_normals.empty()) mesh.object_normals = vertex_normals(mesh.object_positions, mesh.indices);
     // The object-space positions as a parameter block (after the constant matrix); a group's
     // meshes have none (Mitsuba differentiates an instance's transform, not its group's vertices).
@@ -237,7 +243,8 @@ void ShapeReader::use_mesh(ObjFile&& m, uint32_t material, Mesh& mesh) {
 }
 
 void ShapeReader::load_obj(const std::string& rel, const std::string& jpath, const std::string& shape_name,
-              std::optional<uint32_t> material, const std::map<std::string, uint32_t>& mapping, Mesh& mesh) {
+                            std::optional<uint32_t> material, const std::map<std::string, uint32_t>& mapping,
+                            const MeshFileOptions& o, Mesh& mesh) {
   fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir / rel;
   std::error_code ec;
   if (!fs::exists(file, ec)) rd.fail(jpath, "cannot open \"" + file.string() + "\": no such file");
@@ -246,14 +253,23 @@ void ShapeReader::load_obj(const std::string& rel, const std::string& jpath, con
   if (std::ifstream probe(file); !probe) rd.fail(jpath, "cannot open \"" + file.string() + "\" for reading");
   std::string ext = file.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-  if (ext != ".obj" && ext != ".ply" && !is_assimp_mesh(ext))
+  if (ext != ".obj" && ext != ".ply" && ext != ".serialized" && !is_assimp_mesh(ext))
     rd.fail(jpath, "\"" + file.string() + "\": " +
                        (ext.empty() ? std::string("has no extension") : "\"" + ext + "\" meshes are not supported") +
-                       "; supported mesh formats: Wavefront OBJ (.obj), PLY (.ply), glTF 2.0 (.gltf, .glb)");
+                       "; supported mesh formats: Wavefront OBJ (.obj), PLY (.ply), Mitsuba serialized (.serialized), glTF 2.0 (.gltf, .glb)");
   // Errors inside the file name it and the scene shape that loads it.
   const std::string where = rd.file() + ": " + jpath + ": " + file.string() + ": ";
+  const std::string shape_path = jpath.substr(0, jpath.rfind('/'));
+  if (ext != ".serialized" && o.shape_index) rd.fail(shape_path + "/shape_index", "applies to serialized files only");
   if (ext != ".obj") {
-    if (!material) rd.fail(jpath.substr(0, jpath.rfind('/')) + "/material", "required for a " + ext.substr(1) + " mesh");
+    if (!o.flip_uv) rd.fail(shape_path + "/flip_tex_coords", "applies to OBJ files only (as Mitsuba's obj)");
+    if (!material) rd.fail(shape_path + "/material", "required for a " + ext.substr(1) + " mesh");
+    if (ext == ".serialized") {
+      SerializedMesh m = read_serialized_file(file, o.shape_index.value_or(0), where);
+      file_flat_ = m.face_normals && !o.face_normals_set;  // version 5's flag, unless the scene says
+      use_mesh(std::move(m), *material, mesh);
+      return;
+    }
     use_mesh(ext == ".ply" ? read_ply_file(file, where) : read_mesh_file(file, where), *material, mesh);
     return;
   }
@@ -261,7 +277,7 @@ void ShapeReader::load_obj(const std::string& rel, const std::string& jpath, con
     if (!material) throw LoadError(where + problem + "; give the shape a \"material\"");
     scene.warnings.push_back(file.string() + ": " + problem + "; the shape's \"material\" is used");
   }
-  const ObjFile obj = read_obj_file(file, where);
+  const ObjFile obj = read_obj_file(file, where, o.flip_uv);
   mesh.object_positions = obj.positions;
   mesh.indices = obj.indices;
   mesh.object_normals = obj.corner_normals;

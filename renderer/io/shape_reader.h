@@ -15,6 +15,14 @@ namespace dray {
 
 struct ObjFile;
 
+// A mesh file's options: an OBJ's flip_tex_coords, a serialized file's shape_index (the default 0
+// when unset; set: refused for other formats), whether the scene set face_normals.
+struct MeshFileOptions {
+  bool flip_uv = true;
+  std::optional<int> shape_index;
+  bool face_normals_set = false;
+};
+
 class ShapeReader {
  public:
   // materials: name -> index (a file's own materials are added to it); media: name -> index.
@@ -42,14 +50,16 @@ class ShapeReader {
   bool flag(const nlohmann::json& s, const std::string& p, const char* key);
   static void use_mesh(ObjFile&& m, uint32_t material, Mesh& mesh);
   void load_obj(const std::string& rel, const std::string& jpath, const std::string& shape_name,
-                std::optional<uint32_t> material, const std::map<std::string, uint32_t>& mapping, Mesh& mesh);
+                std::optional<uint32_t> material, const std::map<std::string, uint32_t>& mapping, const MeshFileOptions& o,
+                Mesh& mesh);
 
   const JsonReader& rd;
   Scene& scene;
   std::filesystem::path base_dir;
   std::map<std::string, uint32_t>& materials;
   const std::map<std::string, int>& media;
-  bool in_group_ = false;  // reading a group's meshes
+  bool in_group_ = false;   // reading a group's meshes
+  bool file_flat_ = false;  // the mesh file asks for face normals (a serialized file's flag)
 };
 
 }  // namespace dray

@@ -27,3 +27,20 @@ TEST_CASE("Mitsuba's merge: its shapes, each its own, render bitwise as the shap
   CHECK_THAT(load_error(t.write("e.xml", scene_xml(R"(<shape type="merge"><bsdf type="diffuse"/></shape>)"))),
              Catch::Contains("a merge holds shapes only"));
 }
+
+TEST_CASE("Mitsuba's obj flip_tex_coords: v flipped by default (1 - v), as written with false", "[mitsuba]") {
+  TempDir t("dray-mitsuba-flip-uv-");
+  const std::string obj = t.write("tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0.25\nvt 1 0.25\nvt 0 1\nf 1/1 2/2 3/3\n");
+  auto uvs = [&](const std::string& extra) {
+    const Scene s = load_scene(t.write("f.xml", scene_xml(R"(<shape type="obj"><string name="filename" value=")" + obj + "\"/>" + extra + "</shape>")));
+    return s.meshes.at(0).corner_uvs;
+  };
+  const auto flipped = uvs(""), kept = uvs(R"(<boolean name="flip_tex_coords" value="false"/>)");
+  REQUIRE(flipped.size() == 3);
+  REQUIRE(kept.size() == 3);
+  CHECK(flipped[0].y == 0.75f);
+  CHECK(flipped[2].y == 0.f);
+  CHECK(kept[0].y == 0.25f);
+  CHECK(kept[2].y == 1.f);
+  CHECK(kept[1].x == 1.f);
+}

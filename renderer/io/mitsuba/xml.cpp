@@ -281,13 +281,17 @@ void Converter::shape_objects(const pugi::xml_node& n) {
   }
   const std::string material = shape_material(name, bsdf_node, emitter_node);
   const bool flip = props.flag("flip_normals", false);
-  if (type == "obj" || type == "ply") {
+  if (type == "obj" || type == "ply" || type == "serialized") {
     const json file = props.take("filename", "");
     if (!file.is_string() || file.get<std::string>().empty()) x_.fail(n, "needs a filename");
     json s = {{"name", name}, {"type", "mesh"}, {"file", file_ref(n, file)}, {"material", material}};
     if (props.flag("face_normals", false)) s["face_normals"] = true;
-    if (type == "obj" && !props.flag("flip_tex_coords", true))
-      x_.fail(n, "flip_tex_coords=false is not supported (dray flips OBJ texture coordinates, as Mitsuba does by default)");
+    if (type == "obj" && !props.flag("flip_tex_coords", true)) s["flip_tex_coords"] = false;
+    if (type == "serialized") {
+      const json index = props.take("shape_index", 0);
+      if (!index.is_number_integer()) x_.fail(n, "shape_index must be an integer");
+      if (index.get<long>() != 0) s["shape_index"] = index;
+    }
     if (flip) x_.fail(n, "flip_normals is not supported on meshes yet");
     if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
     shapes_.push_back(s);
@@ -331,7 +335,7 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     for (int f = 0; f < 6; ++f)
       shapes_.push_back(quad(name + "_" + std::to_string(f), material, to_world, faces[f][0], faces[f][1], faces[f][2], false));
   } else {
-    x_.fail(n, "unsupported shape type (supported: obj, ply, sphere, rectangle, cube, disk, cylinder, merge, shapegroup, instance)");
+    x_.fail(n, "unsupported shape type (supported: obj, ply, serialized, sphere, rectangle, cube, disk, cylinder, merge, shapegroup, instance)");
   }
   for (size_t i = first; i < shapes_.size(); ++i) shapes_[i].update(media);
   props.finish("a " + type);
