@@ -255,7 +255,7 @@ TEST_CASE("mesh files: other formats are named, a missing .mtl is reported with 
   const std::string scene = (dir / "scene.json").string();
   CHECK_THROWS_WITH(load_scene(doc, scene), Catch::Contains("/shapes/0 (m)/file: ") &&
                                                 Catch::Contains("\".stl\" meshes are not supported; supported mesh "
-                                                                "formats: Wavefront OBJ (.obj), PLY (.ply), glTF 2.0 (.gltf, .glb)"));
+                                                                "formats: Wavefront OBJ (.obj), PLY (.ply), Mitsuba serialized (.serialized), glTF 2.0 (.gltf, .glb)"));
   // With the scene's material the .mtl is not needed: a warning.
   apply_override(doc, "shapes.m.file=m.obj");
   Scene s = load_scene(doc, scene);
