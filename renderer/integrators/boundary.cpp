@@ -109,16 +109,18 @@ bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const Silhou
 // take whatever steps lie within the offset: a crease of a flat-shaded mesh that is no silhouette
 // from the eye steps only where its two faces meet on the film, so both rays must hit them (the
 // inner edge of a face seen nearly edge-on lies within the offset of the outline: its rays would
-// count the outline's step a second time); a silhouette or an open edge must have one ray on its
-// own surface, a face touching it (a hidden edge behind a visible one on the same film line, as a
-// cylinder's back rim seen side-on behind its front rim, would count the visible one's step).
+// count the outline's step a second time); an open edge must have one ray on a face touching it
+// (a cylinder's back rim seen side-on lies on its front rim's film line). A silhouette counts as
+// it is: where its front face is thinner than the offset, its rays measure the step from the
+// faces inside to the background, which is the outline's whole step.
 bool edge_seen(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, glm::vec2 x, glm::vec2 off) {
   if (e.kind != SilhouetteElement::Kind::segment || e.mesh_edge == UINT32_MAX) return true;
   const Shape& s = scene.shapes[e.shape];
   if (s.kind != Shape::Kind::mesh) return true;
   const Mesh& m = scene.meshes[s.mesh];
   const MeshEdge& edge = m.edges[e.mesh_edge];
-  const bool crease = edge.f1 != MeshEdge::kOpen && !silhouette_from(scene, e, seen_from_camera(f));
+  const bool open = edge.f1 == MeshEdge::kOpen;
+  if (!open && silhouette_from(scene, e, seen_from_camera(f))) return true;
   int own = 0, touching = 0;
   for (const float side : {-1.f, 1.f}) {
     Hit hit;
@@ -133,7 +135,7 @@ bool edge_seen(const Scene& scene, const CameraFrame<float>& f, const Silhouette
         break;
       }
   }
-  return crease ? own == 2 : touching > 0;
+  return open ? touching > 0 : own == 2;
 }
 
 }  // namespace
