@@ -3,6 +3,7 @@
 #include "mpi/collectives.h"
 #include "mpi/errors.h"
 #include "mpi/tiles.h"
+#include "renderer/io/json_reader.h"
 #include "renderer/integrators/boundary.h"
 
 namespace dray::mpi {
@@ -15,7 +16,7 @@ namespace {
 void add_view(const Context& ctx, const Scene& scene, const Image& target, const Image* mask, Loss loss,
               double normaliser, std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
               std::span<ad::FixedSum> sums, DistributedGradient& out, Image* primal) {
-  const int w = scene.camera.width, h = scene.camera.height;
+  const int w = scene.camera().width, h = scene.camera().height;
   std::vector<Tile> tiles = make_tiles(w, h, fit_tile_size(Tile{0, 0, w, h}, tile_size, ctx.size() * threads));
   std::vector<int> mine = static_tiles(int(tiles.size()), ctx.rank(), ctx.size());
   Image image(w, h, 3);
@@ -74,7 +75,7 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
                              Image* primal, double normaliser) {
   DistributedGradient out;
   std::vector<ad::FixedSum> sums(params.size() + 3);
-  if (normaliser == 0) normaliser = 3.0 * scene.camera.width * scene.camera.height;
+  if (normaliser == 0) normaliser = 3.0 * scene.camera().width * scene.camera().height;
   add_view(ctx, scene, target, nullptr, loss, normaliser, params, tile_size, threads, adjoint_seed, sums, out, primal);
   reduce(ctx, sums, params.size(), out);
   return out;
@@ -86,24 +87,26 @@ DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene
   std::vector<ad::FixedSum> sums(params.size() + 3);
   double total_weight = 0;
   for (const ViewPass& v : views) total_weight += v.weight;
-  const CameraSettings own = camera_settings(scene);
+  const int own_sensor = scene.sensor;
   const uint64_t own_seed = scene.render.seed;
   // This rank's group renders its views (collectives within the group); a failure in any group
   // is agreed over all ranks before the one allreduce.
   const Status st = agree_on(ctx, [&] {
     for (size_t i = size_t(groups.index); i < views.size(); i += size_t(groups.count)) {
       const ViewPass& v = views[i];
-      if (!v.scene_camera) set_camera(scene, v.camera);
+      if (v.sensor < 0 || size_t(v.sensor) >= scene.sensors.size())
+        throw LoadError("view " + std::to_string(i) + ": no sensor " + std::to_string(v.sensor));
+      scene.sensor = v.sensor;
       scene.render.seed = v.seed;
       // The view's mean loss (over its mask's weight, when it has one), weighted: its pixels'
       // terms divided by 3 (pixels or mask sum) total / w_v.
-      const double area = v.mask ? mask_sum(*v.mask) : double(scene.camera.width) * scene.camera.height;
+      const double area = v.mask ? mask_sum(*v.mask) : double(scene.camera().width) * scene.camera().height;
       const double normaliser = 3.0 * area * total_weight / v.weight;
       add_view(groups.group, scene, *v.target, v.mask, loss, normaliser, params, tile_size, threads, v.adjoint_seed, sums,
                out, i == 0 ? primal : nullptr);  // view 0: group 0, whose first rank is rank 0
     }
   });
-  set_camera(scene, own);
+  scene.sensor = own_sensor;
   scene.render.seed = own_seed;
   if (st.code) throw AgreedError(st);
   const double tw = ctx.seconds();

@@ -10,7 +10,6 @@
 #include "mpi/context.h"
 #include "mpi/views.h"
 #include "renderer/integrators/gradient.h"
-#include "renderer/io/camera_reader.h"
 
 namespace dray::mpi {
 
@@ -37,11 +36,11 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
                              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
                              Image* primal = nullptr, double normaliser = 0);
 
-// One view of a multi-view pass: the camera it renders with, its target (full size on every
-// rank), its weight in the loss, and its sample seeds (the scene's render seed and the adjoint's).
+// One view of a multi-view pass: the sensor it renders with (an index into scene.sensors), its
+// target (full size on every rank), its weight in the loss, and its sample seeds (the scene's
+// render seed and the adjoint's).
 struct ViewPass {
-  CameraSettings camera;  // unless scene_camera
-  bool scene_camera = false;  // render with the scene's camera as it stands (a single-view job, whose camera may be optimised)
+  int sensor = 0;
   const Image* target = nullptr;
   double weight = 1;
   uint64_t seed = 0, adjoint_seed = 0;
@@ -51,7 +50,7 @@ struct ViewPass {
 // Collective: the loss sum_v w_v L_v / sum_v w_v over `views` (L_v the view's mean loss, over its
 // mask's weights when it has one: sum m l / (3 sum m)) and its
 // gradient. View i is rendered by view group i mod groups.count (its tiles over the group's ranks;
-// mpi/views.h) with its camera; the scene's camera and seed are restored before returning.
+// mpi/views.h) with its sensor; the scene's sensor selection and seed are restored before returning.
 // `primal` receives view 0's image on rank 0.
 DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene& scene, std::span<const ViewPass> views,
                              Loss loss, std::span<const Slot> params, int tile_size, int threads, Image* primal = nullptr);

@@ -149,7 +149,7 @@ namespace {
 // The particle tracer's image: every rank traces its share of the light paths (interleaved), the
 // splats are summed exactly on rank 0.
 Image particle_image(const Context& ctx, const Scene& scene, const RenderJob& job, const Tile& window, RenderStats* stats) {
-  const int w = scene.camera.width, h = scene.camera.height;
+  const int w = scene.camera().width, h = scene.camera().height;
   Image image(w, h, 3);
   image.spp = scene.render.spp;
   ParticleSplat splat;
@@ -175,7 +175,7 @@ Image particle_image(const Context& ctx, const Scene& scene, const RenderJob& jo
 }  // namespace
 
 Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job, RenderStats* stats) {
-  const int w = scene.camera.width, h = scene.camera.height;
+  const int w = scene.camera().width, h = scene.camera().height;
   const Tile window = job.crop.value_or(Tile{0, 0, w, h});
   if (scene.render.ptracer) return particle_image(ctx, scene, job, window, stats);
   std::vector<Tile> tiles = make_tiles(window, fit_tile_size(window, job.tile_size, ctx.size() * job.threads));

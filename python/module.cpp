@@ -20,6 +20,7 @@
 #include "renderer/image/image.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/json_reader.h"
+#include "renderer/io/camera_reader.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/scene_params.h"
 
@@ -164,20 +165,29 @@ Named resolve(const Scene& scene, const std::vector<std::string>& names) {
 }
 
 // The scene's spp and seed for one call, restored afterwards.
+// A call's samples, seed and sensor, the scene's own restored afterwards.
 struct Sampling {
   Scene& scene;
   int spp;
   uint64_t seed;
-  Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_) : scene(s), spp(s.render.spp), seed(s.render.seed) {
-    if (spp_) {
-      if (*spp_ < 1) throw BadInput("spp must be at least 1, got " + std::to_string(*spp_));
-      s.render.spp = *spp_;
+  int sensor;
+  Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_, const std::optional<std::string>& sensor_)
+      : scene(s), spp(s.render.spp), seed(s.render.seed), sensor(s.sensor) {
+    if (spp_ && *spp_ < 1) throw BadInput("spp must be at least 1, got " + std::to_string(*spp_));
+    int chosen = s.sensor;
+    try {
+      if (sensor_) chosen = sensor_index(s, *sensor_);
+    } catch (const LoadError& e) {
+      throw BadInput(e.what());
     }
+    if (spp_) s.render.spp = *spp_;
     if (seed_) s.render.seed = *seed_;
+    s.sensor = chosen;
   }
   ~Sampling() {
     scene.render.spp = spp;
     scene.render.seed = seed;
+    scene.sensor = sensor;
   }
 };
 
@@ -261,26 +271,30 @@ void update(Scene& scene, const py::dict& values) {
 }
 
 py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<uint64_t> seed, std::optional<int> threads,
-                          std::optional<int> comm) {
+                          std::optional<int> comm, const std::optional<std::string>& sensor) {
   Image image;
+  mpi::RenderJob job;
   const CtrlC ctrl_c(!comm);
   {
     py::gil_scoped_release free;
     const mpi::Context ctx = context(comm);
-    mpi::RenderJob job;
     agreed(ctx, [&] { job.threads = threads_of(ctx, threads); });
-    Sampling sampling(scene, spp, seed);
+    job.outputs = with_aovs(job.outputs, scene);
+    Sampling sampling(scene, spp, seed, sensor);
     ctrl_c.run([&] {
       image = mpi::render_image(ctx, scene, job);
       share(ctx, image);
     });
   }
   ctrl_c.raise_if_interrupted();
-  return rgb_array(image, 0);
+  if (!job.outputs.aovs) return rgb_array(image, 0);
+  Image all = joined(channels_of(image, 0, 3), channels_of(image, job.outputs.aov_channel(), job.outputs.aovs));
+  return owned_array(std::move(all.data), {all.height, all.width, all.channels});
 }
 
 py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::optional<int> spp,
-                        std::optional<uint64_t> seed, std::optional<int> threads, std::optional<int> comm) {
+                        std::optional<uint64_t> seed, std::optional<int> threads, std::optional<int> comm,
+                        const std::optional<std::string>& sensor) {
   Image image;
   Named n;
   mpi::RenderJob job;
@@ -293,7 +307,7 @@ py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::
       n = resolve(scene, wrt);
     });
     job.outputs.wrt = n.slots;
-    Sampling sampling(scene, spp, seed);
+    Sampling sampling(scene, spp, seed, sensor);
     ctrl_c.run([&] {
       image = mpi::render_image(ctx, scene, job);
       share(ctx, image);
@@ -315,7 +329,7 @@ py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::
 
 py::dict backward(Scene& scene, const py::array_t<float, py::array::c_style | py::array::forcecast>& d_image,
                   const std::vector<std::string>& wrt, std::optional<int> spp, uint64_t seed, std::optional<int> threads,
-                  std::optional<int> comm) {
+                  std::optional<int> comm, const std::optional<std::string>& sensor) {
   Named n;
   mpi::DistributedGradient g;
   const CtrlC ctrl_c(!comm);
@@ -324,17 +338,17 @@ py::dict backward(Scene& scene, const py::array_t<float, py::array::c_style | py
     const mpi::Context ctx = context(comm);
     Image adjoint;
     int nthreads = 1;
+    Sampling sampling(scene, spp, seed, sensor);
     agreed(ctx, [&] {
       nthreads = threads_of(ctx, threads);
       n = resolve(scene, wrt);
       py::gil_scoped_acquire hold;  // the array is a Python object
       adjoint = image_of(d_image, "d_image");
-      if (adjoint.width != scene.camera.width || adjoint.height != scene.camera.height || adjoint.channels != 3)
+      if (adjoint.width != scene.camera().width || adjoint.height != scene.camera().height || adjoint.channels != 3)
         throw BadInput("d_image is " + std::to_string(adjoint.height) + "x" + std::to_string(adjoint.width) + "x" +
-                       std::to_string(adjoint.channels) + " but the scene renders " + std::to_string(scene.camera.height) +
-                       "x" + std::to_string(scene.camera.width) + "x3");
+                       std::to_string(adjoint.channels) + " but the scene renders " + std::to_string(scene.camera().height) +
+                       "x" + std::to_string(scene.camera().width) + "x3");
     });
-    Sampling sampling(scene, spp, seed);
     // The adjoint replays the primal's samples (seed): the exact gradient of sum d_image * image
     // for that image.
     ctrl_c.run([&] { g = mpi::gradient(ctx, scene, adjoint, Loss::adjoint, n.slots, 8, nthreads, seed, nullptr, 1.0); });
@@ -365,8 +379,22 @@ PYBIND11_MODULE(_dray, m) {
     }
   });
   py::class_<Scene>(m, "Scene")
-      .def_property_readonly("width", [](const Scene& s) { return s.camera.width; })
-      .def_property_readonly("height", [](const Scene& s) { return s.camera.height; })
+      .def_property_readonly("width", [](const Scene& s) { return s.camera().width; })
+      .def_property_readonly("height", [](const Scene& s) { return s.camera().height; })
+      .def_property_readonly("sensors",
+                             [](const Scene& s) {
+                               std::vector<std::string> names;
+                               for (const Sensor& x : s.sensors) names.push_back(x.name);
+                               return names;
+                             },
+                             "The sensors' names, in order (sensor=I or NAME of render, render_forward, backward).")
+      .def_property_readonly("channels",
+                             [](const Scene& s) {
+                               std::vector<std::string> names{"R", "G", "B"};
+                               for (const std::string& n : aov_channel_names(s.render.aovs)) names.push_back(n);
+                               return names;
+                             },
+                             "The channels of render()'s image: R, G, B, then the AOVs' (render.aovs, Mitsuba's aov).")
       .def_property_readonly("spp", [](const Scene& s) { return s.render.spp; })
       .def_property_readonly("seed", [](const Scene& s) { return s.render.seed; })
       .def_property_readonly("path", [](const Scene& s) { return s.path; })
@@ -376,11 +404,12 @@ PYBIND11_MODULE(_dray, m) {
       .def("update", &update,
            "Sets parameters from {name: array of its size}; rebuilds (or refits) the geometry when one moves it.");
   m.def("load", &load, py::arg("path"), py::arg("json_text"), py::arg("overrides"), py::arg("defines"));
-  m.def("render", &render, py::arg("scene"), py::arg("spp"), py::arg("seed"), py::arg("threads"), py::arg("comm"));
+  m.def("render", &render, py::arg("scene"), py::arg("spp"), py::arg("seed"), py::arg("threads"), py::arg("comm"),
+        py::arg("sensor"));
   m.def("render_forward", &render_forward, py::arg("scene"), py::arg("wrt"), py::arg("spp"), py::arg("seed"),
-        py::arg("threads"), py::arg("comm"));
+        py::arg("threads"), py::arg("comm"), py::arg("sensor"));
   m.def("backward", &backward, py::arg("scene"), py::arg("d_image"), py::arg("wrt"), py::arg("spp"), py::arg("seed"),
-        py::arg("threads"), py::arg("comm"));
+        py::arg("threads"), py::arg("comm"), py::arg("sensor"));
   m.def("write_image", [](const std::string& path, const py::array_t<float, py::array::c_style | py::array::forcecast>& a) {
     try {
       write_image(image_of(a, "image"), path);

@@ -13,6 +13,7 @@
 #include "renderer/emitters/light.h"
 #include "renderer/core/param_table.h"
 #include "renderer/media/medium.h"
+#include "renderer/integrators/aov.h"
 #include "renderer/sensors/camera.h"
 #include "renderer/shapes/transform.h"
 #include "renderer/sensors/pixel_filter.h"
@@ -118,12 +119,28 @@ struct RenderSettings {
   bool hide_emitters = false;
   // Cells a side of each grid's majorant supergrid (renderer/media/grid_volume.h); 1: one majorant.
   int majorant_cells = 16;
+  // Mitsuba's aov integrator: outputs beside the image (renderer/integrators/aov.h).
+  std::vector<Aov> aovs;
+};
+
+// One of the scene's cameras (Mitsuba's sensors): its parameters' slots and film, its name, and
+// the medium it sits in (index into Scene::media, or -1).
+struct Sensor {
+  std::string name = "camera";
+  Camera camera;
+  int medium = -1;
 };
 
 struct Scene {
   std::string path;  // the scene file, for messages
   ParamTable params;
-  Camera camera;
+  // At least one. Renders use sensors[sensor] (SensorScope selects another for a while); its
+  // parameters are camera.* for the first sensor, sensors.NAME.* for the others.
+  std::vector<Sensor> sensors = std::vector<Sensor>(1);
+  int sensor = 0;
+  const Camera& camera() const { return sensors[size_t(sensor)].camera; }
+  Camera& camera() { return sensors[size_t(sensor)].camera; }
+  int camera_medium() const { return sensors[size_t(sensor)].medium; }
   RenderSettings render;
   std::vector<Texture> textures;
   std::vector<Bsdf> bsdfs;
@@ -134,7 +151,6 @@ struct Scene {
   int environment = -1;  // index of the environment light, if any
   std::vector<Medium> media;
   std::vector<GridVolume> volumes;  // the media's grids
-  int camera_medium = -1;           // the medium the camera sits in (index into media), or -1
   bool has_masks = false;  // a `mask` material: shadow rays must cross surfaces
   std::vector<ShapeGroup> groups;
   std::vector<Instance> instances;

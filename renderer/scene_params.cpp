@@ -45,16 +45,16 @@ namespace {
 
 std::string name_of(const Scene& s, Slot slot) { return entry_of(s.params, slot).name; }
 
-std::optional<std::string> camera_violation(const Scene& scene) {
-  const Camera& c = scene.camera;
+std::optional<std::string> camera_violation(const Scene& scene, const Camera& c) {
   if (c.origin == kNoSlot) return std::nullopt;
   const ParamTable& t = scene.params;
+  const std::string o = name_of(scene, c.origin), tg = name_of(scene, c.target), up = name_of(scene, c.up);
   switch (frame_problem(t.get_vec3(c.origin), t.get_vec3(c.target), t.get_vec3(c.up))) {
-    case FrameProblem::same_point: return "camera.target: must differ from camera.origin";
-    case FrameProblem::too_far: return "camera.origin: is too far from camera.target: their distance overflows float";
-    case FrameProblem::too_near: return "camera.target: is too close to camera.origin: their distance underflows float";
-    case FrameProblem::up_parallel: return "camera.up: must not be parallel to the viewing direction (camera.target - camera.origin)";
-    case FrameProblem::up_too_short: return "camera.up: is too short: the camera's frame underflows float (give a unit vector)";
+    case FrameProblem::same_point: return tg + ": must differ from " + o;
+    case FrameProblem::too_far: return o + ": is too far from " + tg + ": their distance overflows float";
+    case FrameProblem::too_near: return tg + ": is too close to " + o + ": their distance underflows float";
+    case FrameProblem::up_parallel: return up + ": must not be parallel to the viewing direction (" + tg + " - " + o + ")";
+    case FrameProblem::up_too_short: return up + ": is too short: the camera's frame underflows float (give a unit vector)";
     case FrameProblem::none: break;
   }
   return std::nullopt;
@@ -81,7 +81,8 @@ std::optional<std::string> param_violation(const Scene& scene) {
   for (const ParamEntry& e : t.entries())
     for (uint32_t k = 0; k < e.size; ++k)
       if (auto why = e.domain.violation(v[e.slot + k])) return scalar_name(t, e.slot + k) + ": " + *why;
-  if (auto why = camera_violation(scene)) return why;
+  for (const Sensor& sensor : scene.sensors)
+    if (auto why = camera_violation(scene, sensor.camera)) return why;
   for (const Light& l : scene.lights)
     if (auto why = light_violation(scene, l)) return why;
   for (const Shape& s : scene.shapes) {

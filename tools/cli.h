@@ -127,6 +127,7 @@ struct RenderArgs {
   std::string output, variance;
   std::vector<std::string> wrt;
   std::vector<int> crop;  // X0 Y0 X1 Y1, or empty
+  std::string sensor;     // a sensor's index or name, or empty: the first
   double exposure = 0;
   int threads = 0;
   int tile_size = 16;

@@ -143,7 +143,7 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
     scene = load_scene(a.scene.scene, a.scene.overrides(), true, a.scene.defines());
     params = resolve_per_image(scene, a.params, "--param");
     // The derivative render and its gather buffer, then two plain renders at a time.
-    check_image_memory(ctx, a.scene.scene, scene.camera.width, scene.camera.height, 3 * int(params.size() + 1), 2.5);
+    check_image_memory(ctx, a.scene.scene, scene.camera().width, scene.camera().height, 3 * int(params.size() + 1), 2.5);
   });
   if (st.code) return report(ctx, st);
   print_warnings(ctx, scene);
@@ -167,7 +167,7 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
     seeded.render.seed = seed0 + uint64_t(s);
     Image ad = mpi::render_image(ctx, seeded, job);
     // Reverse mode: the gradient of the mean image, with this seed's samples.
-    const mpi::DistributedGradient rev = mpi::gradient(ctx, seeded, Image(scene.camera.width, scene.camera.height, 3), Loss::mean,
+    const mpi::DistributedGradient rev = mpi::gradient(ctx, seeded, Image(scene.camera().width, scene.camera().height, 3), Loss::mean,
                                                        slots, 16, job.threads, seeded.render.seed);
     Scene interior_only = seeded;
     interior_only.render.boundary_samples = 0;

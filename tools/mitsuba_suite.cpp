@@ -113,8 +113,8 @@ int run_mitsuba_suite(const mpi::Context& ctx, const MitsubaSuiteArgs& a) {
       // As test_renders.py: load_file(scene, spp=spp, integrator=INTEGRATOR), render(seed=0, spp=spp).
       scene = load_scene(s.xml.string(), {"render.spp=" + std::to_string(spp), "render.seed=0"}, true,
                          {{"spp", std::to_string(spp)}, {"integrator", s.integrator}});
-      if (scene.camera.width != ref.width || scene.camera.height != ref.height)
-        throw LoadError("the film is " + std::to_string(scene.camera.width) + "x" + std::to_string(scene.camera.height) +
+      if (scene.camera().width != ref.width || scene.camera().height != ref.height)
+        throw LoadError("the film is " + std::to_string(scene.camera().width) + "x" + std::to_string(scene.camera().height) +
                         ", the reference " + std::to_string(ref.width) + "x" + std::to_string(ref.height));
     });
     if (st.code) {

@@ -102,9 +102,9 @@ mpi::Status load_targets(const mpi::Context& ctx, const Job& job, int threads, s
     Scene truth;
     mpi::Status st = mpi::agree_on(ctx, [&] {
       truth = load_scene(v.target_scene, {"render.spp=" + std::to_string(v.target_spp), "render.seed=1000003"});
-      if (!job.multi_view && (truth.camera.width != v.camera.width || truth.camera.height != v.camera.height))
+      if (!job.multi_view && (truth.camera().width != v.camera.width || truth.camera().height != v.camera.height))
         throw LoadError(v.target_scene + ": renders at another size than " + job.scene_path);
-      if (job.multi_view) set_camera(truth, v.camera);
+      if (job.multi_view) truth.sensor = add_sensor(truth, "view", v.camera);
     });
     if (st.code) return st;
     mpi::RenderJob rj;
@@ -133,8 +133,8 @@ std::vector<mpi::ViewPass> view_passes(const Job& job, const std::vector<Image>&
     const View& view = job.views[size_t(v)];
     const uint64_t seed = job.seed + 2 * (uint64_t(it) * n + uint64_t(v));
     // A single view renders with the scene's camera as the job leaves it (its parameters may be
-    // optimised); a view of "views" with its own.
-    passes.push_back({view.camera, !job.multi_view, &targets[size_t(v)], view.weight, seed,
+    // optimised); a view of "views" with its sensor.
+    passes.push_back({view.sensor, &targets[size_t(v)], view.weight, seed,
                       job.independent ? seed + 1 : seed, view.mask.empty() ? nullptr : &masks[size_t(v)]});
   }
   return passes;

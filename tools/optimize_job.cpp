@@ -83,10 +83,10 @@ void read_target(const JsonReader& rd, const json& t, const std::string& where, 
 }
 
 // /target (one view, the scene's camera) or /views and /batch.
-void read_views(const JsonReader& rd, const json& j, Job& job, const Scene& scene, const json& scene_doc) {
+void read_views(const JsonReader& rd, const json& j, Job& job, Scene& scene, const json& scene_doc) {
   if (j.contains("target")) {
     View v;
-    v.camera = camera_settings(scene);
+    v.camera = camera_settings(scene, 0);
     read_target(rd, j["target"], "/target", job.dir, v);
     job.views.push_back(v);
     if (j.contains("batch")) rd.fail("/batch", "needs \"views\"");
@@ -98,17 +98,32 @@ void read_views(const JsonReader& rd, const json& j, Job& job, const Scene& scen
   job.multi_view = true;
   for (size_t i = 0; i < vs.size(); ++i) {
     const std::string where = "/views/" + std::to_string(i);
-    rd.object(vs[i], where, {"camera", "target", "weight", "mask"}, {"target"});
+    rd.object(vs[i], where, {"camera", "sensor", "target", "weight", "mask"}, {"target"});
     View v;
-    // The scene's camera keys, overridden by the view's.
-    json camera = scene_doc.contains("camera") ? scene_doc["camera"] : json::object();
-    if (vs[i].contains("camera")) {
+    if (vs[i].contains("sensor")) {
+      // One of the scene's sensors, by name or index.
+      if (vs[i].contains("camera")) rd.fail(where + "/camera", "give either \"sensor\" or \"camera\"");
+      const json& s = vs[i]["sensor"];
+      try {
+        v.sensor = sensor_index(scene, s.is_number_integer() ? std::to_string(s.get<long>()) : rd.string(s, where + "/sensor"));
+      } catch (const LoadError& e) {
+        rd.fail(where + "/sensor", e.what());
+      }
+      v.camera = camera_settings(scene, v.sensor);
+    } else if (vs[i].contains("camera")) {
+      // The scene's first camera's keys, overridden by the view's: a sensor of its own.
+      const json& cameras = scene_doc.contains("camera") ? scene_doc["camera"] : json::object();
+      json camera = cameras.is_array() ? cameras[0] : cameras;
+      camera.erase("name");
       rd.object(vs[i]["camera"], where + "/camera",
                 {"origin", "target", "up", "fov_y", "half_width", "half_height", "aperture_radius", "focus_distance",
                  "width", "height"});
       camera.update(vs[i]["camera"]);
+      v.camera = read_camera(rd, camera, where + "/camera");
+      v.sensor = add_sensor(scene, "view" + std::to_string(i), v.camera);
+    } else {
+      v.camera = camera_settings(scene, 0);
     }
-    v.camera = read_camera(rd, camera, where + "/camera");
     read_target(rd, vs[i]["target"], where + "/target", job.dir, v);
     if (vs[i].contains("weight")) v.weight = rd.positive(vs[i]["weight"], where + "/weight");
     if (vs[i].contains("mask")) v.mask = relative_to(job.dir, rd.string(vs[i]["mask"], where + "/mask")).string();
@@ -211,7 +226,7 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
       // The start lies in the domain (the loader checked it) and in [min, max]: their intersection is not empty.
       job.scalars.push_back({s.name, s.slot, lr, lo, hi, block ? entry : -1, domain});
     }
-    if (job.multi_view && whole.rfind("camera.", 0) == 0)
+    if (job.multi_view && (whole.rfind("camera.", 0) == 0 || whole.rfind("sensors.", 0) == 0))
       rd.fail(where, "the camera cannot be optimised in a job with \"views\" (each view sets its own camera)");
   }
   return job;

@@ -25,7 +25,8 @@ struct Scalar {
 
 // One view of the object: a camera, and the image it should see.
 struct View {
-  CameraSettings camera;  // the scene's camera with the view's keys
+  CameraSettings camera;  // its sensor's camera (the target scene renders with it too)
+  int sensor = 0;         // index into the job scene's sensors: one it names, or one added for its camera keys
   std::string target_image, target_scene;  // one of them
   int target_spp = 256;   // a target scene's samples
   double weight = 1;      // its share of the loss: w / (the batch's summed weights)

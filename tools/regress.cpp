@@ -94,7 +94,7 @@ json run_case(const std::string& dir, const std::string& name, int threads, cons
   json r = {{"case", name}, {"passed", false}};
   try {
     Scene scene = load_scene((fs::path(dir) / "cases" / (name + ".json")).string());
-    const int w = scene.camera.width, h = scene.camera.height;
+    const int w = scene.camera().width, h = scene.camera().height;
     Image img = render_local(scene, threads);
     std::string golden = (fs::path(dir) / "golden" / name).string();
     Image ref = read_image(golden + ".exr"), var = read_image(golden + ".var.exr");

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "mpi/tiles.h"
+#include "renderer/io/camera_reader.h"
 #include "renderer/io/scene_loader.h"
 #include "tools/cli.h"
 #include "tools/progress.h"
@@ -30,6 +31,9 @@ CLI::App* add_render_command(CLI::App& app, RenderArgs& a) {
                                     "scene's render.crop, else the whole image)")
       ->expected(4)
       ->check(whole_number(0, 1 << 20));
+  cmd->add_option("--sensor", a.sensor,
+                  "Render with the scene's sensor I: its index (0, 1, ...) or name (a Mitsuba sensor's id; default: the "
+                  "first; dray params lists each sensor's parameters)");
   add_threads_option(cmd, a.threads);
   cmd->add_option("--tile-size", a.tile_size,
                   "Largest tile edge in pixels (smaller when the image has fewer tiles than ranks x threads)")
@@ -48,7 +52,7 @@ namespace {
 
 // The crop window, checked against the image.
 Tile crop_window(const std::vector<int>& c, const Scene& scene) {
-  const int w = scene.camera.width, h = scene.camera.height;
+  const int w = scene.camera().width, h = scene.camera().height;
   if (!(c[0] < c[2] && c[1] < c[3] && c[2] <= w && c[3] <= h))
     throw LoadError("--crop " + std::to_string(c[0]) + " " + std::to_string(c[1]) + " " + std::to_string(c[2]) + " " +
                     std::to_string(c[3]) + ": need 0 <= X0 < X1 <= " + std::to_string(w) + " and 0 <= Y0 < Y1 <= " +
@@ -75,14 +79,15 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
     const double t0 = ctx.seconds();
     scene = load_scene(args.scene.scene, args.scene.overrides(), true, args.scene.defines());
     load_seconds = ctx.seconds() - t0;
+    if (!args.sensor.empty()) scene.sensor = sensor_index(scene, args.sensor);
     if (!args.variance.empty() && scene.render.spp < 2)
       throw LoadError("--variance needs at least 2 samples per pixel, got " + std::to_string(scene.render.spp));
     if (!args.crop.empty()) crop = crop_window(args.crop, scene);
-    else crop = scene.render.crop;
+    else crop = scene.render.crop;  // inside every sensor's film (the loader checks)
     wrt = resolve_per_image(scene, args.wrt, "--wrt");
-    RenderOutputs outputs{!args.variance.empty(), std::vector<Slot>(wrt.size())};
+    const RenderOutputs outputs = with_aovs({!args.variance.empty(), std::vector<Slot>(wrt.size())}, scene);
     // The image, rank 0's gather buffer, and the 3-channel copy written out.
-    check_image_memory(ctx, args.scene.scene, scene.camera.width, scene.camera.height, outputs.channels(),
+    check_image_memory(ctx, args.scene.scene, scene.camera().width, scene.camera().height, outputs.channels(),
                        2.0 + 3.0 / outputs.channels());
     // Rank 0 owns the outputs: distinct and writable before any time is spent rendering.
     if (!ctx.is_root()) return;
@@ -105,6 +110,10 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   job.crop = crop;
   job.outputs.variance = !args.variance.empty();
   for (const ScalarParam& p : wrt) job.outputs.wrt.push_back(p.slot);
+  job.outputs = with_aovs(job.outputs, scene);
+  if (job.outputs.aovs && fs::path(out).extension() != ".exr" && ctx.is_root())
+    std::fprintf(stderr, "dray: warning: the scene's AOVs (render.aovs) are written to EXR outputs only; %s holds the image\n",
+                 out.c_str());
   ProgressBar bar("render", ctx.is_root() && !args.quiet, args.progress);
   job.progress = [&](double f) { bar.update(f); };
 
@@ -120,6 +129,11 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   st = mpi::agree_on(ctx, [&] {
     if (!ctx.is_root()) return;
     Image rgb = channels_of(image, 0, 3);
+    if (job.outputs.aovs && fs::path(out).extension() == ".exr") {  // R, G, B and the AOVs' channels, named
+      rgb = joined(rgb, channels_of(image, job.outputs.aov_channel(), job.outputs.aovs));
+      rgb.channel_names = {"R", "G", "B"};
+      for (const std::string& n : aov_channel_names(scene.render.aovs)) rgb.channel_names.push_back(n);
+    }
     write_image(args.exposure != 0 ? scaled(std::move(rgb), std::exp2(float(args.exposure))) : rgb, out);
     if (job.outputs.variance) write_image(channels_of(image, 3, 3), args.variance);
     for (size_t k = 0; k < wrt.size(); ++k) {

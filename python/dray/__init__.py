@@ -79,29 +79,34 @@ def _define(value):
     return str(value)
 
 
-def render(scene, spp=None, seed=None, threads=None, comm=None):
+def _sensor(sensor):
+    return None if sensor is None else str(sensor)
+
+
+def render(scene, spp=None, seed=None, threads=None, comm=None, sensor=None):
     """Renders the scene: an H×W×3 float32 numpy array (linear radiance), which owns its buffer
     (no copy). spp and seed default to the scene's render.spp and render.seed; threads to the
-    cores per rank. With `comm` (an mpi4py communicator) every rank of it renders its share of
+    cores per rank; sensor (an index or a name of scene.sensors, Mitsuba's ``sensor=``) to the
+    first. With `comm` (an mpi4py communicator) every rank of it renders its share of
     the tiles and gets the whole image; the call is collective. The GIL is released while
     rendering."""
-    return _dray.render(scene, spp, seed, threads, _comm_handle(comm))
+    return _dray.render(scene, spp, seed, threads, _comm_handle(comm), _sensor(sensor))
 
 
-def render_forward(scene, wrt, spp=None, seed=None, threads=None, comm=None):
+def render_forward(scene, wrt, spp=None, seed=None, threads=None, comm=None, sensor=None):
     """Forward mode: {name: derivative image ∂image/∂θ (H×W×3)} for each parameter named in
     `wrt` (a scalar or a component NAME[i] gives one image; a vector or block a list of one per
     scalar), with the visibility (boundary) term, as ``dray render --wrt``."""
-    return _dray.render_forward(scene, _names(wrt), spp, seed, threads, _comm_handle(comm))
+    return _dray.render_forward(scene, _names(wrt), spp, seed, threads, _comm_handle(comm), _sensor(sensor))
 
 
-def backward(scene, d_image, wrt, spp=None, seed=1, threads=None, comm=None):
+def backward(scene, d_image, wrt, spp=None, seed=1, threads=None, comm=None, sensor=None):
     """Reverse mode: {name: ∂L/∂θ} for the parameters named in `wrt` (arrays of their shape, as
     scene.params() gives them), where d_image = ∂L/∂image (H×W×3) is the adjoint of any loss L
     written in numpy or torch. The image is rendered again with `seed` and its samples replayed:
     the result is Σ d_image · ∂image/∂θ for that image, visibility included. Collective over
     `comm`; the same on every rank."""
-    return _dray.backward(scene, d_image, _names(wrt), spp, seed, threads, _comm_handle(comm))
+    return _dray.backward(scene, d_image, _names(wrt), spp, seed, threads, _comm_handle(comm), _sensor(sensor))
 
 
 def write_image(path, image):

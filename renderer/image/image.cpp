@@ -29,8 +29,10 @@ std::string extension(const std::string& path) {
   throw std::runtime_error(msg);
 }
 
-// EXR channel names: R, G, B for colour; C0, C1, ... otherwise.
-std::string channel_name(int c, int channels) {
+// EXR channel names: the image's own; else R, G, B for colour, C0, C1, ... otherwise.
+std::string channel_name(const Image& img, int c) {
+  const int channels = img.channels;
+  if (img.channel_names.size() == size_t(channels)) return img.channel_names[size_t(c)];
   if (channels == 3) return std::string(1, "RGB"[c]);
   if (channels == 1) return "Y";
   std::string name = "C";
@@ -46,7 +48,7 @@ void write_exr(const Image& img, const std::string& file, const std::string& pat
   std::vector<int> order(n);
   for (int c = 0; c < n; ++c) order[c] = c;
   std::sort(order.begin(), order.end(),
-            [&](int a, int b) { return channel_name(a, n) < channel_name(b, n); });
+            [&](int a, int b) { return channel_name(img, a) < channel_name(img, b); });
   std::vector<std::vector<float>> planes(n, std::vector<float>(pixels));
   std::vector<float*> ptrs(n);
   std::vector<EXRChannelInfo> info(n);
@@ -56,7 +58,7 @@ void write_exr(const Image& img, const std::string& file, const std::string& pat
     for (size_t i = 0; i < pixels; ++i) planes[k][i] = img.data[i * n + c];
     ptrs[k] = planes[k].data();
     info[k] = {};
-    std::snprintf(info[k].name, sizeof(info[k].name), "%s", channel_name(c, n).c_str());
+    std::snprintf(info[k].name, sizeof(info[k].name), "%s", channel_name(img, c).c_str());
   }
   EXRImage image;
   InitEXRImage(&image);
@@ -147,6 +149,17 @@ Image channels_of(const Image& img, int first, int count) {
   out.spp = img.spp;
   for (size_t i = 0; i < size_t(img.width) * img.height; ++i)
     for (int c = 0; c < count; ++c) out.data[i * count + c] = img.data[i * img.channels + first + c];
+  return out;
+}
+
+Image joined(const Image& a, const Image& b) {
+  if (a.width != b.width || a.height != b.height) throw std::invalid_argument("joined: images of different sizes");
+  Image out(a.width, a.height, a.channels + b.channels);
+  out.spp = a.spp;
+  for (size_t i = 0; i < size_t(a.width) * a.height; ++i) {
+    std::copy_n(&a.data[i * a.channels], a.channels, &out.data[i * out.channels]);
+    std::copy_n(&b.data[i * b.channels], b.channels, &out.data[i * out.channels + a.channels]);
+  }
   return out;
 }
 

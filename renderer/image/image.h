@@ -10,6 +10,7 @@ struct Image {
   int width = 0, height = 0, channels = 3;
   std::vector<float> data;  // row-major, top row first, channels interleaved
   int spp = 0;              // samples per pixel behind the values (0: unknown); kept in EXR files
+  std::vector<std::string> channel_names;  // for EXR files, one per channel; empty: R, G, B / Y / C0, C1, …
 
   Image() = default;
   Image(int w, int h, int c = 3) : width(w), height(h), channels(c), data(size_t(w) * h * c, 0.f) {}
@@ -32,6 +33,8 @@ std::vector<unsigned char> png_bytes(const Image& img);
 
 // Channels [first, first + count) as an image of their own.
 Image channels_of(const Image& img, int first, int count);
+// a's channels, then b's (the same size); unnamed.
+Image joined(const Image& a, const Image& b);
 
 // Pixels [x0, x1) x [y0, y1) as an image of their own.
 Image region_of(const Image& img, int x0, int y0, int x1, int y1);

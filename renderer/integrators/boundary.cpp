@@ -26,7 +26,7 @@ long default_boundary_samples(const Scene& scene, const Tile& w) {
 bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
   auto in = [](Slot s, Slot first, Slot n) { return first != kNoSlot && s >= first && s < first + n; };
   for (Slot s : slots) {
-    if (scene.moves_geometry(s) || is_camera_slot(scene.camera, s)) return true;
+    if (scene.moves_geometry(s) || is_camera_slot(scene.camera(), s)) return true;
     for (const Light& l : scene.lights)  // a point light's position, a directional one's direction
       if ((l.at_point() && in(s, l.position, 3)) ||
           (l.kind == Light::Kind::directional && in(s, l.direction, 3)))
@@ -40,7 +40,7 @@ namespace {
 // The boundary term is built for a pinhole and an orthographic camera: through a thin lens every
 // aperture point sees its own silhouettes (Mitsuba's projective integrators refuse it too).
 void check_boundary_camera(const Scene& scene) {
-  if (scene.camera.kind == CameraKind::thinlens)
+  if (scene.camera().kind == CameraKind::thinlens)
     throw std::runtime_error(
         "camera type thinlens: derivatives by parameters that move edges (a shape's geometry, the camera's pose, "
         "field of view, aperture or focus, a point light's position) are not supported through a thin lens; render "
@@ -200,7 +200,7 @@ struct BoundaryPass {
       : scene(s), window(w), n(n_), silhouettes(find_silhouettes(s, widened(w, s.render.filter))),
         shadows(find_shadow_edges(s)),
         seen(s.render.max_depth >= 2 && n_ > 0 && s.render.indirect_samples != 0 ? indirect_edges(s) : Silhouettes{}),
-        frame(camera_frame(s.camera, ParamView<float>(s.params))), reach(widened(w, s.render.filter)) {}
+        frame(camera_frame(s.camera(), ParamView<float>(s.params))), reach(widened(w, s.render.filter)) {}
 
   long shadow_count() const { return shadows.lights.empty() ? 0 : std::max(1L, n / 2); }
   // Edges seen from path vertices: silhouettes, and half as many shadow edges.
@@ -237,7 +237,7 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
   BoundarySplat out;  // no sums: nothing to add (every rank decides alike)
   if (m == 0 || n <= 0 || !moves_edges(scene, wrt)) return out;
   check_boundary_camera(scene);
-  out.sums.assign(size_t(scene.camera.width) * size_t(scene.camera.height) * m * 3, ad::FixedSum{});
+  out.sums.assign(size_t(scene.camera().width) * size_t(scene.camera().height) * m * 3, ad::FixedSum{});
   const BoundaryPass pass(scene, window, n);
   // Per batch: its samples' (pixel offset, value) pairs; summed afterwards, exactly, in one thread.
   std::vector<std::vector<std::pair<size_t, double>>> batch_out(size_t(batches_of(pass.total(), first, stride)));
@@ -252,9 +252,9 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
     ++batch_samples[size_t(j)];
     for (size_t c0 = 0; c0 < m; c0 += kMaxTangents) {
       const ParamView<D> P(scene.params, chunk_seeds[c0 / kMaxTangents]);
-      const D motion = boundary_motion(scene, P, camera_frame(scene.camera, P), b);
+      const D motion = boundary_motion(scene, P, camera_frame(scene.camera(), P), b);
       pass.for_each_pixel(b, [&](int px, int py, double weight) {
-        const size_t base = (size_t(py) * size_t(scene.camera.width) + size_t(px)) * m * 3;
+        const size_t base = (size_t(py) * size_t(scene.camera().width) + size_t(px)) * m * 3;
         for (size_t t = c0; t < std::min(m, c0 + kMaxTangents); ++t)
           for (int c = 0; c < 3; ++c)
             batch_out[size_t(j)].push_back(
@@ -291,7 +291,7 @@ long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const S
                        int stride, int threads, std::span<ad::FixedSum> gradient) {
   if (params.empty() || n <= 0 || !moves_edges(scene, params)) return 0;
   check_boundary_camera(scene);
-  const BoundaryPass pass(scene, Tile{0, 0, scene.camera.width, scene.camera.height}, n);
+  const BoundaryPass pass(scene, Tile{0, 0, scene.camera().width, scene.camera().height}, n);
   const Seeds seeds(scene.params.values().size(), params);
   const ParamView<ad::Var> P(scene.params, seeds);
   // One accumulator per thread (no two threads add to one); a sample is one unit.
@@ -311,7 +311,7 @@ long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const S
     if (weight == 0.f) return;
     ad::Tape& tape = ad::Tape::local();
     tape.clear();
-    const ad::Var motion = boundary_motion(scene, P, camera_frame(scene.camera, P), b);
+    const ad::Var motion = boundary_motion(scene, P, camera_frame(scene.camera(), P), b);
     tape.begin_adjoints();
     tape.seed(motion.i, weight);
     ad::ThreadGradient& mine = acc.thread(me);

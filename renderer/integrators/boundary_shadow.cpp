@@ -289,7 +289,7 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   const double weight = seg.weight;
   const Vec3<D1>& yd = seg.y;
   // The shadow point on the film, and its speed along the edge parameter.
-  const CameraFrame<D1> fd = camera_frame(scene.camera, ParamView<D1>(scene.params));
+  const CameraFrame<D1> fd = camera_frame(scene.camera(), ParamView<D1>(scene.params));
   const FilmPoint<D1> x = project(fd, yd);
   if (!(x.depth.v > 0.f)) return false;
   const glm::vec2 xf(x.x.v, x.y.v), dx(x.x.d[0], x.y.d[0]);

@@ -106,13 +106,13 @@ struct PixelAdjoints {
 long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, uint64_t seed, int x, int y,
                               const glm::dvec3& dloss_dpixel, PixelAdjoints& out) {
   ad::Tape& tape = ad::Tape::local();
-  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
+  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera().width) + uint64_t(x);
   const int n = scene.render.spp;
   long dropped = 0;
   for (int s = 0; s < n; ++s) {
     tape.clear();
     Sampler sampler(seed, pixel, uint64_t(s));
-    RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), film_sample(scene, sampler, x, y));
+    RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera(), P), film_sample(scene, sampler, x, y));
     Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
     tape.begin_adjoints();
     for (int c = 0; c < 3; ++c) tape.seed(L[c].i, float(dloss_dpixel[c] / n));
@@ -129,7 +129,7 @@ long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, u
 long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const CameraFrame<float>& frame,
                           const ParamView<ad::Var>& P, const ReplaySetup& rs, uint64_t seed, bool recorded, int x, int y,
                           bool flight_log, const glm::dvec3& dloss_dpixel, AdjointScratch& scratch, PixelAdjoints& out) {
-  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
+  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera().width) + uint64_t(x);
   const int n = scene.render.spp;
   const glm::vec3 dL(dloss_dpixel / double(n));
   long dropped = 0;
@@ -201,7 +201,7 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   // With the primal's samples, the primal pass records the paths that replay walks back.
   const bool replay = !mode.whole_path_tape, recorded = replay && adjoint_seed == scene.render.seed && !params.empty();
   std::vector<AdjointScratch> scratch(static_cast<size_t>(threads));
-  const CameraFrame<float> frame = camera_frame(scene.camera, Pf);
+  const CameraFrame<float> frame = camera_frame(scene.camera(), Pf);
   for (AdjointScratch& a : scratch) a.primal.max_vertices = mode.record_vertices;
   // Per thread: the gradient (the loss is one more entry, last), and drop counts.
   ad::ExactGradient acc(threads, params.size() + 1, mode.plain_sums);

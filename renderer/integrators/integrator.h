@@ -326,7 +326,7 @@ Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, RayT<G> ray, Sampler
                  std::vector<VertexRecord>* record = nullptr) {
   PathState<G, S> st;
   st.ray = ray;
-  st.medium = scene.render.volpath ? scene.camera_medium : -1;
+  st.medium = scene.render.volpath ? scene.camera_medium() : -1;
   st.hide_emission = scene.render.hide_emitters;
   return radiance(scene, P, st, sampler, record);
 }

@@ -39,7 +39,7 @@ PassLift lift_pass(const Scene& scene, const int* seeds, int first_index) {
   PassLift lift;
   lift.first_index = first_index;
   const ParamView<ad::Var> P(scene.params, seeds);
-  const Camera& cam = scene.camera;
+  const Camera& cam = scene.camera();
   if (camera_active(cam, P))
     add_block(lift, cam.origin, kCameraEntries, [&] {
       CameraFrame<ad::Var> f = camera_frame_from_params(cam, P);

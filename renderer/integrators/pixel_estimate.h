@@ -35,7 +35,7 @@ inline float to_image_float(double v) {
 inline FilmSample film_sample(const Scene& scene, Sampler& sampler, int x, int y) {
   const glm::vec2 j = film_jitter(scene.render.filter, sampler);
   FilmSample s{float(x) + j.x, float(y) + j.y};
-  if (scene.camera.kind == CameraKind::thinlens) {
+  if (scene.camera().kind == CameraKind::thinlens) {
     const float u = sampler.next(), v = sampler.next();
     s.lens = concentric_disk(u, v);
   }
@@ -52,11 +52,11 @@ inline FilmSample film_sample(const Scene& scene, Sampler& sampler, int x, int y
 template <class T, class G = T>
 PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x, int y, RecordedPaths* record = nullptr) {
   constexpr int N = PixelEstimate<T>::N;
-  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera.width) + uint64_t(x);
+  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera().width) + uint64_t(x);
   const int n = scene.render.spp;
   PixelEstimate<T> e;
   glm::dvec3 sum(0.0), sum_sq(0.0);
-  const CameraFrame<G> frame = camera_frame(scene.camera, geometry_view<G>(P));
+  const CameraFrame<G> frame = camera_frame(scene.camera(), geometry_view<G>(P));
   for (int s = 0; s < n; ++s) {
     Sampler sampler(scene.render.seed, pixel, uint64_t(s));
     const FilmSample film = film_sample(scene, sampler, x, y);

@@ -149,9 +149,9 @@ bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySe
     tape.clear();
     return ok;
   }
-  if (ok && rs.rays_move && P.lifted(scene.camera.origin)) {
+  if (ok && rs.rays_move && P.lifted(scene.camera().origin)) {
     tape.clear();
-    const RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera, P), film);
+    const RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera(), P), film);
     tape.begin_adjoints();
     for (int c = 0; c < 3; ++c) {
       tape.seed(ray.o[c].i, carry[size_t(3 + c)]);

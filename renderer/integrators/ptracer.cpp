@@ -61,7 +61,7 @@ struct Film {
   std::vector<long> dropped;
 
   Film(const Scene& s, const Tile& w, long n, int threads)
-      : scene(s), frame(camera_frame(s.camera, ParamView<float>(s.params))), window(w), reach(widened(w, s.render.filter)),
+      : scene(s), frame(camera_frame(s.camera(), ParamView<float>(s.params))), window(w), reach(widened(w, s.render.filter)),
         scale(1.0 / double(n)),
         per_thread(size_t(threads), std::vector<ad::FixedSum>(size_t(w.x1 - w.x0) * size_t(w.y1 - w.y0) * 3)),
         dropped(size_t(threads), 0) {}
@@ -231,7 +231,7 @@ long particle_count(const Scene& scene, const Tile& w) {
 }
 
 std::optional<std::string> particle_tracer_refusal(const Scene& scene) {
-  if (scene.camera.kind == CameraKind::thinlens) return "integrator ptracer: a thinlens camera is not supported (perspective or orthographic)";
+  if (scene.camera().kind == CameraKind::thinlens) return "integrator ptracer: a thinlens camera is not supported (perspective or orthographic)";
   if (scene.render.volpath || !scene.media.empty()) return "integrator ptracer: media are not supported (as in Mitsuba)";
   for (const Light& l : scene.lights)
     if (l.kind != Light::Kind::area && l.kind != Light::Kind::point && l.kind != Light::Kind::spot)
@@ -270,7 +270,7 @@ void write_particle_splat(Image& image, const Tile& w, const ParticleSplat& spla
 }
 
 Image particle_image(const Scene& scene, int threads) {
-  const Tile window{0, 0, scene.camera.width, scene.camera.height};
+  const Tile window{0, 0, scene.camera().width, scene.camera().height};
   Image image(window.x1, window.y1, 3);
   image.spp = scene.render.spp;
   write_particle_splat(image, window, trace_particles(scene, window, particle_count(scene, window), 0, 1, threads));

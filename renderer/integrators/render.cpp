@@ -68,6 +68,8 @@ int render_chunk_pixel(const Scene& scene, const Chunk& c, const RenderOutputs& 
 long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                   Image& image, int threads, const RenderOutputs& outputs, const TileProgress& progress) {
   if (scene.render.ptracer) throw std::logic_error("render_tiles: a ptracer scene renders through trace_particles");
+  if (outputs.aovs != 0 && size_t(outputs.aovs) != aov_channel_names(scene.render.aovs).size())
+    throw std::logic_error("render_tiles: the outputs' AOV channels are not the scene's");
   std::vector<Chunk> chunks;
   for (size_t first = 0; first < outputs.wrt.size(); first += kMaxTangents) {
     const size_t count = std::min<size_t>(kMaxTangents, outputs.wrt.size() - first);
@@ -85,6 +87,7 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
       if (g_render_cancel.load(std::memory_order_relaxed)) throw RenderCancelled();
       for (int x = t.x0; x < t.x1; ++x) {
         float* px = image.pixel(x, y);
+        if (outputs.aovs) aov_pixel(scene, x, y, px + outputs.aov_channel());
         if (chunks.empty()) {
           dropped += store(pixel_estimate(scene, P, x, y), outputs, true, 0, 0, px);
           continue;
@@ -107,10 +110,10 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
 
 Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs) {
   if (scene.render.ptracer) {
-    if (outputs.channels() != 3) throw std::runtime_error(kPtracerNoDerivatives);
+    if (outputs.channels() != 3) throw std::runtime_error(kPtracerNoDerivatives);  // nor AOVs
     return particle_image(scene, threads);
   }
-  const int w = scene.camera.width, h = scene.camera.height;
+  const int w = scene.camera().width, h = scene.camera().height;
   std::vector<Tile> tiles = make_tiles(w, h, 16);
   std::vector<int> ids(tiles.size());
   std::iota(ids.begin(), ids.end(), 0);

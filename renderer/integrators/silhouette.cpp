@@ -241,7 +241,7 @@ Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t s
 }
 
 Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
-  const CameraFrame<float> f = camera_frame(scene.camera, ParamView<float>(scene.params));
+  const CameraFrame<float> f = camera_frame(scene.camera(), ParamView<float>(scene.params));
   const glm::vec4 eye = seen_from_camera(f);
   Silhouettes out;
   auto add_segment = [&](SilhouetteElement e) {

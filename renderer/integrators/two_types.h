@@ -76,7 +76,7 @@ template <class T>
 bool geometry_seeded(const Scene& scene, const ParamView<T>& P) {
   if (!P.seeds) return false;
   if (P.lifted_blocks && !P.lifted_blocks->empty()) return true;
-  if (camera_active(scene.camera, P)) return true;
+  if (camera_active(scene.camera(), P)) return true;
   for (const Shape& s : scene.shapes)
     if (P.active(s.a, 3) || P.active(s.b, s.kind == Shape::Kind::sphere ? 1 : 3) || P.active(s.c, 3) ||
         mesh_active(scene, P, s) || normals_active(scene, P, s))

@@ -62,7 +62,7 @@ void read_lens_extras(const JsonReader& rd, const nlohmann::json& j, const std::
 CameraSettings read_camera(const JsonReader& rd, const nlohmann::json& j, const std::string& p) {
   rd.object(j, p, {"type", "origin", "target", "up", "fov_y", "half_width", "half_height", "aperture_radius",
                    "focus_distance", "principal_point_offset", "near_clip", "far_clip", "width", "height",
-                   "medium"});  // medium: the loader's
+                   "medium", "name"});  // medium, name: the loader's
   CameraSettings c;
   c.kind = read_kind(rd, j, p);
   check_type_keys(rd, j, p, c.kind);
@@ -147,27 +147,46 @@ nlohmann::json camera_json(const CameraSettings& c) {
   return j;
 }
 
-void add_camera(Scene& scene, const CameraSettings& c) {
-  Camera& cam = scene.camera;
-  cam = Camera{};
-  copy_constants(c, cam);
-  cam.origin = scene.params.add("camera.origin", c.origin);
-  cam.target = scene.params.add("camera.target", c.target);
-  cam.up = scene.params.add("camera.up", c.up);
-  if (c.kind == CameraKind::orthographic) {
-    cam.half_width = scene.params.add("camera.half_width", c.half_width, Domain::positive());
-    cam.half_height = scene.params.add("camera.half_height", c.half_height, Domain::positive());
-  } else {
-    cam.fov_y = scene.params.add("camera.fov_y", c.fov_y, Domain::open(0, 180));
-  }
-  if (c.kind == CameraKind::thinlens) {
-    cam.aperture_radius = scene.params.add("camera.aperture_radius", c.aperture_radius, Domain::positive());
-    cam.focus_distance = scene.params.add("camera.focus_distance", c.focus_distance, Domain::positive());
-  }
+std::string sensor_prefix(const Scene& scene, size_t index) {
+  return index == 0 ? "camera" : "sensors." + scene.sensors[index].name;
 }
 
-CameraSettings camera_settings(const Scene& scene) {
-  const Camera& cam = scene.camera;
+int add_sensor(Scene& scene, const std::string& name, const CameraSettings& c) {
+  const bool first = scene.sensors.size() == 1 && scene.sensors[0].camera.origin == kNoSlot;
+  if (!first) scene.sensors.emplace_back();
+  const size_t index = scene.sensors.size() - 1;
+  scene.sensors[index].name = name;
+  const std::string p = sensor_prefix(scene, index);
+  Camera& cam = scene.sensors[index].camera;
+  cam = Camera{};
+  copy_constants(c, cam);
+  cam.origin = scene.params.add(p + ".origin", c.origin);
+  cam.target = scene.params.add(p + ".target", c.target);
+  cam.up = scene.params.add(p + ".up", c.up);
+  if (c.kind == CameraKind::orthographic) {
+    cam.half_width = scene.params.add(p + ".half_width", c.half_width, Domain::positive());
+    cam.half_height = scene.params.add(p + ".half_height", c.half_height, Domain::positive());
+  } else {
+    cam.fov_y = scene.params.add(p + ".fov_y", c.fov_y, Domain::open(0, 180));
+  }
+  if (c.kind == CameraKind::thinlens) {
+    cam.aperture_radius = scene.params.add(p + ".aperture_radius", c.aperture_radius, Domain::positive());
+    cam.focus_distance = scene.params.add(p + ".focus_distance", c.focus_distance, Domain::positive());
+  }
+  return int(index);
+}
+
+int sensor_index(const Scene& scene, const std::string& which) {
+  std::string names;
+  for (size_t i = 0; i < scene.sensors.size(); ++i) {
+    if (scene.sensors[i].name == which || std::to_string(i) == which) return int(i);
+    names += (i ? ", " : "") + std::to_string(i) + " (" + scene.sensors[i].name + ")";
+  }
+  throw LoadError("no sensor \"" + which + "\": the scene has " + names);
+}
+
+CameraSettings camera_settings(const Scene& scene, int index) {
+  const Camera& cam = scene.sensors[size_t(index < 0 ? scene.sensor : index)].camera;
   CameraSettings c;
   copy_constants(cam, c);
   c.origin = scene.params.get_vec3(cam.origin);
@@ -176,21 +195,6 @@ CameraSettings camera_settings(const Scene& scene) {
   for (const auto& [slot, value] : kScalars)
     if (cam.*slot != kNoSlot) c.*value = scene.params.get(cam.*slot);
   return c;
-}
-
-void set_camera(Scene& scene, const CameraSettings& c) {
-  Camera& cam = scene.camera;
-  if (c.kind != cam.kind)
-    throw LoadError(std::string("a view's camera is ") + camera_kind_name(c.kind) + ", the scene's " +
-                    camera_kind_name(cam.kind) + ": a view may not change the camera's type");
-  for (int k = 0; k < 3; ++k) {
-    scene.params.set(cam.origin + Slot(k), c.origin[k]);
-    scene.params.set(cam.target + Slot(k), c.target[k]);
-    scene.params.set(cam.up + Slot(k), c.up[k]);
-  }
-  for (const auto& [slot, value] : kScalars)
-    if (cam.*slot != kNoSlot) scene.params.set(cam.*slot, c.*value);
-  copy_constants(c, cam);
 }
 
 }  // namespace dray

@@ -1,6 +1,6 @@
 #pragma once
 // Reads a scene's /camera (or a job view's camera: the scene's keys overridden by the view's),
-// and sets a scene's camera to given settings (its parameters' values and its film size).
+// and adds sensors to a scene.
 #include <string>
 
 #include <glm/vec3.hpp>
@@ -34,12 +34,16 @@ CameraSettings read_camera(const JsonReader& rd, const nlohmann::json& j, const 
 
 // The camera as a scene file's /camera (read_camera's inverse; Mitsuba's defaults left out).
 nlohmann::json camera_json(const CameraSettings& c);
-// Registers the camera's parameters (camera.origin, …) and sets its film and constants.
-void add_camera(Scene& scene, const CameraSettings& c);
-// The scene's camera as it stands.
-CameraSettings camera_settings(const Scene& scene);
-// The scene's camera parameters and film size set to `c` (the camera's slots must exist: `c`
-// is of the scene camera's type).
-void set_camera(Scene& scene, const CameraSettings& c);
+// Adds a sensor named `name` with the camera `c` (the first fills the scene's default sensor):
+// registers its parameters (camera.origin, … for the first sensor, sensors.NAME.origin, … for
+// the others) and sets its film and constants. Returns its index in scene.sensors.
+int add_sensor(Scene& scene, const std::string& name, const CameraSettings& c);
+// Sensor `index`'s parameter prefix: "camera" or "sensors.NAME".
+std::string sensor_prefix(const Scene& scene, size_t index);
+// The index of the sensor named `which`, or numbered `which` ("0", "1", …); a LoadError listing
+// the sensors when there is none.
+int sensor_index(const Scene& scene, const std::string& which);
+// Sensor `index`'s camera as it stands (-1: the one renders use).
+CameraSettings camera_settings(const Scene& scene, int index = -1);
 
 }  // namespace dray

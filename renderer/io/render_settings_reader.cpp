@@ -1,6 +1,7 @@
 #include "renderer/io/render_settings_reader.h"
 
 #include <climits>
+#include <stdexcept>
 #include <string>
 
 namespace dray {
@@ -51,7 +52,7 @@ PixelFilter filter(const JsonReader& rd, const json& j, const std::string& p) {
 
 RenderSettings read_render_settings(const JsonReader& rd, const json& j, const Camera& camera) {
   const std::string p = "/render";
-  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "indirect_samples", "filter", "crop", "integrator", "majorant_cells", "hide_emitters"});
+  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "indirect_samples", "filter", "crop", "integrator", "majorant_cells", "hide_emitters", "aovs"});
   RenderSettings r;
   if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
   // -1: unlimited (Mitsuba's), that is 1024 bounces, Russian roulette ending paths long before.
@@ -75,6 +76,14 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
       rd.fail(p + "/integrator", "unknown integrator \"" + t + "\" (known: path, volpath, ptracer)");
     r.volpath = t == "volpath";
     r.ptracer = t == "ptracer";
+  }
+  if (j.contains("aovs")) {
+    try {
+      r.aovs = parse_aovs(rd.string(j["aovs"], p + "/aovs"));
+    } catch (const std::invalid_argument& e) {
+      rd.fail(p + "/aovs", e.what());
+    }
+    if (r.ptracer) rd.fail(p + "/aovs", "the ptracer integrator renders images only (no AOVs): use path or volpath");
   }
   return r;
 }

@@ -1,4 +1,5 @@
 #include "renderer/io/scene_loader.h"
+#include <set>
 
 #include "renderer/shapes/cylinder_mesh.h"
 #include "renderer/shapes/disk_mesh.h"
@@ -49,12 +50,36 @@ struct Loader {
     scene.path = path;
   }
 
-  void camera(const json& j) {
-    add_camera(scene, read_camera(rd, j, "/camera"));
-    if (j.contains("medium")) scene.camera_medium = medium_ref(j["medium"], "/camera/medium");
+  // /camera: one camera, or an array of them (Mitsuba's several sensors; the first is the default).
+  void cameras(const json& j) {
+    if (!j.is_array()) return camera(j, "/camera", "camera");
+    if (j.empty()) rd.fail("/camera", "must be a camera object or an array of at least one");
+    std::set<std::string> names;
+    for (size_t i = 0; i < j.size(); ++i) {
+      const std::string p = "/camera/" + std::to_string(i);
+      const std::string name = j[i].is_object() && j[i].contains("name") ? rd.string(j[i]["name"], p + "/name")
+                                                                          : (i == 0 ? "camera" : "sensor" + std::to_string(i));
+      if (name.empty() || name.find_first_of(".[]") != std::string::npos || !names.insert(name).second)
+        rd.fail(p + "/name", "must be a unique name without '.', '[' or ']', got \"" + name + "\"");
+      camera(j[i], p, name);
+    }
   }
 
-  void render(const json& j) { scene.render = read_render_settings(rd, j, scene.camera); }
+  void camera(const json& j, const std::string& p, const std::string& name) {
+    const int i = add_sensor(scene, name, read_camera(rd, j, p));
+    if (j.contains("medium")) scene.sensors[size_t(i)].medium = medium_ref(j["medium"], p + "/medium");
+  }
+
+  void render(const json& j) {
+    scene.render = read_render_settings(rd, j, scene.sensors[0].camera);
+    // A crop is every sensor's window.
+    for (size_t i = 1; i < scene.sensors.size() && scene.render.crop; ++i) {
+      const Camera& c = scene.sensors[i].camera;
+      if (scene.render.crop->x1 > c.width || scene.render.crop->y1 > c.height)
+        rd.fail("/render/crop", "must lie inside every sensor's film: sensor " + scene.sensors[i].name + "'s is " +
+                                    std::to_string(c.width) + "x" + std::to_string(c.height));
+    }
+  }
 
   void materials(const json& j) {
     if (!j.is_object()) rd.fail("/materials", std::string("must be an object, got ") + j.type_name());
@@ -133,7 +158,7 @@ struct Loader {
   Scene load(const json& doc, bool build) {
     rd.object(doc, "", {"camera", "render", "textures", "materials", "media", "shapes", "lights"}, {"camera"});
     if (doc.contains("media")) medium_index = read_media(rd, scene, doc["media"], base_dir);
-    camera(doc["camera"]);
+    cameras(doc["camera"]);
     if (doc.contains("render")) render(doc["render"]);
     if (doc.contains("textures")) textures.read_all(doc["textures"]);
     if (doc.contains("materials")) materials(doc["materials"]);

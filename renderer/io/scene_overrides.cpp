@@ -2,6 +2,7 @@
 // --set overrides: KEY=VALUE applied to a scene document before it is loaded.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -34,7 +35,20 @@ std::vector<std::string> key_segments(const std::string& key) {
   static const std::set<std::string> transform_keys = {"scale", "translate", "rotate_x", "rotate_y", "rotate_z"};
   if (segs.size() >= 3 && segs[0] == "shapes" && transform_keys.count(segs[2]))
     segs.insert(segs.begin() + 2, "transform");
+  // A later sensor's parameters (sensors.NAME.fov_y) sit in the /camera array.
+  if (segs.size() >= 2 && segs[0] == "sensors") segs[0] = "camera";
   return segs;
+}
+
+// The element of a /camera array that `s` names: by "name", by its default name (camera, sensor1,
+// sensor2, …) or by index.
+std::optional<size_t> camera_element(const json& cameras, const std::string& s) {
+  for (size_t k = 0; k < cameras.size(); ++k) {
+    const bool named = cameras[k].is_object() && cameras[k].contains("name") && cameras[k]["name"].is_string();
+    const std::string name = named ? cameras[k]["name"].get<std::string>() : (k == 0 ? "camera" : "sensor" + std::to_string(k));
+    if (name == s || std::to_string(k) == s) return k;
+  }
+  return std::nullopt;
 }
 
 // A bare word (render.filter=box, file=models/x.obj) is a string; anything else must be JSON.
@@ -83,6 +97,12 @@ void apply_override(json& doc, const std::string& assignment) {
   }
   std::vector<std::string> segs = key_segments(key);
   if (segs.empty()) throw LoadError("--set " + assignment + ": empty key");
+  // With several sensors, camera.KEY is the first one's, sensors.NAME.KEY another's.
+  if (segs.size() >= 2 && segs[0] == "camera" && doc.contains("camera") && doc["camera"].is_array()) {
+    const std::optional<size_t> k = camera_element(doc["camera"], segs[1]);
+    if (k) segs[1] = std::to_string(*k);
+    else segs.insert(segs.begin() + 1, "0");
+  }
   json* node = &doc;
   for (size_t i = 0; i < segs.size(); ++i) {
     const std::string& s = segs[i];

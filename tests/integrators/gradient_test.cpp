@@ -36,7 +36,7 @@ Setup setup(const std::string& file, const std::vector<std::string>& params, int
 }
 
 GradientResult run(const Setup& s, const Image& target, Loss loss, int threads = 2, bool same_samples = true) {
-  Image primal(s.scene.camera.width, s.scene.camera.height, 3);
+  Image primal(s.scene.camera().width, s.scene.camera().height, 3);
   return gradient_tiles(s.scene, s.tiles, s.ids, target, loss, 3.0 * primal.width * primal.height, s.slots, threads,
                         primal, same_samples ? s.scene.render.seed : s.scene.render.seed + 1);
 }
@@ -98,9 +98,9 @@ TEST_CASE("reverse mode equals forward mode with the same samples", "[gradient]"
 TEST_CASE("reverse mode equals forward mode for mesh vertices, with and without the transform", "[gradient]") {
   // The vertices of the triangle on the camera's axis (pixels see it).
   Setup s = setup("spot-views-fit.json", {});
-  const glm::vec3 o = s.scene.params.get_vec3(s.scene.camera.origin);
+  const glm::vec3 o = s.scene.params.get_vec3(s.scene.camera().origin);
   Hit hit;
-  REQUIRE(s.scene.bvh.intersect(Ray{o, glm::normalize(s.scene.params.get_vec3(s.scene.camera.target) - o)}, hit));
+  REQUIRE(s.scene.bvh.intersect(Ray{o, glm::normalize(s.scene.params.get_vec3(s.scene.camera().target) - o)}, hit));
   const PrimRef ref = s.scene.bvh.prim_ref(hit.prim);
   REQUIRE(s.scene.shapes[ref.shape].name == "spot");
   std::vector<std::string> names;

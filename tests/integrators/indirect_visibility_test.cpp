@@ -128,7 +128,7 @@ TEST_CASE("the indirect samples' reverse gradient equals forward mode with the s
   const std::vector<Slot> slots = {slot_of(scene, "shapes.panel.corner[0]"), slot_of(scene, "shapes.panel.corner[1]"),
                                    slot_of(scene, "shapes.panel.edge_u[0]"), slot_of(scene, "camera.origin[1]"),
                                    slot_of(scene, "shapes.blocker.corner[0]")};
-  const int w = scene.camera.width, h = scene.camera.height;
+  const int w = scene.camera().width, h = scene.camera().height;
   // A fixed adjoint image: a ramp per channel.
   Image adjoint(w, h, 3);
   for (int y = 0; y < h; ++y)

@@ -29,7 +29,7 @@ struct BlockStats {
   std::vector<double> mean, error;
 };
 BlockStats block_stats(Scene scene, int b, int seeds) {
-  const int w = scene.camera.width / b, h = scene.camera.height / b;
+  const int w = scene.camera().width / b, h = scene.camera().height / b;
   std::vector<double> sum(size_t(w * h * 3), 0.0), sum2(sum.size(), 0.0);
   for (int s = 0; s < seeds; ++s) {
     scene.render.seed = uint64_t(1000 * s + 7);
@@ -163,6 +163,6 @@ TEST_CASE("ptracer refuses derivatives, a thin lens and lights it cannot start p
   env.lights.back().name = "sky";
   CHECK_THROWS_WITH(render_local(env, 1), Catch::Contains("light sky is not an area, point or spot light"));
   Scene lens = scene;
-  lens.camera.kind = CameraKind::thinlens;
+  lens.camera().kind = CameraKind::thinlens;
   CHECK_THROWS_WITH(render_local(lens, 1), Catch::Contains("thinlens"));
 }

@@ -34,7 +34,7 @@ std::vector<double> closed_form(const Scene& s, const std::vector<float>& v) {
   for (int py = 0; py < kH; ++py)
     for (int px = 0; px < kW; ++px)
       for (int j = 0; j < n_film * n_film; ++j) {
-        const RayT<float> ray = camera_ray(s.camera, P, float(px) + (float(j % n_film) + 0.5f) / n_film,
+        const RayT<float> ray = camera_ray(s.camera(), P, float(px) + (float(j % n_film) + 0.5f) / n_film,
                                            float(py) + (float(j / n_film) + 0.5f) / n_film);
         const glm::vec3 o = value(ray.o), d = value(ray.d);
         float t0 = 0.f, t1 = INFINITY;  // the chord through [−0.5, 0.5]³

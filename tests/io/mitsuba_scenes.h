@@ -13,7 +13,7 @@ namespace dray::testing {
 
 
 inline Image render(const Scene& scene) {
-  const int w = scene.camera.width, h = scene.camera.height;
+  const int w = scene.camera().width, h = scene.camera().height;
   std::vector<Tile> tiles = make_tiles(w, h, 8);
   std::vector<int> ids(tiles.size());
   std::iota(ids.begin(), ids.end(), 0);

@@ -104,3 +104,29 @@ TEST_CASE("Mitsuba sensors: what is refused, at its element", "[mitsuba]") {
              Catch::Contains("near_clip must be smaller than far_clip"));
   CHECK_THAT(error("fisheye", ""), Catch::Contains("unsupported sensor type (supported: perspective, thinlens, orthographic)"));
 }
+
+TEST_CASE("Mitsuba scenes with several sensors: /camera an array, ids as names, the first's sampler for all", "[mitsuba]") {
+  TempDir t("dray-mitsuba-sensors-");
+  const std::string film = R"(<film type="hdrfilm"><integer name="width" value="30"/><integer name="height" value="10"/>
+      <rfilter type="box"/></film>)";
+  auto with_second = [&](const std::string& sampler) {
+    std::string xml = sensor_scene("perspective", std::string("<transform name=\"to_world\">") + kLookat + "</transform>");
+    const std::string second = R"(<sensor type="orthographic" id="top"><transform name="to_world"><lookat origin="0, 5, 0"
+      target="0, 0, 0" up="0, 0, 1"/></transform>)" + film + sampler + "</sensor>";
+    return xml.insert(xml.find("<integrator"), second);
+  };
+  const json cams = camera_of(t, with_second(R"(<sampler type="independent"><integer name="sample_count" value="64"/></sampler>)"));
+  REQUIRE(cams.is_array());
+  REQUIRE(cams.size() == 2);
+  CHECK(cams[1]["name"] == "top");
+  CHECK(cams[1]["type"] == "orthographic");
+  CHECK(cams[1]["width"] == 30);
+  CHECK(cams[0]["width"] == 40);
+  const Scene scene = load_scene(t.write("two.xml", with_second("")));
+  REQUIRE(scene.sensors.size() == 2);
+  CHECK(scene.sensors[1].name == "top");
+  CHECK(scene.params.find("sensors.top.half_width"));
+  // A later sensor's own sample count would be ignored: refused at its element.
+  CHECK_THAT(load_error(t.write("e.xml", with_second(R"(<sampler type="independent"><integer name="sample_count" value="8"/></sampler>)"))),
+             Catch::Contains("<sensor type=\"orthographic\" id=\"top\">: a later sensor's sampler, film crop and rfilter must equal the first sensor's"));
+}

@@ -10,6 +10,7 @@
 #include "mpi/errors.h"
 #include "mpi/gradient.h"
 #include "mpi/views.h"
+#include "renderer/io/camera_reader.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;
@@ -78,15 +79,17 @@ TEST_CASE("a multi-view gradient is bitwise the same for every group layout", "[
   const mpi::Context& ctx = *g_ctx;
   Scene scene = small_spheres();
   const std::vector<Slot> slots = sphere_slots(scene);
-  // Three views: the scene's camera, one moved aside and one wider and weighed double.
+  // Three views: the scene's camera, one moved aside and one wider and weighed double (sensors of
+  // the scene).
   CameraSettings a = camera_settings(scene), b = a, c = a;
   b.origin.x += 0.7f;
   c.fov_y *= 1.3f;
   c.width = 20;
+  const int sb = add_sensor(scene, "aside", b), sc = add_sensor(scene, "wide", c);
   Image target(24, 16, 3), target_c(20, 16, 3);
   std::fill(target.data.begin(), target.data.end(), 0.3f);
   std::fill(target_c.data.begin(), target_c.data.end(), 0.2f);
-  const std::vector<mpi::ViewPass> views{{a, false, &target, 1.0, 5, 6}, {b, false, &target, 1.0, 7, 8}, {c, false, &target_c, 2.0, 9, 10}};
+  const std::vector<mpi::ViewPass> views{{0, &target, 1.0, 5, 6}, {sb, &target, 1.0, 7, 8}, {sc, &target_c, 2.0, 9, 10}};
   // The reference: one group of every rank.
   const mpi::DistributedGradient ref = mpi::gradient(ctx, mpi::make_view_groups(ctx, 1), scene, views, Loss::l2, slots, 8, 1);
   bool ok = ref.loss > 0 && std::any_of(ref.gradient.begin(), ref.gradient.end(), [](double g) { return g != 0; });
@@ -94,8 +97,8 @@ TEST_CASE("a multi-view gradient is bitwise the same for every group layout", "[
     const mpi::DistributedGradient g = mpi::gradient(ctx, mpi::make_view_groups(ctx, count), scene, views, Loss::l2, slots, 8, 1);
     ok = ok && g.loss == ref.loss && g.gradient == ref.gradient;
   }
-  // The scene's own camera is back.
-  ok = ok && camera_settings(scene) == a;
+  // The scene's sensor selection is back, and no camera moved.
+  ok = ok && scene.sensor == 0 && camera_settings(scene) == a && camera_settings(scene, sb) == b;
   INFO(ctx.size() << " ranks");
   REQUIRE(mpi::all_ranks(ctx, ok));
 }
@@ -106,12 +109,13 @@ TEST_CASE("a failure in one view group ends the pass on every rank with one agre
                            {"camera.width=16", "camera.height=8", "render.spp=1"});
   std::vector<Slot> slots{resolve_scalars(scene.params, {"materials.red.albedo"})[0].slot};
   Image target(16, 8, 3);
-  CameraSettings a = camera_settings(scene), b = a;
+  CameraSettings b = camera_settings(scene);
   b.width = 64, b.height = 32;
+  const int sb = add_sensor(scene, "large", b);
   Image target_b(64, 32, 3);
   // Two views; tile 20 fails (DRAY_FAULT_TILE): only the larger view has one, so that with two
   // groups one fails and the other does not.
-  const std::vector<mpi::ViewPass> views{{a, false, &target, 1.0, 1, 2}, {b, false, &target_b, 1.0, 3, 4}};
+  const std::vector<mpi::ViewPass> views{{0, &target, 1.0, 1, 2}, {sb, &target_b, 1.0, 3, 4}};
   setenv("DRAY_FAULT_TILE", "20", 1);
   int code = 0;
   try {
@@ -127,7 +131,6 @@ TEST_CASE("a view's mask weighs its pixels: masked-out pixels do not count, a wh
   const mpi::Context& ctx = *g_ctx;
   Scene scene = small_spheres();
   const std::vector<Slot> slots = sphere_slots(scene);
-  const CameraSettings a = camera_settings(scene);
   Image target(24, 16, 3), other(24, 16, 3), white(24, 16, 3), left(24, 16, 3);
   std::fill(target.data.begin(), target.data.end(), 0.3f);
   std::fill(white.data.begin(), white.data.end(), 1.f);
@@ -140,7 +143,7 @@ TEST_CASE("a view's mask weighs its pixels: masked-out pixels do not count, a wh
     }
   const mpi::ViewGroups groups = mpi::make_view_groups(ctx, 1);
   auto pass = [&](const Image& t, const Image* mask) {
-    const std::vector<mpi::ViewPass> v{{a, false, &t, 1.0, 5, 6, mask}};
+    const std::vector<mpi::ViewPass> v{{0, &t, 1.0, 5, 6, mask}};
     return mpi::gradient(ctx, groups, scene, v, Loss::l2, slots, 8, 1);
   };
   const mpi::DistributedGradient plain = pass(target, nullptr), all = pass(target, &white);
@@ -162,7 +165,7 @@ TEST_CASE("a single view renders with the scene's camera as it stands: a job may
   Image target(24, 16, 3);
   std::fill(target.data.begin(), target.data.end(), 0.3f);
   const mpi::DistributedGradient ref = mpi::gradient(ctx, scene, target, Loss::l2, slots, 8, 1, 6);
-  const std::vector<mpi::ViewPass> v{{CameraSettings{}, true, &target, 1.0, 5, 6}};  // its settings unused
+  const std::vector<mpi::ViewPass> v{{0, &target, 1.0, 5, 6}};
   const mpi::DistributedGradient g = mpi::gradient(ctx, mpi::make_view_groups(ctx, 1), scene, v, Loss::l2, slots, 8, 1);
   REQUIRE(mpi::all_ranks(ctx, g.loss == ref.loss && g.gradient == ref.gradient && scene.params.get(slots.back()) == 47.f));
 }

@@ -47,6 +47,53 @@ def test_load_from_a_dict_with_overrides():
         dray.load(doc, **{"shapes.ball.radius": -1})
 
 
+def test_several_sensors_by_name_or_index():
+    # Mitsuba's sensor=: the second sensor renders as a scene whose one camera it is, bitwise, in
+    # every mode; the scene's own selection is left as it was.
+    front = {"origin": [0, 0, 3], "target": [0, 0, 0], "width": 8, "height": 6}
+    side = {"origin": [2.5, 0.5, 1], "target": [0, 0, 0], "width": 10, "height": 7, "fov_y": 30}
+    doc = {"camera": [front, {"name": "side", **side}], "render": {"spp": 2},
+           "materials": {"m": {"type": "diffuse", "reflectance": [0.5, 0.3, 0.2]}},
+           "shapes": [{"name": "ball", "type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "m"}],
+           "lights": [{"name": "key", "type": "point", "position": [2, 3, 3], "intensity": [20, 20, 20]}]}
+    both = dray.load(doc)
+    one = dray.load({**doc, "camera": side})
+    assert both.sensors == ["camera", "side"]
+    assert "sensors.side.fov_y" in both.params()
+    assert np.array_equal(dray.render(both, sensor="side", seed=3), dray.render(one, seed=3))
+    assert np.array_equal(dray.render(both, sensor=1, seed=3), dray.render(one, seed=3))
+    assert dray.render(both).shape == (6, 8, 3)
+    fwd = dray.render_forward(both, ["sensors.side.fov_y", "shapes.ball.radius"], sensor="side", seed=3)
+    ref = dray.render_forward(one, ["camera.fov_y", "shapes.ball.radius"], seed=3)
+    assert np.array_equal(fwd["sensors.side.fov_y"], ref["camera.fov_y"])
+    assert np.array_equal(fwd["shapes.ball.radius"], ref["shapes.ball.radius"])
+    d = np.random.default_rng(1).random((7, 10, 3), dtype=np.float32)
+    assert dray.backward(both, d, ["shapes.ball.radius"], sensor="side", seed=3)["shapes.ball.radius"] == \
+        dray.backward(one, d, ["shapes.ball.radius"], seed=3)["shapes.ball.radius"]
+    assert (both.width, both.height) == (8, 6)
+    with pytest.raises(ValueError, match=r"no sensor \"top\": the scene has 0 \(camera\), 1 \(side\)"):
+        dray.render(both, sensor="top")
+
+
+def test_aovs_are_channels_after_the_image():
+    # Mitsuba's aov integrator: render() returns R, G, B and the AOVs' channels, scene.channels
+    # names them; the image is the one without AOVs, bitwise.
+    doc = {"camera": {"origin": [0, 0, 3], "target": [0, 0, 0], "width": 8, "height": 6, "fov_y": 20},
+           "render": {"spp": 2, "aovs": "d:depth,n:geo_normal"},
+           "materials": {"m": {"type": "diffuse", "reflectance": [0.5, 0.5, 0.5]}},
+           "shapes": [{"name": "ball", "type": "sphere", "center": [0, 0, 0], "radius": 1, "material": "m"}],
+           "lights": [{"name": "sky", "type": "environment", "radiance": [1, 1, 1]}]}
+    s = dray.load(doc)
+    assert s.channels == ["R", "G", "B", "d.T", "n.X", "n.Y", "n.Z"]
+    im = dray.render(s)
+    assert im.shape == (6, 8, 7)
+    assert im[3, 4, 3] == pytest.approx(2.0, rel=1e-2)  # the sphere's near side, 2 from the camera
+    assert im[3, 4, 6] == pytest.approx(1.0, rel=1e-2)
+    plain = dray.load({**doc, "render": {"spp": 2}})
+    assert plain.channels == ["R", "G", "B"]
+    assert np.array_equal(im[..., :3], dray.render(plain))
+
+
 def test_render_is_zero_copy_and_bitwise_the_command_line(tmp_path):
     s = cbox()
     image = dray.render(s, spp=4, seed=3)

@@ -216,6 +216,23 @@ expect 0 "render.crop gives --crop's image" cmp "$tmp/crop.exr" "$tmp/crop2.exr"
 expect 0 "--crop overrides render.crop" "$dray" render "$S" $small -q -o "$tmp/crop3.exr" --set "render.crop=[0, 0, 8, 8]" --crop 4 2 20 10
 expect 0 "--crop's window wins" cmp "$tmp/crop.exr" "$tmp/crop3.exr"
 
+# --sensor: a scene's second sensor renders as a scene whose one camera it is, bitwise.
+front='{"origin": [0, 1, 5], "target": [0, 0, 0], "width": 32, "height": 24}'
+top='"origin": [1, 6, 2], "target": [0, 0, 0], "width": 20, "height": 12'
+expect 0 "--sensor by name" "$dray" render "$S" $small -q -o "$tmp/sensor.exr" --set "camera=[$front, {\"name\": \"top\", $top}]" --sensor top
+expect 0 "--sensor by index" "$dray" render "$S" $small -q -o "$tmp/sensor1.exr" --set "camera=[$front, {\"name\": \"top\", $top}]" --sensor 1
+expect 0 "the scene with that one camera" "$dray" render "$S" $small -q -o "$tmp/one.exr" --set "camera={$top}"
+expect 0 "--sensor top gives its image" cmp "$tmp/sensor.exr" "$tmp/one.exr"
+expect 0 "--sensor 1 is top" cmp "$tmp/sensor1.exr" "$tmp/one.exr"
+msg "an unknown sensor" "dray: no sensor \"side\": the scene has 0 (camera), 1 (top)" \
+  "$dray" render "$S" $small -q -o "$tmp/no.exr" --set "camera=[$front, {\"name\": \"top\", $top}]" --sensor side
+
+# render.aovs (Mitsuba's aov): named channels beside R, G, B in an EXR; a PNG holds the image and says so.
+expect 0 "AOVs to EXR" "$dray" render "$S" $small -q -o "$tmp/aov.exr" --set 'render.aovs="dd:depth,nn:sh_normal"'
+grep -aq "dd.T" "$tmp/aov.exr" && grep -aq "nn.Z" "$tmp/aov.exr" && echo "ok   the EXR names the AOV channels" || { echo "FAIL no AOV channels in the EXR"; fail=1; }
+expect 0 "AOVs with a PNG" "$dray" render "$S" $small -q -o "$tmp/aov.png" --set 'render.aovs="dd:depth"'
+has "$tmp/stderr" "AOVs (render.aovs) are written to EXR outputs only" "a PNG output says where the AOVs go"
+
 # regress: a missing golden is reported before rendering; --update-goldens makes them.
 mkdir -p "$tmp/suite/cases"
 cp "$scenes/../tests/regression/cases/furnace-sphere.json" "$tmp/suite/cases/s.json"

@@ -140,6 +140,14 @@ expect2 "a view's unknown camera key" "bad.json: /views/0/camera/fov: unknown ke
   '{ '"$base"', "views": [{"camera": {"fov": 30}, '"$tv"'}], '"$pos"' }'
 expect2 "a view's camera looking at itself" "bad.json: /views/0/camera/target: must differ" \
   '{ '"$base"', "views": [{"camera": {"origin": [0, 1, 0], "target": [0, 1, 0]}, '"$tv"'}], '"$pos"' }'
+expect2 "a view's unknown sensor" "bad.json: /views/0/sensor: no sensor \"side\": the scene has 0 (camera)" \
+  '{ '"$base"', "views": [{"sensor": "side", '"$tv"'}], '"$pos"' }'
+expect2 "a view with a sensor and camera keys" "bad.json: /views/0/camera: give either \"sensor\" or \"camera\"" \
+  '{ '"$base"', "views": [{"sensor": 0, "camera": {"fov_y": 30}, '"$tv"'}], '"$pos"' }'
+echo '{ "scene": "'$scenes'/light-fit.json", "output": "'$tmp'/sensor-views", "views": [{"sensor": "camera", '"$tv"'},
+  {"sensor": 0, '"$tv"', "weight": 2}], '"$pos"',
+  "optimizer": { "iterations": 2 }, "spp": 2 }' > "$tmp/sensor-views.json"
+"$dray" optimize "$tmp/sensor-views.json" -q --threads 1 && ok "views naming the scene's sensor by name and index" || bad "sensor views exited $?"
 expect2 "a view's weight of 0" "bad.json: /views/0/weight: must be > 0" '{ '"$base"', "views": [{'"$tv"', "weight": 0}], '"$pos"' }'
 expect2 "the camera optimised with views" "bad.json: /params/camera.fov_y: the camera cannot be optimised" \
   '{ '"$base"', "views": [{'"$tv"'}], "params": {"camera.fov_y": {"lr": 1}} }'

@@ -219,6 +219,8 @@ class Converter {
 
   void emitter(const pugi::xml_node& n);
   void sensor(const pugi::xml_node& n);
+  json sensor_camera(const pugi::xml_node& n);  // one <sensor> as a /camera object
+  void aov_integrator(const pugi::xml_node& n);
   void film(const pugi::xml_node& n, int& width, int& height);  // hdrfilm: its size; its crop as render.crop
   double fov_y(const pugi::xml_node& n, double fov, std::string axis, const std::string& focal_length, int width,
                int height);

@@ -151,8 +151,27 @@ double Converter::fov_y(const pugi::xml_node& n, double fov, std::string axis, c
   return deg(2 * std::atan(ty));
 }
 
+// Several sensors make /camera an array (the first is the default). dray renders every sensor with
+// one sampler, crop and filter: a later sensor's must equal the first's.
 void Converter::sensor(const pugi::xml_node& n) {
-  if (!camera_.is_null()) x_.fail(n, "dray renders one sensor per scene");
+  const json render_before = render_;
+  const bool filter_before = filter_seen_;
+  json cam = sensor_camera(n);
+  if (camera_.is_null()) {
+    camera_ = cam;
+    locate("/camera", n);
+    locate("/render", n);
+    return;
+  }
+  if (render_ != render_before || filter_seen_ != filter_before)
+    x_.fail(n, "a later sensor's sampler, film crop and rfilter must equal the first sensor's (dray renders every "
+               "sensor with the first's)");
+  if (!camera_.is_array()) camera_ = json::array({camera_});
+  camera_.push_back(cam);
+  locate("/camera/" + std::to_string(camera_.size() - 1), n);
+}
+
+json Converter::sensor_camera(const pugi::xml_node& n) {
   const std::string type = x_.attr(n, "type");
   if (type != "perspective" && type != "thinlens" && type != "orthographic")
     x_.fail(n, "unsupported sensor type (supported: perspective, thinlens, orthographic)");
@@ -203,8 +222,6 @@ void Converter::sensor(const pugi::xml_node& n) {
   if (!(glm::length(dir) > 0.0) || !(glm::length(glm::cross(up, dir)) > 0.0)) x_.fail(n, "the sensor's to_world is degenerate");
   if (glm::dot(glm::cross(up, dir), left) <= 0.0)
     x_.fail(n, "a mirrored sensor (a to_world that flips the image) is not supported");
-  locate("/camera", n);
-  locate("/render", n);
   cam.update({{"origin", vec(origin)}, {"target", vec(origin + glm::normalize(dir))}, {"up", vec(glm::normalize(up))},
               {"width", width}, {"height", height}, {"far_clip", far_clip * glm::length(dir)}});
   cam["near_clip"] = near_clip * glm::length(dir);  // clip distances in camera space, as Mitsuba's
@@ -217,7 +234,8 @@ void Converter::sensor(const pugi::xml_node& n) {
     if (offset[0] != 0 || offset[1] != 0) cam["principal_point_offset"] = {offset[0], offset[1]};
   }
   if (!medium_name.empty()) cam["medium"] = medium_name;
-  camera_ = cam;
+  if (n.attribute("id")) cam["name"] = std::string(n.attribute("id").value());
+  return cam;
 }
 
 void Converter::sampler(const pugi::xml_node& c) {
@@ -252,11 +270,12 @@ void Converter::integrator(const pugi::xml_node& n) {
       if (element(c) && tag(c) == "integrator") return integrator(c);
     x_.fail(n, "a moment integrator needs a nested integrator");
   }
+  if (type == "aov") return aov_integrator(n);
   const bool volpath = type == "volpath" || type == "volpathmis" || type == "prbvolpath";
   const bool path = volpath || type == "path" || type == "prb" || type == "prb_basic" || type == "prb_projective" ||
                     type == "direct_projective" || type == "ptracer";
   if (!path && type != "direct")
-    x_.fail(n, "unsupported integrator (supported: path, volpath, volpathmis, the prb variants, direct, ptracer, moment)");
+    x_.fail(n, "unsupported integrator (supported: path, volpath, volpathmis, the prb variants, direct, ptracer, moment, aov)");
   if (volpath) render_["integrator"] = "volpath";
   if (type == "ptracer") render_["integrator"] = "ptracer";
   long max_depth = path ? -1 : 2, rr_depth = 5;  // Mitsuba's defaults
@@ -275,6 +294,27 @@ void Converter::integrator(const pugi::xml_node& n) {
   // Mitsuba's roulette starts once a path has rr_depth vertices: dray's bounce rr_depth - 1.
   if (rr_depth < 1) x_.fail(n, "rr_depth must be at least 1");
   render_["rr_depth"] = rr_depth - 1;
+}
+
+// Mitsuba's aov: the AOVs beside the image of its nested integrator (one), or beside a black image
+// without one, as Mitsuba's.
+void Converter::aov_integrator(const pugi::xml_node& n) {
+  pugi::xml_node inner;
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    if (tag(c) == "integrator") {
+      if (inner) x_.fail(c, "dray's aov renders one nested integrator");
+      inner = c;
+    } else if (x_.attr(c, "name") == "aovs") {
+      render_["aovs"] = x_.attr(c, "value");
+    } else {
+      x_.fail(c, "unsupported aov property (supported: aovs, one nested integrator)");
+    }
+  }
+  if (!render_.contains("aovs")) x_.fail(n, "an aov integrator needs its aovs (e.g. \"dd.y:depth,nn:sh_normal\")");
+  if (inner) return integrator(inner);
+  render_["max_depth"] = 0;  // no path: the image is black
+  render_["hide_emitters"] = true;
 }
 
 }  // namespace mitsuba
