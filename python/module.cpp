@@ -23,6 +23,7 @@
 #include "renderer/io/camera_reader.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/scene_params.h"
+#include "renderer/sensors/film.h"
 
 namespace py = pybind11;
 using namespace dray;
@@ -287,9 +288,8 @@ py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<ui
     });
   }
   ctrl_c.raise_if_interrupted();
-  if (!job.outputs.aovs) return rgb_array(image, 0);
-  Image all = joined(channels_of(image, 0, 3), channels_of(image, job.outputs.aov_channel(), job.outputs.aovs));
-  return owned_array(std::move(all.data), {all.height, all.width, all.channels});
+  Image film = develop(image, job.outputs, scene);  // the pixel format's channels, the AOVs'
+  return owned_array(std::move(film.data), {film.height, film.width, film.channels});
 }
 
 py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::optional<int> spp,
@@ -389,12 +389,9 @@ PYBIND11_MODULE(_dray, m) {
                              },
                              "The sensors' names, in order (sensor=I or NAME of render, render_forward, backward).")
       .def_property_readonly("channels",
-                             [](const Scene& s) {
-                               std::vector<std::string> names{"R", "G", "B"};
-                               for (const std::string& n : aov_channel_names(s.render.aovs)) names.push_back(n);
-                               return names;
-                             },
-                             "The channels of render()'s image: R, G, B, then the AOVs' (render.aovs, Mitsuba's aov).")
+                             &film_channel_names,
+                             "The channels of render()'s image: the colour as render.pixel_format keeps it (R, G, B by "
+                             "default), then the AOVs' (render.aovs, Mitsuba's aov).")
       .def_property_readonly("spp", [](const Scene& s) { return s.render.spp; })
       .def_property_readonly("seed", [](const Scene& s) { return s.render.seed; })
       .def_property_readonly("path", [](const Scene& s) { return s.path; })

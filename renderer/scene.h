@@ -121,6 +121,9 @@ struct RenderSettings {
   int majorant_cells = 16;
   // Mitsuba's aov integrator: outputs beside the image (renderer/integrators/aov.h).
   std::vector<Aov> aovs;
+  // Mitsuba's hdrfilm pixel_format: the colour channels dray render's EXR and Python's render
+  // keep (renderer/sensors/film.h); derivative images stay RGB.
+  PixelFormat pixel_format = PixelFormat::rgb;
 };
 
 // One of the scene's cameras (Mitsuba's sensors): its parameters' slots and film, its name, and

@@ -6,6 +6,7 @@
 #include "mpi/tiles.h"
 #include "renderer/io/camera_reader.h"
 #include "renderer/io/scene_loader.h"
+#include "renderer/sensors/film.h"
 #include "tools/cli.h"
 #include "tools/progress.h"
 
@@ -111,9 +112,10 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   job.outputs.variance = !args.variance.empty();
   for (const ScalarParam& p : wrt) job.outputs.wrt.push_back(p.slot);
   job.outputs = with_aovs(job.outputs, scene);
-  if (job.outputs.aovs && fs::path(out).extension() != ".exr" && ctx.is_root())
-    std::fprintf(stderr, "dray: warning: the scene's AOVs (render.aovs) are written to EXR outputs only; %s holds the image\n",
-                 out.c_str());
+  const bool film_rgb = film_channel_names(scene) == std::vector<std::string>{"R", "G", "B"};
+  if (!film_rgb && fs::path(out).extension() != ".exr" && ctx.is_root())
+    std::fprintf(stderr, "dray: warning: the film's channels (render.pixel_format, render.aovs) are written to EXR outputs only; "
+                 "%s holds the RGB image\n", out.c_str());
   ProgressBar bar("render", ctx.is_root() && !args.quiet, args.progress);
   job.progress = [&](double f) { bar.update(f); };
 
@@ -128,12 +130,8 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
 
   st = mpi::agree_on(ctx, [&] {
     if (!ctx.is_root()) return;
-    Image rgb = channels_of(image, 0, 3);
-    if (job.outputs.aovs && fs::path(out).extension() == ".exr") {  // R, G, B and the AOVs' channels, named
-      rgb = joined(rgb, channels_of(image, job.outputs.aov_channel(), job.outputs.aovs));
-      rgb.channel_names = {"R", "G", "B"};
-      for (const std::string& n : aov_channel_names(scene.render.aovs)) rgb.channel_names.push_back(n);
-    }
+    // An EXR holds the film's channels (the pixel format's colour and alpha, the AOVs), named.
+    Image rgb = film_rgb || fs::path(out).extension() != ".exr" ? channels_of(image, 0, 3) : develop(image, job.outputs, scene);
     write_image(args.exposure != 0 ? scaled(std::move(rgb), std::exp2(float(args.exposure))) : rgb, out);
     if (job.outputs.variance) write_image(channels_of(image, 3, 3), args.variance);
     for (size_t k = 0; k < wrt.size(); ++k) {

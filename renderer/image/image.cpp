@@ -152,17 +152,6 @@ Image channels_of(const Image& img, int first, int count) {
   return out;
 }
 
-Image joined(const Image& a, const Image& b) {
-  if (a.width != b.width || a.height != b.height) throw std::invalid_argument("joined: images of different sizes");
-  Image out(a.width, a.height, a.channels + b.channels);
-  out.spp = a.spp;
-  for (size_t i = 0; i < size_t(a.width) * a.height; ++i) {
-    std::copy_n(&a.data[i * a.channels], a.channels, &out.data[i * out.channels]);
-    std::copy_n(&b.data[i * b.channels], b.channels, &out.data[i * out.channels + a.channels]);
-  }
-  return out;
-}
-
 Image region_of(const Image& img, int x0, int y0, int x1, int y1) {
   Image out(x1 - x0, y1 - y0, img.channels);
   out.spp = img.spp;

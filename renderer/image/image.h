@@ -33,8 +33,6 @@ std::vector<unsigned char> png_bytes(const Image& img);
 
 // Channels [first, first + count) as an image of their own.
 Image channels_of(const Image& img, int first, int count);
-// a's channels, then b's (the same size); unnamed.
-Image joined(const Image& a, const Image& b);
 
 // Pixels [x0, x1) x [y0, y1) as an image of their own.
 Image region_of(const Image& img, int x0, int y0, int x1, int y1);

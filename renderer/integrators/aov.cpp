@@ -34,36 +34,38 @@ std::string trimmed(const std::string& s) {
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
-// The AOVs of what the camera ray `ray` (as Mitsuba builds it: from the pinhole, the lens point or
-// the film plane, `shift` before dray's ray origin) first meets, added to sum.
-void add_first_hit(const Scene& scene, const std::vector<Aov>& aovs, const RayT<float>& ray, float shift, double* sum) {
-  Hit hit;
-  const bool found = scene.bvh.intersect(ray.detached(), hit);
+// The AOVs of `hit`, what the camera ray `ray` first meets (as Mitsuba builds the ray: from the
+// pinhole, the lens point or the film plane, `shift` before dray's ray origin), added to sum.
+void add_first_hit(const Scene& scene, const std::vector<Aov>& aovs, const RayT<float>& ray, const Hit& hit, float shift,
+                   double* sum) {
   const ParamView<float> P(scene.params);
-  PrimT<float> prim{};
-  SurfacePoint<float> sp{};
-  PrimRef ref{};
-  if (found) {
-    prim = lift_prim(scene, P, hit.prim);
-    sp = eval_hit(prim, ray, hit, 0.f);
-    ref = scene.bvh.prim_ref(hit.prim);
-  }
+  const PrimT<float> prim = lift_prim(scene, P, hit.prim);
+  const SurfacePoint<float> sp = eval_hit(prim, ray, hit, 0.f);
+  const PrimRef ref = scene.bvh.prim_ref(hit.prim);
   for (const Aov& a : aovs) {
     glm::vec3 v(0.f);
-    if (found) {
-      switch (a.type) {
-        case AovType::depth: v.x = hit.t + shift; break;
-        case AovType::position: v = to_glm(sp.p); break;
-        case AovType::uv: v = glm::vec3(surface_uv(scene, hit.prim, prim, to_glm(sp.p)), 0.f); break;
-        case AovType::geo_normal: v = to_glm(sp.n); break;
-        case AovType::sh_normal: v = to_glm(shading_normal(scene, P, hit.prim, prim, sp.p, sp.n)); break;
-        case AovType::prim_index: v.x = float(ref.index); break;
-        case AovType::shape_index: v.x = float(ref.shape + 1); break;  // Mitsuba's: 1 + the shape's index, 0 for none
-      }
+    switch (a.type) {
+      case AovType::depth: v.x = hit.t + shift; break;
+      case AovType::position: v = to_glm(sp.p); break;
+      case AovType::uv: v = glm::vec3(surface_uv(scene, hit.prim, prim, to_glm(sp.p)), 0.f); break;
+      case AovType::geo_normal: v = to_glm(sp.n); break;
+      case AovType::sh_normal: v = to_glm(shading_normal(scene, P, hit.prim, prim, sp.p, sp.n)); break;
+      case AovType::prim_index: v.x = float(ref.index); break;
+      case AovType::shape_index: v.x = float(ref.shape + 1); break;  // Mitsuba's: 1 + the shape's index, 0 for none
     }
     const int n = int(std::string(kind_of(a.type).channels).size());
     for (int c = 0; c < n; ++c) *sum++ += double(v[c]);
   }
+}
+
+// Whether the camera ray's first hit makes the sample opaque, as Mitsuba's path integrator's
+// valid_ray: a surface, or the environment when it is seen; with max_depth 0 (Mitsuba's 1) an
+// emitter only.
+float alpha_of(const Scene& scene, bool found, const Hit& hit) {
+  const bool env = scene.environment >= 0 && !scene.render.hide_emitters;
+  if (!found) return env ? 1.f : 0.f;
+  if (scene.render.max_depth > 0) return 1.f;
+  return env || (scene.materials[scene.material_of(hit.prim)].emissive && !scene.render.hide_emitters) ? 1.f : 0.f;
 }
 
 }  // namespace
@@ -105,9 +107,29 @@ std::vector<std::string> aov_channel_names(const std::vector<Aov>& aovs) {
   return names;
 }
 
+namespace {
+constexpr std::array<const char*, 6> kFormats = {"rgb", "rgba", "luminance", "luminance_alpha", "xyz", "xyza"};
+}  // namespace
+
+const char* pixel_format_name(PixelFormat f) { return kFormats[size_t(f)]; }
+
+PixelFormat parse_pixel_format(const std::string& name) {
+  for (size_t i = 0; i < kFormats.size(); ++i)
+    if (name == kFormats[i]) return PixelFormat(i);
+  throw std::invalid_argument("unknown pixel format \"" + name + "\" (known: rgb, rgba, luminance, luminance_alpha, xyz, xyza)");
+}
+
+std::vector<std::string> extra_channel_names(const Scene& scene) {
+  std::vector<std::string> names;
+  if (has_alpha(scene.render.pixel_format)) names.push_back("A");
+  for (const std::string& n : aov_channel_names(scene.render.aovs)) names.push_back(n);
+  return names;
+}
+
 void aov_pixel(const Scene& scene, int x, int y, float* out) {
   const std::vector<Aov>& aovs = scene.render.aovs;
-  const size_t n = aov_channel_names(aovs).size();
+  const bool alpha = has_alpha(scene.render.pixel_format);
+  const size_t n = extra_channel_names(scene).size();
   std::vector<double> sum(n, 0.0);
   const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera().width) + uint64_t(x);
   const CameraFrame<float> frame = camera_frame(scene.camera(), ParamView<float>(scene.params));
@@ -115,7 +137,10 @@ void aov_pixel(const Scene& scene, int x, int y, float* out) {
     Sampler sampler(scene.render.seed, pixel, uint64_t(s));  // the image's own film positions
     const RayT<float> ray = camera_ray(frame, film_sample(scene, sampler, x, y));
     const float shift = frame.near_clip > 0.f ? frame.near_clip / glm::dot(to_glm(ray.d), to_glm(frame.forward)) : 0.f;
-    add_first_hit(scene, aovs, ray, shift, sum.data());
+    Hit hit;
+    const bool found = scene.bvh.intersect(ray.detached(), hit);
+    if (alpha) sum[0] += alpha_of(scene, found, hit);
+    if (found) add_first_hit(scene, aovs, ray, hit, shift, sum.data() + (alpha ? 1 : 0));
   }
   for (size_t c = 0; c < n; ++c) out[c] = to_image_float(sum[c] / double(scene.render.spp));
 }

@@ -23,8 +23,21 @@ std::string aovs_spec(const std::vector<Aov>& aovs);
 // Their channels' names, in order (dd.T; nn.X, nn.Y, nn.Z; uv.U, uv.V; …), as Mitsuba's.
 std::vector<std::string> aov_channel_names(const std::vector<Aov>& aovs);
 
+// Mitsuba's hdrfilm pixel_format: the colour channels a film keeps.
+enum class PixelFormat { rgb, rgba, luminance, luminance_alpha, xyz, xyza };
+// "rgb", … as Mitsuba spells them; parse throws std::invalid_argument listing them.
+const char* pixel_format_name(PixelFormat f);
+PixelFormat parse_pixel_format(const std::string& name);
+inline bool has_alpha(PixelFormat f) {
+  return f == PixelFormat::rgba || f == PixelFormat::luminance_alpha || f == PixelFormat::xyza;
+}
+
 struct Scene;
-// Pixel (x, y)'s AOVs, aov_channel_names(scene.render.aovs).size() floats into `out`.
+// The film's extra channels a render computes beside the colour: alpha (Mitsuba's: the share of
+// the pixel's camera rays that meet a surface, or all of them with a visible environment), when
+// the pixel format has one, then the AOVs'.
+std::vector<std::string> extra_channel_names(const Scene& scene);
+// Pixel (x, y)'s extra channels, extra_channel_names(scene).size() floats into `out`.
 void aov_pixel(const Scene& scene, int x, int y, float* out);
 
 }  // namespace dray

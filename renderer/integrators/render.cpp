@@ -68,8 +68,8 @@ int render_chunk_pixel(const Scene& scene, const Chunk& c, const RenderOutputs& 
 long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                   Image& image, int threads, const RenderOutputs& outputs, const TileProgress& progress) {
   if (scene.render.ptracer) throw std::logic_error("render_tiles: a ptracer scene renders through trace_particles");
-  if (outputs.aovs != 0 && size_t(outputs.aovs) != aov_channel_names(scene.render.aovs).size())
-    throw std::logic_error("render_tiles: the outputs' AOV channels are not the scene's");
+  if (outputs.aovs != 0 && size_t(outputs.aovs) != extra_channel_names(scene).size())
+    throw std::logic_error("render_tiles: the outputs' extra channels are not the scene's");
   std::vector<Chunk> chunks;
   for (size_t first = 0; first < outputs.wrt.size(); first += kMaxTangents) {
     const size_t count = std::min<size_t>(kMaxTangents, outputs.wrt.size() - first);

@@ -25,19 +25,20 @@ int fit_tile_size(const Tile& window, int max_size, int workers);
 
 // What a render produces per pixel, in this channel order: the mean (RGB), optionally the
 // variance of the mean (RGB), then for each differentiated scalar its derivative (RGB), then
-// the scene's AOVs (render.aovs: aov_channel_names, when `aovs`).
+// the film's extra channels, when `aovs`: alpha when the pixel format has it, then the scene's
+// AOVs (extra_channel_names).
 struct RenderOutputs {
   bool variance = false;
   std::vector<Slot> wrt;  // scalar parameter slots, one derivative image each
-  int aovs = 0;           // the AOV channels: 0, or aov_channel_names(scene.render.aovs).size()
+  int aovs = 0;           // the extra channels: 0, or extra_channel_names(scene).size()
 
   int channels() const { return 3 + (variance ? 3 : 0) + 3 * int(wrt.size()) + aovs; }
   int derivative_channel(size_t k) const { return 3 + (variance ? 3 : 0) + 3 * int(k); }
   int aov_channel() const { return derivative_channel(wrt.size()); }
 };
-// The outputs that also hold the scene's AOVs.
+// The outputs that also hold the film's extra channels (alpha, AOVs).
 inline RenderOutputs with_aovs(RenderOutputs o, const Scene& scene) {
-  o.aovs = int(aov_channel_names(scene.render.aovs).size());
+  o.aovs = int(extra_channel_names(scene).size());
   return o;
 }
 

@@ -52,7 +52,7 @@ PixelFilter filter(const JsonReader& rd, const json& j, const std::string& p) {
 
 RenderSettings read_render_settings(const JsonReader& rd, const json& j, const Camera& camera) {
   const std::string p = "/render";
-  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "indirect_samples", "filter", "crop", "integrator", "majorant_cells", "hide_emitters", "aovs"});
+  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "indirect_samples", "filter", "crop", "integrator", "majorant_cells", "hide_emitters", "aovs", "pixel_format"});
   RenderSettings r;
   if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
   // -1: unlimited (Mitsuba's), that is 1024 bounces, Russian roulette ending paths long before.
@@ -84,6 +84,15 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
       rd.fail(p + "/aovs", e.what());
     }
     if (r.ptracer) rd.fail(p + "/aovs", "the ptracer integrator renders images only (no AOVs): use path or volpath");
+  }
+  if (j.contains("pixel_format")) {
+    try {
+      r.pixel_format = parse_pixel_format(rd.string(j["pixel_format"], p + "/pixel_format"));
+    } catch (const std::invalid_argument& e) {
+      rd.fail(p + "/pixel_format", e.what());
+    }
+    if (r.ptracer && has_alpha(r.pixel_format))
+      rd.fail(p + "/pixel_format", "the ptracer integrator renders images only (no alpha): use path or volpath");
   }
   return r;
 }

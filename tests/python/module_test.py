@@ -92,6 +92,12 @@ def test_aovs_are_channels_after_the_image():
     plain = dray.load({**doc, "render": {"spp": 2}})
     assert plain.channels == ["R", "G", "B"]
     assert np.array_equal(im[..., :3], dray.render(plain))
+    # hdrfilm's pixel_format: rgba adds alpha (here 1: the environment is seen), luminance keeps Y.
+    rgba = dray.load({**doc, "render": {"spp": 2, "pixel_format": "rgba"}})
+    assert rgba.channels == ["R", "G", "B", "A"]
+    assert np.array_equal(dray.render(rgba)[..., 3], np.ones((6, 8), np.float32))
+    y = dray.render(dray.load({**doc, "render": {"spp": 2, "pixel_format": "luminance"}}))
+    assert y.shape == (6, 8, 1)
 
 
 def test_render_is_zero_copy_and_bitwise_the_command_line(tmp_path):

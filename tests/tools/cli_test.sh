@@ -231,7 +231,7 @@ msg "an unknown sensor" "dray: no sensor \"side\": the scene has 0 (camera), 1 (
 expect 0 "AOVs to EXR" "$dray" render "$S" $small -q -o "$tmp/aov.exr" --set 'render.aovs="dd:depth,nn:sh_normal"'
 grep -aq "dd.T" "$tmp/aov.exr" && grep -aq "nn.Z" "$tmp/aov.exr" && echo "ok   the EXR names the AOV channels" || { echo "FAIL no AOV channels in the EXR"; fail=1; }
 expect 0 "AOVs with a PNG" "$dray" render "$S" $small -q -o "$tmp/aov.png" --set 'render.aovs="dd:depth"'
-has "$tmp/stderr" "AOVs (render.aovs) are written to EXR outputs only" "a PNG output says where the AOVs go"
+has "$tmp/stderr" "the film's channels (render.pixel_format, render.aovs) are written to EXR outputs only" "a PNG output says where the AOVs go"
 
 # regress: a missing golden is reported before rendering; --update-goldens makes them.
 mkdir -p "$tmp/suite/cases"

@@ -1,5 +1,6 @@
 // Mitsuba emitters, the sensor (with its film and sampler) and the integrator, and the reader's
 // entry point.
+#include <cctype>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -112,9 +113,13 @@ void Converter::film(const pugi::xml_node& c, int& width, int& height) {
       (key == "width" ? width : height) = int(v);
     } else if (crop_key != crops + 4) {
       crop[crop_key - crops] = x_.integer(f);
-    } else if (key != "pixel_format" && key != "component_format" && key != "sample_border" && key != "banner") {
+    } else if (key == "pixel_format") {
+      std::string v = x_.attr(f, "value");
+      std::transform(v.begin(), v.end(), v.begin(), ::tolower);
+      render_["pixel_format"] = v;
+    } else if (key != "component_format" && key != "sample_border" && key != "banner") {
       x_.fail(f, "unsupported film property (supported: width, height, crop_offset_x, crop_offset_y, crop_width, "
-                 "crop_height, rfilter; ignored: pixel_format, component_format, sample_border, banner)");
+                 "crop_height, pixel_format, rfilter; ignored: component_format, sample_border, banner)");
     }
   }
   if (crop[2] < 0) crop[2] = width;
