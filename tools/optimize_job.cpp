@@ -120,7 +120,11 @@ void read_views(const JsonReader& rd, const json& j, Job& job, Scene& scene, con
                  "width", "height"});
       camera.update(vs[i]["camera"]);
       v.camera = read_camera(rd, camera, where + "/camera");
-      v.sensor = add_sensor(scene, "view" + std::to_string(i), v.camera);
+      try {
+        v.sensor = add_sensor(scene, "view" + std::to_string(i), v.camera);
+      } catch (const LoadError& e) {
+        rd.fail(where + "/camera", e.what());
+      }
     } else {
       v.camera = camera_settings(scene, 0);
     }

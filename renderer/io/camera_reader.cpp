@@ -153,6 +153,9 @@ std::string sensor_prefix(const Scene& scene, size_t index) {
 
 int add_sensor(Scene& scene, const std::string& name, const CameraSettings& c) {
   const bool first = scene.sensors.size() == 1 && scene.sensors[0].camera.origin == kNoSlot;
+  if (!first)
+    for (const Sensor& other : scene.sensors)
+      if (other.name == name) throw LoadError("a sensor named \"" + name + "\" exists already: sensor names are unique");
   if (!first) scene.sensors.emplace_back();
   const size_t index = scene.sensors.size() - 1;
   scene.sensors[index].name = name;

@@ -118,6 +118,10 @@ TEST_CASE("sensors by name or index, and what is refused", "[sensors]") {
   CHECK(sensor_index(s, "side") == 1);
   CHECK(sensor_index(s, "0") == 0);
   CHECK_THROWS_WITH(sensor_index(s, "top"), Catch::Contains("no sensor \"top\": the scene has 0 (camera), 1 (side)"));
+  Scene more = s;
+  CHECK_THROWS_WITH(add_sensor(more, "side", camera_settings(s, 1)), Catch::Contains("a sensor named \"side\" exists already"));
+  CHECK(add_sensor(more, "top", camera_settings(s, 1)) == 2);
+  CHECK(more.params.find("sensors.top.fov_y"));
   json twice = kSide;
   twice["name"] = "camera";
   CHECK_THROWS_WITH(load(scene_doc(json::array({kFront, twice}))), Catch::Contains("/camera/1/name: must be a unique name"));
