@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include "renderer/core/parallel.h"
+#include "renderer/emitters/directional.h"
 #include "renderer/integrators/integrator.h"
 #include "renderer/integrators/light_sample.h"
 #include "renderer/integrators/masks.h"
@@ -125,6 +126,18 @@ bool sample_emission(const Scene& scene, const Light& light, float pick, Sampler
     e.beta = area_radiance(scene, prim, e.p) * (kPi * light.area * sides / pick);
     return l.z > 0.f;
   }
+  if (light.kind == Light::Kind::directional) {
+    // Mitsuba's directional sample_ray: along the light's direction from a point uniform on the
+    // disk of the scene's bounding sphere across it, placed behind the scene: β = E π R² / pick.
+    const Aabb b = scene.bvh.bounds();
+    const glm::vec3 c = 0.5f * (b.lo + b.hi);
+    const float r = std::max(0.5f * glm::length(b.hi - b.lo), 1e-6f) * 1.001f;
+    e.d = -to_glm(directional_wi(P, light));
+    const glm::vec2 q = concentric_disk(s.next(), s.next()) * r;
+    e.p = c - e.d * r + to_glm(Frame<float>(Vec3<float>(e.d)).to_world(Vec3<float>(glm::vec3(q, 0.f))));
+    e.beta = value(P.vec3(light.intensity)) * (kPi * r * r / pick);
+    return e.beta != glm::vec3(0.f);
+  }
   // A point or spot light: a direction uniform on the sphere, β = I(d) 4π / pick.
   const float z = 1.f - 2.f * s.next(), r = std::sqrt(std::max(0.f, 1.f - z * z)), phi = 2.f * kPi * s.next();
   e.d = {r * std::cos(phi), r * std::sin(phi), z};
@@ -234,8 +247,10 @@ std::optional<std::string> particle_tracer_refusal(const Scene& scene) {
   if (scene.camera().kind == CameraKind::thinlens) return "integrator ptracer: a thinlens camera is not supported (perspective or orthographic)";
   if (scene.render.volpath || !scene.media.empty()) return "integrator ptracer: media are not supported (as in Mitsuba)";
   for (const Light& l : scene.lights)
-    if (l.kind != Light::Kind::area && l.kind != Light::Kind::point && l.kind != Light::Kind::spot)
-      return "integrator ptracer: light " + l.name + " is not an area, point or spot light (the others are not supported yet)";
+    if (l.kind != Light::Kind::area && l.kind != Light::Kind::point && l.kind != Light::Kind::spot &&
+        l.kind != Light::Kind::directional)
+      return "integrator ptracer: light " + l.name + " is not an area, point, spot or directional light (the others are not "
+             "supported yet)";
   return std::nullopt;
 }
 

@@ -152,6 +152,27 @@ TEST_CASE("ptracer's light paths split over ranks and threads sum to the same bi
   CHECK(same_ranks);
 }
 
+TEST_CASE("ptracer under a directional light: a plane's closed form, and path's image with a sphere's shadow", "[ptracer]") {
+  // A diffuse plane z = 0 (albedo 0.5) under irradiance 2 arriving 60 degrees off its normal:
+  // radiance (0.5 / pi) 2 cos 60 everywhere the sphere does not shade.
+  json doc = json::parse(R"({"camera": {"origin": [0, -2, 6], "target": [0, 0, 0], "up": [0, 1, 0], "fov_y": 40,
+      "width": 32, "height": 32}, "render": {"spp": 1024, "max_depth": 1, "integrator": "ptracer"},
+      "materials": {"plane": {"type": "diffuse", "albedo": [0.5, 0.5, 0.5]}},
+      "shapes": [{"name": "plane", "type": "quad", "corner": [-4, -4, 0], "edge_u": [8, 0, 0], "edge_v": [0, 8, 0], "material": "plane"},
+                 {"name": "ball", "type": "sphere", "center": [1, 1, 1], "radius": 0.6, "material": "plane"}],
+      "lights": [{"name": "sun", "type": "directional", "direction": [0, -0.8660254, -0.5], "irradiance": [2, 2, 2]}]})");
+  const Image im = render_local(load_scene(doc, "sun.json"), 2);
+  double corner = 0;
+  for (int y = 26; y < 32; ++y)
+    for (int x = 0; x < 6; ++x) corner += im.pixel(x, y)[1] / 36;
+  CHECK(corner == Approx(0.5 / M_PI * 2 * 0.5).epsilon(0.03));  // ~1% standard error (measured at 128x128: 1% low)
+  doc["render"]["spp"] = 16;
+  const Scene particles = load_scene(doc, "sun.json");
+  doc["render"]["integrator"] = "path";
+  const Scene path = load_scene(doc, "sun.json");
+  check_agreement(path, particles, 4, 8, std::vector<bool>(size_t(8 * 8), true));
+}
+
 TEST_CASE("ptracer refuses derivatives, a thin lens and lights it cannot start paths on", "[ptracer]") {
   Scene scene = load("cornell-box.json", 16, 1, true);
   RenderOutputs out;
@@ -161,7 +182,7 @@ TEST_CASE("ptracer refuses derivatives, a thin lens and lights it cannot start p
   env.lights.push_back(Light{});
   env.lights.back().kind = Light::Kind::environment;
   env.lights.back().name = "sky";
-  CHECK_THROWS_WITH(render_local(env, 1), Catch::Contains("light sky is not an area, point or spot light"));
+  CHECK_THROWS_WITH(render_local(env, 1), Catch::Contains("light sky is not an area, point, spot or directional light"));
   Scene lens = scene;
   lens.camera().kind = CameraKind::thinlens;
   CHECK_THROWS_WITH(render_local(lens, 1), Catch::Contains("thinlens"));
