@@ -60,10 +60,12 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     glm::vec3 eu = rd.vec3_or(s, "edge_u", p, glm::vec3(2, 0, 0)), ev = rd.vec3_or(s, "edge_v", p, glm::vec3(0, 2, 0));
     if (!(glm::length(glm::cross(eu, ev)) > 0.f))
       rd.fail(p + "/edge_v", "must not be parallel to edge_u (the quad has no area)");
-    shape.a = scene.params.add(prefix + "corner", rd.vec3_or(s, "corner", p, glm::vec3(-1, -1, 0)));
+    const glm::vec3 corner = rd.vec3_or(s, "corner", p, glm::vec3(-1, -1, 0));
+    shape.material = material_ref(s["material"], p + "/material");
+    if (in_group_) return quad_member(shape, corner, eu, ev);
+    shape.a = scene.params.add(prefix + "corner", corner);
     shape.b = scene.params.add(prefix + "edge_u", eu);
     shape.c = scene.params.add(prefix + "edge_v", ev);
-    shape.material = material_ref(s["material"], p + "/material");
   } else if (type == "mesh" || type == "disk" || type == "cylinder") {
     const bool disk = type == "disk", tessellated = disk || type == "cylinder";
     if (tessellated) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals", "interior", "exterior"}, {"material"});
@@ -127,6 +129,20 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
   return shape;
 }
 
+// A quad in a group (whose trees hold triangles): two triangles over the same surface, with the
+// quad's own uv (u along edge_u, v along edge_v) and its flat normal.
+Shape ShapeReader::quad_member(Shape shape, const glm::vec3& corner, const glm::vec3& eu, const glm::vec3& ev) {
+  shape.kind = Shape::Kind::mesh;
+  shape.mesh = uint32_t(scene.meshes.size());
+  ObjFile m;
+  m.positions = {corner, corner + eu, corner + eu + ev, corner + ev};
+  m.indices = {0, 1, 2, 0, 2, 3};
+  m.corner_uvs = {{0.f, 0.f}, {1.f, 0.f}, {1.f, 1.f}, {0.f, 0.f}, {1.f, 1.f}, {0.f, 1.f}};
+  scene.meshes.emplace_back();
+  use_mesh(std::move(m), shape.material, scene.meshes.back());
+  return shape;
+}
+
 // A smooth mesh's normals as the block shapes.NAME.normals (per vertex, as Mitsuba's `normals`),
 // when each vertex has one normal at all its corners (a file's `vn` may split them: then none).
 void ShapeReader::add_normals_block(const std::string& prefix, Mesh& mesh) {
@@ -185,8 +201,8 @@ void ShapeReader::read_group(const json& s, const std::string& p, const std::str
     const json& m = list[i];
     if (!m.is_object() || !m.contains("type")) rd.fail(q + "/type", "required key is missing");
     const std::string type = rd.string(m["type"], q + "/type");
-    if (type != "mesh" && type != "disk" && type != "cylinder")
-      rd.fail(q + "/type", "a group holds meshes (mesh, disk, cylinder), not \"" + type + "\"");
+    if (type != "mesh" && type != "disk" && type != "cylinder" && type != "quad")
+      rd.fail(q + "/type", "a group holds meshes (mesh, disk, cylinder) and quads, not \"" + type + "\"");
     if (m.contains("interior") || m.contains("exterior")) rd.fail(q, "a group's shapes hold no media");
     const Shape member = read(m, q, name + "." + std::to_string(i), type, "");
     for (uint32_t f : scene.meshes[member.mesh].face_materials)
