@@ -65,6 +65,7 @@ struct Mesh {
   // Texture coordinates, 3 per triangle (OBJ `vt`); empty: the barycentric (b1, b2), as Mitsuba.
   std::vector<glm::vec2> corner_uvs;
   std::vector<MeshEdge> edges;            // topology, for silhouettes (built with the geometry)
+  std::vector<MeshAttribute> attributes;  // a PLY file's vertex_* and face_* properties
 };
 
 struct Shape {
@@ -146,6 +147,14 @@ struct Scene {
   int camera_medium() const { return sensors[size_t(sensor)].medium; }
   RenderSettings render;
   std::vector<Texture> textures;
+  // The mesh attribute names textures read and meshes hold (MeshAttribute::id, Texture::attribute).
+  std::vector<std::string> attribute_names;
+  int attribute_id(const std::string& name) {
+    for (size_t i = 0; i < attribute_names.size(); ++i)
+      if (attribute_names[i] == name) return int(i);
+    attribute_names.push_back(name);
+    return int(attribute_names.size() - 1);
+  }
   std::vector<Bsdf> bsdfs;
   std::vector<Material> materials;
   std::vector<Shape> shapes;

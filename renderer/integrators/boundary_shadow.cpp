@@ -92,12 +92,12 @@ bool shade_hit(const Scene& scene, const Ray& ray, const Hit& hit, ShadedHit& ou
   if (!has_smooth_lobe(flags)) return false;
   const bool flip = back && !(flags & kLobeTransmission);
   if (flip) out.n = -out.n;
-  const glm::vec2 uv = scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, prim, out.y);
+  const TexCoord<float> coord = scene.textures.empty() ? TexCoord<float>() : surface_texcoord<float>(scene, hit.prim, prim, out.y);
   out.sf.emplace(shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n), flip,
-                               Vec3<float>(-ray.d), uv));
-  out.in.emplace(P, scene.textures.data(), uv);
+                               Vec3<float>(-ray.d), coord.at));
+  out.in.emplace(P, scene.textures.data(), coord);
   out.wo = out.sf->frame.to_local(Vec3<float>(-ray.d));
-  out.opacity = is_mask(mat) ? mask_opacity(scene, P, mat, uv) : 1.f;
+  out.opacity = is_mask(mat) ? mask_opacity(scene, P, mat, coord) : 1.f;
   return true;
 }
 

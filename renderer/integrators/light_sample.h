@@ -27,7 +27,7 @@ template <class S, class G>
 Vec3<S> emitted(const Scene& scene, const ParamView<S>& P, const Material& m, uint32_t prim, const PrimT<G>& pt,
                 const Vec3<G>& p, bool material_point) {
   if (m.emission.texture < 0) return P.vec3(m.emission.slot);
-  const TexCoord<S> at = material_point ? TexCoord<S>(surface_uv(scene, prim, value(pt), value(p)))
+  const TexCoord<S> at = material_point ? surface_texcoord<S>(scene, prim, value(pt), value(p))
                                         : to_shading<S>(surface_coord(scene, prim, pt, p));
   return eval_texture(scene.textures[size_t(m.emission.texture)], P, at);
 }

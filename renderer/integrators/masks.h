@@ -9,19 +9,19 @@ namespace dray {
 
 inline bool is_mask(const Material& m) { return m.opacity != kNoSlot || m.opacity_texture >= 0; }
 
-// A mask's opacity at a point with surface coordinates uv: its parameter, or its texture's
+// A mask's opacity at a point with surface coordinates c: its parameter, or its texture's
 // luminance (Mitsuba's eval_1 of an RGB bitmap) clamped to [0, 1].
 template <class T>
-T mask_opacity(const Scene& scene, const ParamView<T>& P, const Material& m, glm::vec2 uv) {
+T mask_opacity(const Scene& scene, const ParamView<T>& P, const Material& m, const TexCoord<float>& c) {
   if (m.opacity_texture < 0) return P.scalar(m.opacity);
-  const T y = eval_texture_1(scene.textures[size_t(m.opacity_texture)], P, uv);
+  const T y = eval_texture_1(scene.textures[size_t(m.opacity_texture)], P, as_fixed<T>(c));
   return value(y) <= 0.f ? T(0.f) : value(y) >= 1.f ? T(1.f) : y;
 }
 
 // The UV of the float point p on BVH primitive `prim`, for a textured mask only (else unused).
-inline glm::vec2 mask_uv(const Scene& scene, const Material& m, uint32_t prim, const glm::vec3& p) {
-  if (m.opacity_texture < 0) return glm::vec2(0.f);
-  return surface_uv(scene, prim, lift_prim(scene, ParamView<float>(scene.params), prim), p);
+inline TexCoord<float> mask_uv(const Scene& scene, const Material& m, uint32_t prim, const glm::vec3& p) {
+  if (m.opacity_texture < 0) return TexCoord<float>();
+  return surface_texcoord<float>(scene, prim, lift_prim(scene, ParamView<float>(scene.params), prim), p);
 }
 
 // The fraction of light that passes along a shadow ray: 0 past an opaque surface, else the

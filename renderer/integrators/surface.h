@@ -191,11 +191,28 @@ Vec3<T> prim_point(const PrimT<T>& prim, const PrimCoords& c) {
                                        : prim.a + prim.b * T(c.uv.x) + prim.c * T(c.uv.y);
 }
 
+// What a mesh_attribute texture reads at barycentrics b of BVH primitive ref: its mesh's
+// attributes, the triangle and its vertices (nothing off meshes, or on meshes without attributes).
+inline AttributeSite attribute_site(const Scene& scene, const PrimRef& ref, glm::vec2 b) {
+  const Shape& s = scene.shapes[ref.shape];
+  if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].attributes.empty()) return {};
+  const Mesh& m = scene.meshes[s.mesh];
+  AttributeSite out;
+  out.attributes = m.attributes.data();
+  out.count = m.attributes.size();
+  out.face = ref.index;
+  for (int k = 0; k < 3; ++k) out.v[k] = m.indices[3 * size_t(ref.index) + size_t(k)];
+  out.b = b;
+  return out;
+}
+
 // The surface coordinates (UV) of the float point p on BVH primitive `prim`, lifted as pf, as
 // Mitsuba 3 defines them: a sphere's (φ / 2π, θ / π) about its z axis; a quad's (u, v) of
 // corner + u edge_u + v edge_v; a mesh's interpolated `vt`, else the barycentric (b1, b2). A
-// material point keeps its UV when parameters move: a float, with no derivative.
-inline glm::vec2 surface_uv(const Scene& scene, uint32_t prim, const PrimT<float>& pf, const glm::vec3& p) {
+// material point keeps its UV when parameters move: a float, with no derivative. `site`, when
+// given, receives the point's mesh attributes.
+inline glm::vec2 surface_uv(const Scene& scene, uint32_t prim, const PrimT<float>& pf, const glm::vec3& p,
+                            AttributeSite* site = nullptr) {
   PrimCoords c;
   if (!prim_coords(pf, p, c)) return glm::vec2(0.f);
   if (pf.kind == PrimGeom::sphere) {
@@ -204,48 +221,72 @@ inline glm::vec2 surface_uv(const Scene& scene, uint32_t prim, const PrimT<float
     return {u, std::acos(std::clamp(c.omega.z, -1.f, 1.f)) / kPi};
   }
   const PrimRef ref = scene.bvh.prim_ref(prim);
+  if (site) *site = attribute_site(scene, ref, c.uv);
   const Shape& s = scene.shapes[ref.shape];
   if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) return c.uv;
   const glm::vec2* t = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];
   return t[0] * (1.f - c.uv.x - c.uv.y) + t[1] * c.uv.x + t[2] * c.uv.y;
 }
 
+// surface_uv's coordinates, fixed, with the point's mesh attributes.
+template <class T>
+TexCoord<T> surface_texcoord(const Scene& scene, uint32_t prim, const PrimT<float>& pf, const glm::vec3& p) {
+  AttributeSite site;
+  TexCoord<T> out(surface_uv(scene, prim, pf, p, &site));
+  out.site = site;
+  return out;
+}
+
 // The surface coordinates of the point p that a path sees on primitive `prim` (lifted as pt), in
 // T: where the surface slides under a pixel (a shape moving in its plane, a camera moving), its
-// UV at the pixel changes, and textures read there change with it. The value is surface_uv's.
+// UV at the pixel changes, and textures read there change with it (and so do its barycentrics,
+// with which mesh attributes blend). The value is surface_uv's.
 template <class T>
 TexCoord<T> surface_coord(const Scene& scene, uint32_t prim, const PrimT<T>& pt, const Vec3<T>& p) {
-  const glm::vec2 at = surface_uv(scene, prim, value(pt), value(p));
+  TexCoord<T> fixed_coord = surface_texcoord<T>(scene, prim, value(pt), value(p));
   if constexpr (!ad::is_differentiable_v<T>) {
-    return TexCoord<T>(at);
+    return fixed_coord;
   } else {
+    const glm::vec2 at = fixed_coord.at;
+    auto moved = [&](const T& u, const T& v) {
+      TexCoord<T> out(at, u, v);
+      out.site = fixed_coord.site;
+      return out;
+    };
     // Nothing moves (an appearance pass, most hits): the float coordinates, with no work in T.
     using ad::is_constant;
     auto fixed = [](const Vec3<T>& v) { return is_constant(v.x) && is_constant(v.y) && is_constant(v.z); };
-    if (fixed(p) && fixed(pt.a) && fixed(pt.b) && fixed(pt.c) && is_constant(pt.r)) return TexCoord<T>(at);
+    if (fixed(p) && fixed(pt.a) && fixed(pt.b) && fixed(pt.c) && is_constant(pt.r)) return fixed_coord;
     const T inv_2pi(0.5f / kPi), inv_pi(1.f / kPi);
     if (pt.kind == PrimGeom::sphere) {
       // (atan2(ω.y, ω.x) / 2π, acos(ω.z) / π), to first order about the float value.
       const Vec3<T> w = (p - pt.a) / pt.r;
       const glm::vec3 wf = value(w);
       const float rxy2 = wf.x * wf.x + wf.y * wf.y;
-      if (!(rxy2 > 0.f)) return TexCoord<T>(at);
+      if (!(rxy2 > 0.f)) return fixed_coord;
       const T du = (T(wf.x) * (w.y - T(wf.y)) - T(wf.y) * (w.x - T(wf.x))) * T(1.f / rxy2) * inv_2pi;
       const T dv = -(w.z - T(wf.z)) * T(1.f / std::sqrt(rxy2)) * inv_pi;
-      return TexCoord<T>(at, T(at.x) + du, T(at.y) + dv);
+      return moved(T(at.x) + du, T(at.y) + dv);
     }
     // The point's coordinates (b1, b2) in the primitive's plane, by least squares, in T.
     const Vec3<T> rel = p - pt.a;
     const T bb = dot(pt.b, pt.b), bc = dot(pt.b, pt.c), cc = dot(pt.c, pt.c), det = bb * cc - bc * bc;
-    if (!(value(det) > 0.f)) return TexCoord<T>(at);
+    if (!(value(det) > 0.f)) return fixed_coord;
     const T rb = dot(rel, pt.b), rc = dot(rel, pt.c);
     const T b1 = (rb * cc - rc * bc) / det, b2 = (rc * bb - rb * bc) / det;
     const PrimRef ref = scene.bvh.prim_ref(prim);
     const Shape& s = scene.shapes[ref.shape];
-    if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) return TexCoord<T>(at, b1, b2);
-    const glm::vec2* t = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];
-    const T b0 = T(1.f) - b1 - b2;
-    return TexCoord<T>(at, b0 * T(t[0].x) + b1 * T(t[1].x) + b2 * T(t[2].x), b0 * T(t[0].y) + b1 * T(t[1].y) + b2 * T(t[2].y));
+    TexCoord<T> out;
+    if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) {
+      out = moved(b1, b2);
+    } else {
+      const glm::vec2* t = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];
+      const T b0 = T(1.f) - b1 - b2;
+      out = moved(b0 * T(t[0].x) + b1 * T(t[1].x) + b2 * T(t[2].x), b0 * T(t[0].y) + b1 * T(t[1].y) + b2 * T(t[2].y));
+    }
+    out.b1 = b1;
+    out.b2 = b2;
+    return out;
   }
 }
 

@@ -31,7 +31,7 @@ Vec3<S> to_shading(const Vec3<G>& v) {
 template <class S, class G>
 TexCoord<S> to_shading(const TexCoord<G>& c) {
   if constexpr (std::is_same_v<S, G>) return c;
-  else return TexCoord<S>(c.at);  // float coordinates do not move
+  else return as_fixed<S>(c);  // float coordinates do not move
 }
 
 // A direction computed in S (a Dirac lobe's) where geometry goes on: itself, or its value. With G =

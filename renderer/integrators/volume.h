@@ -115,7 +115,7 @@ Vec3<T> volume_transmittance(const Scene& scene, const ParamView<T>& P, Ray ray,
       passed = passed * (T(1.f) - mask_opacity(scene, P, m, mask_uv(scene, m, hit.prim, p)));
     } else if (is_thin_dielectric(b)) {
       const auto& thin = std::get<ThinDielectricBsdf>(b);
-      const TexCoord<T> uv(scene.textures.empty() ? glm::vec2(0.f) : surface_uv(scene, hit.prim, pf, p));
+      const TexCoord<T> uv = scene.textures.empty() ? TexCoord<T>() : surface_texcoord<T>(scene, hit.prim, pf, p);
       const Inputs<T> in(P, scene.textures.data(), uv);
       passed = passed * in.vec3(thin.specular_transmittance) * (T(1.f) - thin.reflectance(in, T(glm::dot(n, ray.d))));
     } else {

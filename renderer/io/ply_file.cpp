@@ -1,5 +1,6 @@
 #include "renderer/io/ply_file.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -7,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "renderer/image/image.h"
 #include "renderer/io/json_reader.h"
 
 namespace dray {
@@ -58,6 +60,103 @@ struct Element {
   size_t count = 0;
   std::vector<Property> properties;
 };
+
+// The largest value of an integer type (a normalized integer's 1), or 0 for a float type.
+double integer_max(Type t) {
+  switch (t) {
+    case Type::i8: return 127.0;
+    case Type::u8: return 255.0;
+    case Type::i16: return 32767.0;
+    case Type::u16: return 65535.0;
+    case Type::i32: return 2147483647.0;
+    case Type::u32: return 4294967295.0;
+    default: return 0.0;
+  }
+}
+
+// An attribute of an element: its name (Mitsuba's: `vertex_color`, `face_PREFIX`) and properties.
+struct AttributeFields {
+  std::string name;
+  std::vector<size_t> properties;
+};
+
+// The element's scalar properties grouped into attributes by Mitsuba's PLY rules (src/shapes/ply.h,
+// find_other_fields): r g b [a] (or red green blue [alpha]) as `KIND_color`; then runs of
+// PREFIX_x y z (or r g b, 0 1 2, 1 2 3) of one or three fields as `KIND_PREFIX` (`KIND_PREFIX_color`
+// for r g b); anything else skipped with a warning. `reserved`: the properties read as geometry.
+std::vector<AttributeFields> group_attributes(const Element& e, const std::string& kind, const std::vector<std::string>& reserved,
+                                              std::vector<std::string>& warnings) {
+  auto index = [&](const char* n) {
+    for (size_t k = 0; k < e.properties.size(); ++k)
+      if (e.properties[k].name == n && !e.properties[k].list) return int(k);
+    return -1;
+  };
+  std::vector<AttributeFields> out;
+  std::vector<bool> used(e.properties.size(), false);
+  for (const std::string& r : reserved)
+    if (int k = index(r.c_str()); k >= 0) used[size_t(k)] = true;
+  for (const auto& names : {std::vector<const char*>{"r", "g", "b", "a"}, std::vector<const char*>{"red", "green", "blue", "alpha"}}) {
+    if (index(names[0]) < 0 || index(names[1]) < 0 || index(names[2]) < 0) continue;
+    AttributeFields colour{kind + "color", {}};
+    for (const char* n : names)
+      if (int k = index(n); k >= 0) colour.properties.push_back(size_t(k)), used[size_t(k)] = true;
+    out.push_back(colour);
+    break;
+  }
+  static const char* const kPostfixes[4] = {"xyzw", "rgba", "0123", "1234"};
+  std::vector<std::string> seen;
+  AttributeFields run;
+  int category = -1;
+  std::string prefix;
+  auto skip = [&](const std::string& why) { warnings.push_back(kind + " attribute \"" + prefix + "\" skipped: " + why); };
+  auto flush = [&] {
+    if (run.properties.empty()) return;
+    if (run.properties.size() == 1 || run.properties.size() == 3) {
+      run.name = kind + prefix + (category == 1 ? "_color" : "");
+      out.push_back(run);
+      seen.push_back(prefix);
+    } else {
+      skip("an attribute has 1 or 3 fields, this one " + std::to_string(run.properties.size()));
+    }
+    run = {};
+  };
+  for (size_t k = 0; k < e.properties.size(); ++k) {
+    const Property& p = e.properties[k];
+    if (p.list || used[k]) continue;
+    const size_t cut = p.name.rfind('_');
+    const std::string post = cut == std::string::npos ? "" : p.name.substr(cut + 1);
+    const std::string pre = cut == std::string::npos ? p.name : p.name.substr(0, cut);
+    if (!run.properties.empty() && pre != prefix) flush();
+    if (post.size() != 1) {
+      flush();
+      warnings.push_back(kind + " property \"" + p.name + "\" skipped: an attribute's fields are named PREFIX_x, _y, _z (or _r _g _b, _0 _1 _2, _1 _2 _3)");
+      continue;
+    }
+    if (run.properties.empty()) {
+      prefix = pre;
+      if (std::find(seen.begin(), seen.end(), pre) != seen.end()) {
+        skip("the prefix comes twice");
+        continue;
+      }
+      category = -1;
+      for (int c = 0; c < 4; ++c)
+        if (post[0] == kPostfixes[c][0]) category = c;
+      if (category < 0) {
+        skip("its first field must end in _x, _r, _0 or _1, not _" + post);
+        continue;
+      }
+      run.properties.push_back(k);
+    } else if (run.properties.size() < 4 && post[0] == kPostfixes[category][run.properties.size()]) {
+      run.properties.push_back(k);
+    } else {
+      skip("its fields are out of order at \"" + p.name + "\"");
+      run = {};
+      seen.push_back(pre);
+    }
+  }
+  flush();
+  return out;
+}
 
 // Reads values from the body: ASCII words (with their line) or binary bytes (with their offset).
 class Body {
@@ -185,6 +284,7 @@ ObjFile read_ply_file(const std::filesystem::path& file, const std::string& wher
   std::vector<glm::vec3> normals;
   std::vector<glm::vec2> uvs;
   std::vector<std::vector<uint32_t>> faces;
+  std::vector<TriangleMesh::Attribute> face_attributes;  // per face, before triangulation
   bool have_normals = false, have_uvs = false;
   for (const Element& e : elements) {
     auto find = [&](std::initializer_list<const char*> names) {
@@ -201,6 +301,12 @@ ObjFile read_ply_file(const std::filesystem::path& file, const std::string& wher
       have_normals = nx >= 0 && ny >= 0 && nz >= 0;
       have_uvs = u >= 0 && v >= 0;
     }
+    // Attributes: vertex ones straight into the mesh, face ones per face (per triangle below).
+    const std::vector<AttributeFields> groups =
+        vertex ? group_attributes(e, "vertex_", {"x", "y", "z", "nx", "ny", "nz", "u", "v", "s", "t", "texture_u", "texture_v", "texture_s", "texture_t"}, out.warnings)
+        : face ? group_attributes(e, "face_", {}, out.warnings) : std::vector<AttributeFields>();
+    std::vector<TriangleMesh::Attribute>& attrs = vertex ? out.attributes : face_attributes;
+    for (const AttributeFields& g : groups) attrs.push_back({g.name, int(g.properties.size()), {}});
     std::vector<double> values(e.properties.size());
     for (size_t i = 0; i < e.count; ++i) {
       std::vector<uint32_t> list;
@@ -238,16 +344,33 @@ ObjFile read_ply_file(const std::filesystem::path& file, const std::string& wher
         if (have_uvs) uvs.push_back({f(u), f(v)});
       }
       if (face && !list.empty()) faces.push_back(std::move(list));
+      // Integers as Mitsuba reads them: normalized to [0, 1] and from sRGB to linear.
+      for (size_t g = 0; g < groups.size(); ++g)
+        for (size_t k : groups[g].properties) {
+          const double top = integer_max(e.properties[k].type);
+          attrs[attrs.size() - groups.size() + g].values.push_back(top > 0.0 ? srgb_to_linear(float(values[k] / top)) : float(values[k]));
+        }
     }
   }
-  // Polygons as fans of triangles; normals and texture coordinates per corner.
-  for (const auto& f : faces)
-    for (size_t k = 1; k + 1 < f.size(); ++k)
+  // Polygons as fans of triangles; normals and texture coordinates per corner, a face's attributes
+  // on each of its triangles.
+  for (TriangleMesh::Attribute& a : face_attributes) out.attributes.push_back({a.name, a.dim, {}});
+  for (size_t fi = 0; fi < faces.size(); ++fi) {
+    const auto& f = faces[fi];
+    for (size_t k = 1; k + 1 < f.size(); ++k) {
       for (uint32_t i : {f[0], f[k], f[k + 1]}) {
         out.indices.push_back(i);
         if (have_normals) out.corner_normals.push_back(normals[i]);
         if (have_uvs) out.corner_uvs.push_back(uvs[i]);
       }
+      for (size_t a = 0; a < face_attributes.size(); ++a) {
+        const TriangleMesh::Attribute& src = face_attributes[a];
+        const auto first = src.values.begin() + std::ptrdiff_t(fi * size_t(src.dim));
+        auto& dst = out.attributes[out.attributes.size() - face_attributes.size() + a].values;
+        dst.insert(dst.end(), first, first + src.dim);
+      }
+    }
+  }
   if (out.indices.empty()) throw LoadError(where + "has no faces");
   out.face_material.assign(out.indices.size() / 3, -1);
   return out;

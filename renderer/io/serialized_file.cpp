@@ -79,8 +79,9 @@ size_t segment_offset(const std::vector<unsigned char>& file, int index, int ver
 }
 
 // Versions 3 and 4: flags, (4: a null-terminated name), counts, then positions, normals, UVs,
-// colours (skipped) and faces, float or double by flag 0x2000.
-void read_v34(Bytes& in, int version, std::vector<float>& pos, std::vector<float>& nrm, std::vector<float>& uv, uint64_t& faces) {
+// colours (Mitsuba's `vertex_color` attribute) and faces, float or double by flag 0x2000.
+void read_v34(Bytes& in, int version, std::vector<float>& pos, std::vector<float>& nrm, std::vector<float>& uv,
+              std::vector<float>& colours, uint64_t& faces) {
   const uint32_t flags = in.get<uint32_t>();
   if (version == 4)
     while (in.get<char>() != 0) {
@@ -92,7 +93,7 @@ void read_v34(Bytes& in, int version, std::vector<float>& pos, std::vector<float
   pos = arr(3 * v);
   if (flags & 0x1) nrm = arr(3 * v);
   if (flags & 0x2) uv = arr(2 * v);
-  if (flags & 0x8) arr(3 * v);  // vertex colours: not used
+  if (flags & 0x8) colours = arr(3 * v);
 }
 
 // Version 5: single precision, a length-prefixed name, V, F and the (unsupported) index maps'
@@ -131,11 +132,12 @@ SerializedMesh read_serialized_file(const std::filesystem::path& file, int shape
   const size_t start = segment_offset(bytes, shape_index, version, where);
   const std::vector<unsigned char> data = inflate_from(bytes, start + 4, where);
   Bytes in{data, 0, where + "mesh " + std::to_string(shape_index) + ": "};
-  std::vector<float> pos, nrm, uv;
+  std::vector<float> pos, nrm, uv, colours;
   uint64_t faces = 0;
   SerializedMesh m;
   if (version == 5) read_v5(in, pos, nrm, uv, faces, m.face_normals);
-  else read_v34(in, version, pos, nrm, uv, faces);
+  else read_v34(in, version, pos, nrm, uv, colours, faces);
+  if (!colours.empty()) m.attributes.push_back({"vertex_color", 3, std::move(colours)});
   const uint64_t v = pos.size() / 3;
   if (faces > (data.size() - in.at) / (version == 5 ? 16 : 12)) in.fail("truncated: " + std::to_string(faces) + " faces announced");
   for (uint64_t i = 0; i < v; ++i) m.positions.emplace_back(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]);

@@ -73,6 +73,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     shape.kind = Shape::Kind::mesh;
     shape.mesh = uint32_t(scene.meshes.size());
     scene.meshes.emplace_back();
+    attributes_.clear();
     std::optional<uint32_t> material;
     if (s.contains("material")) material = material_ref(s["material"], p + "/material");
     if (tessellated) {
@@ -112,6 +113,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     else if (mesh.object_normals.empty()) mesh.object_normals = vertex_normals(mesh.object_positions, mesh.indices);
     // The object-space positions as a parameter block (after the constant matrix); a group's
     // meshes have none (Mitsuba differentiates an instance's transform, not its group's vertices).
+    add_attribute_blocks(prefix, mesh);
     if (in_group_) {
       add_normals_block(prefix, mesh);
       return shape;
@@ -256,6 +258,21 @@ void ShapeReader::use_mesh(ObjFile&& m, uint32_t material, Mesh& mesh) {
   mesh.object_normals = std::move(m.corner_normals);
   mesh.corner_uvs = std::move(m.corner_uvs);
   mesh.face_materials.assign(mesh.indices.size() / 3, material);
+  attributes_ = std::move(m.attributes);
+}
+
+// The file's attributes as parameter blocks `shapes.NAME.ATTRIBUTE` (rows × dim), as Mitsuba's.
+void ShapeReader::add_attribute_blocks(const std::string& prefix, Mesh& mesh) {
+  for (TriangleMesh::Attribute& a : attributes_) {
+    MeshAttribute m;
+    m.id = scene.attribute_id(a.name);
+    m.face = a.name.rfind("face_", 0) == 0;
+    m.dim = a.dim;
+    const size_t rows = a.values.size() / size_t(a.dim);
+    m.data = scene.params.add_block(prefix + a.name, a.values, {uint32_t(rows), uint32_t(a.dim)});
+    mesh.attributes.push_back(m);
+  }
+  attributes_.clear();
 }
 
 void ShapeReader::load_obj(const std::string& rel, const std::string& jpath, const std::string& shape_name,
@@ -286,7 +303,9 @@ void ShapeReader::load_obj(const std::string& rel, const std::string& jpath, con
       use_mesh(std::move(m), *material, mesh);
       return;
     }
-    use_mesh(ext == ".ply" ? read_ply_file(file, where) : read_mesh_file(file, where), *material, mesh);
+    ObjFile m = ext == ".ply" ? read_ply_file(file, where) : read_mesh_file(file, where);
+    for (const std::string& w : m.warnings) scene.warnings.push_back(file.string() + ": " + w);
+    use_mesh(std::move(m), *material, mesh);
     return;
   }
   if (std::string problem = missing_mtllib(file); !problem.empty()) {

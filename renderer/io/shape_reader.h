@@ -10,6 +10,7 @@
 #include "renderer/io/json_reader.h"
 #include "renderer/io/material_reader.h"
 #include "renderer/scene.h"
+#include "renderer/shapes/triangle_mesh.h"
 
 namespace dray {
 
@@ -49,7 +50,8 @@ class ShapeReader {
   void transform_params(const nlohmann::json& j, const std::string& p, const std::string& prefix, Transform& t, ParamTable& table);
   void bake_transform(const nlohmann::json& j, const std::string& p, Mesh& mesh);
   bool flag(const nlohmann::json& s, const std::string& p, const char* key);
-  static void use_mesh(ObjFile&& m, uint32_t material, Mesh& mesh);
+  void use_mesh(ObjFile&& m, uint32_t material, Mesh& mesh);
+  void add_attribute_blocks(const std::string& prefix, Mesh& mesh);
   void load_obj(const std::string& rel, const std::string& jpath, const std::string& shape_name,
                 std::optional<uint32_t> material, const std::map<std::string, uint32_t>& mapping, const MeshFileOptions& o,
                 Mesh& mesh);
@@ -61,6 +63,7 @@ class ShapeReader {
   const std::map<std::string, int>& media;
   bool in_group_ = false;   // reading a group's meshes
   bool file_flat_ = false;  // the mesh file asks for face normals (a serialized file's flag)
+  std::vector<TriangleMesh::Attribute> attributes_;  // the mesh file's vertex and face attributes
 };
 
 }  // namespace dray

@@ -101,8 +101,18 @@ int TextureReader::read(const std::string& name, const json& t, const std::strin
     else if (wrap == "clamp") tex.wrap = Texture::Wrap::clamp;
     else rd_.fail(p + "/wrap_mode", "must be \"repeat\", \"mirror\" or \"clamp\", got \"" + wrap + "\"");
     to_uv();
+  } else if (type == "mesh_attribute") {
+    // Mitsuba's `mesh_attribute`: a mesh's vertex_* or face_* attribute (a PLY file's) times `scale`;
+    // a shape without it reads 0.
+    rd_.object(t, p, {"type", "name", "scale"}, {"name"});
+    tex.kind = Texture::Kind::attribute;
+    const std::string attr = rd_.string(t["name"], p + "/name");
+    if (attr.rfind("vertex_", 0) != 0 && attr.rfind("face_", 0) != 0)
+      rd_.fail(p + "/name", "must start with \"vertex_\" or \"face_\", got \"" + attr + "\"");
+    tex.attribute = scene_.attribute_id(attr);
+    if (t.contains("scale")) tex.value_scale = float(rd_.number(t["scale"], p + "/scale"));
   } else {
-    rd_.fail(p + "/type", "unknown texture type \"" + type + "\" (expected bitmap, checkerboard or rawconstant)");
+    rd_.fail(p + "/type", "unknown texture type \"" + type + "\" (expected bitmap, checkerboard, rawconstant or mesh_attribute)");
   }
   if (index_.count(name)) rd_.fail(p, "duplicate texture name \"" + name + "\"");
   scene_.textures.push_back(tex);

@@ -2,6 +2,7 @@
 // Triangles as mesh files and tessellated shapes give them (before the scene owns them as a Mesh):
 // positions, indices and the per-corner attributes, with one material index per face.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -17,6 +18,15 @@ struct TriangleMesh {
   // every corner has one.
   std::vector<glm::vec2> corner_uvs;
   std::vector<int> face_material;  // -1: none
+  // Vertex and face attributes (a PLY file's, Mitsuba's names: `vertex_color`, `face_NAME`, ...):
+  // `dim` values per vertex, or per triangle for a `face_` name.
+  struct Attribute {
+    std::string name;
+    int dim = 1;
+    std::vector<float> values;
+  };
+  std::vector<Attribute> attributes;
+  std::vector<std::string> warnings;  // what the reader skipped, for people
 };
 
 }  // namespace dray

@@ -1,6 +1,6 @@
 #pragma once
-// Textures (Mitsuba 3's `bitmap`, `checkerboard` and `rawconstant`): a colour that varies over the surface with
-// its UV coordinates. A bitmap's texels are a parameter block (`textures.NAME.data`, H×W×3,
+// Textures (Mitsuba 3's `bitmap`, `checkerboard`, `rawconstant` and `mesh_attribute`): a colour that varies
+// over the surface with its UV coordinates (a mesh attribute: with the point's triangle and barycentrics). A bitmap's texels are a parameter block (`textures.NAME.data`, H×W×3,
 // rows from the top), so every texel is differentiable. Lookups are made at the UV of the point
 // a path sees: texels chosen in float, their values in T, and the bilinear weights in T where the
 // UV moves with the parameters (a surface sliding under a pixel carries its texture along).
@@ -14,8 +14,26 @@
 
 namespace dray {
 
+// A mesh's vertex or face attribute (a PLY file's `vertex_color`, `face_*`, ...): `dim` values per
+// vertex (interpolated over a triangle) or per triangle, a parameter block `shapes.NAME.ATTRIBUTE`.
+struct MeshAttribute {
+  int id = -1;        // index into Scene::attribute_names
+  bool face = false;  // per triangle (a `face_` name), else per vertex
+  int dim = 1;        // 1 to 4
+  Slot data = kNoSlot;
+};
+
+// Where a texture reads a mesh's attributes: the triangle's attributes, its index and vertices, and
+// the point's barycentrics (b1, b2). No attributes: not a mesh point.
+struct AttributeSite {
+  const MeshAttribute* attributes = nullptr;
+  size_t count = 0;
+  uint32_t face = 0, v[3] = {0, 0, 0};
+  glm::vec2 b{0.f};
+};
+
 struct Texture {
-  enum class Kind { bitmap, checkerboard, constant };
+  enum class Kind { bitmap, checkerboard, constant, attribute };
   enum class Wrap { repeat, mirror, clamp };
   std::string name;
   Kind kind = Kind::bitmap;
@@ -25,6 +43,8 @@ struct Texture {
   Wrap wrap = Wrap::repeat;
   Slot color0 = kNoSlot, color1 = kNoSlot;  // checkerboard; constant: color0
   glm::vec2 scale{1.f}, offset{0.f};        // to_uv: uv' = uv * scale + offset
+  int attribute = -1;         // mesh_attribute: index into Scene::attribute_names
+  float value_scale = 1.f;    // mesh_attribute: `scale`, a factor on the value
 };
 
 // Texel index i of n under a wrap mode.
@@ -61,12 +81,22 @@ struct TexCoord {
   glm::vec2 at{0.f};
   T u{0.f}, v{0.f};
   bool moving = false;
+  AttributeSite site;      // a mesh point's triangle, for attributes
+  T b1{0.f}, b2{0.f};      // its barycentrics, moving with the point where `moving`
   TexCoord(glm::vec2 a = glm::vec2(0.f)) : at(a), u(a.x), v(a.y) {}  // NOLINT: fixed coordinates
   TexCoord(glm::vec2 a, const T& u_, const T& v_) : at(a), u(u_), v(v_) {
     using ad::is_constant;  // float's; the AD types' by argument-dependent lookup
     moving = !is_constant(u) || !is_constant(v);
   }
 };
+
+// Fixed coordinates (a float point's) as T reads them: its UV and mesh attributes, not moving.
+template <class T>
+TexCoord<T> as_fixed(const TexCoord<float>& c) {
+  TexCoord<T> out(c.at);
+  out.site = c.site;
+  return out;
+}
 
 // A bitmap's texels at texture coordinates uv (to_uv applied), nearest or bilinear; `c`, when
 // given, the moving coordinates that uv is the value of (before to_uv).
@@ -104,9 +134,33 @@ Vec3<T> bitmap_texels(const Texture& tex, const ParamView<T>& P, glm::vec2 uv, c
 // The texture's colour at surface coordinates uv. `scalar`: read for a scalar (Mitsuba's eval_1),
 // where Mitsuba's checkerboard picks its colours the other way round: its eval takes color0 where
 // the two halves of (u, v) agree, its eval_1 where they differ (src/textures/checkerboard.cpp).
+// A mesh attribute at the point, as Mitsuba's mesh_attribute: a colour read gives a 3-value
+// attribute, or a 1-value one in all channels; a scalar read (`scalar`) a 1-value one; anything
+// else, or a point without the attribute, 0. Vertex values blend by the barycentrics.
+template <class T>
+Vec3<T> eval_attribute(const Texture& tex, const ParamView<T>& P, const TexCoord<T>& c, bool scalar) {
+  const AttributeSite& s = c.site;
+  for (size_t k = 0; k < s.count; ++k) {
+    const MeshAttribute& a = s.attributes[k];
+    if (a.id != tex.attribute) continue;
+    if (a.dim != 1 && (a.dim != 3 || scalar)) break;
+    auto at = [&](uint32_t row) {
+      const Slot first = a.data + Slot(size_t(row) * size_t(a.dim));
+      return a.dim == 1 ? Vec3<T>(P.scalar(first)) : P.vec3(first);
+    };
+    Vec3<T> out;
+    if (a.face) out = at(s.face);
+    else if (c.moving) out = at(s.v[0]) * (T(1.f) - c.b1 - c.b2) + at(s.v[1]) * c.b1 + at(s.v[2]) * c.b2;
+    else out = at(s.v[0]) * T(1.f - s.b.x - s.b.y) + at(s.v[1]) * T(s.b.x) + at(s.v[2]) * T(s.b.y);
+    return out * T(tex.value_scale);
+  }
+  return Vec3<T>(T(0.f));
+}
+
 template <class T>
 Vec3<T> eval_texture(const Texture& tex, const ParamView<T>& P, const TexCoord<T>& c, bool scalar = false) {
   if (tex.kind == Texture::Kind::constant) return P.vec3(tex.color0);
+  if (tex.kind == Texture::Kind::attribute) return eval_attribute(tex, P, c, scalar);
   const glm::vec2 uv = c.at * tex.scale + tex.offset;
   if (tex.kind == Texture::Kind::checkerboard) {  // piecewise constant: its motion is not followed
     const bool a = uv.x - std::floor(uv.x) > 0.5f, b = uv.y - std::floor(uv.y) > 0.5f;
@@ -122,6 +176,7 @@ Vec3<T> eval_texture(const Texture& tex, const ParamView<T>& P, glm::vec2 uv, bo
 // The texture's scalar at uv (Mitsuba's eval_1): the luminance of its colour.
 template <class T>
 T eval_texture_1(const Texture& tex, const ParamView<T>& P, const TexCoord<T>& c) {
+  if (tex.kind == Texture::Kind::attribute) return eval_attribute(tex, P, c, true).x;  // the value itself
   return luminance(eval_texture(tex, P, c, true));
 }
 template <class T>
@@ -179,7 +234,11 @@ struct Inputs {
     return eval_texture_1(textures[s.texture], P, coord);
   }
   Vec3<T> vec3(const ColourInput& c) const { return c.texture >= 0 ? eval_texture(textures[c.texture], P, coord) : P.vec3(c.slot); }
-  Inputs<float> values_only() const { return Inputs<float>(P.values_only(), textures, uv); }
+  Inputs<float> values_only() const {
+    TexCoord<float> c(uv);
+    c.site = coord.site;
+    return Inputs<float>(P.values_only(), textures, c);
+  }
 };
 
 }  // namespace dray
