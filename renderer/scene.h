@@ -31,6 +31,9 @@ struct Material {
   bool emissive = false;       // an area light (decides light sampling): declared emission,
                                // or for OBJ materials a non-zero Ke or Ka
   bool two_sided = false;      // emits from both sides (default: the front side only)
+  // Mitsuba's directionalarea: emits along its front normal only, a direction no camera ray or
+  // light sample can meet (black to path and direct); light paths (ptracer) leave along it.
+  bool directional = false;
   // `normalmap` (a texture's RGB is the normal in the shading frame) or `bumpmap` (a texture's
   // luminance, times bump_scale, is a height): indices into Scene::textures, or -1.
   int normal_map = -1, bump_map = -1;
@@ -110,6 +113,9 @@ struct RenderSettings {
   long indirect_samples = -1;  // edges seen from path vertices, per pass; -1: as many as boundary samples
   PixelFilter filter;  // box: uniform in the pixel
   std::optional<Tile> crop;  // the window `dray render` writes (Mitsuba's film crop); --crop overrides it
+  // Mitsuba's hdrfilm sample_border: pixel filters reach past the film's edge (true), or are cut
+  // at the film (its crop) and renormalized (false, Mitsuba's default): filter_film.
+  bool sample_border = false;
   // "volpath" (Mitsuba's volpath, volpathmis): paths cross media and null surfaces
   // (renderer/integrators/volume.h); "path" ignores media, as Mitsuba's path does.
   bool volpath = false;
@@ -198,5 +204,13 @@ struct Scene {
     return s.kind == Shape::Kind::mesh ? meshes[s.mesh].face_materials[r.index] : s.material;
   }
 };
+
+// The film a pixel's filter is cut to (Mitsuba's hdrfilm without sample_border: its crop, else the
+// whole film; renderer/sensors/pixel_filter.h); none with sample_border, or for the box filter,
+// whose footprint is its own pixel.
+inline std::optional<Tile> filter_film(const Scene& scene) {
+  if (scene.render.sample_border || scene.render.filter.kind == PixelFilter::Kind::box) return std::nullopt;
+  return scene.render.crop.value_or(Tile{0, 0, scene.camera().width, scene.camera().height});
+}
 
 }  // namespace dray

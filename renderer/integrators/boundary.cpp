@@ -195,12 +195,13 @@ struct BoundaryPass {
   CameraFrame<float> frame;
 
   Tile reach;  // the window widened by the filter's reach: edges there still touch its pixels
+  std::optional<Tile> film;  // the film pixel filters are cut to (filter_film)
 
   BoundaryPass(const Scene& s, const Tile& w, long n_)
       : scene(s), window(w), n(n_), silhouettes(find_silhouettes(s, widened(w, s.render.filter))),
         shadows(find_shadow_edges(s)),
         seen(s.render.max_depth >= 2 && n_ > 0 && s.render.indirect_samples != 0 ? indirect_edges(s) : Silhouettes{}),
-        frame(camera_frame(s.camera(), ParamView<float>(s.params))), reach(widened(w, s.render.filter)) {}
+        frame(camera_frame(s.camera(), ParamView<float>(s.params))), reach(widened(w, s.render.filter)), film(filter_film(s)) {}
 
   long shadow_count() const { return shadows.lights.empty() ? 0 : std::max(1L, n / 2); }
   // Edges seen from path vertices: silhouettes, and half as many shadow edges.
@@ -225,7 +226,7 @@ struct BoundaryPass {
   template <class F>
   void for_each_pixel(const BoundarySample& b, F&& f) const {
     if (b.indirect) f(b.pixel.x, b.pixel.y, 1.0);
-    else for_each_footprint_pixel(scene.render.filter, b.film, window, f);
+    else for_each_footprint_pixel(scene.render.filter, b.film, window, film ? &*film : nullptr, f);
   }
 };
 

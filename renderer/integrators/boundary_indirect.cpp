@@ -209,7 +209,8 @@ bool sample_path_vertex(const Scene& scene, const CameraFrame<float>& f, const T
   const uint64_t pi = std::min(uint64_t(double(sampler.next()) * double(pixels)), pixels - 1);
   b.indirect = true;
   b.pixel = glm::ivec2(w.x0 + int(pi % width), w.y0 + int(pi / width));
-  b.film = glm::vec2(b.pixel) + film_jitter(scene.render.filter, sampler);
+  const std::optional<Tile> film = filter_film(scene);
+  b.film = glm::vec2(b.pixel) + film_jitter(scene.render.filter, sampler, b.pixel.x, b.pixel.y, film ? &*film : nullptr);
   radiance(scene, ParamView<float>(scene.params), camera_ray(f, b.film.x, b.film.y), sampler, &b.path);
   // One of its vertices, uniformly.
   int at[64];

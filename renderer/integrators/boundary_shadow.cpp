@@ -132,6 +132,7 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
                                                   : scene.params.get_vec3(light.intensity);
   } else {
     const Material& lm = scene.materials[scene.material_of(q_prim)];
+    if (lm.directional) return glm::vec3(0.f);  // it lights no point by a sample of its area
     cos_q = -glm::dot(nq, to) / d;
     if (lm.two_sided) cos_q = std::fabs(cos_q);
     if (cos_q <= 0.f) return glm::vec3(0.f);

@@ -111,7 +111,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   const bool back = value(dot(sp.n, ray.d)) > 0.f;
 
   // Emission leaves the front side only (the side the geometric normal points to), or both.
-  if (mat.emissive && (mat.two_sided || !back) && !hide_emission) {
+  if (mat.emissive && !mat.directional && (mat.two_sided || !back) && !hide_emission) {
     if (st.specular) {
       L += beta * emitted(scene, P, mat, hit.prim, prim, sp.p, false);
     } else {

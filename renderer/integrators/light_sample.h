@@ -141,6 +141,7 @@ LightSample<G, S> sample_light(const Scene& scene, const ParamView<S>& P, const 
       const Vec3<G> to = q.p - x;
       s.wi = to / sqrt(dot(to, to));
       const Material& lm = scene.materials[scene.material_of(light.prims[k])];
+      if (lm.directional) return s;  // its one direction misses x
       const G cos_l = -dot(q.n, s.wi);  // > 0: x sees the front side
       if (lm.two_sided && value(cos_l) < 0.f) q.n = -q.n;
       else if (!(value(cos_l) > 0.f)) return s;

@@ -33,7 +33,8 @@ inline float to_image_float(double v) {
 // Pixel (x, y)'s camera sample from the sampler's next numbers: the film jitter, then for a thin
 // lens the aperture point (other cameras draw no more, so their random streams are unchanged).
 inline FilmSample film_sample(const Scene& scene, Sampler& sampler, int x, int y) {
-  const glm::vec2 j = film_jitter(scene.render.filter, sampler);
+  const std::optional<Tile> film = filter_film(scene);  // the film the filter is cut to
+  const glm::vec2 j = film_jitter(scene.render.filter, sampler, x, y, film ? &*film : nullptr);
   FilmSample s{float(x) + j.x, float(y) + j.y};
   if (scene.camera().kind == CameraKind::thinlens) {
     const float u = sampler.next(), v = sampler.next();

@@ -57,12 +57,14 @@ struct Film {
   const Scene& scene;
   const CameraFrame<float> frame;
   const Tile window, reach;
+  const std::optional<Tile> film;  // the film pixel filters are cut to (filter_film)
   const double scale;  // 1 / n
   std::vector<std::vector<ad::FixedSum>> per_thread;
   std::vector<long> dropped;
 
   Film(const Scene& s, const Tile& w, long n, int threads)
       : scene(s), frame(camera_frame(s.camera(), ParamView<float>(s.params))), window(w), reach(widened(w, s.render.filter)),
+        film(filter_film(s)),
         scale(1.0 / double(n)),
         per_thread(size_t(threads), std::vector<ad::FixedSum>(size_t(w.x1 - w.x0) * size_t(w.y1 - w.y0) * 3)),
         dropped(size_t(threads), 0) {}
@@ -71,7 +73,7 @@ struct Film {
   // pixels of its film point's footprint get value × importance × filter weight / n.
   void splat(int thread, const CameraLink& link, const glm::vec3& value) {
     const glm::dvec3 v = glm::dvec3(value) * (double(link.importance) * scale);
-    for_each_footprint_pixel(scene.render.filter, link.film, window, [&](int px, int py, double w) {
+    for_each_footprint_pixel(scene.render.filter, link.film, window, film ? &*film : nullptr, [&](int px, int py, double w) {
       const size_t at = (size_t(py - window.y0) * size_t(window.x1 - window.x0) + size_t(px - window.x0)) * 3;
       for (int c = 0; c < 3; ++c)
         if (!per_thread[size_t(thread)][at + size_t(c)].add(v[c] * w)) ++dropped[size_t(thread)];
@@ -115,6 +117,11 @@ bool sample_emission(const Scene& scene, const Light& light, float pick, Sampler
     const SurfacePoint<float> q = area_point(scene, light, s, prim);
     e.p = to_glm(q.p);
     e.n = to_glm(q.n);
+    if (scene.materials[scene.material_of(prim)].directional) {  // directionalarea: along the normal, β = Le A / pick
+      e.d = e.n;
+      e.beta = area_radiance(scene, prim, e.p) * (light.area / pick);
+      return e.beta != glm::vec3(0.f);
+    }
     float sides = 1.f;
     if (scene.materials[scene.material_of(prim)].two_sided) {
       sides = 2.f;
@@ -154,6 +161,7 @@ void splat_visible_emitter(Film& film, int thread, const Light& light, float pic
   if (light.kind != Light::Kind::area) return;
   uint32_t prim;
   const SurfacePoint<float> q = area_point(film.scene, light, s, prim);
+  if (film.scene.materials[film.scene.material_of(prim)].directional) return;  // no camera sees along its normal
   const glm::vec3 p = to_glm(q.p), n = to_glm(q.n);
   CameraLink link;
   if (!link_camera(film.frame, film.reach, p, link)) return;

@@ -141,7 +141,7 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
   if (!m.is_object() || !m.contains("type")) rd_.fail(p + "/type", "required key is missing");
   const std::string type = rd_.string(m["type"], p + "/type");
   const std::string prefix = "materials." + name + ".";
-  const std::vector<std::string> common = {"emission", "two_sided"};
+  const std::vector<std::string> common = {"emission", "two_sided", "directional"};
   Material mat;
   mat.name = name;
   if (type == "null") {
@@ -202,6 +202,11 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
   if (m.contains("two_sided")) {
     if (!m.contains("emission")) rd_.fail(p + "/two_sided", "applies to emission: give \"emission\" too");
     mat.two_sided = rd_.boolean(m["two_sided"], p + "/two_sided");
+  }
+  if (m.contains("directional")) {
+    if (!m.contains("emission")) rd_.fail(p + "/directional", "applies to emission: give \"emission\" too");
+    mat.directional = rd_.boolean(m["directional"], p + "/directional");
+    if (mat.directional && mat.two_sided) rd_.fail(p + "/directional", "a directional emitter leaves its front side only: not two_sided");
   }
   scene_.materials.push_back(mat);
   return uint32_t(scene_.materials.size() - 1);

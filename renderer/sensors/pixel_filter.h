@@ -9,6 +9,12 @@
 // (DESIGN.md invariant 3), unlike splatting. The boundary term, whose samples are points on edges
 // rather than pixel samples, is spread over the pixels whose footprint holds the point, each with
 // weight f(x - c) / ∫ f per axis (for_each_footprint_pixel).
+//
+// Mitsuba's hdrfilm draws samples only inside the film (its crop) unless `sample_border`, and
+// divides each pixel by the filter weight its samples bring: a pixel near the film's edge sees its
+// filter cut there and renormalized, ∫_film f(x - c) L(x) dx / ∫_film f. dray does the same where it
+// is given the film (`film`): a pixel's offsets drawn from f restricted to the film, a boundary
+// point outside the film dropped, and the weights divided by the pixel's mass within the film.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -42,12 +48,21 @@ struct PixelFilter {
   // ∫ f over [-radius, x] (x clamped to the support), and its total ∫ f.
   double cdf(double x) const;
   double integral() const { return cdf(radius); }
+  // ∫ f over [a, b]: the filter's mass between two offsets.
+  double mass(double a, double b) const { return cdf(b) - cdf(a); }
   // The offset x in [-radius, radius] with cdf(x) = u · integral() (density f / ∫ f): exact for
   // box and tent; for the Gaussian the tabulated inverse, cubic (Hermite, with its slopes)
   // between entries where f changes by less than 5% over an interval, and Newton's method
   // elsewhere (the tails, where the inverse is too steep to interpolate): within 2e-8 pixels,
   // far below a float film coordinate's resolution (the test measures it).
   double sample(double u) const;
+  // An offset within [a, b] (density f / mass(a, b)): sample(u) itself when [a, b] holds the
+  // support.
+  double sample_within(double u, double a, double b) const {
+    if (a <= -radius && b >= radius) return sample(u);
+    const double ca = cdf(a), cb = cdf(b);
+    return std::clamp(sample((ca + u * (cb - ca)) / integral()), std::max(a, -radius), std::min(b, radius));
+  }
 
   // Whole pixels beyond a window that its footprint reaches: edges that far out still count.
   int reach() const { return kind == Kind::box ? 0 : int(std::ceil(radius - 0.5)); }
@@ -55,18 +70,24 @@ struct PixelFilter {
 
 // A pixel sample's film position relative to the pixel's corner, from the sampler's next two
 // numbers: uniform in the pixel for the box filter (exactly as before filters existed), the
-// pixel centre plus a filter-distributed offset otherwise.
-inline glm::vec2 film_jitter(const PixelFilter& f, Sampler& sampler) {
+// pixel centre plus a filter-distributed offset otherwise; with `film`, the offset kept within
+// it for pixel (px, py).
+inline glm::vec2 film_jitter(const PixelFilter& f, Sampler& sampler, int px = 0, int py = 0, const Tile* film = nullptr) {
   const float u = sampler.next(), v = sampler.next();
   if (f.kind == PixelFilter::Kind::box) return {u, v};
-  return {float(0.5 + f.sample(u)), float(0.5 + f.sample(v))};
+  if (!film) return {float(0.5 + f.sample(u)), float(0.5 + f.sample(v))};
+  const double cx = px + 0.5, cy = py + 0.5;
+  return {float(0.5 + f.sample_within(u, film->x0 - cx, film->x1 - cx)),
+          float(0.5 + f.sample_within(v, film->y0 - cy, film->y1 - cy))};
 }
 
 // The pixels of `window` whose filter footprint holds film point x, each with its weight
 // f(x - c) f(y - c') / (∫f)²: body(px, py, weight). The box filter gives the one pixel holding x,
-// weight exactly 1.
+// weight exactly 1. With `film`, a point outside it reaches no pixel, and each weight is divided
+// by the pixel's mass within the film instead.
 template <class Body>
-void for_each_footprint_pixel(const PixelFilter& f, glm::vec2 x, const Tile& w, Body&& body) {
+void for_each_footprint_pixel(const PixelFilter& f, glm::vec2 x, const Tile& w, const Tile* film, Body&& body) {
+  if (film && !(x.x >= float(film->x0) && x.x <= float(film->x1) && x.y >= float(film->y0) && x.y <= float(film->y1))) return;
   if (f.kind == PixelFilter::Kind::box) {
     if (x.x >= float(w.x0) && x.x < float(w.x1) && x.y >= float(w.y0) && x.y < float(w.y1)) body(int(x.x), int(x.y), 1.0);
     return;
@@ -77,11 +98,12 @@ void for_each_footprint_pixel(const PixelFilter& f, glm::vec2 x, const Tile& w, 
   const int j0 = std::max(w.y0, int(std::floor(double(x.y) - 0.5 - f.radius))),
             j1 = std::min(w.y1 - 1, int(std::ceil(double(x.y) - 0.5 + f.radius)));
   const double z = f.integral();
+  auto mass = [&](int lo, int hi, int i) { return film ? f.mass(lo - (i + 0.5), hi - (i + 0.5)) : z; };
   for (int j = j0; j <= j1; ++j) {
-    const double wy = f.eval(double(x.y) - (j + 0.5)) / z;
+    const double wy = f.eval(double(x.y) - (j + 0.5)) / mass(film ? film->y0 : 0, film ? film->y1 : 0, j);
     if (wy <= 0.0) continue;
     for (int i = i0; i <= i1; ++i) {
-      const double wx = f.eval(double(x.x) - (i + 0.5)) / z;
+      const double wx = f.eval(double(x.x) - (i + 0.5)) / mass(film ? film->x0 : 0, film ? film->x1 : 0, i);
       if (wx > 0.0) body(i, j, wx * wy);
     }
   }

@@ -4,6 +4,7 @@
 // however its light paths are split; what it refuses.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -171,6 +172,34 @@ TEST_CASE("ptracer under a directional light: a plane's closed form, and path's 
   doc["render"]["integrator"] = "path";
   const Scene path = load_scene(doc, "sun.json");
   check_agreement(path, particles, 4, 8, std::vector<bool>(size_t(8 * 8), true));
+}
+
+TEST_CASE("ptracer from a directionalarea emitter: the floor under it at its closed form; path sees nothing", "[ptracer]") {
+  // A 1 x 1 emitter at height 1 facing down, radiance 2 along its normal only: the floor beneath
+  // (albedo 0.5) gets irradiance 2 on the unit square under it, radiance 0.5 / pi * 2, and none
+  // elsewhere. An orthographic camera looks from 45 degrees off +x, the square's rows |v| < 0.35.
+  json doc = json::parse(R"({"camera": {"type": "orthographic", "origin": [3, 3, 0], "target": [0, 0, 0], "up": [0, 1, 0],
+      "half_width": 1, "width": 32, "height": 32}, "render": {"spp": 256, "max_depth": 2, "integrator": "ptracer"},
+      "materials": {"floor": {"type": "diffuse", "albedo": [0.5, 0.5, 0.5]},
+                    "lamp": {"type": "diffuse", "albedo": [0, 0, 0], "emission": [2, 2, 2], "directional": true}},
+      "shapes": [{"name": "floor", "type": "quad", "corner": [-3, 0, -3], "edge_u": [0, 0, 6], "edge_v": [6, 0, 0], "material": "floor"},
+                 {"name": "lamp", "type": "quad", "corner": [-0.5, 1, -0.5], "edge_u": [1, 0, 0], "edge_v": [0, 0, 1], "material": "lamp"}]})");
+  const Image im = render_local(load_scene(doc, "beam.json"), 2);
+  double lit = 0, dark = 0;
+  for (int y = 0; y < 32; ++y)
+    for (int x = 0; x < 32; ++x) {
+      if (y >= 12 && y < 20 && x >= 10 && x < 22) lit += im.pixel(x, y)[1] / 96;
+      if (y < 8 || y >= 24) dark = std::max(dark, double(im.pixel(x, y)[1]));
+    }
+  CHECK(lit == Approx(0.5 / M_PI * 2).epsilon(0.03));
+  CHECK(dark == 0.0);
+  // Path and direct tracing never meet its one direction (Mitsuba's directionalarea): black.
+  doc["render"]["integrator"] = "path";
+  const Image path = render_local(load_scene(doc, "beam.json"), 2);
+  CHECK(*std::max_element(path.data.begin(), path.data.end()) == 0.f);
+  // It emits along its front normal: two_sided refused.
+  doc["materials"]["lamp"]["two_sided"] = true;
+  CHECK_THROWS_WITH(load_scene(doc, "beam.json"), Catch::Contains("directional emitter leaves its front side only"));
 }
 
 TEST_CASE("ptracer refuses derivatives, a thin lens and lights it cannot start paths on", "[ptracer]") {

@@ -84,3 +84,18 @@ TEST_CASE("Mitsuba's newer plugins render bitwise as their JSON equivalent and a
   CHECK(load_error(t.write("blend1.xml", scene_xml(R"(<shape type="sphere"><bsdf type="blendbsdf"><float name="weight" value="0.5"/><bsdf type="diffuse"/></bsdf></shape>)")))
             .find("<bsdf type=\"blendbsdf\">: needs two nested bsdfs") != std::string::npos);
 }
+
+TEST_CASE("directionalarea: a shape's emitter along its normal, as a material's directional emission", "[mitsuba]") {
+  TempDir t("dray-mitsuba-da-");
+  const std::string xml = t.write("scene.xml", scene_xml(R"(
+  <shape type="rectangle" id="lamp"><emitter type="directionalarea"><rgb name="radiance" value="3"/></emitter></shape>
+  <shape type="rectangle" id="plain"><emitter type="area"><rgb name="radiance" value="3"/></emitter></shape>
+)"));
+  const Scene s = load_scene(xml);
+  REQUIRE(s.shapes.size() == 2);
+  CHECK(s.materials[s.shapes[0].material].directional);
+  CHECK(s.materials[s.shapes[0].material].emissive);
+  CHECK_FALSE(s.materials[s.shapes[1].material].directional);
+  CHECK(load_error(t.write("bad.xml", scene_xml(R"(<shape type="rectangle"><emitter type="spot"/></shape>)")))
+            .find("a shape's emitter must be of type area or directionalarea") != std::string::npos);
+}

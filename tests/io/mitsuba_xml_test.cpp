@@ -45,7 +45,7 @@ TEST_CASE("a Mitsuba scene renders bitwise as its JSON equivalent", "[mitsuba]")
   <emitter type="constant"><rgb name="radiance" value="0.1"/></emitter>
 )"));
   const json doc = json::parse(R"({
-    "camera": {"origin": [0, 1, 6], "target": [0, 1, 5], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16,
+    "camera": {"origin": [0, 1, 6], "target": [0, 1, 0], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16,
                "near_clip": 0.01, "far_clip": 10000},
     "render": {"spp": 2, "max_depth": 4, "rr_depth": 4},
     "materials": {
@@ -105,7 +105,7 @@ TEST_CASE("a Mitsuba disk renders bitwise as dray's disk shape", "[mitsuba]") {
     <transform name="to_world"><rotate x="1" angle="90"/><translate x="1" y="0.01"/></transform></shape>
 )"));
   const json doc = json::parse(R"({
-    "camera": {"origin": [0, 1, 6], "target": [0, 1, 5], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16,
+    "camera": {"origin": [0, 1, 6], "target": [0, 1, 0], "up": [0, 1, 0], "fov_y": 40, "width": 24, "height": 16,
                "near_clip": 0.01, "far_clip": 10000},
     "render": {"spp": 2, "max_depth": 1024, "rr_depth": 4, "filter": "box"},
     "materials": {
@@ -321,6 +321,11 @@ TEST_CASE("Mitsuba rfilters: box, tent and gaussian with their parameters", "[mi
     <film type="hdrfilm"><rfilter type="gaussian"><float name="stddev" value="0.25"/></rfilter></film></sensor>
     <shape type="sphere"><transform name="to_world"><translate z="5"/></transform></shape></scene>)");
   CHECK(load_scene(xml, {}, false).render.filter.radius == 1.0);
+  CHECK_FALSE(load_scene(xml, {}, false).render.sample_border);  // hdrfilm's default
+  const std::string border = t.write("b.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
+    <film type="hdrfilm"><boolean name="sample_border" value="true"/></film></sensor>
+    <shape type="sphere"><transform name="to_world"><translate z="5"/></transform></shape></scene>)");
+  CHECK(load_scene(border, {}, false).render.sample_border);
   auto error = [&](const std::string& rfilter) {
     return load_error(t.write("e.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
       <film type="hdrfilm">)" + rfilter + R"(</film></sensor><shape type="sphere"/></scene>)"));

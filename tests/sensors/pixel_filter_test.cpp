@@ -103,11 +103,12 @@ constexpr double kEdge = 16.3, kDepth = 3.0;
 const double kHalfH = std::tan(20.0 * M_PI / 180.0), kHalfW = kHalfH * kW / kH;
 const double kPixelsPerUnit = kW / (2.0 * kDepth * kHalfW);  // film motion of the edge per unit of x
 
-Scene step_scene(const json& filter, int spp) {
-  const double a = (kEdge / (kW / 2.0) - 1.0) * kDepth * kHalfW;  // the edge's world x
+Scene step_scene(const json& filter, int spp, double edge = kEdge, bool sample_border = false) {
+  const double a = (edge / (kW / 2.0) - 1.0) * kDepth * kHalfW;  // the edge's world x
   return load_scene(json{{"camera", {{"origin", {0, 0, 0}}, {"target", {0, 0, -1}}, {"up", {0, 1, 0}}, {"fov_y", 40},
                                      {"width", kW}, {"height", kH}}},
-                         {"render", {{"spp", spp}, {"max_depth", 1}, {"boundary_samples", 40000}, {"filter", filter}}},
+                         {"render", {{"spp", spp}, {"max_depth", 1}, {"boundary_samples", 40000}, {"filter", filter},
+                                     {"sample_border", sample_border}}},
                          {"materials", {{"lamp", {{"type", "diffuse"}, {"reflectance", {0, 0, 0}}, {"emission", {1, 1, 1}}}}}},
                          {"shapes", {{{"name", "s"}, {"type", "quad"}, {"corner", {-40, -40, -kDepth}},
                                       {"edge_u", {40 + a, 0, 0}}, {"edge_v", {0, 80, 0}}, {"material", "lamp"}}}}},
@@ -121,40 +122,63 @@ double column_mean(const Image& im, int c, int x) {
   return sum / im.height;
 }
 
+// Renders the step at `edge` and checks every column, its derivative by the edge's position and a
+// reverse-mode gradient against the closed form: column i (centre c = i + 0.5) holds the filter's
+// mass left of the edge, over the footprint's mass (cut at the film's edges [0, kW] unless
+// sample_border: Mitsuba's hdrfilm); moving the edge by dx changes it by f(edge - c) / mass · dx,
+// the boundary term spread over the footprint (every row's vertical footprint lies on the edge,
+// whose radiance step is 1).
+void check_step(const json& spec, double edge, bool sample_border) {
+  Scene scene = step_scene(spec, 256, edge, sample_border);
+  const PixelFilter& f = scene.render.filter;
+  INFO("filter " << spec.dump() << ", edge " << edge << ", sample_border " << sample_border);
+  RenderOutputs out;
+  out.wrt = {resolve_scalars(scene.params, {"shapes.s.corner[0]"}).at(0).slot};
+  const Image im = render_local(scene, 2, out);
+  Image dloss(kW, kH, 3);  // a loss weighting columns unevenly, for the reverse mode
+  double expected_gradient = 0;
+  for (int x = 0; x < kW; ++x) {
+    const double c = x + 0.5, lo = sample_border ? -1e9 : -c, hi = sample_border ? 1e9 : kW - c;
+    const double mass = f.cdf(hi) - f.cdf(lo), value = (f.cdf(std::min(edge - c, hi)) - f.cdf(lo)) / mass;
+    const double slope = f.eval(edge - c) / mass * kPixelsPerUnit;
+    // The mean of kH · spp Bernoulli samples (the box and the others alike: each sample is
+    // either side of the edge), within 5 standard errors.
+    const double se = std::sqrt(value * (1 - value) / (kH * scene.render.spp));
+    INFO("column " << x << ": value " << column_mean(im, 0, x) << " expected " << value << " (se " << se << "); slope "
+                   << column_mean(im, out.derivative_channel(0), x) << " expected " << slope);
+    REQUIRE(std::fabs(column_mean(im, 0, x) - value) <= 5 * se + 1e-6);
+    REQUIRE(std::fabs(column_mean(im, out.derivative_channel(0), x) - slope) <= 0.03 * kPixelsPerUnit * f.eval(0) / f.integral() + 1e-6);
+    for (int y = 0; y < kH; ++y) dloss.pixel(x, y)[1] = float(std::cos(0.7 * x));
+    expected_gradient += std::cos(0.7 * x) * slope * kH;
+  }
+  std::vector<ad::FixedSum> g(1);
+  boundary_gradient(scene, dloss, out.wrt, 40000, 0, 1, 2, g);
+  INFO("gradient " << g[0].value() << " expected " << expected_gradient);
+  REQUIRE(std::fabs(g[0].value() - expected_gradient) <= 0.03 * kPixelsPerUnit * kH);
+}
+
+const json kFilterSpecs[] = {"box", "tent", "gaussian", {{"type", "gaussian"}, {"stddev", 0.3}}, {{"type", "tent"}, {"radius", 2}}};
+
 }  // namespace
 
 TEST_CASE("a filtered step edge: pixels, derivative images and gradient against the closed form", "[filter]") {
-  // Column i (centre c = i + 0.5) holds the filter's mass left of the edge, cdf(kEdge - c) / ∫f;
-  // moving the edge by dx changes it by f(kEdge - c) / ∫f · dx, the boundary term spread over
-  // the footprint (every row's vertical footprint lies on the edge, whose radiance step is 1).
-  const json filters[] = {"box", "tent", "gaussian", {{"type", "gaussian"}, {"stddev", 0.3}}, {{"type", "tent"}, {"radius", 2}}};
-  for (const json& spec : filters) {
-    Scene scene = step_scene(spec, 256);
-    const PixelFilter& f = scene.render.filter;
-    INFO("filter " << spec.dump());
-    RenderOutputs out;
-    out.wrt = {resolve_scalars(scene.params, {"shapes.s.corner[0]"}).at(0).slot};
-    const Image im = render_local(scene, 2, out);
-    Image dloss(kW, kH, 3);  // a loss weighting columns unevenly, for the reverse mode
-    double expected_gradient = 0;
-    for (int x = 0; x < kW; ++x) {
-      const double c = x + 0.5, value = f.cdf(kEdge - c) / f.integral();
-      const double slope = f.eval(kEdge - c) / f.integral() * kPixelsPerUnit;
-      // The mean of kH · spp Bernoulli samples (the box and the others alike: each sample is
-      // either side of the edge), within 5 standard errors.
-      const double se = std::sqrt(value * (1 - value) / (kH * scene.render.spp));
-      INFO("column " << x << ": value " << column_mean(im, 0, x) << " expected " << value << " (se " << se << "); slope "
-                     << column_mean(im, out.derivative_channel(0), x) << " expected " << slope);
-      REQUIRE(std::fabs(column_mean(im, 0, x) - value) <= 5 * se + 1e-6);
-      REQUIRE(std::fabs(column_mean(im, out.derivative_channel(0), x) - slope) <= 0.03 * kPixelsPerUnit * f.eval(0) / f.integral() + 1e-6);
-      for (int y = 0; y < kH; ++y) dloss.pixel(x, y)[1] = float(std::cos(0.7 * x));
-      expected_gradient += std::cos(0.7 * x) * slope * kH;
+  for (const json& spec : kFilterSpecs) check_step(spec, kEdge, false);
+}
+
+TEST_CASE("sample_border: a step at the film's edge, the filter cut there (Mitsuba's default) or reaching past it", "[filter]") {
+  // Edges 1.3 and 30.7 columns in: footprints of the outer columns cross the film's edge, where
+  // the two rules differ (a tent of radius 2 at column 0 reads 0.75 cut, 0.82 whole).
+  for (const PixelFilter& f : kFilters)  // offsets drawn within a cut: the cut's inverse CDF
+    for (double u : {0.0, 0.1, 0.37, 0.5, 0.82, 1.0}) {
+      const double a = -0.5, b = f.radius, x = f.sample_within(u, a, b);
+      INFO(f.name() << " u " << u << " x " << x);
+      CHECK(x >= a);
+      CHECK(x <= b);
+      CHECK((f.cdf(x) - f.cdf(a)) / f.mass(a, b) == Approx(u).margin(1e-6));
     }
-    std::vector<ad::FixedSum> g(1);
-    boundary_gradient(scene, dloss, out.wrt, 40000, 0, 1, 2, g);
-    INFO("gradient " << g[0].value() << " expected " << expected_gradient);
-    REQUIRE(std::fabs(g[0].value() - expected_gradient) <= 0.03 * kPixelsPerUnit * kH);
-  }
+  for (const json& spec : kFilterSpecs)
+    for (double edge : {1.3, kW - 1.3})
+      for (bool border : {false, true}) check_step(spec, edge, border);
 }
 
 TEST_CASE("pixel filters in the scene file: names, parameters and errors", "[filter]") {
@@ -178,6 +202,7 @@ TEST_CASE("pixel filters in the scene file: names, parameters and errors", "[fil
     }
     return std::string("no error");
   };
+  CHECK(error({{"type", "tent"}, {"radius", 1.5}}) == "no error");
   CHECK(error("lanczos") == "f.json: /render/filter: unknown filter \"lanczos\" (known: box, tent, gaussian)");
   CHECK(error({{"type", "gaussian"}, {"radius", 2}}) == "f.json: /render/filter/radius: the gaussian filter's radius is 4 stddev: give stddev");
   CHECK(error({{"type", "tent"}, {"radius", 0.1}}) == "f.json: /render/filter/radius: must be in [0.5, 16], got 0.1");

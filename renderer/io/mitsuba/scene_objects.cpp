@@ -28,11 +28,13 @@ void Converter::emitter(const pugi::xml_node& n) {
   Properties props(x_, n);
   glm::dmat4 to_world(1.0);
   bool has_to_world = false;
+  std::optional<XmlFiles::LookAt> lookat;  // a spot's or projector's lookat, as written
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     if (tag(c) == "transform") {
       if (x_.attr(c, "name") != "to_world") x_.fail(c, "an emitter's transform must be named to_world");
       to_world = x_.transform(c);
+      lookat = x_.lookat(c);
       has_to_world = true;
     } else {
       props.set(c, property(c, true));
@@ -73,6 +75,12 @@ void Converter::emitter(const pugi::xml_node& n) {
               {"intensity", props.take("intensity", one)}, {"cutoff_angle", cutoff},
               {"beam_width", props.take("beam_width", cutoff * 0.75)}});
     if (glm::length(up - glm::dvec3(0, 1, 0)) > 1e-9) l["up"] = vec(glm::normalize(up));
+    if (lookat) {  // the scene's own numbers
+      l["position"] = vec(lookat->origin);
+      l["target"] = vec(lookat->target);
+      if (lookat->up != glm::dvec3(0, 1, 0)) l["up"] = vec(lookat->up);
+      else l.erase("up");
+    }
     const json texture = props.take("texture", nullptr);
     if (!texture.is_null()) l["texture"] = texture;
   } else if (type == "projector") {
@@ -82,6 +90,7 @@ void Converter::emitter(const pugi::xml_node& n) {
     if (props.take("fov_axis", "x") != "x") x_.fail(n, "a projector's fov_axis must be x (dray's fov is horizontal)");
     l.update({{"type", "projector"}, {"position", vec(p)}, {"target", vec(p + glm::normalize(d))}, {"up", vec(glm::normalize(up))},
               {"irradiance", props.take("irradiance", one)}, {"scale", props.take("scale", 1.0)}});
+    if (lookat) l.update({{"position", vec(lookat->origin)}, {"target", vec(lookat->target)}, {"up", vec(lookat->up)}});
     const json fov = props.take("fov", nullptr);
     if (!fov.is_null()) l["fov"] = fov;
   } else if (type == "area") {
@@ -117,9 +126,11 @@ void Converter::film(const pugi::xml_node& c, int& width, int& height) {
       std::string v = x_.attr(f, "value");
       std::transform(v.begin(), v.end(), v.begin(), ::tolower);
       render_["pixel_format"] = v;
-    } else if (key != "component_format" && key != "sample_border" && key != "banner") {
+    } else if (key == "sample_border") {
+      render_["sample_border"] = x_.boolean(f);
+    } else if (key != "component_format" && key != "banner") {
       x_.fail(f, "unsupported film property (supported: width, height, crop_offset_x, crop_offset_y, crop_width, "
-                 "crop_height, pixel_format, rfilter; ignored: component_format, sample_border, banner)");
+                 "crop_height, pixel_format, sample_border, rfilter; ignored: component_format, banner)");
     }
   }
   if (crop[2] < 0) crop[2] = width;
@@ -188,11 +199,13 @@ json Converter::sensor_camera(const pugi::xml_node& n) {
   std::string medium_name;        // the medium the sensor sits in (Mitsuba: one, of any name)
   json cam = {{"type", type}};
   double near_clip = 1e-2, far_clip = 1e4, offset[2] = {0, 0};  // Mitsuba's defaults
+  std::optional<XmlFiles::LookAt> lookat;  // its lookat, as written
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string t = tag(c);
     if (t == "transform") {
       to_world = x_.transform(c);
+      lookat = x_.lookat(c);
     } else if (t == "medium" || t == "ref") {
       if (!medium_name.empty()) x_.fail(c, "a sensor sits in one medium");
       medium_name = medium(c);
@@ -230,6 +243,7 @@ json Converter::sensor_camera(const pugi::xml_node& n) {
   cam.update({{"origin", vec(origin)}, {"target", vec(origin + glm::normalize(dir))}, {"up", vec(glm::normalize(up))},
               {"width", width}, {"height", height}, {"far_clip", far_clip * glm::length(dir)}});
   cam["near_clip"] = near_clip * glm::length(dir);  // clip distances in camera space, as Mitsuba's
+  if (lookat) cam.update({{"origin", vec(lookat->origin)}, {"target", vec(lookat->target)}, {"up", vec(lookat->up)}});
   if (ortho) {
     // The film spans [-1, 1] x [-1/aspect, 1/aspect] in camera space, under to_world's scale.
     cam["half_width"] = glm::length(left);

@@ -290,6 +290,21 @@ void XmlFiles::read_spectrum_file(const pugi::xml_node& n, std::vector<double>& 
   }
 }
 
+std::optional<XmlFiles::LookAt> XmlFiles::lookat(const pugi::xml_node& n) const {
+  std::vector<pugi::xml_node> steps;
+  for (pugi::xml_node c : n.children())
+    if (c.type() == pugi::node_element) steps.push_back(c);
+  if (steps.empty() || std::string(steps.back().name()) != "lookat") return std::nullopt;
+  if (steps.size() > 2 || (steps.size() == 2 && std::string(steps[0].name()) != "scale")) return std::nullopt;
+  const pugi::xml_node c = steps.back();
+  auto point = [&](const char* a) {
+    const std::vector<double> v = numbers(c, attr(c, a));
+    if (v.size() != 3) fail(c, std::string(a) + " must hold 3 numbers");
+    return glm::dvec3(v[0], v[1], v[2]);
+  };
+  return LookAt{point("origin"), point("target"), c.attribute("up") ? point("up") : glm::dvec3(0, 1, 0)};
+}
+
 glm::dmat4 XmlFiles::transform(const pugi::xml_node& n) const {
   glm::dmat4 m(1.0);
   for (pugi::xml_node c : n.children()) {

@@ -3,6 +3,7 @@
 // their line numbers, `$name` substitution, errors that name file, line and element, and the
 // typed values (numbers, colours, points, transforms) of Mitsuba's property elements.
 #include <map>
+#include <optional>
 #include <memory>
 #include <set>
 #include <string>
@@ -47,6 +48,12 @@ class XmlFiles {
   // convert it, emitted (`within_emitter`) or not: [r, g, b].
   nlohmann::json colour(const pugi::xml_node& n, bool within_emitter = false) const;
   glm::dmat4 transform(const pugi::xml_node& n) const;   // <transform> and its children, composed
+  // A <transform> that is one <lookat>, after at most a <scale>: its origin, target and up as
+  // written (up [0, 1, 0] when absent), so that a camera or light keeps the scene's own numbers.
+  struct LookAt {
+    glm::dvec3 origin, target, up;
+  };
+  std::optional<LookAt> lookat(const pugi::xml_node& n) const;
 
  private:
   void check_attributes(const pugi::xml_node& n) const;

@@ -273,7 +273,8 @@ void Converter::shape_objects(const pugi::xml_node& n) {
       if (bsdf_node) x_.fail(c, "a shape has one bsdf");
       bsdf_node = c;
     } else if (t == "emitter") {
-      if (x_.attr(c, "type") != "area") x_.fail(c, "a shape's emitter must be of type area");
+      if (x_.attr(c, "type") != "area" && x_.attr(c, "type") != "directionalarea")
+        x_.fail(c, "a shape's emitter must be of type area or directionalarea");
       emitter_node = c;
     } else {
       props.set(c, property(c));
@@ -360,6 +361,7 @@ std::string Converter::shape_material(const std::string& shape, const pugi::xml_
     radiance = property(c, true);
   }
   m["emission"] = radiance;
+  if (x_.attr(e, "type") == "directionalarea") m["directional"] = true;
   return add_material(shape, m, b ? resolve(b, "bsdf") : e);
 }
 
