@@ -1,10 +1,13 @@
-// dray convert: a scene's native JSON document (a Mitsuba 3 XML scene converted), with its file
-// paths rewritten relative to the output. Rendering either file gives bitwise the same image.
+// dray convert: a scene's native JSON document (a Mitsuba 3 XML scene converted), or a scene as
+// Mitsuba 3 XML (renderer/io/mitsuba/xml_writer.h), with its file paths rewritten relative to the
+// output. Rendering either file gives bitwise the same image (XML: where the camera's clip planes
+// are Mitsuba's).
 #include <cstdio>
 #include <filesystem>
 
 #include "mpi/errors.h"
 #include "renderer/core/atomic_file.h"
+#include "renderer/io/mitsuba/xml_writer.h"
 #include "renderer/io/scene_loader.h"
 #include "tools/cli.h"
 
@@ -39,9 +42,10 @@ void rebase_files(json& j, const fs::path& from, const fs::path& to) {
 }  // namespace
 
 CLI::App* add_convert_command(CLI::App& app, ConvertArgs& args) {
-  CLI::App* cmd = app.add_subcommand("convert", "Write a scene (Mitsuba 3 XML) as dray's native JSON");
+  CLI::App* cmd = app.add_subcommand("convert", "Write a scene (Mitsuba 3 XML or dray's JSON) as dray's JSON, or as Mitsuba 3 XML "
+                                                "(an output ending in .xml)");
   args.scene.add_to(cmd);
-  cmd->add_option("-o,--output", args.output, "The JSON file to write")->required();
+  cmd->add_option("-o,--output", args.output, "The file to write: JSON, or Mitsuba 3 XML when it ends in .xml")->required();
   return cmd;
 }
 
@@ -54,8 +58,15 @@ int run_convert(const mpi::Context& ctx, const ConvertArgs& args) {
     for (const std::string& o : args.scene.overrides()) apply_override(doc, o);
     load_scene(doc, args.scene.scene, false);  // the document must load: errors now, not at render time
     rebase_files(doc, args.scene.scene, args.output);
+    const bool xml = fs::path(args.output).extension() == ".xml";
+    std::string text;
+    try {
+      text = xml ? mitsuba::write_xml(doc, warnings) : doc.dump(2) + "\n";
+    } catch (const LoadError& e) {
+      throw LoadError(args.scene.scene + ": " + e.what());  // the place in the document, in its file
+    }
     if (const fs::path dir = fs::path(args.output).parent_path(); !dir.empty()) fs::create_directories(dir);
-    write_text_file(args.output, doc.dump(2) + "\n");
+    write_text_file(args.output, text);
   });
   if (st.code) return report(ctx, st);
   if (ctx.is_root()) {

@@ -1,0 +1,68 @@
+#pragma once
+// The XML writer's pieces (renderer/io/mitsuba/xml_writer.h is its entry point): values, textures
+// and BSDFs in xml_writer.cpp, the sensors, integrator, shapes and lights in writer_objects.cpp.
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+
+namespace dray::mitsuba {
+
+// The shortest text that reads back as the same double; several, comma-separated.
+std::string num(double v);
+std::string nums(const nlohmann::json& a);
+bool is_triple(const nlohmann::json& v);
+// A triple as the scene holds it: in float (so that sums of its values are exact in double).
+glm::dvec3 float_triple(const nlohmann::json& v);
+
+class Writer {
+ public:
+  Writer(const nlohmann::json& doc, std::vector<std::string>& warnings) : doc_(doc), warnings_(warnings) {}
+  std::string run();
+
+ private:
+  using json = nlohmann::json;
+  [[noreturn]] void fail(const std::string& path, const std::string& msg) const;
+  static pugi::xml_node add(pugi::xml_node parent, const char* tag, const std::string& name = "") {
+    pugi::xml_node n = parent.append_child(tag);
+    if (!name.empty()) n.append_attribute("name") = name.c_str();
+    return n;
+  }
+  static void attr(pugi::xml_node n, const char* key, const std::string& v) { n.append_attribute(key) = v.c_str(); }
+  static void typed(pugi::xml_node parent, const char* tag, const std::string& name, const std::string& v) {
+    attr(add(parent, tag, name), "value", v);
+  }
+  static void xyz(pugi::xml_node parent, const char* tag, const std::string& name, const glm::dvec3& v);
+  static void lookat(pugi::xml_node transform, const json& origin, const json& target, const json& up);
+
+  // A plugin parameter: a number (float), a colour (rgb), a boolean, a string, a texture (inline,
+  // or a reference to one in /textures).
+  void value(pugi::xml_node parent, const std::string& key, const json& v, const std::string& path);
+  void texture(pugi::xml_node parent, const std::string& key, const json& t, const std::string& path, const std::string& id = "");
+  void bsdf(pugi::xml_node parent, const json& m, const std::string& path, const std::string& id = "");
+  // A shape's transform: matrix first, then scale, rotate_x, _y, _z, translate, as dray applies them.
+  void transform(pugi::xml_node parent, const json& t, const std::string& path);
+
+  void integrator(pugi::xml_node scene);
+  void sensor(pugi::xml_node scene, const json& cam, const std::string& path, bool named);
+  void film(pugi::xml_node sensor, int width, int height);
+  void shape(pugi::xml_node parent, const json& s, const std::string& path);
+  void emitter(pugi::xml_node shape, const std::string& material, const std::string& path);
+  void light(pugi::xml_node scene, const json& l, const std::string& path);
+
+  // Mitsuba's ids are one namespace: a name taken by an earlier texture, BSDF, sensor, shape or
+  // light gets its kind appended (said in a warning). The id each named object was given, by kind.
+  std::string unique_id(const std::string& name, const std::string& kind, const std::string& path);
+  std::set<std::string> ids_;
+  std::map<std::string, std::string> texture_ids_, material_ids_, group_ids_;
+
+  const json& doc_;
+  std::vector<std::string>& warnings_;
+  json textures_ = json::object();
+};
+
+}  // namespace dray::mitsuba
