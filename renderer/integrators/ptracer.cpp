@@ -110,6 +110,18 @@ glm::vec3 area_radiance(const Scene& scene, uint32_t prim, const glm::vec3& p) {
   return value(emitted(scene, P, m, prim, lift_prim(scene, P, prim), Vec3<float>(p), true));
 }
 
+// A particle arriving from infinitely far along d (Mitsuba's sample_ray of directional and
+// environment lights): from a point uniform on the disk of the scene's bounding sphere across d,
+// placed behind the scene. Returns the disk's area π R².
+float far_origin(const Scene& scene, const glm::vec3& d, Sampler& s, glm::vec3& p) {
+  const Aabb b = scene.bvh.bounds();
+  const glm::vec3 c = 0.5f * (b.lo + b.hi);
+  const float r = std::max(0.5f * glm::length(b.hi - b.lo), 1e-6f) * 1.001f;
+  const glm::vec2 q = concentric_disk(s.next(), s.next()) * r;
+  p = c - d * r + to_glm(Frame<float>(Vec3<float>(d)).to_world(Vec3<float>(glm::vec3(q, 0.f))));
+  return kPi * r * r;
+}
+
 bool sample_emission(const Scene& scene, const Light& light, float pick, Sampler& s, Emission& e) {
   const ParamView<float> P(scene.params);
   if (light.kind == Light::Kind::area) {
@@ -133,16 +145,19 @@ bool sample_emission(const Scene& scene, const Light& light, float pick, Sampler
     e.beta = area_radiance(scene, prim, e.p) * (kPi * light.area * sides / pick);
     return l.z > 0.f;
   }
-  if (light.kind == Light::Kind::directional) {
-    // Mitsuba's directional sample_ray: along the light's direction from a point uniform on the
-    // disk of the scene's bounding sphere across it, placed behind the scene: β = E π R² / pick.
-    const Aabb b = scene.bvh.bounds();
-    const glm::vec3 c = 0.5f * (b.lo + b.hi);
-    const float r = std::max(0.5f * glm::length(b.hi - b.lo), 1e-6f) * 1.001f;
+  if (light.kind == Light::Kind::directional) {  // β = E π R² / pick
     e.d = -to_glm(directional_wi(P, light));
-    const glm::vec2 q = concentric_disk(s.next(), s.next()) * r;
-    e.p = c - e.d * r + to_glm(Frame<float>(Vec3<float>(e.d)).to_world(Vec3<float>(glm::vec3(q, 0.f))));
-    e.beta = value(P.vec3(light.intensity)) * (kPi * r * r / pick);
+    e.beta = value(P.vec3(light.intensity)) * (far_origin(scene, e.d, s, e.p) / pick);
+    return e.beta != glm::vec3(0.f);
+  }
+  if (light.kind == Light::Kind::environment) {
+    // Mitsuba's envmap sample_ray: a direction toward the sky by its importance (as next-event
+    // estimation draws it), the particle coming from there: β = L π R² / (pdf pick).
+    float pdf = 0.f;
+    const glm::vec3 wi = sample_environment(light, s.next(), s.next(), pdf);
+    if (!(pdf > 0.f)) return false;
+    e.d = -wi;
+    e.beta = value(environment_radiance(light, P, wi)) * (far_origin(scene, e.d, s, e.p) / (pdf * pick));
     return e.beta != glm::vec3(0.f);
   }
   // A point or spot light: a direction uniform on the sphere, β = I(d) 4π / pick.
@@ -156,8 +171,28 @@ bool sample_emission(const Scene& scene, const Light& light, float pick, Sampler
   return e.beta != glm::vec3(0.f);
 }
 
-// An emitter the camera sees: a point on an area light connected straight to the camera.
+// The sky the camera sees (Mitsuba's sample_visible_emitters for infinite emitters): a direction
+// drawn as next-event estimation draws it, where it lands on the film, L / (pdf pick) times the
+// pinhole's importance per solid angle 1 / (cos³θ a), if nothing blocks it. An orthographic camera
+// looks along one direction only: it never meets the sky this way (nor in Mitsuba).
+void splat_visible_sky(Film& film, int thread, const Light& light, float pick, Sampler& s) {
+  const CameraFrame<float>& f = film.frame;
+  float pdf = 0.f;
+  const glm::vec3 wi = sample_environment(light, s.next(), s.next(), pdf);
+  if (f.kind == CameraKind::orthographic || !(pdf > 0.f)) return;
+  const glm::vec3 o = to_glm(f.origin);
+  CameraLink link;
+  if (!link_camera(f, film.reach, o + wi * (2.f * f.near_clip + 1.f), link)) return;
+  const float cos_c = glm::dot(wi, to_glm(f.forward));
+  const float start = f.near_clip / cos_c;  // camera rays start at the near plane
+  if (transmittance(film.scene, ParamView<float>(film.scene.params), Ray{o + wi * start, wi, INFINITY}) <= 0.f) return;
+  link.importance = 1.f / (cos_c * cos_c * cos_c * ((2.f * f.half_w / f.width) * (2.f * f.half_h / f.height)));
+  film.splat(thread, link, value(environment_radiance(light, ParamView<float>(film.scene.params), wi)) / (pdf * pick));
+}
+
+// An emitter the camera sees: a point on an area light connected straight to the camera, or the sky.
 void splat_visible_emitter(Film& film, int thread, const Light& light, float pick, Sampler& s) {
+  if (light.kind == Light::Kind::environment) return splat_visible_sky(film, thread, light, pick, s);
   if (light.kind != Light::Kind::area) return;
   uint32_t prim;
   const SurfacePoint<float> q = area_point(film.scene, light, s, prim);
@@ -255,10 +290,9 @@ std::optional<std::string> particle_tracer_refusal(const Scene& scene) {
   if (scene.camera().kind == CameraKind::thinlens) return "integrator ptracer: a thinlens camera is not supported (perspective or orthographic)";
   if (scene.render.volpath || !scene.media.empty()) return "integrator ptracer: media are not supported (as in Mitsuba)";
   for (const Light& l : scene.lights)
-    if (l.kind != Light::Kind::area && l.kind != Light::Kind::point && l.kind != Light::Kind::spot &&
-        l.kind != Light::Kind::directional)
-      return "integrator ptracer: light " + l.name + " is not an area, point, spot or directional light (the others are not "
-             "supported yet)";
+    if (l.kind == Light::Kind::projector)
+      return "integrator ptracer: light " + l.name + " is a projector (not supported yet: area, point, spot, directional, "
+             "constant and envmap lights are)";
   return std::nullopt;
 }
 

@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unistd.h>
+#include <filesystem>
 #include <vector>
 
+#include "renderer/image/image.h"
 #include "renderer/integrators/ptracer.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
@@ -202,16 +205,50 @@ TEST_CASE("ptracer from a directionalarea emitter: the floor under it at its clo
   CHECK_THROWS_WITH(load_scene(doc, "beam.json"), Catch::Contains("directional emitter leaves its front side only"));
 }
 
+TEST_CASE("ptracer under a sky: a plane's closed form, the sky seen directly, and path's image with an envmap", "[ptracer]") {
+  // A diffuse plane (albedo 0.5) under a constant sky of radiance 0.8 from every direction: it
+  // receives pi 0.8 from the hemisphere above, radiance 0.5 * 0.8; the sky itself, seen past the
+  // plane's edge, 0.8. The camera looks down at 45 degrees onto the plane's near half.
+  json doc = json::parse(R"({"camera": {"origin": [0, -3, 3], "target": [0, 0, 0], "up": [0, 0, 1], "fov_y": 40,
+      "width": 32, "height": 32}, "render": {"spp": 2048, "max_depth": 1, "integrator": "ptracer"},
+      "materials": {"plane": {"type": "diffuse", "albedo": [0.5, 0.5, 0.5]}},
+      "shapes": [{"name": "plane", "type": "quad", "corner": [-2, -4, 0], "edge_u": [4, 0, 0], "edge_v": [0, 4, 0], "material": "plane"}],
+      "lights": [{"name": "sky", "type": "environment", "radiance": [0.8, 0.8, 0.8]}]})");
+  const Image im = render_local(load_scene(doc, "sky.json"), 2);
+  double plane = 0, sky = 0;
+  for (int y = 24; y < 32; ++y)
+    for (int x = 8; x < 24; ++x) plane += im.pixel(x, y)[1] / 128;
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 32; ++x) sky += im.pixel(x, y)[1] / 128;
+  CHECK(plane == Approx(0.5 * 0.8).epsilon(0.03));
+  CHECK(sky == Approx(0.8).epsilon(0.03));
+  // Under an image sky (bright toward +z and +x), with a sphere's shadow: path's image.
+  Image sky_map(16, 8, 3);
+  for (int y = 0; y < 8; ++y)
+    for (int x = 0; x < 16; ++x)
+      for (int c = 0; c < 3; ++c) sky_map.pixel(x, y)[c] = (y < 3 ? 2.f : 0.2f) * (x < 8 ? 1.f : 0.3f) * (c == 2 ? 1.f : 0.7f);
+  const std::string map = (std::filesystem::temp_directory_path() / ("dray_ptracer_sky_" + std::to_string(::getpid()) + ".exr")).string();
+  write_image(sky_map, map);
+  doc["lights"] = json::array({{{"name", "sky"}, {"type", "envmap"}, {"filename", map}, {"matrix", {1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1}}}});
+  doc["shapes"].push_back({{"name", "ball"}, {"type", "sphere"}, {"center", {0.5, -1, 0.6}}, {"radius", 0.6}, {"material", "plane"}});
+  doc["render"]["spp"] = 32;
+  const Scene particles = load_scene(doc, "sky.json");
+  doc["render"]["integrator"] = "path";
+  const Scene path = load_scene(doc, "sky.json");
+  check_agreement(path, particles, 4, 8, std::vector<bool>(size_t(8 * 8), true));
+  std::filesystem::remove(map);
+}
+
 TEST_CASE("ptracer refuses derivatives, a thin lens and lights it cannot start paths on", "[ptracer]") {
   Scene scene = load("cornell-box.json", 16, 1, true);
   RenderOutputs out;
   out.variance = true;
   CHECK_THROWS_WITH(render_local(scene, 1, out), Catch::Contains("ptracer: renders images only"));
-  Scene env = scene;
-  env.lights.push_back(Light{});
-  env.lights.back().kind = Light::Kind::environment;
-  env.lights.back().name = "sky";
-  CHECK_THROWS_WITH(render_local(env, 1), Catch::Contains("light sky is not an area, point, spot or directional light"));
+  Scene projector = scene;
+  projector.lights.push_back(Light{});
+  projector.lights.back().kind = Light::Kind::projector;
+  projector.lights.back().name = "slides";
+  CHECK_THROWS_WITH(render_local(projector, 1), Catch::Contains("light slides is a projector (not supported yet"));
   Scene lens = scene;
   lens.camera().kind = CameraKind::thinlens;
   CHECK_THROWS_WITH(render_local(lens, 1), Catch::Contains("thinlens"));

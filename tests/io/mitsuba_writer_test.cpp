@@ -7,6 +7,7 @@
 
 #include "../temp_dir.h"
 #include "renderer/io/mitsuba/xml_writer.h"
+#include "renderer/io/vol_file.h"
 #include "tests/io/mitsuba_scenes.h"
 
 using namespace dray;
@@ -103,6 +104,37 @@ TEST_CASE("a Mitsuba scene through JSON and back to XML renders bitwise as itsel
   CHECK(a.data == b.data);
 }
 
+TEST_CASE("media through JSON and back to XML: the sensor's, a shape's interior, grids and constants", "[mitsuba]") {
+  TempDir t("dray-mitsuba-writer-media-");
+  std::vector<float> density(4 * 4 * 4);
+  for (size_t i = 0; i < density.size(); ++i) density[i] = float(i % 7) / 3.f;
+  write_vol_file((t.dir / "d.vol").string(), {4, 4, 4}, 1, density.data());
+  const std::string xml = t.write("scene.xml", R"(<scene version="3.0.0">
+  <integrator type="volpath"><integer name="max_depth" value="4"/></integrator>
+  <medium type="homogeneous" id="fog"><rgb name="sigma_t" value="0.05, 0.06, 0.07"/><rgb name="albedo" value="0.8"/>
+    <float name="scale" value="0.9"/><phase type="hg"><float name="g" value="0.3"/></phase></medium>
+  <medium type="heterogeneous" id="smoke"><volume name="sigma_t" type="gridvolume"><string name="filename" value="d.vol"/>
+    <transform name="to_world"><scale value="2"/><translate x="-1" y="-1" z="-1"/></transform></volume>
+    <volume name="albedo" type="constvolume"><rgb name="value" value="0.7, 0.8, 0.9"/></volume><phase type="rayleigh"/></medium>
+  <sensor type="perspective"><float name="fov" value="40"/><ref id="fog"/>
+    <transform name="to_world"><lookat origin="0, 0, 5" target="0, 0, 0" up="0, 1, 0"/></transform>
+    <film type="hdrfilm"><integer name="width" value="16"/><integer name="height" value="12"/><rfilter type="box"/></film>
+    <sampler type="independent"><integer name="sample_count" value="4"/></sampler></sensor>
+  <shape type="sphere" id="cloud"><bsdf type="null"/><ref name="interior" id="smoke"/><ref name="exterior" id="fog"/></shape>
+  <emitter type="constant"><rgb name="radiance" value="1"/></emitter>
+</scene>
+)");
+  std::vector<std::string> warnings;
+  const json doc = read_scene_document(xml, {}, warnings);
+  const Scene original = load_scene(xml);
+  const Scene written = through_xml(t, doc, warnings);
+  INFO("warnings: " << json(warnings).dump());
+  CHECK(warnings.empty());
+  CHECK(first_difference(original, written) == "");
+  CHECK(original.media.size() == 2);
+  CHECK(render(original).data == render(written).data);
+}
+
 TEST_CASE("a native JSON scene written as XML renders bitwise as itself; clip planes warned", "[mitsuba]") {
   TempDir t("dray-mitsuba-writer-json-");
   json doc = json::parse(R"({
@@ -136,8 +168,8 @@ TEST_CASE("what Mitsuba XML cannot hold is refused with its place in the documen
   const json base = json::parse(R"({"camera": {"origin": [0, 0, 5], "target": [0, 0, 0]},
     "materials": {"m": {"type": "diffuse"}}, "shapes": [{"type": "sphere", "material": "m"}]})");
   json media = base;
-  media["media"] = {{"fog", {{"type", "homogeneous"}}}};
-  CHECK(write_error(media) == "/media: media are not written to XML yet");
+  media["shapes"][0]["interior"] = "fog";
+  CHECK(write_error(media) == "/shapes/0/interior: names no medium of /media");
   json obj = base;
   obj["shapes"] = {{{"type", "mesh"}, {"file", "a.obj"}}};
   CHECK(write_error(obj) == "/shapes/0/material: a mesh's OBJ materials have no Mitsuba form: give it one material");

@@ -47,6 +47,10 @@ class Writer {
   // A shape's transform: matrix first, then scale, rotate_x, _y, _z, translate, as dray applies them.
   void transform(pugi::xml_node parent, const json& t, const std::string& path);
 
+  // A medium of /media: its coefficients (numbers, colours, grid or constant volumes), scale,
+  // phase function and flags.
+  void medium(pugi::xml_node scene, const json& m, const std::string& path, const std::string& id);
+  void medium_ref(pugi::xml_node parent, const std::string& side, const json& name, const std::string& path);
   void integrator(pugi::xml_node scene);
   void sensor(pugi::xml_node scene, const json& cam, const std::string& path, bool named);
   void film(pugi::xml_node sensor, int width, int height);
@@ -58,7 +62,11 @@ class Writer {
   // light gets its kind appended (said in a warning). The id each named object was given, by kind.
   std::string unique_id(const std::string& name, const std::string& kind, const std::string& path);
   std::set<std::string> ids_;
-  std::map<std::string, std::string> texture_ids_, material_ids_, group_ids_;
+  std::map<std::string, std::string> texture_ids_, material_ids_, group_ids_, medium_ids_;
+  // Materials written inside their shape, not under an id: emissive ones (beside the shape's
+  // emitter) and one shape's own (named after it, as the converter names a shape's inline bsdf).
+  std::set<std::string> inline_materials_;
+  void find_inline_materials();
 
   const json& doc_;
   std::vector<std::string>& warnings_;

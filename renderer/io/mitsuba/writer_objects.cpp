@@ -36,7 +36,6 @@ void Writer::sensor(pugi::xml_node scene, const json& cam, const std::string& pa
   pugi::xml_node n = add(scene, "sensor");
   attr(n, "type", type);
   if (named) attr(n, "id", unique_id(at(cam, "name", path == "/camera/0" ? "camera" : "sensor" + path.substr(8)).get<std::string>(), "sensor", path));
-  if (cam.contains("medium")) fail(path + "/medium", "media are not written to XML yet");
   const int width = at(cam, "width", 320).get<int>(), height = at(cam, "height", 240).get<int>();
   if (type != "orthographic") {
     typed(n, "float", "fov", num(at(cam, "fov_y", 40.0).get<double>()));
@@ -66,6 +65,7 @@ void Writer::sensor(pugi::xml_node scene, const json& cam, const std::string& pa
   const glm::dvec3 o = float_triple(origin);
   lookat(tr, origin, at(cam, "target", json{o.x, o.y, o.z + 1}), at(cam, "up", json{0, 1, 0}));
   film(n, width, height);
+  if (cam.contains("medium")) medium_ref(n, "", cam["medium"], path + "/medium");
 }
 
 void Writer::film(pugi::xml_node sensor, int width, int height) {
@@ -97,8 +97,6 @@ void Writer::film(pugi::xml_node sensor, int width, int height) {
 
 void Writer::shape(pugi::xml_node parent, const json& s, const std::string& path) {
   const std::string type = s["type"].get<std::string>();
-  for (const char* key : {"interior", "exterior"})
-    if (s.contains(key)) fail(path + "/" + key, "media are not written to XML yet");
   pugi::xml_node n = add(parent, "shape");
   const std::string id = s.contains("name") ? unique_id(s["name"].get<std::string>(), "shape", path) : "";
   if (type == "group") group_ids_[s["name"].get<std::string>()] = id;
@@ -141,6 +139,8 @@ void Writer::shape(pugi::xml_node parent, const json& s, const std::string& path
   }
   if (!id.empty()) attr(n, "id", id);  // after its type
   if (s.contains("transform")) transform(n, s["transform"], path + "/transform");
+  for (const char* side : {"interior", "exterior"})
+    if (s.contains(side)) medium_ref(n, side, s[side], path + "/" + side);
   if (s.contains("material")) emitter(n, s["material"].get<std::string>(), path + "/material");
 }
 
@@ -148,11 +148,12 @@ void Writer::shape(pugi::xml_node parent, const json& s, const std::string& path
 // its emission as the shape's emitter (the converter names such a material after its shape).
 void Writer::emitter(pugi::xml_node shape, const std::string& material, const std::string& path) {
   const json& m = doc_["materials"][material];
-  if (!m.contains("emission")) {
+  if (!inline_materials_.count(material)) {
     attr(add(shape, "ref"), "id", material_ids_.at(material));
     return;
   }
   bsdf(shape, m, "/materials/" + material);
+  if (!m.contains("emission")) return;
   if (m.contains("two_sided") && m["two_sided"].get<bool>())
     fail("/materials/" + material + "/two_sided", "Mitsuba's area emitters emit from the front only");
   pugi::xml_node e = add(shape, "emitter");

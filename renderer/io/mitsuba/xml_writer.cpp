@@ -45,18 +45,23 @@ std::string Writer::run() {
   pugi::xml_document out;
   pugi::xml_node scene = out.append_child("scene");
   scene.append_attribute("version") = "3.0.0";
-  if (doc_.contains("media") && !doc_["media"].empty()) fail("/media", "media are not written to XML yet");
   if (doc_.contains("textures")) textures_ = doc_["textures"];
   integrator(scene);
+  find_inline_materials();
   for (auto it = textures_.begin(); it != textures_.end(); ++it) {
     const std::string p = "/textures/" + it.key();
     texture(scene, "", it.value(), p, texture_ids_[it.key()] = unique_id(it.key(), "texture", p));
   }
   if (doc_.contains("materials"))
     for (auto it = doc_["materials"].begin(); it != doc_["materials"].end(); ++it) {
-      if (it.value().contains("emission")) continue;  // inside each shape, with its emitter
+      if (inline_materials_.count(it.key())) continue;  // inside its shapes
       const std::string p = "/materials/" + it.key();
       bsdf(scene, it.value(), p, material_ids_[it.key()] = unique_id(it.key(), "bsdf", p));
+    }
+  if (doc_.contains("media"))
+    for (auto it = doc_["media"].begin(); it != doc_["media"].end(); ++it) {
+      const std::string p = "/media/" + it.key();
+      medium(scene, it.value(), p, medium_ids_[it.key()] = unique_id(it.key(), "medium", p));
     }
   const json& cams = doc_["camera"];
   if (cams.is_array())
@@ -73,6 +78,23 @@ std::string Writer::run() {
 }
 
 void Writer::fail(const std::string& path, const std::string& msg) const { throw LoadError(path + ": " + msg); }
+
+void Writer::find_inline_materials() {
+  if (!doc_.contains("materials")) return;
+  std::map<std::string, std::vector<std::string>> users;  // material -> the shapes using it
+  auto visit = [&](const json& shapes, auto& self) -> void {
+    for (const json& s : shapes) {
+      if (s.contains("material") && s["material"].is_string()) users[s["material"].get<std::string>()].push_back(s.value("name", ""));
+      if (s.contains("shapes")) self(s["shapes"], self);
+    }
+  };
+  if (doc_.contains("shapes")) visit(doc_["shapes"], visit);
+  for (auto it = doc_["materials"].begin(); it != doc_["materials"].end(); ++it) {
+    const auto u = users.find(it.key());
+    const bool own = u != users.end() && u->second.size() == 1 && u->second[0] == it.key();
+    if (it.value().contains("emission") || own) inline_materials_.insert(it.key());
+  }
+}
 
 std::string Writer::unique_id(const std::string& name, const std::string& kind, const std::string& path) {
   std::string id = name;
@@ -155,6 +177,35 @@ void Writer::bsdf(pugi::xml_node parent, const json& m, const std::string& path,
     if (k == "tint") k = "specular_reflectance";
     value(n, k, it.value(), p);
   }
+}
+
+void Writer::medium(pugi::xml_node scene, const json& m, const std::string& path, const std::string& id) {
+  pugi::xml_node n = add(scene, "medium");
+  attr(n, "type", m["type"].get<std::string>());
+  attr(n, "id", id);
+  for (auto it = m.begin(); it != m.end(); ++it) {
+    const std::string k = it.key(), p = path + "/" + k;
+    const json& v = it.value();
+    if (k == "type") continue;
+    if (k == "phase") {
+      pugi::xml_node ph = add(n, "phase");
+      attr(ph, "type", v["type"].get<std::string>());
+      if (v.contains("g")) typed(ph, "float", "g", num(v["g"].get<double>()));
+    } else if (v.is_object()) {  // a volume: a grid (its file, under to_world) or a constant
+      pugi::xml_node vol = add(n, "volume", k);
+      attr(vol, "type", v["type"].get<std::string>());
+      if (v.contains("filename")) typed(vol, "string", "filename", v["filename"].get<std::string>());
+      if (v.contains("to_world")) typed(add(vol, "transform", "to_world"), "matrix", "", nums(v["to_world"]));
+      if (v.contains("value")) value(vol, "value", v["value"], p + "/value");
+    } else {
+      value(n, k, v, p);
+    }
+  }
+}
+
+void Writer::medium_ref(pugi::xml_node parent, const std::string& side, const json& name, const std::string& path) {
+  if (!name.is_string() || !medium_ids_.count(name.get<std::string>())) fail(path, "names no medium of /media");
+  attr(add(parent, "ref", side), "id", medium_ids_.at(name.get<std::string>()));
 }
 
 void Writer::transform(pugi::xml_node parent, const json& t, const std::string& path) {
