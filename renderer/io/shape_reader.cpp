@@ -13,6 +13,7 @@
 #include "renderer/io/serialized_file.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/shapes/cylinder_mesh.h"
+#include "renderer/shapes/sphere_mesh.h"
 #include "renderer/shapes/disk_mesh.h"
 #include "renderer/shapes/mesh_normals.h"
 
@@ -50,9 +51,12 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     rd.object(s, p, {"name", "type", "center", "radius", "material", "interior", "exterior"}, {"material"});
     shape.kind = Shape::Kind::sphere;
     // Mitsuba's sphere: the unit sphere at the origin.
-    shape.a = scene.params.add(prefix + "center", rd.vec3_or(s, "center", p, glm::vec3(0.f)));
-    shape.b = scene.params.add(prefix + "radius", s.contains("radius") ? rd.positive(s["radius"], p + "/radius") : 1.f, Domain::positive());
+    const glm::vec3 center = rd.vec3_or(s, "center", p, glm::vec3(0.f));
+    const float radius = s.contains("radius") ? rd.positive(s["radius"], p + "/radius") : 1.f;
     shape.material = material_ref(s["material"], p + "/material");
+    if (in_group_) return sphere_member(shape, center, radius);
+    shape.a = scene.params.add(prefix + "center", center);
+    shape.b = scene.params.add(prefix + "radius", radius, Domain::positive());
   } else if (type == "quad") {
     rd.object(s, p, {"name", "type", "corner", "edge_u", "edge_v", "material", "interior", "exterior"}, {"material"});
     shape.kind = Shape::Kind::quad;
@@ -145,6 +149,18 @@ Shape ShapeReader::quad_member(Shape shape, const glm::vec3& corner, const glm::
   return shape;
 }
 
+// A sphere in a group: its tessellation (renderer/shapes/sphere_mesh.h) at its centre and radius.
+Shape ShapeReader::sphere_member(Shape shape, const glm::vec3& center, float radius) {
+  shape.kind = Shape::Kind::mesh;
+  shape.mesh = uint32_t(scene.meshes.size());
+  ObjFile m;
+  static_cast<TriangleMesh&>(m) = sphere_mesh();
+  for (glm::vec3& v : m.positions) v = center + radius * v;
+  scene.meshes.emplace_back();
+  use_mesh(std::move(m), shape.material, scene.meshes.back());
+  return shape;
+}
+
 // A smooth mesh's normals as the block shapes.NAME.normals (per vertex, as Mitsuba's `normals`),
 // when each vertex has one normal at all its corners (a file's `vn` may split them: then none).
 void ShapeReader::add_normals_block(const std::string& prefix, Mesh& mesh) {
@@ -203,8 +219,8 @@ void ShapeReader::read_group(const json& s, const std::string& p, const std::str
     const json& m = list[i];
     if (!m.is_object() || !m.contains("type")) rd.fail(q + "/type", "required key is missing");
     const std::string type = rd.string(m["type"], q + "/type");
-    if (type != "mesh" && type != "disk" && type != "cylinder" && type != "quad")
-      rd.fail(q + "/type", "a group holds meshes (mesh, disk, cylinder) and quads, not \"" + type + "\"");
+    if (type != "mesh" && type != "disk" && type != "cylinder" && type != "quad" && type != "sphere")
+      rd.fail(q + "/type", "a group holds meshes (mesh, disk, cylinder), quads and spheres, not \"" + type + "\"");
     if (m.contains("interior") || m.contains("exterior")) rd.fail(q, "a group's shapes hold no media");
     const Shape member = read(m, q, name + "." + std::to_string(i), type, "");
     for (uint32_t f : scene.meshes[member.mesh].face_materials)

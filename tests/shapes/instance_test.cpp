@@ -164,7 +164,7 @@ TEST_CASE("an instance's matrix (shear, non-uniform scale) renders as a mesh wit
 
 TEST_CASE("groups and instances refuse what they cannot hold, naming the key", "[instance]") {
   json doc = bunnies(true);
-  doc["shapes"][0]["shapes"][0] = {{"type", "sphere"}, {"material", "clay"}};
+  doc["shapes"][0]["shapes"][0] = {{"type", "group"}, {"shapes", json::array()}};
   CHECK_THAT(load_error(doc), Catch::Contains("/shapes/0 (g)/shapes/0/type") && Catch::Contains("a group holds meshes"));
   doc = bunnies(true);
   doc["shapes"][0]["shapes"][0]["material"] = "panel";
@@ -249,4 +249,35 @@ TEST_CASE("rectangles and cubes in a shapegroup render as the same shapes placed
   INFO("mean |difference| / mean " << diff / sum);
   CHECK(sum > 0);
   CHECK(diff / sum < 2e-3);
+}
+
+TEST_CASE("spheres in a shapegroup render as the same analytic spheres, their UVs included", "[instance][mitsuba]") {
+  // A group's sphere is its 256 x 128 tessellation (outline within 8e-5 radii, radial normals,
+  // Mitsuba's UVs): under a checkerboard, instanced twice against the analytic spheres placed directly.
+  TempDir t("dray-instance-spheres-");
+  auto scene = [&](const std::string& shapes) {
+    return load_scene(t.write("s.xml", R"(<scene version="3.0.0">
+  <sensor type="perspective"><float name="fov" value="40"/><transform name="to_world"><lookat origin="1, 3, 6" target="0, 0.5, 0" up="0, 1, 0"/></transform>
+    <film type="hdrfilm"><integer name="width" value="48"/><integer name="height" value="32"/><rfilter type="box"/></film>
+    <sampler type="independent"><integer name="sample_count" value="16"/></sampler></sensor>
+  <integrator type="path"><integer name="max_depth" value="3"/></integrator>
+  <emitter type="point"><point name="position" x="2" y="4" z="3"/><rgb name="intensity" value="30"/></emitter>
+  <bsdf type="diffuse" id="checks"><texture type="checkerboard" name="reflectance"><transform name="to_uv"><scale x="8" y="4"/></transform></texture></bsdf>)" +
+                                      shapes + "\n</scene>"));
+  };
+  const Scene instanced = scene(R"(<shape type="shapegroup" id="g"><shape type="sphere"><float name="radius" value="0.5"/><ref id="checks"/></shape></shape>
+    <shape type="instance"><ref id="g"/><transform name="to_world"><translate x="-0.7" y="0.5"/></transform></shape>
+    <shape type="instance"><ref id="g"/><transform name="to_world"><scale value="1.4"/><translate x="0.8" y="0.7" z="-0.5"/></transform></shape>)");
+  const Scene direct = scene(R"(<shape type="sphere"><float name="radius" value="0.5"/><transform name="to_world"><translate x="-0.7" y="0.5"/></transform><ref id="checks"/></shape>
+    <shape type="sphere"><float name="radius" value="0.7"/><point name="center" x="0.8" y="0.7" z="-0.5"/><ref id="checks"/></shape>)");
+  REQUIRE(instanced.instances.size() == 2);
+  const Image a = render_local(instanced, 2), b = render_local(direct, 2);
+  double diff = 0, sum = 0;
+  for (size_t i = 0; i < a.data.size(); ++i) {
+    diff += std::fabs(a.data[i] - b.data[i]);
+    sum += a.data[i];
+  }
+  INFO("mean |difference| / mean " << diff / sum);
+  CHECK(sum > 0);
+  CHECK(diff / sum < 5e-3);
 }
