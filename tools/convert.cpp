@@ -56,12 +56,12 @@ int run_convert(const mpi::Context& ctx, const ConvertArgs& args) {
     if (!ctx.is_root()) return;
     json doc = read_scene_document(args.scene.scene, args.scene.defines(), warnings);
     for (const std::string& o : args.scene.overrides()) apply_override(doc, o);
-    load_scene(doc, args.scene.scene, false);  // the document must load: errors now, not at render time
+    const Scene scene = load_scene(doc, args.scene.scene, false);  // the document must load: errors now, not at render time
     rebase_files(doc, args.scene.scene, args.output);
     const bool xml = fs::path(args.output).extension() == ".xml";
     std::string text;
     try {
-      text = xml ? mitsuba::write_xml(doc, warnings) : doc.dump(2) + "\n";
+      text = xml ? mitsuba::write_xml(doc, warnings, scene, args.output) : doc.dump(2) + "\n";
     } catch (const LoadError& e) {
       throw LoadError(args.scene.scene + ": " + e.what());  // the place in the document, in its file
     }

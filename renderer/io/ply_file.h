@@ -7,6 +7,10 @@
 // every count against the file's size and every index against the vertices.
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 #include "renderer/io/obj_file.h"
 
@@ -15,5 +19,16 @@ namespace dray {
 // Throws LoadError(where + problem), the problem naming the header or ASCII line, or the byte
 // where a binary file ends early.
 ObjFile read_ply_file(const std::filesystem::path& file, const std::string& where);
+
+// A triangle mesh as a PLY file holds it: per vertex a position, a normal and texture coordinates
+// (each of the last two for every vertex, or none), and 3 indices per triangle.
+struct PlyMesh {
+  std::vector<glm::vec3> positions, normals;
+  std::vector<glm::vec2> uvs;
+  std::vector<uint32_t> indices;
+};
+
+// Writes it as binary little-endian PLY (x y z [nx ny nz] [u v], vertex_indices), atomically.
+void write_ply_file(const std::filesystem::path& file, const PlyMesh& m);
 
 }  // namespace dray

@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include "../temp_dir.h"
+#include "tests/image_difference.h"
+#include "renderer/core/atomic_file.h"
 #include "renderer/io/mitsuba/xml_writer.h"
 #include "renderer/io/vol_file.h"
 #include "tests/io/mitsuba_scenes.h"
@@ -162,6 +164,31 @@ TEST_CASE("a native JSON scene written as XML renders bitwise as itself; clip pl
   through_xml(t, doc, warnings);
   REQUIRE(warnings.size() == 2);
   CHECK_THAT(warnings[0], Catch::Contains("/camera: dray's clip planes 0 and infinity have no Mitsuba form"));
+}
+
+TEST_CASE("a mesh of its OBJ file's materials: one PLY file per material, rendering as the JSON scene", "[mitsuba]") {
+  TempDir t("dray-mitsuba-writer-obj-");
+  t.write("box.mtl", "newmtl white\nKd 0.7 0.7 0.7\nnewmtl lamp\nKd 0 0 0\nKe 5 4 3\nnewmtl red\nKd 0.6 0.1 0.1\n");
+  t.write("box.obj",
+          "mtllib box.mtl\nv -1 0 -1\nv 1 0 -1\nv 1 0 1\nv -1 0 1\nv -0.3 1.5 -0.3\nv 0.3 1.5 -0.3\nv 0.3 1.5 0.3\nv -0.3 1.5 0.3\n"
+          "v 0 0.3 0\nusemtl white\nf 1 4 3\nf 1 3 2\nusemtl lamp\nf 5 6 7\nf 5 7 8\nusemtl red\nf 1 2 9\nf 2 3 9\nf 3 4 9\nf 4 1 9\n");
+  const json doc = json::parse(R"({"camera": {"origin": [0, 1, 4], "target": [0, 0.5, 0], "fov_y": 45, "width": 24, "height": 16,
+      "near_clip": 0.01, "far_clip": 10000}, "render": {"spp": 8, "max_depth": 3},
+      "shapes": [{"name": "box", "type": "mesh", "file": "box.obj", "transform": {"translate": [0.1, 0, 0]}}]})");
+  std::vector<std::string> warnings;
+  const Scene native = load_scene(doc, (t.dir / "s.json").string(), false);
+  const std::string xml = (t.dir / "out.xml").string();
+  write_text_file(xml, mitsuba::write_xml(doc, warnings, native, xml));
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Catch::Contains("/shapes/0: its faces take its OBJ file's materials") && Catch::Contains("3 PLY files"));
+  CHECK(std::filesystem::exists(t.dir / "out_box_2.ply"));
+  const Scene written = load_scene(xml);
+  CHECK(written.shapes.size() == 3);
+  CHECK(written.params.get_vec3(written.params.find("materials.box_1.emission")->slot) == glm::vec3(5, 4, 3));
+  const Image a = render(load_scene(doc, (t.dir / "s.json").string())), b = render(written);
+  const double d = relative_difference(a, b);  // infinite where nothing is lit
+  INFO("mean |difference| / mean " << d);
+  CHECK(d < 1e-3);
 }
 
 TEST_CASE("what Mitsuba XML cannot hold is refused with its place in the document", "[mitsuba]") {

@@ -1,6 +1,7 @@
 #pragma once
 // The XML writer's pieces (renderer/io/mitsuba/xml_writer.h is its entry point): values, textures
 // and BSDFs in xml_writer.cpp, the sensors, integrator, shapes and lights in writer_objects.cpp.
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -10,10 +11,15 @@
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
 
+namespace dray {
+struct Scene;
+}
+
 namespace dray::mitsuba {
 
 // The shortest text that reads back as the same double; several, comma-separated.
 std::string num(double v);
+std::string num(float v);  // a float's shortest text
 std::string nums(const nlohmann::json& a);
 bool is_triple(const nlohmann::json& v);
 // A triple as the scene holds it: in float (so that sums of its values are exact in double).
@@ -21,7 +27,11 @@ glm::dvec3 float_triple(const nlohmann::json& v);
 
 class Writer {
  public:
-  Writer(const nlohmann::json& doc, std::vector<std::string>& warnings) : doc_(doc), warnings_(warnings) {}
+  // scene, xml_file: the loaded document and where the XML goes, for meshes whose faces take
+  // their OBJ file's materials (written beside it as one PLY file per material).
+  Writer(const nlohmann::json& doc, std::vector<std::string>& warnings, const Scene* scene = nullptr,
+         std::filesystem::path xml_file = {})
+      : doc_(doc), warnings_(warnings), scene_(scene), xml_file_(std::move(xml_file)) {}
   std::string run();
 
  private:
@@ -57,6 +67,9 @@ class Writer {
   void shape(pugi::xml_node parent, const json& s, const std::string& path);
   void emitter(pugi::xml_node shape, const std::string& material, const std::string& path);
   void light(pugi::xml_node scene, const json& l, const std::string& path);
+  // A mesh of its OBJ file's materials (renderer/io/mitsuba/writer_meshes.cpp).
+  void obj_parts(pugi::xml_node parent, const json& s, const std::string& path, const std::string& name);
+  void obj_material(pugi::xml_node shape, const std::string& name);
 
   // Mitsuba's ids are one namespace: a name taken by an earlier texture, BSDF, sensor, shape or
   // light gets its kind appended (said in a warning). The id each named object was given, by kind.
@@ -70,6 +83,8 @@ class Writer {
 
   const json& doc_;
   std::vector<std::string>& warnings_;
+  const Scene* scene_;
+  std::filesystem::path xml_file_;
   json textures_ = json::object();
 };
 

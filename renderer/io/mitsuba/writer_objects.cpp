@@ -117,7 +117,10 @@ void Writer::shape(pugi::xml_node parent, const json& s, const std::string& path
     const std::string file = s["file"].get<std::string>();
     const std::string ext = file.size() > 4 ? file.substr(file.rfind('.') + 1) : "";
     if (ext != "obj" && ext != "ply" && ext != "serialized") fail(path + "/file", "Mitsuba reads obj, ply and serialized meshes, not ." + ext);
-    if (!s.contains("material")) fail(path + "/material", "a mesh's OBJ materials have no Mitsuba form: give it one material");
+    if (!s.contains("material")) {  // its OBJ file's materials: a PLY file per material
+      parent.remove_child(n);
+      return obj_parts(parent, s, path, s.value("name", "shape" + path.substr(path.rfind('/') + 1)));
+    }
     attr(n, "type", ext);
     typed(n, "string", "filename", file);
     for (const char* key : {"face_normals", "flip_tex_coords"})

@@ -31,7 +31,17 @@ glm::dvec3 float_triple(const json& v) {
   return {float(v[0].get<double>()), float(v[1].get<double>()), float(v[2].get<double>())};
 }
 
+std::string num(float v) {
+  char b[32];
+  const auto r = std::to_chars(b, b + sizeof b, v);
+  return std::string(b, r.ptr);
+}
+
 std::string write_xml(const json& doc, std::vector<std::string>& warnings) { return Writer(doc, warnings).run(); }
+
+std::string write_xml(const json& doc, std::vector<std::string>& warnings, const Scene& scene, const std::filesystem::path& xml_file) {
+  return Writer(doc, warnings, &scene, xml_file).run();
+}
 
 namespace {
 
