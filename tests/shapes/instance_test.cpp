@@ -51,6 +51,19 @@ json bunnies(bool instanced, const json& transforms = kTransforms, const std::st
 
 Scene load(const json& doc) { return load_scene(doc, kScenes + "instances.json"); }
 
+// A Mitsuba scene of `shapes` (and `bsdf`, declared first) under a point light, 48 × 32 at 16 spp,
+// seen from (1, 3, 6) looking at `target`.
+Scene lit_xml_scene(const TempDir& t, const std::string& target, const std::string& bsdf, const std::string& shapes) {
+  return load_scene(t.write("s.xml", R"(<scene version="3.0.0">
+  <sensor type="perspective"><float name="fov" value="40"/><transform name="to_world"><lookat origin="1, 3, 6" target=")" + target +
+                                         R"(" up="0, 1, 0"/></transform>
+    <film type="hdrfilm"><integer name="width" value="48"/><integer name="height" value="32"/><rfilter type="box"/></film>
+    <sampler type="independent"><integer name="sample_count" value="16"/></sampler></sensor>
+  <integrator type="path"><integer name="max_depth" value="3"/></integrator>
+  <emitter type="point"><point name="position" x="2" y="4" z="3"/><rgb name="intensity" value="30"/></emitter>
+  )" + bsdf + shapes + "\n</scene>"));
+}
+
 size_t differing(const Image& a, const Image& b) {
   size_t n = 0;
   for (size_t i = 0; i < a.data.size(); ++i) n += a.data[i] != b.data[i];
@@ -217,15 +230,7 @@ TEST_CASE("rectangles and cubes in a shapegroup render as the same shapes placed
   // A group's quads become two triangles each (the same surface, uv and normal): the instanced
   // cube and rectangle against Mitsuba's analytic ones under the same to_world.
   TempDir t("dray-instance-quads-");
-  auto scene = [&](const std::string& shapes) {
-    return load_scene(t.write("q.xml", R"(<scene version="3.0.0">
-  <sensor type="perspective"><float name="fov" value="40"/><transform name="to_world"><lookat origin="1, 3, 6" target="0, 0, 0" up="0, 1, 0"/></transform>
-    <film type="hdrfilm"><integer name="width" value="48"/><integer name="height" value="32"/><rfilter type="box"/></film>
-    <sampler type="independent"><integer name="sample_count" value="16"/></sampler></sensor>
-  <integrator type="path"><integer name="max_depth" value="3"/></integrator>
-  <emitter type="point"><point name="position" x="2" y="4" z="3"/><rgb name="intensity" value="30"/></emitter>
-  <bsdf type="diffuse" id="grey"/>)" + shapes + "\n</scene>"));
-  };
+  auto scene = [&](const std::string& shapes) { return lit_xml_scene(t, "0, 0, 0", R"(<bsdf type="diffuse" id="grey"/>)", shapes); };
   const std::string xf = R"(<transform name="to_world"><rotate y="1" angle="25"/><translate x="0.3" y="0.5"/></transform>)";
   const std::string floor = R"(<shape type="rectangle"><transform name="to_world"><rotate x="1" angle="-90"/><scale value="4"/></transform><ref id="grey"/></shape>)";
   const Scene instanced = scene(floor + R"(<shape type="shapegroup" id="g"><shape type="cube"><transform name="to_world"><scale value="0.5"/></transform><ref id="grey"/></shape>
@@ -244,16 +249,9 @@ TEST_CASE("spheres in a shapegroup render as the same analytic spheres, their UV
   // A group's sphere is its 256 x 128 tessellation (outline within 8e-5 radii, radial normals,
   // Mitsuba's UVs): under a checkerboard, instanced twice against the analytic spheres placed directly.
   TempDir t("dray-instance-spheres-");
-  auto scene = [&](const std::string& shapes) {
-    return load_scene(t.write("s.xml", R"(<scene version="3.0.0">
-  <sensor type="perspective"><float name="fov" value="40"/><transform name="to_world"><lookat origin="1, 3, 6" target="0, 0.5, 0" up="0, 1, 0"/></transform>
-    <film type="hdrfilm"><integer name="width" value="48"/><integer name="height" value="32"/><rfilter type="box"/></film>
-    <sampler type="independent"><integer name="sample_count" value="16"/></sampler></sensor>
-  <integrator type="path"><integer name="max_depth" value="3"/></integrator>
-  <emitter type="point"><point name="position" x="2" y="4" z="3"/><rgb name="intensity" value="30"/></emitter>
-  <bsdf type="diffuse" id="checks"><texture type="checkerboard" name="reflectance"><transform name="to_uv"><scale x="8" y="4"/></transform></texture></bsdf>)" +
-                                      shapes + "\n</scene>"));
-  };
+  const std::string checks =
+      R"(<bsdf type="diffuse" id="checks"><texture type="checkerboard" name="reflectance"><transform name="to_uv"><scale x="8" y="4"/></transform></texture></bsdf>)";
+  auto scene = [&](const std::string& shapes) { return lit_xml_scene(t, "0, 0.5, 0", checks, shapes); };
   const Scene instanced = scene(R"(<shape type="shapegroup" id="g"><shape type="sphere"><float name="radius" value="0.5"/><ref id="checks"/></shape></shape>
     <shape type="instance"><ref id="g"/><transform name="to_world"><translate x="-0.7" y="0.5"/></transform></shape>
     <shape type="instance"><ref id="g"/><transform name="to_world"><scale value="1.4"/><translate x="0.8" y="0.7" z="-0.5"/></transform></shape>)");

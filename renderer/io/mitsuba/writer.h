@@ -1,6 +1,7 @@
 #pragma once
 // The XML writer's pieces (renderer/io/mitsuba/xml_writer.h is its entry point): values, textures
 // and BSDFs in xml_writer.cpp, the sensors, integrator, shapes and lights in writer_objects.cpp.
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -69,7 +70,7 @@ class Writer {
   void light(pugi::xml_node scene, const json& l, const std::string& path);
   // A mesh of its OBJ file's materials (renderer/io/mitsuba/writer_meshes.cpp).
   void obj_parts(pugi::xml_node parent, const json& s, const std::string& path, const std::string& name);
-  void obj_material(pugi::xml_node shape, const std::string& name);
+  void obj_material(pugi::xml_node shape, uint32_t material);
 
   // Mitsuba's ids are one namespace: a name taken by an earlier texture, BSDF, sensor, shape or
   // light gets its kind appended (said in a warning). The id each named object was given, by kind.

@@ -51,7 +51,7 @@ void Writer::obj_parts(pugi::xml_node parent, const json& s, const std::string& 
     if (!tj.empty()) transform(n, tj, path + "/transform");
     const std::string& mat = scene_->materials[material].name;
     if (doc_.contains("materials") && doc_["materials"].contains(mat)) emitter(n, mat, path + "/materials");  // named by the scene
-    else obj_material(n, mat);
+    else obj_material(n, material);
     ++part;
   }
   warnings_.push_back(path + ": its faces take its OBJ file's materials (Mitsuba reads no .mtl): written as " +
@@ -59,7 +59,9 @@ void Writer::obj_parts(pugi::xml_node parent, const json& s, const std::string& 
 }
 
 // An OBJ file's own material as the loader made it: diffuse (its Kd), emitting its Ke or Ka.
-void Writer::obj_material(pugi::xml_node shape, const std::string& name) {
+void Writer::obj_material(pugi::xml_node shape, uint32_t material) {
+  const Material& m = scene_->materials[material];
+  const std::string& name = m.name;
   auto colour = [&](const char* key) {
     const auto e = scene_->params.find("materials." + name + "." + key);
     if (!e) fail("/materials", "the loaded scene has no parameter materials." + name + "." + key);
@@ -69,12 +71,10 @@ void Writer::obj_material(pugi::xml_node shape, const std::string& name) {
   pugi::xml_node b = add(shape, "bsdf");
   attr(b, "type", "diffuse");
   typed(b, "rgb", "reflectance", colour("reflectance"));
-  for (const Material& m : scene_->materials)
-    if (m.name == name && m.emissive) {
-      pugi::xml_node e = add(shape, "emitter");
-      attr(e, "type", "area");
-      typed(e, "rgb", "radiance", colour("emission"));
-    }
+  if (!m.emissive) return;
+  pugi::xml_node e = add(shape, "emitter");
+  attr(e, "type", "area");
+  typed(e, "rgb", "radiance", colour("emission"));
 }
 
 }  // namespace dray::mitsuba

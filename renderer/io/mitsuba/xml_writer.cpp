@@ -11,11 +11,19 @@ namespace dray::mitsuba {
 
 using nlohmann::json;
 
-std::string num(double v) {
+namespace {
+
+template <class F>
+std::string shortest(F v) {
   char b[32];
   const auto r = std::to_chars(b, b + sizeof b, v);
   return std::string(b, r.ptr);
 }
+
+}  // namespace
+
+std::string num(double v) { return shortest(v); }
+std::string num(float v) { return shortest(v); }
 
 std::string nums(const json& a) {
   std::string out;
@@ -29,12 +37,6 @@ bool is_triple(const json& v) {
 
 glm::dvec3 float_triple(const json& v) {
   return {float(v[0].get<double>()), float(v[1].get<double>()), float(v[2].get<double>())};
-}
-
-std::string num(float v) {
-  char b[32];
-  const auto r = std::to_chars(b, b + sizeof b, v);
-  return std::string(b, r.ptr);
 }
 
 std::string write_xml(const json& doc, std::vector<std::string>& warnings) { return Writer(doc, warnings).run(); }
