@@ -184,6 +184,14 @@ void Scene::build_geometry() {
         geoms.push_back({Vec3<float>(params.get_vec3(s.a)), Vec3<float>(params.get_vec3(s.b)),
                          Vec3<float>(params.get_vec3(s.c)), PrimGeom::quad});
         break;
+      case Shape::Kind::sdf: {
+        const SdfGrid& g = *sdf_grids[s.grid];
+        for (size_t k = 0; k < g.voxels.size(); ++k) {
+          refs.push_back({si, g.voxels[k]});
+          geoms.push_back(sdf_voxel_geom(g, k));
+        }
+        break;
+      }
       case Shape::Kind::mesh: {
         Mesh& m = meshes[s.mesh];
         if (m.edges.empty()) m.edges = mesh_edges(m);  // topology: built once

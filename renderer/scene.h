@@ -2,6 +2,7 @@
 // The scene as the kernel sees it: materials, shapes, lights and camera, whose continuous
 // values are slots in the parameter table, plus the float geometry the BVH is built over.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "renderer/media/medium.h"
 #include "renderer/integrators/aov.h"
 #include "renderer/sensors/camera.h"
+#include "renderer/shapes/sdf_grid.h"
 #include "renderer/shapes/transform.h"
 #include "renderer/sensors/pixel_filter.h"
 #include "renderer/textures/texture.h"
@@ -72,14 +74,15 @@ struct Mesh {
 };
 
 struct Shape {
-  enum class Kind { sphere, quad, mesh };
+  enum class Kind { sphere, quad, mesh, sdf };
   std::string name;
   Kind kind = Kind::sphere;
-  uint32_t material = 0;  // sphere and quad; meshes use face_materials
+  uint32_t material = 0;  // sphere, quad and sdf; meshes use face_materials
   Slot a = kNoSlot;       // sphere: center; quad: corner
   Slot b = kNoSlot;       // sphere: radius; quad: edge_u
   Slot c = kNoSlot;       // quad: edge_v
   uint32_t mesh = 0;      // index into Scene::meshes
+  uint32_t grid = 0;      // sdf (Mitsuba's sdfgrid): index into Scene::sdf_grids
   Transform transform;    // meshes
   int light = -1;         // index into Scene::lights when emissive
   // The media inside (against the geometric normal) and outside: indices into Scene::media, or -1
@@ -165,6 +168,8 @@ struct Scene {
   std::vector<Material> materials;
   std::vector<Shape> shapes;
   std::vector<Mesh> meshes;
+  // Constant grids, shared by the scene's copies: their BVH primitives point at them.
+  std::vector<std::shared_ptr<const SdfGrid>> sdf_grids;
   std::vector<Light> lights;
   int environment = -1;  // index of the environment light, if any
   std::vector<Medium> media;

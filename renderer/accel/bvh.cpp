@@ -8,6 +8,7 @@
 
 #include "renderer/accel/intersect.h"
 #include "renderer/core/simd4.h"
+#include "renderer/shapes/sdf_grid.h"
 
 namespace dray {
 
@@ -19,7 +20,10 @@ float Aabb::half_area() const {
 Aabb bounds_of(const PrimGeom& g) {
   Aabb b;
   glm::vec3 a = to_glm(g.a);
-  if (g.kind == PrimGeom::sphere) {
+  if (g.kind == PrimGeom::voxel) {
+    b.grow(a);
+    b.grow(to_glm(g.b));
+  } else if (g.kind == PrimGeom::sphere) {
     glm::vec3 r(g.b.x);
     b.grow(a - r);
     b.grow(a + r);
@@ -34,6 +38,11 @@ Aabb bounds_of(const PrimGeom& g) {
 }
 
 bool intersect_prim(const PrimGeom& g, const Ray& ray, float t_min, float t_max, float& t) {
+  if (g.kind == PrimGeom::voxel) {
+    uint32_t voxel = 0;
+    const SdfGrid* grid = sdf_voxel_grid(g, voxel);
+    return intersect_sdf_voxel(*grid, voxel, ray, t_min, t_max, t);
+  }
   Vec3<float> o(ray.o), d(ray.d);
   PrimHit<float> h;
   bool hit = g.kind == PrimGeom::sphere
@@ -166,12 +175,12 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
     if (cur.count > 0) {
       const LeafPack& p = leaves_[cur.child];
       const v4 ts = hit_leaf(p, wr, t_min, bound);
-      // The lanes hit (most leaves: none), and the spheres, each tested on its own.
-      for (unsigned lanes = lanes_set(ts < splat(INFINITY)) | p.spheres; lanes; lanes &= lanes - 1) {
+      // The lanes hit (most leaves: none), and the spheres and voxels, each tested on its own.
+      for (unsigned lanes = lanes_set(ts < splat(INFINITY)) | p.singles; lanes; lanes &= lanes - 1) {
         const unsigned k = unsigned(__builtin_ctz(lanes));
         const uint32_t i = p.first + k;
         float t = ts[k];
-        if (p.spheres & (1u << k) && !intersect_prim(geoms_[i], ray, t_min, bound, t)) continue;
+        if (p.singles & (1u << k) && !intersect_prim(geoms_[i], ray, t_min, bound, t)) continue;
         // A found hit admits a tie at its distance, which the lower index wins.
         // (The lanes were tested against the bound before this leaf's earlier hits lowered it.)
         if (t < INFINITY && (!found || t < t_max || (t == t_max && order_[i] < order_[hit.prim]))) {

@@ -1,5 +1,5 @@
 #pragma once
-// A bounding volume hierarchy over spheres, quads and triangles: a binned-SAH binary build,
+// A bounding volume hierarchy over spheres, quads, triangles and SDF voxels: a binned-SAH binary build,
 // collapsed into a 4-wide tree whose nodes hold their children's boxes as structure-of-arrays,
 // tested in one SIMD step (Wald et al., "Embree", 2014). It answers "which primitive, at what
 // distance" and "is this segment blocked"; derivatives never pass through it (DESIGN.md
@@ -50,9 +50,10 @@ struct PrimRef {
 
 // Float geometry of one primitive, in world space.
 struct PrimGeom {
-  enum Kind : uint32_t { triangle, quad, sphere };
+  enum Kind : uint32_t { triangle, quad, sphere, voxel };
   Vec3<float> a, b, c;  // triangle: v0, v1 - v0, v2 - v0; quad: corner, edge_u, edge_v;
-                        // sphere: centre, (radius, 0, 0), unused
+                        // sphere: centre, (radius, 0, 0), unused; voxel (an sdfgrid's,
+                        // renderer/shapes/sdf_grid.h): its box's lo and hi, its index and grid
   Kind kind = triangle;
 };
 
@@ -124,12 +125,12 @@ class Bvh {
   static_assert(sizeof(Node) == 128);
 
   // A leaf's triangles and quads as structure-of-arrays, tested four at a time (Möller–Trumbore,
-  // the same float operations as intersect_prim, so the same distances); a sphere's lane is
-  // tested on its own. Lanes past the leaf's count are degenerate (never hit).
+  // the same float operations as intersect_prim, so the same distances); a sphere's or a voxel's
+  // lane is tested on its own. Lanes past the leaf's count are degenerate (never hit).
   struct alignas(16) LeafPack {
     float a[3][4], e1[3][4], e2[3][4];  // [axis][lane]
     uint32_t first;                     // the leaf's first primitive
-    uint8_t count, quads, spheres;      // primitive count; lane bit masks
+    uint8_t count, quads, singles;      // primitive count; lane bit masks (singles: spheres, voxels)
     uint8_t pad[9];
   };
   static_assert(sizeof(LeafPack) == 160);

@@ -233,9 +233,10 @@ struct Collapser {
     p.count = uint8_t(count);
     for (uint32_t k = 0; k < count; ++k) {
       const PrimGeom& g = geoms[first + k];
-      if (g.kind == PrimGeom::sphere) p.spheres |= uint8_t(1u << k);
+      const bool single = g.kind == PrimGeom::sphere || g.kind == PrimGeom::voxel;
+      if (single) p.singles |= uint8_t(1u << k);
       if (g.kind == PrimGeom::quad) p.quads |= uint8_t(1u << k);
-      if (g.kind == PrimGeom::sphere) continue;  // its lane stays degenerate
+      if (single) continue;  // its lane stays degenerate
       for (int a = 0; a < 3; ++a) {
         p.a[a][k] = g.a[a];
         p.e1[a][k] = g.b[a];

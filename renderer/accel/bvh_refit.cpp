@@ -27,7 +27,7 @@ double Bvh::refit_boxes() {
   for (LeafPack& p : leaves_)
     for (uint32_t k = 0; k < p.count; ++k) {
       const PrimGeom& g = geoms_[p.first + k];
-      if (g.kind == PrimGeom::sphere) continue;
+      if (g.kind == PrimGeom::sphere || g.kind == PrimGeom::voxel) continue;
       for (int a = 0; a < 3; ++a) {
         p.a[a][k] = g.a[a];
         p.e1[a][k] = g.b[a];

@@ -38,13 +38,21 @@ bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
 namespace {
 
 // The boundary term is built for a pinhole and an orthographic camera: through a thin lens every
-// aperture point sees its own silhouettes (Mitsuba's projective integrators refuse it too).
-void check_boundary_camera(const Scene& scene) {
+// aperture point sees its own silhouettes (Mitsuba's projective integrators refuse it too). An
+// sdfgrid's silhouettes are not built (Mitsuba does not differentiate the shape either).
+void check_boundary_support(const Scene& scene) {
   if (scene.camera().kind == CameraKind::thinlens)
     throw std::runtime_error(
         "camera type thinlens: derivatives by parameters that move edges (a shape's geometry, the camera's pose, "
         "field of view, aperture or focus, a point light's position) are not supported through a thin lens; render "
         "them with a perspective camera");
+  for (const Shape& s : scene.shapes)
+    if (s.kind == Shape::Kind::sdf)
+      throw std::runtime_error("shape \"" + s.name +
+                               "\" (sdfgrid): derivatives by parameters that move edges (a shape's geometry, the "
+                               "camera's pose or field of view, a point light's position) are not supported in a scene "
+                               "with an sdfgrid, whose silhouettes are not built; appearance parameters (colours, "
+                               "textures, roughness, emission) are");
 }
 
 }  // namespace
@@ -237,7 +245,7 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
   const size_t m = wrt.size();
   BoundarySplat out;  // no sums: nothing to add (every rank decides alike)
   if (m == 0 || n <= 0 || !moves_edges(scene, wrt)) return out;
-  check_boundary_camera(scene);
+  check_boundary_support(scene);
   out.sums.assign(size_t(scene.camera().width) * size_t(scene.camera().height) * m * 3, ad::FixedSum{});
   const BoundaryPass pass(scene, window, n);
   // Per batch: its samples' (pixel offset, value) pairs; summed afterwards, exactly, in one thread.
@@ -291,7 +299,7 @@ void add_boundary_splat(Image& image, const RenderOutputs& outputs, const Tile& 
 long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const Slot> params, long n, int first,
                        int stride, int threads, std::span<ad::FixedSum> gradient) {
   if (params.empty() || n <= 0 || !moves_edges(scene, params)) return 0;
-  check_boundary_camera(scene);
+  check_boundary_support(scene);
   const BoundaryPass pass(scene, Tile{0, 0, scene.camera().width, scene.camera().height}, n);
   const Seeds seeds(scene.params.values().size(), params);
   const ParamView<ad::Var> P(scene.params, seeds);

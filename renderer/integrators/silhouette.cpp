@@ -219,6 +219,7 @@ Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t s
   for (uint32_t si = 0; si < scene.shapes.size(); ++si) {
     if (si == skip) continue;
     const Shape& s = scene.shapes[si];
+    if (s.kind == Shape::Kind::sdf) continue;  // none built: passes that need them refuse the scene
     if (s.kind == Shape::Kind::sphere) {
       if (null_sphere(scene, s)) continue;
       SilhouetteElement e;
@@ -273,6 +274,8 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
       case Shape::Kind::mesh:
         segment_edges(scene, si, add_segment);
         break;
+      case Shape::Kind::sdf:
+        break;  // none built: passes that need them refuse the scene (check_boundary_support)
     }
   }
   out.sum_weights();

@@ -19,12 +19,13 @@ struct PrimT {
   PrimGeom::Kind kind;
   Vec3<T> a, b, c;  // as in PrimGeom; sphere: centre a, radius r
   T r;
+  const SdfGrid* sdf = nullptr;  // voxel: its grid (the voxel holding a point is found from it)
 };
 
 // The primal values, without derivatives: for quantities that only steer decisions or weights.
 template <class T>
 PrimT<float> value(const PrimT<T>& p) {
-  return {p.kind, Vec3<float>(value(p.a)), Vec3<float>(value(p.b)), Vec3<float>(value(p.c)), value(p.r)};
+  return {p.kind, Vec3<float>(value(p.a)), Vec3<float>(value(p.b)), Vec3<float>(value(p.c)), value(p.r), p.sdf};
 }
 
 template <class T>
@@ -72,6 +73,8 @@ PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
       return {PrimGeom::sphere, P.vec3(s.a), {}, {}, P.scalar(s.b)};
     case Shape::Kind::quad:
       return {PrimGeom::quad, P.vec3(s.a), P.vec3(s.b), P.vec3(s.c), T(0)};
+    case Shape::Kind::sdf:
+      return {PrimGeom::voxel, {}, {}, {}, T(0), scene.sdf_grids[s.grid].get()};
     case Shape::Kind::mesh: break;
   }
   const PrimGeom g = scene.bvh.prim_geom(prim);
@@ -87,6 +90,7 @@ PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
 template <class T>
 T prim_area(const PrimT<T>& p) {
   if (p.kind == PrimGeom::sphere) return T(4.f * kPi) * p.r * p.r;
+  if (p.kind == PrimGeom::voxel) return T(0.f);  // never an emitter (Mitsuba's surface_area: 0)
   T parallelogram = length(cross(p.b, p.c));
   return p.kind == PrimGeom::quad ? parallelogram : T(0.5f) * parallelogram;
 }
@@ -105,7 +109,24 @@ SurfacePoint<float> value(const SurfacePoint<T>& s) {
 template <class T>
 Vec3<T> prim_normal(const PrimT<T>& prim, const Vec3<T>& p) {
   if (prim.kind == PrimGeom::sphere) return (p - prim.a) / prim.r;
+  if (prim.kind == PrimGeom::voxel) return sdf_normal(*prim.sdf, p);
   return normalize(cross(prim.b, prim.c));
+}
+
+// A voxel's hit in T: the grid is constant, so only the ray moves the point, which slides along
+// the surface as on its tangent plane at the float hit (to first order, exact); its normal turns
+// with it. The value is the float traversal's.
+template <class T>
+SurfacePoint<T> eval_voxel_hit(const PrimT<T>& prim, const RayT<T>& ray, const Hit& hit) {
+  T t(hit.t);
+  if constexpr (ad::is_differentiable_v<T>) {
+    const Vec3<float> pf(value(ray.o) + value(ray.d) * hit.t);
+    const Vec3<T> n(sdf_normal(*prim.sdf, pf));
+    const T along = dot(n, Vec3<T>(pf) - ray.o) / dot(n, ray.d);
+    t = t + (along - T(value(along)));
+  }
+  const Vec3<T> p = ray.o + ray.d * t;
+  return {p, prim_normal(prim, p)};
 }
 
 // Re-evaluates, in T, the hit the float traversal found: the same primitive, the same root.
@@ -114,6 +135,7 @@ Vec3<T> prim_normal(const PrimT<T>& prim, const Vec3<T>& p) {
 template <class T>
 SurfacePoint<T> eval_hit(const PrimT<T>& prim, const RayT<T>& ray, const Hit& hit, float t_min) {
   PrimHit<T> h{T(hit.t), T(0), T(0)};
+  if (prim.kind == PrimGeom::voxel) return eval_voxel_hit(prim, ray, hit);
   if constexpr (ad::is_differentiable_v<T>) {
     bool ok = prim.kind == PrimGeom::sphere
                   ? intersect_sphere(ray.o, ray.d, prim.a, prim.r, t_min, INFINITY, h)
@@ -135,6 +157,7 @@ Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim,
                        const Vec3<T>& ng) {
   const PrimRef ref = scene.bvh.prim_ref(prim);
   const Shape& s = scene.shapes[ref.shape];
+  if (s.kind == Shape::Kind::sdf) return sdf_shading_normal(*pt.sdf, p, ng);
   if (s.kind != Shape::Kind::mesh) return ng;
   const Mesh& m = scene.meshes[s.mesh];
   if (m.object_normals.empty()) return ng;
@@ -163,7 +186,8 @@ Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim,
 }
 
 // A material point of a primitive: surface coordinates that stay with the surface when its
-// parameters move (a triangle's or quad's a + u b + v c; a sphere's direction from its centre).
+// parameters move (a triangle's or quad's a + u b + v c; a sphere's direction from its centre; a
+// voxel's point itself, its grid being constant).
 struct PrimCoords {
   glm::vec2 uv{0.f};
   glm::vec3 omega{0.f};
@@ -176,6 +200,10 @@ inline bool prim_coords(const PrimT<float>& prim, const glm::vec3& p, PrimCoords
     out.omega = (p - to_glm(prim.a)) / prim.r;
     return prim.r > 0.f;
   }
+  if (prim.kind == PrimGeom::voxel) {
+    out.omega = p;
+    return true;
+  }
   const glm::vec3 rel = p - to_glm(prim.a), eb = to_glm(prim.b), ec = to_glm(prim.c);
   const float bb = glm::dot(eb, eb), bc = glm::dot(eb, ec), cc = glm::dot(ec, ec), det = bb * cc - bc * bc;
   if (!(det > 0.f)) return false;
@@ -187,6 +215,7 @@ inline bool prim_coords(const PrimT<float>& prim, const glm::vec3& p, PrimCoords
 // The material point with coordinates c, in T: it moves with the primitive.
 template <class T>
 Vec3<T> prim_point(const PrimT<T>& prim, const PrimCoords& c) {
+  if (prim.kind == PrimGeom::voxel) return Vec3<T>(c.omega);
   return prim.kind == PrimGeom::sphere ? prim.a + Vec3<T>(c.omega) * prim.r
                                        : prim.a + prim.b * T(c.uv.x) + prim.c * T(c.uv.y);
 }
@@ -209,12 +238,13 @@ inline AttributeSite attribute_site(const Scene& scene, const PrimRef& ref, glm:
 // The surface coordinates (UV) of the float point p on BVH primitive `prim`, lifted as pf, as
 // Mitsuba 3 defines them: a sphere's (φ / 2π, θ / π) about its z axis; a quad's (u, v) of
 // corner + u edge_u + v edge_v; a mesh's interpolated `vt`, else the barycentric (b1, b2). A
-// material point keeps its UV when parameters move: a float, with no derivative. `site`, when
+// material point keeps its UV when parameters move: a float, with no derivative. An sdfgrid has
+// none: (0, 0), as Mitsuba's. `site`, when
 // given, receives the point's mesh attributes.
 inline glm::vec2 surface_uv(const Scene& scene, uint32_t prim, const PrimT<float>& pf, const glm::vec3& p,
                             AttributeSite* site = nullptr) {
   PrimCoords c;
-  if (!prim_coords(pf, p, c)) return glm::vec2(0.f);
+  if (pf.kind == PrimGeom::voxel || !prim_coords(pf, p, c)) return glm::vec2(0.f);
   if (pf.kind == PrimGeom::sphere) {
     float u = std::atan2(c.omega.y, c.omega.x) * (0.5f / kPi);
     if (u < 0.f) u += 1.f;
@@ -254,6 +284,7 @@ TexCoord<T> surface_coord(const Scene& scene, uint32_t prim, const PrimT<T>& pt,
       return out;
     };
     // Nothing moves (an appearance pass, most hits): the float coordinates, with no work in T.
+    if (pt.kind == PrimGeom::voxel) return fixed_coord;  // no UV to slide
     using ad::is_constant;
     auto fixed = [](const Vec3<T>& v) { return is_constant(v.x) && is_constant(v.y) && is_constant(v.z); };
     if (fixed(p) && fixed(pt.a) && fixed(pt.b) && fixed(pt.c) && is_constant(pt.r)) return fixed_coord;

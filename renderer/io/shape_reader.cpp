@@ -127,8 +127,10 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     for (const glm::vec3& v : mesh.object_positions) flat.insert(flat.end(), {v.x, v.y, v.z});
     mesh.vertices = scene.params.add_block(prefix + "vertices", flat, {uint32_t(mesh.object_positions.size()), 3});
     add_normals_block(prefix, mesh);
+  } else if (type == "sdfgrid") {
+    shape = read_sdf_grid(s, p, shape);
   } else {
-    rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh, disk, cylinder, group or instance)");
+    rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh, disk, cylinder, sdfgrid, group or instance)");
   }
   if (s.contains("interior")) shape.interior = medium_ref(s["interior"], p + "/interior");
   if (s.contains("exterior")) shape.exterior = medium_ref(s["exterior"], p + "/exterior");

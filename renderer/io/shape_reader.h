@@ -1,6 +1,6 @@
 #pragma once
-// Reads one element of the scene's /shapes: Mitsuba 3's sphere, rectangle (`quad`), and the
-// meshes (a file's, a disk's, a cylinder's), their values parameters under `shapes.NAME.KEY`.
+// Reads one element of the scene's /shapes: Mitsuba 3's sphere, rectangle (`quad`), the meshes (a
+// file's, a disk's, a cylinder's) and sdfgrid, their values parameters under `shapes.NAME.KEY`.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -47,6 +47,7 @@ class ShapeReader {
   uint32_t add_material(const std::string& name, const glm::vec3& reflectance, const glm::vec3* emission);
   Shape quad_member(Shape shape, const glm::vec3& corner, const glm::vec3& eu, const glm::vec3& ev);
   Shape sphere_member(Shape shape, const glm::vec3& center, float radius);
+  Shape read_sdf_grid(const nlohmann::json& s, const std::string& p, Shape shape);  // renderer/io/sdf_reader.cpp
   void add_normals_block(const std::string& prefix, Mesh& mesh);
   void transform_params(const nlohmann::json& j, const std::string& p, const std::string& prefix, Transform& t, ParamTable& table);
   void bake_transform(const nlohmann::json& j, const std::string& p, Mesh& mesh);

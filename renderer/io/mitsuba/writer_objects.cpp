@@ -126,6 +126,10 @@ void Writer::shape(pugi::xml_node parent, const json& s, const std::string& path
     for (const char* key : {"face_normals", "flip_tex_coords"})
       if (s.contains(key)) typed(n, "boolean", key, s[key].get<bool>() ? "true" : "false");
     if (s.contains("shape_index")) typed(n, "integer", "shape_index", std::to_string(s["shape_index"].get<long>()));
+  } else if (type == "sdfgrid") {
+    attr(n, "type", "sdfgrid");
+    typed(n, "string", "filename", s["file"].get<std::string>());
+    if (s.contains("normals")) typed(n, "string", "normals", s["normals"].get<std::string>());
   } else if (type == "disk" || type == "cylinder") {
     attr(n, "type", type);
     if (s.contains("flip_normals")) typed(n, "boolean", "flip_normals", s["flip_normals"].get<bool>() ? "true" : "false");

@@ -325,6 +325,16 @@ void Converter::shape_objects(const pugi::xml_node& n) {
       x_.fail(n, "a sphere's to_world must keep it a sphere (rotation, uniform scale, translation)");
     if (flip) x_.fail(n, "flip_normals is not supported on spheres");
     shapes_.push_back({{"name", name}, {"type", "sphere"}, {"center", vec(apply(to_world, c, 1.0))}, {"radius", r * s}, {"material", material}});
+  } else if (type == "sdfgrid") {
+    if (emitter_node) x_.fail(emitter_node, "an sdfgrid cannot be an area emitter (as in Mitsuba)");
+    const json file = props.take("filename", "");
+    if (!file.is_string() || file.get<std::string>().empty()) x_.fail(n, "needs a filename (a grid tensor is Python-only in Mitsuba)");
+    json s = {{"name", name}, {"type", "sdfgrid"}, {"file", file_ref(n, file)}, {"material", material}};
+    const json normals = props.take("normals", "smooth");
+    if (normals != "smooth") s["normals"] = normals;
+    if (flip) x_.fail(n, "flip_normals is not supported on sdfgrids");
+    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
+    shapes_.push_back(s);
   } else if (type == "rectangle") {
     shapes_.push_back(quad(name, material, to_world, glm::dvec3(0.0), {1, 0, 0}, {0, 1, 0}, flip));
   } else if (type == "cube") {
@@ -336,7 +346,7 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     for (int f = 0; f < 6; ++f)
       shapes_.push_back(quad(name + "_" + std::to_string(f), material, to_world, faces[f][0], faces[f][1], faces[f][2], false));
   } else {
-    x_.fail(n, "unsupported shape type (supported: obj, ply, serialized, sphere, rectangle, cube, disk, cylinder, merge, shapegroup, instance)");
+    x_.fail(n, "unsupported shape type (supported: obj, ply, serialized, sphere, rectangle, cube, disk, cylinder, sdfgrid, merge, shapegroup, instance)");
   }
   for (size_t i = first; i < shapes_.size(); ++i) shapes_[i].update(media);
   props.finish("a " + type);

@@ -1,0 +1,65 @@
+// The `sdfgrid` shape of /shapes (Mitsuba 3's, renderer/shapes/sdf_grid.h): a one-channel .vol
+// file of signed distances over [0, 1]^3 in object space, its `normals` ("smooth" or
+// "analytic"), its transform (constants: no parameters, as Mitsuba's grid and to_world are not
+// differentiable).
+#include <glm/matrix.hpp>
+
+#include "renderer/io/mesh_file.h"
+#include "renderer/io/scene_loader.h"
+#include "renderer/io/shape_reader.h"
+#include "renderer/io/vol_file.h"
+
+namespace dray {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+Shape ShapeReader::read_sdf_grid(const json& s, const std::string& p, Shape shape) {
+  rd.object(s, p, {"name", "type", "file", "normals", "material", "transform", "interior", "exterior"}, {"file", "material"});
+  shape.kind = Shape::Kind::sdf;
+  shape.material = material_ref(s["material"], p + "/material");
+  if (scene.materials[shape.material].emissive)
+    rd.fail(p + "/material", "an sdfgrid cannot emit light (as Mitsuba's: it has no area to sample)");
+  SdfGrid g;
+  const std::string normals = s.contains("normals") ? rd.string(s["normals"], p + "/normals") : "smooth";
+  if (normals != "smooth" && normals != "analytic")
+    rd.fail(p + "/normals", "must be \"smooth\" or \"analytic\", got \"" + normals + "\"");
+  g.smooth = normals == "smooth";
+  g.file = rd.string(s["file"], p + "/file");
+  const fs::path file = fs::path(g.file).is_absolute() ? fs::path(g.file) : base_dir / g.file;
+  GridVolume vol;
+  try {
+    read_vol_file(file.string(), vol, g.values);
+  } catch (const LoadError& e) {
+    rd.fail(p + "/file", e.what());
+  }
+  if (vol.channels != 1) rd.fail(p + "/file", file.string() + ": an sdfgrid's grid has one channel, not " + std::to_string(vol.channels));
+  if (vol.res.x < 2 || vol.res.y < 2 || vol.res.z < 2)
+    rd.fail(p + "/file", file.string() + ": an sdfgrid's grid needs at least 2 samples along each axis");
+  g.res = vol.res;
+  // The whole transform (TRS after any matrix), as a group mesh's is baked.
+  const json& tj = s.contains("transform") ? s["transform"] : json::object();
+  const std::string tp = p + "/transform";
+  rd.object(tj, tp, {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
+  glm::dmat4 base(1.0);
+  if (tj.contains("matrix")) base = read_affine_matrix(rd, tj["matrix"], tp + "/matrix");
+  ParamTable scratch;
+  Transform t;
+  transform_params(tj, tp, "", t, scratch);
+  const TransformT<float> xf = transform_from_params(ParamView<float>(scratch), t);
+  glm::mat3 trs;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) trs[j][i] = xf.m[i][j];  // glm: [column][row]
+  const glm::mat3 linear = trs * glm::mat3(base);
+  const glm::vec3 offset = trs * glm::vec3(base[3]) + to_glm(xf.translate);
+  try {
+    prepare_sdf_grid(g, linear, offset);
+  } catch (const std::runtime_error& e) {
+    rd.fail(p + "/file", file.string() + ": " + e.what());
+  }
+  shape.grid = uint32_t(scene.sdf_grids.size());
+  scene.sdf_grids.push_back(std::make_shared<const SdfGrid>(std::move(g)));
+  return shape;
+}
+
+}  // namespace dray
