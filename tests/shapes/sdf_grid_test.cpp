@@ -129,6 +129,32 @@ TEST_CASE("an sdfgrid holding a plane: exact distances and normals", "[sdf]") {
   CHECK(hits > 600);
 }
 
+TEST_CASE("Mitsuba's own sdfgrid test: a 2 x 2 x 2 grid of a diagonal plane", "[sdf][mitsuba]") {
+  // Mitsuba's src/shapes/tests/test_sdfgrid.py (test04_ray_intersect): values -√2/2 at y = z = 0,
+  // 0 where one of y, z is 1, √2/2 at y = z = 1; rays down -z from (x, y, 3) + shift hit the
+  // unit square's points at t = 2 + y with the normal (0, 1, 1) / √2.
+  const float r = std::sqrt(2.f) / 2.f;
+  for (const glm::vec3 shift : {glm::vec3(0.f), glm::vec3(-0.5f, 0.5f, 0.2f)}) {
+    SdfGrid g;
+    g.res = glm::ivec3(2);
+    g.values = {-r, -r, 0, 0, 0, 0, r, r};
+    prepare_sdf_grid(g, glm::mat3(1.f), shift);
+    const Bvh bvh = voxel_tree(g);
+    for (int i = 0; i < 10; ++i)
+      for (int j = 0; j < 10; ++j) {
+        const float x = -2.f + 4.f * float(i) / 9.f, y = -2.f + 4.f * float(j) / 9.f;
+        const Ray ray{shift + glm::vec3(x, y, 3.f), glm::vec3(0.f, 0.f, -1.f), INFINITY};
+        Hit h;
+        const bool hit = bvh.intersect(ray, h);
+        REQUIRE(hit == (x >= 0.f && x <= 1.f && y >= 0.f && y <= 1.f));
+        if (!hit) continue;
+        CHECK(h.t == Approx(2.f + y).epsilon(1e-6));
+        const glm::vec3 n = to_glm(sdf_normal(g, Vec3<float>(ray.o + ray.d * h.t)));
+        CHECK(glm::length(n - glm::vec3(0.f, r, r)) < 1e-6f);
+      }
+  }
+}
+
 TEST_CASE("an sdfgrid of a sphere's distances: its hits and normals against the sphere's", "[sdf]") {
   SdfGrid g = sampled_grid(glm::ivec3(64), sphere_distance);
   prepare_sdf_grid(g, glm::mat3(1.f), glm::vec3(0.f));
