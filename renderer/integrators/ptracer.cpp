@@ -22,31 +22,45 @@ namespace {
 constexpr uint64_t kParticleStream = 0x7074726163657273ull;  // "ptracers"
 
 // A point's link to the camera: where it lands on the film, the unit direction toward the
-// camera, the shadow ray's length, and the film's Jacobian 1 / (d² cos³θ a) (without the
-// point's own cosine).
+// camera's eye (a thin lens's: the aperture point drawn for it), the shadow ray's length, and the
+// film's Jacobian 1 / (d² cos³θ a) (without the point's own cosine).
 struct CameraLink {
   glm::vec2 film;
   glm::vec3 to_camera;
   float distance = 0.f, importance = 0.f;
 };
 
-bool link_camera(const CameraFrame<float>& f, const Tile& reach, const glm::vec3& p, CameraLink& out) {
-  const FilmPoint<float> q = project(f, Vec3<float>(p));
-  if (!(q.depth > f.near_clip && q.depth < f.far_clip)) return false;
+// The eye a connection goes to: the pinhole, or for a thin lens the aperture point of `lens`
+// (a point of the unit disk).
+glm::vec3 eye_of(const CameraFrame<float>& f, glm::vec2 lens) {
+  if (f.kind != CameraKind::thinlens) return to_glm(f.origin);
+  return to_glm(f.origin + f.right * (f.aperture * lens.x) + f.up * (f.aperture * lens.y));
+}
+
+// Through a thin lens, p seen from aperture point e lands where the line from e through p meets
+// the focus plane, seen through the lens's centre (the inverse of camera_ray). The Jacobian is the
+// pinhole's from e: the film at unit depth maps to the focus plane by focus², whose point F is at
+// focus / cos θ from e, so d(film) = dω / cos³θ again; the aperture's pdf 1 / A cancels its 1 / A.
+bool link_camera(const CameraFrame<float>& f, const Tile& reach, const glm::vec3& p, glm::vec2 lens, CameraLink& out) {
+  const glm::vec3 eye = eye_of(f, lens);
+  const float depth = glm::dot(p - to_glm(f.origin), to_glm(f.forward));
+  const glm::vec3 aim = f.kind == CameraKind::thinlens ? eye + (p - eye) * (f.focus / depth) : p;
+  const FilmPoint<float> q = project(f, Vec3<float>(aim));
+  if (!(depth > f.near_clip && depth < f.far_clip)) return false;
   if (!(q.x >= float(reach.x0) && q.x < float(reach.x1) && q.y >= float(reach.y0) && q.y < float(reach.y1))) return false;
   out.film = {q.x, q.y};
   const float pixel_area = (2.f * f.half_w / f.width) * (2.f * f.half_h / f.height);
   if (f.kind == CameraKind::orthographic) {
     out.to_camera = -to_glm(f.forward);
-    out.distance = q.depth - f.near_clip;
+    out.distance = depth - f.near_clip;
     out.importance = 1.f / pixel_area;
     return true;
   }
-  const glm::vec3 d = to_glm(f.origin) - p;
+  const glm::vec3 d = eye - p;
   const float dist = glm::length(d);
-  const float cos_c = q.depth / dist;
+  const float cos_c = depth / dist;
   out.to_camera = d / dist;
-  out.distance = dist * (1.f - f.near_clip / q.depth);  // to the near plane
+  out.distance = dist * (1.f - f.near_clip / depth);  // to the near plane
   out.importance = 1.f / (dist * dist * cos_c * cos_c * cos_c * pixel_area);
   return true;
 }
@@ -79,6 +93,17 @@ struct Film {
         if (!per_thread[size_t(thread)][at + size_t(c)].add(v[c] * w)) ++dropped[size_t(thread)];
     });
   }
+
+  // An aperture point for a connection through a thin lens (uniform on the unit disk, as the
+  // camera's rays draw theirs); nothing drawn for other cameras.
+  glm::vec2 lens(Sampler& s) const {
+    if (frame.kind != CameraKind::thinlens) return glm::vec2(0.f);
+    const float u = s.next();
+    return concentric_disk(u, s.next());
+  }
+
+  // p's link to the camera through an aperture point drawn from s.
+  bool link(const glm::vec3& p, Sampler& s, CameraLink& out) const { return link_camera(frame, reach, p, lens(s), out); }
 
   // Whether nothing blocks the segment from p (offset along n toward the camera) to the camera.
   bool visible(const glm::vec3& p, const glm::vec3& n, const CameraLink& link) const {
@@ -122,6 +147,24 @@ float far_origin(const Scene& scene, const glm::vec3& d, Sampler& s, glm::vec3& 
   return kPi * r * r;
 }
 
+// A projector's particle: a point of its image uniform in (u, v), leaving the pinhole through it.
+// Its intensity there is π scale E(uv) / cos³θ (projector.h: what arrives at distance r is that
+// / r², θ from the axis) and the direction's pdf is aspect / (4 t² cos³θ) (the image plane at
+// unit depth spans 2t × 2t / aspect, and dω = dA cos³θ): β = π scale E(uv) 4 t² / (aspect pick).
+bool projector_emission(const Scene& scene, const Light& light, float pick, Sampler& s, Emission& e) {
+  const ParamView<float> P(scene.params);
+  const glm::vec2 uv(s.next(), s.next());
+  const glm::vec3 p = value(P.vec3(light.position)), axis = glm::normalize(value(P.vec3(light.target)) - p);
+  const glm::vec3 left = glm::normalize(glm::cross(light.up, axis)), up = glm::cross(axis, left);
+  const float t = std::tan(0.5f * light.fov * kPi / 180.f);
+  e.p = p;
+  e.d = glm::normalize(axis + left * ((0.5f - uv.x) * 2.f * t) + up * ((0.5f - uv.y) * 2.f * t / light.aspect));
+  const glm::vec3 E = light.texture >= 0 ? value(eval_texture(scene.textures[size_t(light.texture)], P, TexCoord<float>(uv)))
+                                         : value(P.vec3(light.intensity));
+  e.beta = E * (kPi * P.scalar(light.scale) * 4.f * t * t / (light.aspect * pick));
+  return e.beta != glm::vec3(0.f);
+}
+
 bool sample_emission(const Scene& scene, const Light& light, float pick, Sampler& s, Emission& e) {
   const ParamView<float> P(scene.params);
   if (light.kind == Light::Kind::area) {
@@ -160,6 +203,7 @@ bool sample_emission(const Scene& scene, const Light& light, float pick, Sampler
     e.beta = value(environment_radiance(light, P, wi)) * (far_origin(scene, e.d, s, e.p) / (pdf * pick));
     return e.beta != glm::vec3(0.f);
   }
+  if (light.kind == Light::Kind::projector) return projector_emission(scene, light, pick, s, e);
   // A point or spot light: a direction uniform on the sphere, β = I(d) 4π / pick.
   const float z = 1.f - 2.f * s.next(), r = std::sqrt(std::max(0.f, 1.f - z * z)), phi = 2.f * kPi * s.next();
   e.d = {r * std::cos(phi), r * std::sin(phi), z};
@@ -180,9 +224,10 @@ void splat_visible_sky(Film& film, int thread, const Light& light, float pick, S
   float pdf = 0.f;
   const glm::vec3 wi = sample_environment(light, s.next(), s.next(), pdf);
   if (f.kind == CameraKind::orthographic || !(pdf > 0.f)) return;
-  const glm::vec3 o = to_glm(f.origin);
+  const glm::vec2 lens = film.lens(s);
+  const glm::vec3 o = eye_of(f, lens);
   CameraLink link;
-  if (!link_camera(f, film.reach, o + wi * (2.f * f.near_clip + 1.f), link)) return;
+  if (!link_camera(f, film.reach, o + wi * ((2.f * f.near_clip + 1.f) / std::max(glm::dot(wi, to_glm(f.forward)), 1e-6f)), lens, link)) return;
   const float cos_c = glm::dot(wi, to_glm(f.forward));
   const float start = f.near_clip / cos_c;  // camera rays start at the near plane
   if (transmittance(film.scene, ParamView<float>(film.scene.params), Ray{o + wi * start, wi, INFINITY}) <= 0.f) return;
@@ -199,7 +244,7 @@ void splat_visible_emitter(Film& film, int thread, const Light& light, float pic
   if (film.scene.materials[film.scene.material_of(prim)].directional) return;  // no camera sees along its normal
   const glm::vec3 p = to_glm(q.p), n = to_glm(q.n);
   CameraLink link;
-  if (!link_camera(film.frame, film.reach, p, link)) return;
+  if (!film.link(p, s, link)) return;
   const float cos_l = glm::dot(n, link.to_camera);
   if (!(cos_l > 0.f || (film.scene.materials[film.scene.material_of(prim)].two_sided && cos_l < 0.f))) return;
   if (!film.visible(p, n, link)) return;
@@ -246,7 +291,7 @@ void trace_light_path(Film& film, int thread, Emission e, Sampler& s) {
     // The incident side's factor: |cos_s ω_l| / |cos_g ω_l| and a perturbed frame's light factor.
     const float incident = std::fabs(wl_local.z) / std::fabs(glm::dot(ng, wl)) * sf.light_factor(Vec3<float>(wl));
     CameraLink link;
-    if (has_smooth_lobe(flags) && link_camera(film.frame, film.reach, p, link) &&
+    if (has_smooth_lobe(flags) && film.link(p, s, link) &&
         same_side(n, link.to_camera, sf.base_z(link.to_camera))) {
       const glm::vec3 f = value(bsdf_f(bsdf, in, sf.frame.to_local(Vec3<float>(link.to_camera)), wl_local));
       if (f != glm::vec3(0.f) && film.visible(p, n, link))
@@ -287,12 +332,7 @@ long particle_count(const Scene& scene, const Tile& w) {
 }
 
 std::optional<std::string> particle_tracer_refusal(const Scene& scene) {
-  if (scene.camera().kind == CameraKind::thinlens) return "integrator ptracer: a thinlens camera is not supported (perspective or orthographic)";
   if (scene.render.volpath || !scene.media.empty()) return "integrator ptracer: media are not supported (as in Mitsuba)";
-  for (const Light& l : scene.lights)
-    if (l.kind == Light::Kind::projector)
-      return "integrator ptracer: light " + l.name + " is a projector (not supported yet: area, point, spot, directional, "
-             "constant and envmap lights are)";
   return std::nullopt;
 }
 

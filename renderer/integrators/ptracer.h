@@ -8,7 +8,8 @@
 // radiance times |cos| of the geometric normal. It leaves toward the camera as
 //   β f(ω_c ← ω_l) |cos_s ω_l| / |cos_g ω_l|  (radiance, the shading-normal correction),
 // which lands on film pixels with the Jacobian |cos_g ω_c| / (d² cos³θ a) of a pinhole whose pixel
-// spans a at unit depth (|cos_g ω_c| / a for an orthographic camera's pixel of world area a).
+// spans a at unit depth (|cos_g ω_c| / a for an orthographic camera's pixel of world area a; through
+// a thin lens, the pinhole's from an aperture point drawn per connection).
 // The light paths are numbered: path k's random numbers depend on (seed, k) alone, and the
 // splats sum exactly (ad::FixedSum), so any split over ranks and threads gives the same bits.
 #include <optional>
@@ -31,8 +32,7 @@ struct ParticleSplat {
 // Light paths for a window: spp per window pixel (Mitsuba: sample_count per pixel).
 long particle_count(const Scene& scene, const Tile& window);
 
-// Why `scene` cannot be rendered by the particle tracer (a light kind, a thin lens, a medium), or
-// nothing.
+// Why `scene` cannot be rendered by the particle tracer (a medium, as in Mitsuba), or nothing.
 std::optional<std::string> particle_tracer_refusal(const Scene& scene);
 
 // Light paths first, first + stride, ... of n, splatted into `window`'s pixels, each divided by
