@@ -3,7 +3,9 @@
 #include <array>
 #include <stdexcept>
 
+#include "renderer/bsdfs/albedo.h"
 #include "renderer/integrators/pixel_estimate.h"
+#include "renderer/integrators/shading_frame.h"
 
 namespace dray {
 
@@ -15,13 +17,18 @@ struct AovKind {
   const char* channels;  // one letter each: dd:depth is dd.T
 };
 
-constexpr std::array<AovKind, 7> kKinds = {{{"depth", AovType::depth, "T"},
-                                            {"position", AovType::position, "XYZ"},
-                                            {"uv", AovType::uv, "UV"},
-                                            {"geo_normal", AovType::geo_normal, "XYZ"},
-                                            {"sh_normal", AovType::sh_normal, "XYZ"},
-                                            {"prim_index", AovType::prim_index, "I"},
-                                            {"shape_index", AovType::shape_index, "I"}}};
+constexpr std::array<AovKind, 12> kKinds = {{{"albedo", AovType::albedo, "RGB"},
+                                             {"depth", AovType::depth, "T"},
+                                             {"position", AovType::position, "XYZ"},
+                                             {"uv", AovType::uv, "UV"},
+                                             {"geo_normal", AovType::geo_normal, "XYZ"},
+                                             {"sh_normal", AovType::sh_normal, "XYZ"},
+                                             {"dp_du", AovType::dp_du, "XYZ"},
+                                             {"dp_dv", AovType::dp_dv, "XYZ"},
+                                             {"duv_dx", AovType::duv_dx, "UV"},
+                                             {"duv_dy", AovType::duv_dy, "UV"},
+                                             {"prim_index", AovType::prim_index, "I"},
+                                             {"shape_index", AovType::shape_index, "I"}}};
 
 const AovKind& kind_of(AovType t) {
   for (const AovKind& k : kKinds)
@@ -34,17 +41,102 @@ std::string trimmed(const std::string& s) {
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
 
-// The AOVs of `hit`, what the camera ray `ray` first meets (as Mitsuba builds the ray: from the
-// pinhole, the lens point or the film plane, `shift` before dray's ray origin), added to sum.
-void add_first_hit(const Scene& scene, const std::vector<Aov>& aovs, const RayT<float>& ray, const Hit& hit, float shift,
+// A camera ray and its differentials (Mitsuba's RayDifferential): the rays through the next pixel
+// right (x) and down (y), scaled by 1 / sqrt(spp) toward the ray as Mitsuba's sampling integrators
+// scale them (sample_ray_differential, scale_differential).
+struct CameraRays {
+  RayT<float> ray;
+  glm::vec3 o_x, d_x, o_y, d_y;
+};
+
+CameraRays camera_rays(const CameraFrame<float>& f, const FilmSample& s, int spp) {
+  CameraRays r;
+  r.ray = camera_ray(f, s);
+  const glm::vec3 o = to_glm(r.ray.o), d = to_glm(r.ray.d);
+  const float k = 1.f / std::sqrt(float(spp));
+  auto offset = [&](float dx, float dy, glm::vec3& ox, glm::vec3& dd) {
+    const RayT<float> n = camera_ray(f, FilmSample{s.x + dx, s.y + dy, s.lens});
+    // A pinhole's differentials leave from the ray's own origin (Mitsuba's o_x = o).
+    ox = o + ((f.kind == CameraKind::perspective ? o : to_glm(n.o)) - o) * k;
+    dd = d + (to_glm(n.d) - d) * k;
+  };
+  offset(1.f, 0.f, r.o_x, r.d_x);
+  offset(0.f, 1.f, r.o_y, r.d_y);
+  return r;
+}
+
+// dp/du and dp/dv as Mitsuba's surface interactions give them: surface_derivatives's, but a mesh
+// face without texture coordinates has its edges (its barycentric parameterization) and an
+// sdfgrid none.
+void mitsuba_partials(const Scene& scene, uint32_t prim, const PrimT<float>& pt, const SurfacePoint<float>& sp,
+                      glm::vec3& dp_du, glm::vec3& dp_dv) {
+  dp_du = dp_dv = glm::vec3(0.f);
+  if (pt.kind == PrimGeom::voxel) return;
+  const Shape& s = scene.shapes[scene.bvh.prim_ref(prim).shape];
+  if (pt.kind == PrimGeom::triangle && s.kind == Shape::Kind::mesh && scene.meshes[s.mesh].corner_uvs.empty()) {
+    dp_du = to_glm(pt.b);
+    dp_dv = to_glm(pt.c);
+    return;
+  }
+  Vec3<float> u, v;
+  surface_derivatives(scene, prim, pt, sp.p, sp.n, u, v);
+  dp_du = to_glm(u);
+  dp_dv = to_glm(v);
+}
+
+// Mitsuba's compute_uv_partials: the differential rays met on the hit's tangent plane, their
+// offsets from p turned into UV by least squares over dp/du and dp/dv (0 where those vanish).
+void uv_partials(const CameraRays& r, const glm::vec3& p, const glm::vec3& n, const glm::vec3& dp_du, const glm::vec3& dp_dv,
+                 glm::vec2& duv_dx, glm::vec2& duv_dy) {
+  const float a00 = glm::dot(dp_du, dp_du), a01 = glm::dot(dp_du, dp_dv), a11 = glm::dot(dp_dv, dp_dv);
+  float inv_det = 1.f / (a00 * a11 - a01 * a01);
+  if (!std::isfinite(inv_det)) inv_det = 0.f;
+  auto partial = [&](const glm::vec3& o, const glm::vec3& d) {
+    const float t = (glm::dot(n, p) - glm::dot(n, o)) / glm::dot(n, d);
+    const glm::vec3 dp = o + d * t - p;
+    const float b0 = glm::dot(dp_du, dp), b1 = glm::dot(dp_dv, dp);
+    return glm::vec2(a11 * b0 - a01 * b1, a00 * b1 - a01 * b0) * inv_det;
+  };
+  duv_dx = partial(r.o_x, r.d_x);
+  duv_dy = partial(r.o_y, r.d_y);
+}
+
+// The albedo (Mitsuba's eval_diffuse_reflectance) of the side of the hit's material the ray sees.
+glm::vec3 albedo_at(const Scene& scene, uint32_t prim, const PrimT<float>& pt, const SurfacePoint<float>& sp, const glm::vec3& d) {
+  const ParamView<float> P(scene.params);
+  const Material& mat = scene.materials[scene.material_of(prim)];
+  const bool back = glm::dot(to_glm(sp.n), d) > 0.f;
+  const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
+  const TexCoord<float> coord = surface_coord(scene, prim, pt, sp.p);
+  const Inputs<float> in(P, scene.textures.data(), coord);
+  const ShadingFrame<float> sf = shading_frame(scene, P, mat, prim, pt, sp, shading_normal(scene, P, prim, pt, sp.p, sp.n),
+                                               back && !(bsdf_flags(bsdf) & kLobeTransmission), Vec3<float>(-d), coord.at);
+  return diffuse_reflectance(bsdf, in, to_glm(sf.frame.to_local(Vec3<float>(-d))));
+}
+
+// The AOVs of `hit`, what the camera ray first meets (as Mitsuba builds the ray: from the pinhole,
+// the lens point or the film plane, `shift` before dray's ray origin), added to sum.
+void add_first_hit(const Scene& scene, const std::vector<Aov>& aovs, const CameraRays& rays, const Hit& hit, float shift,
                    double* sum) {
   const ParamView<float> P(scene.params);
+  const RayT<float>& ray = rays.ray;
   const PrimT<float> prim = lift_prim(scene, P, hit.prim);
   const SurfacePoint<float> sp = eval_hit(prim, ray, hit, 0.f);
   const PrimRef ref = scene.bvh.prim_ref(hit.prim);
+  glm::vec3 dp_du, dp_dv;
+  mitsuba_partials(scene, hit.prim, prim, sp, dp_du, dp_dv);
   for (const Aov& a : aovs) {
     glm::vec3 v(0.f);
+    glm::vec2 duv_dx, duv_dy;
     switch (a.type) {
+      case AovType::albedo: v = albedo_at(scene, hit.prim, prim, sp, to_glm(ray.d)); break;
+      case AovType::dp_du: v = dp_du; break;
+      case AovType::dp_dv: v = dp_dv; break;
+      case AovType::duv_dx:
+      case AovType::duv_dy:
+        uv_partials(rays, to_glm(sp.p), to_glm(sp.n), dp_du, dp_dv, duv_dx, duv_dy);
+        v = glm::vec3(a.type == AovType::duv_dx ? duv_dx : duv_dy, 0.f);
+        break;
       case AovType::depth: v.x = hit.t + shift; break;
       case AovType::position: v = to_glm(sp.p); break;
       case AovType::uv: v = glm::vec3(surface_uv(scene, hit.prim, prim, to_glm(sp.p)), 0.f); break;
@@ -87,7 +179,8 @@ std::vector<Aov> parse_aovs(const std::string& spec) {
       if (type == k.name) kind = &k;
     if (!kind)
       throw std::invalid_argument("\"" + item + "\": unsupported AOV type \"" + type +
-                                  "\" (supported: depth, position, uv, geo_normal, sh_normal, prim_index, shape_index)");
+                                  "\" (supported: albedo, depth, position, uv, geo_normal, sh_normal, dp_du, dp_dv, duv_dx, "
+                                  "duv_dy, prim_index, shape_index)");
     out.push_back({name, kind->type});
   }
   if (out.empty()) throw std::invalid_argument("no AOV given (expected name:type, e.g. dd.y:depth)");
@@ -135,12 +228,13 @@ void aov_pixel(const Scene& scene, int x, int y, float* out) {
   const CameraFrame<float> frame = camera_frame(scene.camera(), ParamView<float>(scene.params));
   for (int s = 0; s < scene.render.spp; ++s) {
     Sampler sampler(scene.render.seed, pixel, uint64_t(s));  // the image's own film positions
-    const RayT<float> ray = camera_ray(frame, film_sample(scene, sampler, x, y));
+    const CameraRays rays = camera_rays(frame, film_sample(scene, sampler, x, y), scene.render.spp);
+    const RayT<float>& ray = rays.ray;
     const float shift = frame.near_clip > 0.f ? frame.near_clip / glm::dot(to_glm(ray.d), to_glm(frame.forward)) : 0.f;
     Hit hit;
     const bool found = scene.bvh.intersect(ray.detached(), hit);
     if (alpha) sum[0] += alpha_of(scene, found, hit);
-    if (found) add_first_hit(scene, aovs, ray, hit, shift, sum.data() + (alpha ? 1 : 0));
+    if (found) add_first_hit(scene, aovs, rays, hit, shift, sum.data() + (alpha ? 1 : 0));
   }
   for (size_t c = 0; c < n; ++c) out[c] = to_image_float(sum[c] / double(scene.render.spp));
 }

@@ -1,26 +1,28 @@
 #pragma once
 // Arbitrary output variables (Mitsuba's `aov` integrator): per pixel, beside the image, the mean
-// over the pixel's samples of what each camera ray first meets: its depth, position, UV,
-// geometric and shading normals, primitive and shape index (0 where it meets nothing). The
-// samples are the image's own (the same film positions); AOVs carry no derivatives.
+// over the pixel's samples of what each camera ray first meets: its material's albedo, depth,
+// position, UV, geometric and shading normals, dp/du and dp/dv, UV partials per pixel, primitive and
+// shape index (0 where it meets nothing). The samples are the image's own (the same film
+// positions); AOVs carry no derivatives.
 #include <string>
 #include <vector>
 
 namespace dray {
 
-enum class AovType { depth, position, uv, geo_normal, sh_normal, prim_index, shape_index };
+enum class AovType { albedo, depth, position, uv, geo_normal, sh_normal, dp_du, dp_dv, duv_dx, duv_dy, prim_index, shape_index };
 
 struct Aov {
   std::string name;  // the channels' prefix: "dd" gives dd.T
   AovType type;
 };
 
-// Mitsuba's aovs string, "name:type,name:type" (types depth, position, uv, geo_normal, sh_normal,
-// prim_index, shape_index). Throws std::invalid_argument saying what is wrong.
+// Mitsuba's aovs string, "name:type,name:type" (types albedo, depth, position, uv, geo_normal,
+// sh_normal, dp_du, dp_dv, duv_dx, duv_dy, prim_index, shape_index). Throws std::invalid_argument
+// saying what is wrong.
 std::vector<Aov> parse_aovs(const std::string& spec);
 // The string parse_aovs reads.
 std::string aovs_spec(const std::vector<Aov>& aovs);
-// Their channels' names, in order (dd.T; nn.X, nn.Y, nn.Z; uv.U, uv.V; …), as Mitsuba's.
+// Their channels' names, in order (dd.T; nn.X, nn.Y, nn.Z; uv.U, uv.V; al.R, al.G, al.B; …), as Mitsuba's.
 std::vector<std::string> aov_channel_names(const std::vector<Aov>& aovs);
 
 // Mitsuba's hdrfilm pixel_format: the colour channels a film keeps.

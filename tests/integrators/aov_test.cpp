@@ -99,6 +99,41 @@ TEST_CASE("AOV sh_normal is a mesh's interpolated normal, geo_normal its face's"
   CHECK(a[5] == Approx(0.8));
 }
 
+TEST_CASE("AOVs dp_du, dp_dv, duv_dx, duv_dy and albedo in closed form", "[aov]") {
+  // The orthographic view of the 8 x 8 plane: dp/du and dp/dv its edges; a pixel (0.25 across, rows
+  // going down) moves u by 0.25 / 8 and v by -0.25 / 8, Mitsuba's differentials scaled by 1 / sqrt(spp).
+  const json ortho = {{"type", "orthographic"}, {"half_width", 2}, {"half_height", 1.5}};
+  json doc = base(ortho, plane(3), "du:dp_du,dv:dp_dv,ux:duv_dx,uy:duv_dy,al:albedo");
+  const double k = 1 / std::sqrt(8.0);
+  const double expected[13] = {8, 0, 0, 0, 8, 0, 0.25 / 8 * k, 0, 0, -0.25 / 8 * k, 0.5, 0.5, 0.5};
+  const Image im = render_aovs(doc);
+  REQUIRE(im.channels == 3 + 13);
+  double worst = 0;
+  for (int y = 0; y < kH; ++y)
+    for (int x = 0; x < kW; ++x)
+      for (int c = 0; c < 13; ++c) worst = std::max(worst, std::abs(im.pixel(x, y)[3 + c] - expected[c]));
+  INFO("worst difference " << worst);
+  CHECK(worst < 1e-6);
+  // Albedo: a plastic's diffuse_reflectance, a principled's base_color, a blend's mixture, a rough
+  // conductor's π f(n, n) = F0 / (4 α²) (Beckmann D(n) = 1 / (π α²), G = 1; F0 = (η-1)² / (η+1)² = 1/9
+  // for η = 2, k = 0), a smooth dielectric's 0 (a Dirac lobe).
+  const json plastic = {{"type", "plastic"}, {"diffuse_reflectance", {0.2, 0.3, 0.4}}};
+  const std::vector<std::pair<json, glm::vec3>> cases = {
+      {plastic, {0.2f, 0.3f, 0.4f}},
+      {{{"type", "principled"}, {"base_color", {0.1, 0.6, 0.3}}}, {0.1f, 0.6f, 0.3f}},
+      {{{"type", "blendbsdf"}, {"weight", 0.25}, {"bsdf", {{{"type", "diffuse"}, {"reflectance", 0.5}}, plastic}}},
+       glm::vec3(0.5f) * 0.75f + glm::vec3(0.2f, 0.3f, 0.4f) * 0.25f},
+      {{{"type", "roughconductor"}, {"eta", 2}, {"k", 0}, {"alpha", 0.5}}, glm::vec3(1.f / 9.f)},
+      {{{"type", "dielectric"}}, glm::vec3(0.f)}};
+  for (const auto& [material, albedo] : cases) {
+    doc = base(ortho, plane(3), "al:albedo");
+    doc["materials"]["m"] = material;
+    const Image a = render_aovs(doc);
+    INFO(material.dump());
+    for (int c = 0; c < 3; ++c) CHECK(a.pixel(kW / 2, kH / 2)[3 + c] == Approx(albedo[c]).margin(1e-6));
+  }
+}
+
 TEST_CASE("AOVs leave the image bitwise as it was", "[aov]") {
   json doc = base({{"fov_y", 40}}, plane(3), "d:depth");
   const Image with = render_aovs(doc);
@@ -115,7 +150,9 @@ TEST_CASE("Mitsuba's aovs strings: names and types, errors", "[aov]") {
   REQUIRE(a.size() == 3);
   CHECK(aovs_spec(a) == "dd.y:depth,nn:sh_normal,uv:uv");
   CHECK(aov_channel_names(a) == std::vector<std::string>{"dd.y.T", "nn.X", "nn.Y", "nn.Z", "uv.U", "uv.V"});
-  CHECK_THROWS_WITH(parse_aovs("dd:albedo"), Catch::Contains("\"dd:albedo\": unsupported AOV type \"albedo\""));
+  CHECK_THROWS_WITH(parse_aovs("dd:normal"), Catch::Contains("\"dd:normal\": unsupported AOV type \"normal\""));
+  CHECK(aov_channel_names(parse_aovs("a:albedo,b:dp_du,c:duv_dy")) ==
+        std::vector<std::string>{"a.R", "a.G", "a.B", "b.X", "b.Y", "b.Z", "c.U", "c.V"});
   CHECK_THROWS_WITH(parse_aovs("depth"), Catch::Contains("expected name:type"));
   CHECK_THROWS_WITH(parse_aovs(""), Catch::Contains("no AOV given"));
   json doc = base(json::object(), plane(3), "x:bogus");
