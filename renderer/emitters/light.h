@@ -1,10 +1,11 @@
 #pragma once
 // A light of the scene: Mitsuba 3's emitters (point, spot, projector, directional, constant, envmap,
-// and area on a shape) as one tagged struct, their continuous values slots in the parameter table.
+// sunsky, and area on a shape) as one tagged struct, their continuous values slots in the parameter table.
 // Each kind's radiance and sampling are in its file of emitters/ (point.h, spot.h, projector.h,
 // directional.h, environment.h for constant and envmap); integrators/light_sample.h dispatches next-event
 // estimation over the kinds, and samples area lights through their shape's primitives.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 
 #include "renderer/core/param_table.h"
 #include "renderer/emitters/envmap.h"
+#include "renderer/emitters/sunsky.h"
 
 namespace dray {
 
@@ -30,6 +32,7 @@ struct Light {
   Slot scale = kNoSlot;      // projector: the factor on its irradiance
   float fov = 0.f, aspect = 1.f;  // projector: horizontal field of view (degrees), its image's width / height
   EnvMap env;                // environment from an image (`envmap`): env.data != kNoSlot
+  std::shared_ptr<const SunSky> sunsky;  // environment from Mitsuba's `sunsky` model (constant)
   uint32_t shape = 0;        // area: the emissive shape
   // area: the emissive primitives of the shape (BVH primitive ids) and their area CDF.
   std::vector<uint32_t> prims;

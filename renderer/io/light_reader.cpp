@@ -40,20 +40,12 @@ Light LightReader::read(const json& l, const std::string& p, const std::string& 
     light.env.scale = scene_.params.add(prefix + "scale", l.contains("scale") ? rd_.positive(l["scale"], p + "/scale") : 1.f, Domain::positive());
     light.env.rotate_y = l.contains("rotate_y") ? float(rd_.number(l["rotate_y"], p + "/rotate_y")) * kPi / 180.f : 0.f;
     if (l.contains("matrix")) {  // Mitsuba's to_world: 4x4 row-major, its 3x3 a rotation (the translation unused)
-      const json& m = l["matrix"];
-      if (!m.is_array() || m.size() != 16) rd_.fail(p + "/matrix", "must be an array of 16 numbers (4x4, row-major)");
-      glm::mat3 r;
-      for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) r[k][i] = float(rd_.number(m[size_t(4 * i + k)], p + "/matrix/" + std::to_string(4 * i + k)));
-      const glm::mat3 should_be_one = glm::transpose(r) * r;
-      for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k)
-          if (std::fabs(should_be_one[i][k] - (i == k ? 1.f : 0.f)) > 1e-5f || !(glm::determinant(r) > 0.f))
-            rd_.fail(p + "/matrix", "an envmap's matrix must be a rotation (orthonormal, no mirror, no scale)");
-      light.env.to_world = r;
+      light.env.to_world = rotation(l["matrix"], p + "/matrix", "an envmap");
       light.env.rotated = true;
     }
     scene_.environment = int(scene_.lights.size());
+  } else if (type == "sunsky") {
+    read_sunsky(l, p, light);
   } else if (type == "spot") {
     // Mitsuba 3's `spot` (its to_world a lookat: position and target): `intensity` W/sr on
     // the axis, 1 within `beam_width` of it, falling linearly in angle to 0 at `cutoff_angle`.
@@ -92,7 +84,7 @@ Light LightReader::read(const json& l, const std::string& p, const std::string& 
     light.intensity = scene_.params.add(prefix + "irradiance", rd_.colour_or(l, "irradiance", p, glm::vec3(1.f)), Domain::at_least(0));
   } else {
     rd_.fail(p + "/type",
-             "unknown light type \"" + type + "\" (expected point, spot, projector, directional, environment or envmap)");
+             "unknown light type \"" + type + "\" (expected point, spot, projector, directional, environment, envmap or sunsky)");
   }
   return light;
 }

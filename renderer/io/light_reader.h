@@ -1,6 +1,6 @@
 #pragma once
 // Reads the scene's /lights: Mitsuba 3's emitters (point, spot, projector, directional, constant as
-// `environment`, envmap), each value a parameter under `lights.NAME.KEY`.
+// `environment`, envmap, sunsky), each value a parameter under `lights.NAME.KEY` (sunsky: constants).
 #include <filesystem>
 #include <string>
 
@@ -23,6 +23,9 @@ class LightReader {
  private:
   void read_projector(const nlohmann::json& l, const std::string& p, const std::string& name, const std::string& prefix,
                       Light& light);
+  void read_sunsky(const nlohmann::json& l, const std::string& p, Light& light);  // sunsky_reader.cpp
+  // A 4x4 row-major matrix whose 3x3 part must be a rotation (Mitsuba's to_world of `what`).
+  glm::mat3 rotation(const nlohmann::json& m, const std::string& p, const std::string& what) const;
 
   const JsonReader& rd_;
   Scene& scene_;

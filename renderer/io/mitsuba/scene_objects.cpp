@@ -21,6 +21,14 @@ namespace {
 double rad(double degrees) { return degrees * M_PI / 180.0; }
 double deg(double radians) { return radians * 180.0 / M_PI; }
 
+// Whether r is a rotation: orthonormal, no mirror.
+bool is_rotation(const glm::dmat3& r) {
+  const glm::dmat3 rtr = glm::transpose(r) * r;
+  for (int i = 0; i < 3; ++i)
+    if (glm::length(rtr[i] - glm::dmat3(1.0)[i]) > 1e-6) return false;
+  return glm::determinant(r) > 0;
+}
+
 }  // namespace
 
 void Converter::emitter(const pugi::xml_node& n) {
@@ -55,13 +63,19 @@ void Converter::emitter(const pugi::xml_node& n) {
                              glm::dvec3(std::sin(angle), 0, std::cos(angle)));
     bool turns_about_y = true;
     for (int i = 0; i < 3; ++i) turns_about_y = turns_about_y && glm::length(r[i] - about_y[i]) <= 1e-6;
-    const glm::dmat3 rtr = glm::transpose(r) * r;
-    for (int i = 0; i < 3; ++i)
-      if (glm::length(rtr[i] - glm::dmat3(1.0)[i]) > 1e-6 || !(glm::determinant(r) > 0))
-        x_.fail(n, "an envmap's to_world must be a rotation (no scale, no mirror)");
+    if (!is_rotation(r)) x_.fail(n, "an envmap's to_world must be a rotation (no scale, no mirror)");
     l.update({{"type", "envmap"}, {"filename", file_ref(n, props.take("filename", ""))}, {"scale", props.take("scale", 1.0)}});
     if (turns_about_y && angle != 0.0) l["rotate_y"] = deg(angle);
     if (!turns_about_y) l["matrix"] = matrix(glm::dmat4(r));
+  } else if (type == "sunsky") {
+    l["type"] = "sunsky";
+    for (const char* key : {"turbidity", "albedo", "sun_direction", "latitude", "longitude", "timezone", "year", "month", "day", "hour",
+                            "minute", "second", "sun_scale", "sky_scale", "sun_aperture", "complex_sun"}) {
+      const json v = props.take(key, nullptr);
+      if (!v.is_null()) l[key] = v;
+    }
+    if (!is_rotation(glm::dmat3(to_world))) x_.fail(n, "a sunsky's to_world must be a rotation (no scale, no mirror)");
+    if (glm::dmat3(to_world) != glm::dmat3(1.0)) l["matrix"] = matrix(glm::dmat4(glm::dmat3(to_world)));
   } else if (type == "directional") {
     const glm::dvec3 d = props.point("direction", glm::dvec3(to_world * glm::dvec4(0, 0, 1, 0)));
     l.update({{"type", "directional"}, {"direction", vec(d)}, {"irradiance", props.take("irradiance", one)}});
@@ -96,7 +110,7 @@ void Converter::emitter(const pugi::xml_node& n) {
   } else if (type == "area") {
     x_.fail(n, "an area emitter belongs inside the <shape> that emits");
   } else {
-    x_.fail(n, "unsupported emitter type (supported: point, spot, projector, directional, constant, envmap, area)");
+    x_.fail(n, "unsupported emitter type (supported: point, spot, projector, directional, constant, envmap, sunsky, area)");
   }
   props.finish("a " + type + " emitter");
   locate("/lights/" + std::to_string(lights_.size()), n);

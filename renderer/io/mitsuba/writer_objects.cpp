@@ -205,6 +205,15 @@ void Writer::light(pugi::xml_node scene, const json& l, const std::string& path)
         attr(r, "angle", num(l["rotate_y"].get<double>()));
       }
     }
+  } else if (type == "sunsky") {
+    attr(n, "type", "sunsky");
+    for (const char* key : {"turbidity", "latitude", "longitude", "timezone", "hour", "minute", "second", "sun_scale", "sky_scale", "sun_aperture"})
+      if (l.contains(key)) typed(n, "float", key, num(l[key].get<double>()));
+    for (const char* key : {"year", "month", "day"})
+      if (l.contains(key)) typed(n, "integer", key, std::to_string(l[key].get<long>()));
+    if (l.contains("albedo")) value(n, "albedo", l["albedo"], path + "/albedo");
+    if (l.contains("sun_direction")) xyz(n, "vector", "sun_direction", float_triple(l["sun_direction"]));
+    if (l.contains("matrix")) typed(add(n, "transform", "to_world"), "matrix", "", nums(l["matrix"]));
   } else {
     fail(path + "/type", "\"" + type + "\" has no Mitsuba XML form");
   }
