@@ -5,7 +5,8 @@
 // ground albedo and, by a quintic Bézier in the cube root of the sun's elevation, the sun's
 // elevation) and the sun, a disc of half-angle α of constant radiance whose irradiance is that of
 // Hosek & Wilkie's solar disc ("Adding a Solar Radiance Function to the Hosek Skylight Model",
-// IEEE CG&A 2013) at the sun's elevation, both in Mitsuba's units (× 1 / 106.75, its CIE Y
+// IEEE CG&A 2013) at the sun's elevation (or, with complex_sun, that radiance itself, limb darkened),
+// both in Mitsuba's units (× 1 / 106.75, its CIE Y
 // normalization; the sun also × Mitsuba's 467.069280386). The frame is Z-up (world = to_world ·
 // local). The sun is placed by a direction or, for a place and a time, by Blanco-Muriel et al.'s
 // PSA algorithm ("Computing the Solar Vector", Solar Energy 70(5), 2001), as Mitsuba does. Below
@@ -36,6 +37,10 @@ struct SunSkySettings {
   SunTime time;
   double sun_scale = 1, sky_scale = 1;
   double sun_aperture = 0.5358;  // degrees, the disc's full angle
+  // Mitsuba's complex_sun: Hosek & Wilkie's solar radiance, varying with the view's elevation and
+  // darkening toward the limb, in RGB (the mean over 360, 400, ..., 720 nm of linear sRGB colour
+  // matching times it, and 0 at 320 nm as Mitsuba's), stretched over the disc.
+  bool complex_sun = false;
   glm::mat3 to_world{1.f};       // a rotation
 };
 
@@ -50,7 +55,7 @@ class SunSky {
   const SunSkySettings& settings() const { return settings_; }
   glm::vec3 sun_world() const { return to_world_ * sun_; }  // toward the sun
   bool below_horizon() const { return sun_.z < 0.f; }
-  glm::vec3 sun_radiance() const { return sun_radiance_; }  // inside the disc
+  glm::vec3 sun_radiance() const { return sun_radiance_; }  // inside the disc (complex_sun: its mean, nearly)
   float cos_aperture() const { return cos_alpha_; }          // cos α, α the disc's half-angle
   float sky_weight() const { return sky_weight_; }           // the probability of drawing the sky
 
@@ -63,6 +68,8 @@ class SunSky {
 
  private:
   float sky_pdf(const glm::vec3& local) const;
+  glm::vec3 complex_sun(const glm::vec3& local) const;
+  void build_complex_sun(double turbidity_index);
   void build_sampling();
 
   SunSkySettings settings_;
@@ -70,6 +77,10 @@ class SunSky {
   glm::vec3 sun_;                // local, unit
   float params_[3][9] = {}, scale_[3] = {};  // the interpolated sky, per channel
   glm::vec3 sun_radiance_{0.f};
+  // complex_sun: per elevation segment and channel, the coefficients of x^k cos ψ^j (k < 4, j < 6),
+  // and the factor that takes them to Mitsuba's units over this disc.
+  std::vector<float> sun_coefficients_;
+  float sun_factor_ = 0.f;
   float cos_alpha_ = 1.f;
   // Sampling: the upper hemisphere as rows in θ and columns in φ, each cell's luminance × sin θ.
   static constexpr int kRows = 64, kCols = 128;

@@ -10,5 +10,10 @@ extern const double kSkyParams[3 * 2 * 10 * 6 * 9];
 extern const double kSkyRadiance[3 * 2 * 10 * 6];
 // [turbidity 1..10][sun elevation 2°, 5°, ..., 89°][wavelength 320, 360, ..., 720 nm], W m⁻² nm⁻¹.
 extern const double kSunIrradiance[10 * 30 * 11];
+// Hosek & Wilkie's solar radiance (complex_sun): [wavelength 360, 400, ..., 720 nm][turbidity
+// 1..10][elevation segment 0..44][cubic's coefficient, the highest power first], W m⁻² sr⁻¹ nm⁻¹
+// at the disc's centre; and its limb darkening, [wavelength][power of cos ψ 0..5].
+extern const double kSolarRadiance[10 * 10 * 45 * 4];
+extern const double kLimbDarkening[10 * 6];
 
 }  // namespace dray::sunsky

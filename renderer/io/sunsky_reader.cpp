@@ -44,8 +44,7 @@ void LightReader::read_sunsky(const json& l, const std::string& p, Light& light)
   s.sun_scale = number("sun_scale", 1, 0, INFINITY, "[0, inf)");
   s.sky_scale = number("sky_scale", 1, 0, INFINITY, "[0, inf)");
   s.sun_aperture = number("sun_aperture", 0.5358, 1e-9, 180 - 1e-9, "(0, 180) degrees");
-  if (l.contains("complex_sun") && rd_.boolean(l["complex_sun"], p + "/complex_sun"))
-    rd_.fail(p + "/complex_sun", "is not supported yet (dray's sun is Mitsuba's default: a disc of constant radiance)");
+  if (l.contains("complex_sun")) s.complex_sun = rd_.boolean(l["complex_sun"], p + "/complex_sun");
   if (l.contains("matrix")) s.to_world = rotation(l["matrix"], p + "/matrix", "a sunsky");
   if (l.contains("sun_direction")) {
     for (const char* key : kTime)

@@ -212,6 +212,7 @@ void Writer::light(pugi::xml_node scene, const json& l, const std::string& path)
     for (const char* key : {"year", "month", "day"})
       if (l.contains(key)) typed(n, "integer", key, std::to_string(l[key].get<long>()));
     if (l.contains("albedo")) value(n, "albedo", l["albedo"], path + "/albedo");
+    if (l.contains("complex_sun")) typed(n, "boolean", "complex_sun", l["complex_sun"].get<bool>() ? "true" : "false");
     if (l.contains("sun_direction")) xyz(n, "vector", "sun_direction", float_triple(l["sun_direction"]));
     if (l.contains("matrix")) typed(add(n, "transform", "to_world"), "matrix", "", nums(l["matrix"]));
   } else {
