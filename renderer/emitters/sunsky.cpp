@@ -84,44 +84,8 @@ SunSky::SunSky(const SunSkySettings& s) : settings_(s), to_world_(s.to_world), t
   cos_alpha_ = float(std::cos(s.sun_aperture * 0.5 * kPiD / 180));
   if (!below_horizon()) {
     const double elevation = 0.5 * kPiD - std::acos(std::clamp(double(sun_.z), -1.0, 1.0));
-    // The sky: turbidity and albedo linearly, the elevation by the quintic Bézier in (2η/π)^(1/3).
-    const Lerp turbidity = lerp_at(s.turbidity - 1, 10);
-    const double x = std::min(std::cbrt(2 * elevation / kPiD), 1.0 - 1e-7);
-    const double binomial[6] = {1, 5, 10, 10, 5, 1};
-    double bezier[6];
-    for (int cp = 0; cp < 6; ++cp) bezier[cp] = binomial[cp] * std::pow(x, cp) * std::pow(1 - x, 5 - cp);
-    for (int c = 0; c < 3; ++c) {
-      const double w_albedo[2] = {1.0 - s.albedo[c], s.albedo[c]};
-      double params[9] = {}, scale = 0;
-      for (int alb = 0; alb < 2; ++alb)
-        for (int k = 0; k < 2; ++k) {
-          const int t = k == 0 ? turbidity.i0 : turbidity.i1;
-          const double w = w_albedo[alb] * (k == 0 ? 1 - turbidity.w : turbidity.w);
-          if (w == 0) continue;
-          const int base = (c * 2 + alb) * 10 + t;
-          for (int cp = 0; cp < 6; ++cp) {
-            for (int p = 0; p < 9; ++p) params[p] += w * bezier[cp] * sunsky::kSkyParams[size_t(base) * 54 + size_t(cp) * 9 + size_t(p)];
-            scale += w * bezier[cp] * sunsky::kSkyRadiance[size_t(base) * 6 + size_t(cp)];
-          }
-        }
-      for (int p = 0; p < 9; ++p) params_[c][p] = float(params[p]);
-      scale_[c] = float(scale * s.sky_scale * kCieYNormalization);
-    }
-    // The sun: the solar disc's irradiance at this elevation (nodes every 3° from 2°), as RGB by the
-    // mean of linear sRGB colour matching times it over the 11 wavelengths, spread over the disc.
-    const Lerp e = lerp_at((elevation * 180 / kPiD - 2) / 3, 30);
-    glm::dvec3 rgb(0.0);
-    for (int i = 0; i < 11; ++i) {
-      double irradiance = 0;
-      for (int k = 0; k < 4; ++k) {
-        const int t = k & 1 ? turbidity.i1 : turbidity.i0, el = k & 2 ? e.i1 : e.i0;
-        const double w = (k & 1 ? turbidity.w : 1 - turbidity.w) * (k & 2 ? e.w : 1 - e.w);
-        irradiance += w * sunsky::kSunIrradiance[(size_t(t) * 30 + size_t(el)) * 11 + size_t(i)];
-      }
-      rgb += xyz_to_srgb(cie1931_xyz(320.0 + 40.0 * i)) * irradiance / 11.0;
-    }
-    const double solid_angle = 2 * kPiD * (1 - double(cos_alpha_));
-    sun_radiance_ = glm::vec3(rgb * (s.sun_scale * kSpecToRgbSun * kCieYNormalization / solid_angle));
+    build_sky(elevation);
+    build_default_sun(elevation);
     if (s.complex_sun) build_complex_sun(s.turbidity - 1);
   }
   build_sampling();
@@ -139,6 +103,51 @@ glm::vec3 SunSky::sky_radiance(const glm::vec3& w) const {
     out[c] = c1 * c2 * scale_[c];
   }
   return out;
+}
+
+// The sky's parameters and radiance per channel: turbidity and albedo linearly, the sun's elevation
+// by the quintic Bézier in (2η/π)^(1/3) over the six control points.
+void SunSky::build_sky(double elevation) {
+  const Lerp turbidity = lerp_at(settings_.turbidity - 1, 10);
+  const double x = std::min(std::cbrt(2 * elevation / kPiD), 1.0 - 1e-7);
+  const double binomial[6] = {1, 5, 10, 10, 5, 1};
+  double bezier[6];
+  for (int cp = 0; cp < 6; ++cp) bezier[cp] = binomial[cp] * std::pow(x, cp) * std::pow(1 - x, 5 - cp);
+  for (int c = 0; c < 3; ++c) {
+    const double w_albedo[2] = {1.0 - settings_.albedo[c], settings_.albedo[c]};
+    double params[9] = {}, scale = 0;
+    for (int alb = 0; alb < 2; ++alb)
+      for (int k = 0; k < 2; ++k) {
+        const double w = w_albedo[alb] * (k == 0 ? 1 - turbidity.w : turbidity.w);
+        if (w == 0) continue;
+        const size_t base = size_t((c * 2 + alb) * 10 + (k == 0 ? turbidity.i0 : turbidity.i1));
+        for (int cp = 0; cp < 6; ++cp) {
+          for (int p = 0; p < 9; ++p) params[p] += w * bezier[cp] * sunsky::kSkyParams[base * 54 + size_t(cp) * 9 + size_t(p)];
+          scale += w * bezier[cp] * sunsky::kSkyRadiance[base * 6 + size_t(cp)];
+        }
+      }
+    for (int p = 0; p < 9; ++p) params_[c][p] = float(params[p]);
+    scale_[c] = float(scale * settings_.sky_scale * kCieYNormalization);
+  }
+}
+
+// Mitsuba's default sun: the solar disc's irradiance at this elevation (nodes every 3° from 2°) and
+// turbidity, as RGB by the mean of linear sRGB colour matching times it over the 11 wavelengths,
+// spread evenly over the disc.
+void SunSky::build_default_sun(double elevation) {
+  const Lerp turbidity = lerp_at(settings_.turbidity - 1, 10), e = lerp_at((elevation * 180 / kPiD - 2) / 3, 30);
+  glm::dvec3 rgb(0.0);
+  for (int i = 0; i < 11; ++i) {
+    double irradiance = 0;
+    for (int k = 0; k < 4; ++k) {
+      const int t = k & 1 ? turbidity.i1 : turbidity.i0, el = k & 2 ? e.i1 : e.i0;
+      const double w = (k & 1 ? turbidity.w : 1 - turbidity.w) * (k & 2 ? e.w : 1 - e.w);
+      irradiance += w * sunsky::kSunIrradiance[(size_t(t) * 30 + size_t(el)) * 11 + size_t(i)];
+    }
+    rgb += xyz_to_srgb(cie1931_xyz(320.0 + 40.0 * i)) * irradiance / 11.0;
+  }
+  const double solid_angle = 2 * kPiD * (1 - double(cos_alpha_));
+  sun_radiance_ = glm::vec3(rgb * (settings_.sun_scale * kSpecToRgbSun * kCieYNormalization / solid_angle));
 }
 
 // Hosek & Wilkie's solar radiance in RGB for the interpolated turbidity: per wavelength a cubic in

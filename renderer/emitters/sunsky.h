@@ -69,6 +69,8 @@ class SunSky {
  private:
   float sky_pdf(const glm::vec3& local) const;
   glm::vec3 complex_sun(const glm::vec3& local) const;
+  void build_sky(double elevation);
+  void build_default_sun(double elevation);
   void build_complex_sun(double turbidity_index);
   void build_sampling();
 

@@ -146,37 +146,10 @@ float refine_root(const Cubic& k, float a, float b, float fa, float fb) {
   return s;
 }
 
-}  // namespace
-
-bool intersect_sdf_voxel(const SdfGrid& g, uint32_t voxel, const Ray& ray, float t_min, float t_max, float& t) {
-  const glm::ivec3 v = g.voxel_position(voxel);
-  // The ray in voxel space, where the voxel is [0, 1]^3: the map is affine, so t is unchanged.
-  glm::vec3 o = g.inverse * (ray.o - g.offset), d = g.inverse * ray.d;
-  for (int a = 0; a < 3; ++a) {
-    const float n = float(g.res[a] - 1);
-    o[a] = o[a] * n - float(v[a]);
-    d[a] *= n;
-  }
-  // The voxel's span of the ray, widened by a hair so that no crossing on a face falls between
-  // two voxels' spans by rounding (past the face, the cubic extends the voxel's function).
-  constexpr float kLo = -1e-5f, kHi = 1.f + 1e-5f;
-  float t0 = t_min, t1 = t_max;
-  for (int a = 0; a < 3; ++a) {
-    if (d[a] == 0.f) {
-      if (o[a] < kLo || o[a] > kHi) return false;
-      continue;
-    }
-    float n = (kLo - o[a]) / d[a], f = (kHi - o[a]) / d[a];
-    if (n > f) std::swap(n, f);
-    t0 = std::max(t0, n);
-    t1 = std::min(t1, f);
-  }
-  if (!(t0 <= t1)) return false;
-  float f[8];
-  corner_values(g, v, f);
-  const Cubic k = along_ray(f, o + d * t0, d);
-  // The span split at the cubic's turning points (roots of 3 c3 s² + 2 c2 s + c1): the first
-  // monotone piece whose ends differ in sign holds the first crossing.
+// The first crossing of the cubic k (its s measured from t0) within [t0, t1] that lies in
+// (t_min, t_max): the span split at the cubic's turning points (roots of 3 c3 s² + 2 c2 s + c1),
+// the first monotone piece whose ends differ in sign refined.
+bool first_root(const Cubic& k, float t0, float t1, float t_min, float t_max, float& t) {
   const float len = t1 - t0;
   float cuts[4] = {0.f, len, len, len};
   int n_cuts = 1;
@@ -208,6 +181,37 @@ bool intersect_sdf_voxel(const SdfGrid& g, uint32_t voxel, const Ray& ray, float
     return true;
   }
   return false;
+}
+
+}  // namespace
+
+bool intersect_sdf_voxel(const SdfGrid& g, uint32_t voxel, const Ray& ray, float t_min, float t_max, float& t) {
+  const glm::ivec3 v = g.voxel_position(voxel);
+  // The ray in voxel space, where the voxel is [0, 1]^3: the map is affine, so t is unchanged.
+  glm::vec3 o = g.inverse * (ray.o - g.offset), d = g.inverse * ray.d;
+  for (int a = 0; a < 3; ++a) {
+    const float n = float(g.res[a] - 1);
+    o[a] = o[a] * n - float(v[a]);
+    d[a] *= n;
+  }
+  // The voxel's span of the ray, widened by a hair so that no crossing on a face falls between
+  // two voxels' spans by rounding (past the face, the cubic extends the voxel's function).
+  constexpr float kLo = -1e-5f, kHi = 1.f + 1e-5f;
+  float t0 = t_min, t1 = t_max;
+  for (int a = 0; a < 3; ++a) {
+    if (d[a] == 0.f) {
+      if (o[a] < kLo || o[a] > kHi) return false;
+      continue;
+    }
+    float n = (kLo - o[a]) / d[a], f = (kHi - o[a]) / d[a];
+    if (n > f) std::swap(n, f);
+    t0 = std::max(t0, n);
+    t1 = std::min(t1, f);
+  }
+  if (!(t0 <= t1)) return false;
+  float f[8];
+  corner_values(g, v, f);
+  return first_root(along_ray(f, o + d * t0, d), t0, t1, t_min, t_max, t);
 }
 
 }  // namespace dray
