@@ -185,6 +185,7 @@ void Scene::build_geometry() {
                          Vec3<float>(params.get_vec3(s.c)), PrimGeom::quad});
         break;
       case Shape::Kind::sdf: {
+        if (s.instance >= 0) break;  // traced through its group
         const SdfGrid& g = *sdf_grids[s.grid];
         for (size_t k = 0; k < g.voxels.size(); ++k) {
           refs.push_back({si, g.voxels[k]});
@@ -255,7 +256,9 @@ void Scene::build_instances() {
     std::vector<std::vector<GroupMesh>> members;
     for (const ShapeGroup& g : groups) {
       members.emplace_back();
-      for (uint32_t mi : g.meshes) members.back().push_back({meshes[mi].object_positions, meshes[mi].indices});
+      for (const Shape& m : g.members)
+        if (m.kind == Shape::Kind::sdf) members.back().push_back({{}, {}, sdf_grids[m.grid]});
+        else members.back().push_back({meshes[m.mesh].object_positions, meshes[m.mesh].indices, nullptr});
     }
     bvh.set_groups(std::move(members), omp_get_max_threads());
   }

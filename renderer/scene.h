@@ -93,14 +93,14 @@ struct Shape {
   int instance = -1;
 };
 
-// Mitsuba's shapegroup: meshes drawn only through instances, stored and traced once.
+// Mitsuba's shapegroup: meshes and sdfgrids drawn only through instances, stored and traced once.
 struct ShapeGroup {
   std::string name;
-  std::vector<uint32_t> meshes;  // indices into Scene::meshes
+  std::vector<Shape> members;  // as read: a mesh (Shape::mesh) or an sdfgrid (Shape::grid, in group space)
 };
 
 // Mitsuba's instance: a group under a transform. Its members are the shapes first_shape,
-// first_shape + 1, ... (one per group mesh, all with the instance's transform).
+// first_shape + 1, ... (one per group member, all with the instance's transform).
 struct Instance {
   std::string name;
   uint32_t group = 0;

@@ -22,6 +22,13 @@ void SceneAccel::set_groups(std::vector<std::vector<GroupMesh>> groups, int thre
     std::vector<PrimRef> refs;
     std::vector<PrimGeom> geoms;
     for (uint32_t k = 0; k < g.meshes.size(); ++k) {
+      if (const SdfGrid* grid = g.meshes[k].grid.get()) {
+        for (size_t j = 0; j < grid->voxels.size(); ++j) {
+          refs.push_back({k, grid->voxels[j]});
+          geoms.push_back(sdf_voxel_geom(*grid, j));
+        }
+        continue;
+      }
       const auto& pos = g.meshes[k].positions;
       const auto& idx = g.meshes[k].indices;
       for (uint32_t f = 0; f < idx.size() / 3; ++f) {
@@ -44,12 +51,22 @@ glm::vec3 SceneAccel::to_world(const InstanceXf& x, const glm::vec3& p) {
 
 void SceneAccel::set_instances(std::vector<InstanceXf> instances) {
   instances_ = std::move(instances);
+  placed_.clear();
   for (InstanceXf& x : instances_) {
     glm::mat3 linear;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) linear[j][i] = x.xf.m[i][j];  // glm: [column][row]
     if (!(std::fabs(glm::determinant(linear)) > 0.f)) throw std::runtime_error("an instance's transform is singular");
     x.inverse = glm::inverse(linear);
+    x.first_grid = UINT32_MAX;
+    for (const GroupMesh& m : groups_.at(x.group).meshes)
+      if (m.grid) {
+        x.first_grid = uint32_t(placed_.size());
+        for (const GroupMesh& k : groups_[x.group].meshes)
+          placed_.push_back(k.grid ? std::make_shared<const SdfGrid>(placed_sdf_grid(*k.grid, linear, to_glm(x.xf.translate)))
+                                   : nullptr);
+        break;
+      }
     const Aabb b = groups_.at(x.group).bvh.bounds();
     x.box = Aabb{};
     for (int c = 0; c < 8; ++c)
@@ -193,8 +210,7 @@ bool SceneAccel::occluded(const Ray& ray, float t_min) const {
   return traverse_top<true>(ray, unused, t_min, ray.t_max);
 }
 
-PrimRef SceneAccel::prim_ref(uint32_t prim) const {
-  if (prim < world_.prim_refs().size()) return world_.prim_refs()[prim];
+PrimRef SceneAccel::instance_ref(uint32_t prim) const {
   const size_t i = size_t(std::upper_bound(prim_base_.begin(), prim_base_.end(), prim) - prim_base_.begin()) - 1;
   const PrimRef local = groups_[instances_[i].group].bvh.prim_refs()[prim - prim_base_[i]];
   return {instances_[i].first_shape + local.shape, local.index};
@@ -203,13 +219,13 @@ PrimRef SceneAccel::prim_ref(uint32_t prim) const {
 PrimGeom SceneAccel::instance_geom(const InstanceXf& x, const Group& g, uint32_t local) const {
   const PrimRef r = g.bvh.prim_refs()[local];
   const GroupMesh& m = g.meshes[r.shape];
+  if (m.grid) return sdf_voxel_on(g.bvh.prim_geoms()[local], *placed_[x.first_grid + r.shape]);
   const uint32_t* tri = &m.indices[3 * size_t(r.index)];
   const glm::vec3 v0 = to_world(x, m.positions[tri[0]]), v1 = to_world(x, m.positions[tri[1]]), v2 = to_world(x, m.positions[tri[2]]);
   return {Vec3<float>(v0), Vec3<float>(v1 - v0), Vec3<float>(v2 - v0), PrimGeom::triangle};
 }
 
-PrimGeom SceneAccel::prim_geom(uint32_t prim) const {
-  if (prim < world_.prim_refs().size()) return world_.prim_geoms()[prim];
+PrimGeom SceneAccel::instance_geom(uint32_t prim) const {
   const size_t i = size_t(std::upper_bound(prim_base_.begin(), prim_base_.end(), prim) - prim_base_.begin()) - 1;
   const InstanceXf& x = instances_[i];
   return instance_geom(x, groups_[x.group], prim - prim_base_[i]);
@@ -221,6 +237,8 @@ size_t SceneAccel::memory_bytes() const {
     n += g.bvh.memory_bytes();
     for (const GroupMesh& m : g.meshes) n += m.positions.capacity() * sizeof(glm::vec3) + m.indices.capacity() * 4;
   }
+  // Instances' placed sdfgrids (their samples are the group's).
+  for (const auto& p : placed_) n += sizeof(p) + (p ? sizeof(SdfGrid) : 0);
   return n;
 }
 

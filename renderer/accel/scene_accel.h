@@ -9,11 +9,13 @@
 // from its prim_base. prim_ref and prim_geom answer for both, an instance's geometry transformed
 // to world space on demand (as a copied mesh's would be: the same float operations).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <glm/mat3x3.hpp>
 
 #include "renderer/accel/bvh.h"
+#include "renderer/shapes/sdf_grid.h"
 #include "renderer/shapes/transform.h"
 
 namespace dray {
@@ -23,16 +25,21 @@ struct InstanceXf {
   uint32_t group = 0;
   uint32_t first_shape = 0;  // the scene shape of the group's first member (then one per member)
   TransformT<float> xf;      // world from group space, as a copied mesh's transform
+  // The group's sdfgrids placed in world space: placed_grids()[first_grid + member] (null for a
+  // mesh member); UINT32_MAX when the group has none.
+  uint32_t first_grid = UINT32_MAX;
   // Set by SceneAccel::set_instances: the inverse of xf's linear part, the world box.
   glm::mat3 inverse{1.f};
   Aabb box;
 };
 
 // A group member's object-space triangles, for the group's BVH and world geometry on demand
-// (a copy: the structure stays valid when the scene is copied).
+// (a copy: the structure stays valid when the scene is copied); or an sdfgrid placed in the
+// group's space (its voxels in the group's tree, each instance a placed copy for world hits).
 struct GroupMesh {
   std::vector<glm::vec3> positions;
   std::vector<uint32_t> indices;
+  std::shared_ptr<const SdfGrid> grid;
 };
 
 class SceneAccel {
@@ -49,8 +56,9 @@ class SceneAccel {
   bool occluded(const Ray& ray, float t_min = 0.f) const;
 
   uint32_t prim_count() const { return total_prims_; }
-  PrimRef prim_ref(uint32_t prim) const;
-  PrimGeom prim_geom(uint32_t prim) const;
+  // Inline for world primitives (every hit asks, often several times); instanced ones out of line.
+  PrimRef prim_ref(uint32_t prim) const { return prim < world_.prim_refs().size() ? world_.prim_refs()[prim] : instance_ref(prim); }
+  PrimGeom prim_geom(uint32_t prim) const { return prim < world_.prim_refs().size() ? world_.prim_geoms()[prim] : instance_geom(prim); }
   // A world primitive's index in the build's input (see Bvh::input_index); instanced: prim.
   uint32_t input_index(uint32_t prim) const { return prim < world_.prim_refs().size() ? world_.input_index(prim) : prim; }
   uint32_t world_prim_count() const { return uint32_t(world_.prim_refs().size()); }
@@ -76,6 +84,8 @@ class SceneAccel {
     Aabb box;
     uint32_t left = 0, right = 0;  // children; a leaf: left = instance, right = UINT32_MAX
   };
+  PrimRef instance_ref(uint32_t prim) const;
+  PrimGeom instance_geom(uint32_t prim) const;
   uint32_t build_top(std::vector<uint32_t>& ids, size_t begin, size_t end);
   template <bool any_hit>
   bool traverse_top(const Ray& ray, Hit& hit, float t_min, float t_max) const;
@@ -85,6 +95,7 @@ class SceneAccel {
   Bvh world_;
   std::vector<Group> groups_;
   std::vector<InstanceXf> instances_;
+  std::vector<std::shared_ptr<const SdfGrid>> placed_;  // InstanceXf::first_grid
   std::vector<uint32_t> prim_base_;  // each instance's first primitive number
   std::vector<TopNode> top_;
   uint32_t total_prims_ = 0;

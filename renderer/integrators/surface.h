@@ -73,8 +73,10 @@ PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
       return {PrimGeom::sphere, P.vec3(s.a), {}, {}, P.scalar(s.b)};
     case Shape::Kind::quad:
       return {PrimGeom::quad, P.vec3(s.a), P.vec3(s.b), P.vec3(s.c), T(0)};
-    case Shape::Kind::sdf:
-      return {PrimGeom::voxel, {}, {}, {}, T(0), scene.sdf_grids[s.grid].get()};
+    case Shape::Kind::sdf: {  // the grid as placed in world space (an instance's copy, for a group member)
+      uint32_t voxel = 0;
+      return {PrimGeom::voxel, {}, {}, {}, T(0), sdf_voxel_grid(scene.bvh.prim_geom(prim), voxel)};
+    }
     case Shape::Kind::mesh: break;
   }
   const PrimGeom g = scene.bvh.prim_geom(prim);

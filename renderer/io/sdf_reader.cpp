@@ -28,8 +28,9 @@ Shape ShapeReader::read_sdf_grid(const json& s, const std::string& p, Shape shap
   g.file = rd.string(s["file"], p + "/file");
   const fs::path file = fs::path(g.file).is_absolute() ? fs::path(g.file) : base_dir / g.file;
   GridVolume vol;
+  std::vector<float> values;
   try {
-    read_vol_file(file.string(), vol, g.values);
+    read_vol_file(file.string(), vol, values);
   } catch (const LoadError& e) {
     rd.fail(p + "/file", e.what());
   }
@@ -37,6 +38,7 @@ Shape ShapeReader::read_sdf_grid(const json& s, const std::string& p, Shape shap
   if (vol.res.x < 2 || vol.res.y < 2 || vol.res.z < 2)
     rd.fail(p + "/file", file.string() + ": an sdfgrid's grid needs at least 2 samples along each axis");
   g.res = vol.res;
+  g.values = std::make_shared<const std::vector<float>>(std::move(values));
   // The whole transform (TRS after any matrix), as a group mesh's is baked.
   const json& tj = s.contains("transform") ? s["transform"] : json::object();
   const std::string tp = p + "/transform";

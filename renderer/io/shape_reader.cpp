@@ -221,14 +221,15 @@ void ShapeReader::read_group(const json& s, const std::string& p, const std::str
     const json& m = list[i];
     if (!m.is_object() || !m.contains("type")) rd.fail(q + "/type", "required key is missing");
     const std::string type = rd.string(m["type"], q + "/type");
-    if (type != "mesh" && type != "disk" && type != "cylinder" && type != "quad" && type != "sphere")
-      rd.fail(q + "/type", "a group holds meshes (mesh, disk, cylinder), quads and spheres, not \"" + type + "\"");
+    if (type != "mesh" && type != "disk" && type != "cylinder" && type != "quad" && type != "sphere" && type != "sdfgrid")
+      rd.fail(q + "/type", "a group holds meshes (mesh, disk, cylinder), quads, spheres and sdfgrids, not \"" + type + "\"");
     if (m.contains("interior") || m.contains("exterior")) rd.fail(q, "a group's shapes hold no media");
     const Shape member = read(m, q, name + "." + std::to_string(i), type, "");
-    for (uint32_t f : scene.meshes[member.mesh].face_materials)
-      if (scene.materials[f].emissive)
-        rd.fail(q + "/material", "a group's shapes cannot emit light (Mitsuba does not instance emitters)");
-    group.meshes.push_back(member.mesh);
+    if (member.kind == Shape::Kind::mesh)  // (an sdfgrid's reader refuses an emissive material)
+      for (uint32_t f : scene.meshes[member.mesh].face_materials)
+        if (scene.materials[f].emissive)
+          rd.fail(q + "/material", "a group's shapes cannot emit light (Mitsuba does not instance emitters)");
+    group.members.push_back(member);
   }
   in_group_ = false;
   scene.groups.push_back(std::move(group));
@@ -256,8 +257,11 @@ void ShapeReader::read_instance(const json& s, const std::string& p, const std::
   }
   transform_params(tj, tp, prefix, shape.transform, scene.params);
   scene.instances.push_back({name, uint32_t(g - scene.groups.begin()), uint32_t(scene.shapes.size())});
-  for (uint32_t mesh : g->meshes) {
-    shape.mesh = mesh;
+  for (const Shape& member : g->members) {
+    shape.kind = member.kind;
+    shape.mesh = member.mesh;
+    shape.grid = member.grid;
+    shape.material = member.material;
     scene.shapes.push_back(shape);
   }
 }

@@ -43,12 +43,30 @@ void corner_values(const SdfGrid& g, const glm::ivec3& v, float f[8]) {
 
 }  // namespace
 
-void prepare_sdf_grid(SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset) {
+namespace {
+
+void set_placement(SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset) {
   if (!(std::fabs(glm::determinant(linear)) > 0.f)) throw std::runtime_error("the sdfgrid's to_world is singular");
   g.linear = linear;
   g.inverse = glm::inverse(linear);
   g.normal = glm::transpose(g.inverse);
   g.offset = offset;
+}
+
+}  // namespace
+
+SdfGrid placed_sdf_grid(const SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset) {
+  SdfGrid out;
+  out.res = g.res;
+  out.values = g.values;
+  out.smooth = g.smooth;
+  out.file = g.file;
+  set_placement(out, linear * g.linear, linear * g.offset + offset);
+  return out;
+}
+
+void prepare_sdf_grid(SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset) {
+  set_placement(g, linear, offset);
   g.voxels.clear();
   g.boxes.clear();
   const glm::vec3 h = 1.f / glm::vec3(g.res - 1);
@@ -80,14 +98,19 @@ PrimGeom sdf_voxel_geom(const SdfGrid& g, size_t k) {
   geom.kind = PrimGeom::voxel;
   geom.a = Vec3<float>(g.boxes[k].lo);
   geom.b = Vec3<float>(g.boxes[k].hi);
-  const SdfGrid* ptr = &g;
-  static_assert(sizeof(ptr) <= 2 * sizeof(float));
+  static_assert(sizeof(&g) <= 2 * sizeof(float));
   std::memcpy(&geom.c.x, &g.voxels[k], sizeof(float));
+  return sdf_voxel_on(geom, g);
+}
+
+PrimGeom sdf_voxel_on(const PrimGeom& geom, const SdfGrid& g) {
+  PrimGeom out = geom;
+  const SdfGrid* ptr = &g;
   float bits[2] = {0.f, 0.f};
   std::memcpy(bits, &ptr, sizeof(ptr));
-  geom.c.y = bits[0];
-  geom.c.z = bits[1];
-  return geom;
+  out.c.y = bits[0];
+  out.c.z = bits[1];
+  return out;
 }
 
 const SdfGrid* sdf_voxel_grid(const PrimGeom& geom, uint32_t& voxel) {

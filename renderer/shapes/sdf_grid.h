@@ -10,10 +10,12 @@
 // paper's blend of the eight nearest voxels' gradients (`smooth`, Mitsuba's default). It has no
 // UV and emits nothing; its grid and transform are constants (Mitsuba does not differentiate
 // them either), so passes that move edges refuse a scene that holds one (its silhouettes are not
-// built).
+// built). In a shape group, the group's tree holds its voxels in the group's space and each
+// instance a placed copy (samples shared) for its world-space hits.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,17 +29,19 @@ namespace dray {
 
 struct SdfGrid {
   glm::ivec3 res{2};          // samples per axis (each >= 2): res - 1 voxels per axis
-  std::vector<float> values;  // res.x * res.y * res.z, x fastest (a .vol file's order)
+  // res.x * res.y * res.z, x fastest (a .vol file's order); shared by the grid's placed copies.
+  std::shared_ptr<const std::vector<float>> values;
   bool smooth = true;         // Mitsuba's normals = "smooth" (else "analytic")
   // to_world as p = linear x + offset; the inverse of linear; the normals' matrix (its inverse transpose).
   glm::mat3 linear{1.f}, inverse{1.f}, normal{1.f};
   glm::vec3 offset{0.f};
   std::string file;  // the .vol file as the scene named it (dray convert writes it back)
-  // The voxels holding surface (x + y (res.x - 1) + z (res.x - 1)(res.y - 1)) and their world boxes.
+  // The voxels holding surface (x + y (res.x - 1) + z (res.x - 1)(res.y - 1)) and their world
+  // boxes (empty in an instance's placed copy, which the group's tree traverses in its space).
   std::vector<uint32_t> voxels;
   std::vector<Aabb> boxes;
 
-  float at(int x, int y, int z) const { return values[(size_t(z) * size_t(res.y) + size_t(y)) * size_t(res.x) + size_t(x)]; }
+  float at(int x, int y, int z) const { return (*values)[(size_t(z) * size_t(res.y) + size_t(y)) * size_t(res.x) + size_t(x)]; }
   glm::ivec3 voxel_position(uint32_t index) const;
 };
 
@@ -46,9 +50,15 @@ struct SdfGrid {
 // transform is singular.
 void prepare_sdf_grid(SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset);
 
+// g under a further affine map (an instance's transform): the same samples (shared), to_world
+// composed, no voxels or boxes.
+SdfGrid placed_sdf_grid(const SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset);
+
 // The BVH primitive of g's filled voxel k, and back (the grid outlives the tree: Scene::sdf_grids).
 PrimGeom sdf_voxel_geom(const SdfGrid& g, size_t k);
 const SdfGrid* sdf_voxel_grid(const PrimGeom& geom, uint32_t& voxel);
+// geom, a voxel of another placement of its grid, as a voxel of g (its box kept as it was).
+PrimGeom sdf_voxel_on(const PrimGeom& geom, const SdfGrid& g);
 
 // The nearest crossing of the zero set in voxel `voxel` by the world ray within (t_min, t_max).
 bool intersect_sdf_voxel(const SdfGrid& g, uint32_t voxel, const Ray& ray, float t_min, float t_max, float& t);

@@ -30,9 +30,11 @@ template <class F>
 SdfGrid sampled_grid(glm::ivec3 res, F f) {
   SdfGrid g;
   g.res = res;
+  std::vector<float> values;
   for (int z = 0; z < res.z; ++z)
     for (int y = 0; y < res.y; ++y)
-      for (int x = 0; x < res.x; ++x) g.values.push_back(f(glm::vec3(x, y, z) / glm::vec3(res - 1)));
+      for (int x = 0; x < res.x; ++x) values.push_back(f(glm::vec3(x, y, z) / glm::vec3(res - 1)));
+  g.values = std::make_shared<const std::vector<float>>(std::move(values));
   return g;
 }
 
@@ -72,7 +74,7 @@ float angle(const glm::vec3& a, const glm::vec3& b) { return std::acos(std::clam
 std::string sphere_vol(const TempDir& t, int res, const std::string& name = "sphere.vol") {
   const SdfGrid g = sampled_grid(glm::ivec3(res), sphere_distance);
   const std::string path = (t.dir / name).string();
-  write_vol_file(path, g.res, 1, g.values.data());
+  write_vol_file(path, g.res, 1, g.values->data());
   return path;
 }
 
@@ -137,7 +139,7 @@ TEST_CASE("Mitsuba's own sdfgrid test: a 2 x 2 x 2 grid of a diagonal plane", "[
   for (const glm::vec3 shift : {glm::vec3(0.f), glm::vec3(-0.5f, 0.5f, 0.2f)}) {
     SdfGrid g;
     g.res = glm::ivec3(2);
-    g.values = {-r, -r, 0, 0, 0, 0, r, r};
+    g.values = std::make_shared<const std::vector<float>>(std::vector<float>{-r, -r, 0, 0, 0, 0, r, r});
     prepare_sdf_grid(g, glm::mat3(1.f), shift);
     const Bvh bvh = voxel_tree(g);
     for (int i = 0; i < 10; ++i)
@@ -244,7 +246,7 @@ TEST_CASE("an sdfgrid renders as the sphere it samples, smooth and analytic norm
   }
   // The test sees a sphere 1% smaller (radius 0.69 for 0.7).
   const SdfGrid small = sampled_grid(glm::ivec3(64), [](const glm::vec3& q) { return sphere_distance(q) + 0.005f; });
-  write_vol_file((t.dir / "sphere.vol").string(), small.res, 1, small.values.data());
+  write_vol_file((t.dir / "sphere.vol").string(), small.res, 1, small.values->data());
   Scene scene = load_scene(lit_scene(true), path);
   scene.render.spp = 64;
   scene.render.seed = 1;
@@ -270,7 +272,7 @@ TEST_CASE("an sdfgrid's material derivatives against central differences; moving
 TEST_CASE("Mitsuba's sdfgrid from XML and back to XML", "[sdf][mitsuba]") {
   TempDir t("dray-sdf-xml-");
   sphere_vol(t, 32);
-  const std::string xml = t.write("s.xml", R"(<scene version="3.0.0">
+  const std::string text = R"(<scene version="3.0.0">
   <sensor type="perspective"><float name="fov" value="40"/><transform name="to_world"><lookat origin="0, 1.5, 4" target="0, 0.6, 0" up="0, 1, 0"/></transform>
     <film type="hdrfilm"><integer name="width" value="48"/><integer name="height" value="32"/><rfilter type="box"/></film>
     <sampler type="independent"><integer name="sample_count" value="8"/></sampler></sensor>
@@ -278,7 +280,8 @@ TEST_CASE("Mitsuba's sdfgrid from XML and back to XML", "[sdf][mitsuba]") {
   <shape type="sdfgrid"><string name="filename" value="sphere.vol"/><string name="normals" value="analytic"/>
     <transform name="to_world"><scale value="2"/><translate x="-1" y="-0.3" z="-1"/></transform>
     <bsdf type="diffuse"/></shape>
-</scene>)");
+</scene>)";
+  const std::string xml = t.write("s.xml", text);
   const Scene scene = load_scene(xml);
   REQUIRE(scene.sdf_grids.size() == 1);
   CHECK_FALSE(scene.sdf_grids[0]->smooth);
@@ -291,6 +294,22 @@ TEST_CASE("Mitsuba's sdfgrid from XML and back to XML", "[sdf][mitsuba]") {
   const Image a = render_local(scene, 2);
   CHECK(a.data == render_local(load_scene(t.write("written.xml", written)), 2).data);
   CHECK(region_sum(a, 0, 0, 48, 0, 32) > 1.0);  // the ball is lit
+  // In a shapegroup, instanced under the same to_world: the same image within rounding (the
+  // placement composed in float), and written back bitwise.
+  std::string grouped = text;
+  const size_t at = grouped.find("<shape type=\"sdfgrid\">");
+  grouped.insert(at, "<shape type=\"shapegroup\" id=\"g\">");
+  const size_t xf0 = grouped.find("<transform name=\"to_world\"><scale", at), xf1 = grouped.find("</transform>", xf0) + 12;
+  const std::string xf = grouped.substr(xf0, xf1 - xf0);
+  grouped.erase(xf0, xf1 - xf0);
+  grouped.insert(grouped.find("</shape>", at) + 8, "</shape><shape type=\"instance\"><ref id=\"g\"/>" + xf + "</shape>");
+  const Scene inst = load_scene(t.write("g.xml", grouped));
+  REQUIRE(inst.instances.size() == 1);
+  const Image g = render_local(inst, 2);
+  CHECK(relative_difference(a, g) < 1e-4);
+  const std::string grouped_back = mitsuba::write_xml(read_scene_document((t.dir / "g.xml").string(), {}, warnings), warnings);
+  CHECK_THAT(grouped_back, Catch::Contains("type=\"shapegroup\"") && Catch::Contains("type=\"sdfgrid\""));
+  CHECK(g.data == render_local(load_scene(t.write("g-written.xml", grouped_back)), 2).data);
   const std::string emitting = t.write("e.xml", R"(<scene version="3.0.0"><shape type="sdfgrid"><string name="filename" value="sphere.vol"/>
     <emitter type="area"><rgb name="radiance" value="1"/></emitter></shape></scene>)");
   CHECK_THROWS_WITH(load_scene(emitting), Catch::Contains("cannot be an area emitter"));
@@ -314,6 +333,7 @@ TEST_CASE("sdfgrid refusals name the key", "[sdf]") {
   doc["shapes"][0]["file"] = "rgb.vol";
   CHECK_THAT(load_error(t, doc), Catch::Contains("one channel, not 3"));
   doc = lit_scene(true);
+  doc["materials"]["clay"]["emission"] = {1, 1, 1};
   doc["shapes"][0] = {{"name", "g"}, {"type", "group"}, {"shapes", json::array({doc["shapes"][0]})}};
-  CHECK_THAT(load_error(t, doc), Catch::Contains("a group holds meshes") && Catch::Contains("sdfgrid"));
+  CHECK_THAT(load_error(t, doc), Catch::Contains("/shapes/0 (g)/shapes/0/material") && Catch::Contains("cannot emit light"));
 }

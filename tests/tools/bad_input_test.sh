@@ -14,25 +14,39 @@ cd "$tmp" || exit 1
 fail=0 cases=0
 
 # bad DESCRIPTION EXPECTED COMMAND...: EXPECTED must appear in exactly one line of stderr. Runs
-# on each rank count in $RANKS (default: 1 and 3).
+# on each rank count in $RANKS (default: 1 and 3). Cases run four at a time in the background
+# (each waits mostly on process start-up; every file a case reads is written before it starts and
+# never changed after), each into its own files; finish() reports them in order.
 bad() {
-  local what=$1 want=$2; shift 2
   cases=$((cases + 1))
+  while [ "$(jobs -rp | wc -l)" -ge 4 ]; do wait -n; done
+  one_case "$cases" "$@" >"case-$cases.txt" 2>&1 &
+}
+one_case() {
+  local id=$1 what=$2 want=$3; shift 3
   for ranks in ${RANKS:-1 3}; do
-    local start=$SECONDS code n_msgs n_dray
-    if [ "$ranks" = 1 ]; then timeout 60 "$@" >out.txt 2>err.txt
-    else timeout 60 ${mpiexec/ N / 3 } "$@" >out.txt 2>err.txt; fi
+    local start=$SECONDS code n_msgs n_dray err="err-$id-$ranks.txt"
+    if [ "$ranks" = 1 ]; then timeout 60 "$@" >"out-$id-$ranks.txt" 2>"$err"
+    else timeout 60 ${mpiexec/ N / 3 } "$@" >"out-$id-$ranks.txt" 2>"$err"; fi
     code=$?
-    n_msgs=$(grep -cF -- "$want" err.txt)
-    n_dray=$(grep -c "^dray:" err.txt)
-    last=$(grep -v '^[[:space:]]*$' err.txt | tail -1)
+    n_msgs=$(grep -cF -- "$want" "$err")
+    n_dray=$(grep -c "^dray:" "$err")
+    last=$(grep -v '^[[:space:]]*$' "$err" | tail -1)
     if [ "$code" = 2 ] && [ "$n_msgs" = 1 ] && [ "$n_dray" -le 1 ] && [ $((SECONDS - start)) -le 20 ] \
        && { [ "$n_dray" = 0 ] || [ "${last#dray}" != "$last" ]; }; then
       echo "ok   [$ranks] $what"
     else
       echo "FAIL [$ranks] $what: exit $code, $n_msgs lines with \"$want\", $((SECONDS - start)) s; stderr:"
-      cat err.txt; fail=1
+      cat "$err"
     fi
+  done
+}
+# Waits for the cases, prints their reports in order; any FAIL fails the test.
+finish() {
+  wait
+  for ((i = 1; i <= cases; i++)); do
+    cat "case-$i.txt"
+    grep -q "^FAIL" "case-$i.txt" && fail=1
   done
 }
 
@@ -176,9 +190,11 @@ as_user=()
 chmod 000 pub/tri.obj
 RANKS=1 bad "unreadable OBJ" "pub/base.json: /shapes/1 (mesh)/file: cannot open \"pub/tri.obj\" for reading" \
   "${as_user[@]}" pub/dray render pub/base.json -q -o "$tmp/pub/out.png"
+wait  # the case reads the files as they are now
 chmod 644 pub/tri.obj && chmod 000 pub/base.json
 RANKS=1 bad "unreadable scene" "pub/base.json: cannot open for reading" \
   "${as_user[@]}" pub/dray render pub/base.json -q -o "$tmp/pub/out.png"
+wait
 chmod 644 pub/base.json
 
 # --- outputs
@@ -236,5 +252,6 @@ bad "optimize --resume from a corrupt checkpoint" "checkpoint.json: not a valid 
 printf '{ "camera": { "origin": [0, 1e99999, 0] } }\n' >overflow.json
 bad "a number too large for a double (found by fuzzing)" "overflow.json: number overflow parsing" $(render overflow.json)
 
+finish
 echo "$cases bad inputs"
 exit $fail
