@@ -62,9 +62,9 @@ void SceneAccel::set_instances(std::vector<InstanceXf> instances) {
     for (const GroupMesh& m : groups_.at(x.group).meshes)
       if (m.grid) {
         x.first_grid = uint32_t(placed_.size());
-        for (const GroupMesh& k : groups_[x.group].meshes)
-          placed_.push_back(k.grid ? std::make_shared<const SdfGrid>(placed_sdf_grid(*k.grid, linear, to_glm(x.xf.translate)))
-                                   : nullptr);
+        for (const GroupMesh& member : groups_[x.group].meshes)
+          placed_.push_back(member.grid ? std::make_shared<const SdfGrid>(placed_sdf_grid(*member.grid, linear, to_glm(x.xf.translate)))
+                                        : nullptr);
         break;
       }
     const Aabb b = groups_.at(x.group).bvh.bounds();

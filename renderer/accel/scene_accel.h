@@ -25,8 +25,8 @@ struct InstanceXf {
   uint32_t group = 0;
   uint32_t first_shape = 0;  // the scene shape of the group's first member (then one per member)
   TransformT<float> xf;      // world from group space, as a copied mesh's transform
-  // The group's sdfgrids placed in world space: placed_grids()[first_grid + member] (null for a
-  // mesh member); UINT32_MAX when the group has none.
+  // The group's sdfgrids placed in world space: SceneAccel's placed grid first_grid + member
+  // (null for a mesh member); UINT32_MAX when the group has none.
   uint32_t first_grid = UINT32_MAX;
   // Set by SceneAccel::set_instances: the inverse of xf's linear part, the world box.
   glm::mat3 inverse{1.f};
