@@ -121,90 +121,100 @@ bool may_hold_silhouette(const VoxelNeighbourhood& n, const glm::vec4& from) {
   return false;
 }
 
-int contour_in_plane(const float f[8], const glm::vec4& from, int axis, float c, glm::vec3* out, int max) {
-  const int b = (axis + 1) % 3, d = (axis + 2) % 3;
-  // The plane's coordinates (s, t) along axes b and d, or swapped (so that t is a function of s).
+namespace {
+
+// f's zero set on the plane u[axis] = c: f is bilinear there, P + Q s + R t + S s t in the
+// plane's coordinates (s, t) (axes b and d, or swapped so that t is a function of s), and the
+// zero set's branches are t(s) = −(P + Q s) / (R + S s), monotone between the pole.
+struct PlaneZeroSet {
+  int axis, b, d;
+  float c;
   bool swapped = false;
-  auto at = [&](float s, float t) {
+  float P = 0, Q = 0, R = 0, S = 0;
+
+  PlaneZeroSet(const float f[8], int axis_, float c_) : axis(axis_), b((axis_ + 1) % 3), d((axis_ + 2) % 3), c(c_) {
+    const float f00 = trilinear(f, at(0.f, 0.f)), f10 = trilinear(f, at(1.f, 0.f));
+    const float f01 = trilinear(f, at(0.f, 1.f)), f11 = trilinear(f, at(1.f, 1.f));
+    P = f00, Q = f10 - f00, R = f01 - f00, S = f11 - f10 - f01 + f00;
+    if (std::fabs(R) < std::fabs(Q)) {  // steeper in s: a function of t instead
+      swapped = true;
+      std::swap(Q, R);
+    }
+  }
+  bool constant() const { return R == 0.f && S == 0.f; }
+  glm::vec3 at(float s, float t) const {
     glm::vec3 u;
     u[axis] = c;
     u[b] = swapped ? t : s;
     u[d] = swapped ? s : t;
     return u;
-  };
-  // f on the plane, bilinear: P + Q s + R t + S s t.
-  const float f00 = trilinear(f, at(0.f, 0.f)), f10 = trilinear(f, at(1.f, 0.f));
-  const float f01 = trilinear(f, at(0.f, 1.f)), f11 = trilinear(f, at(1.f, 1.f));
-  float P = f00, Q = f10 - f00, R = f01 - f00, S = f11 - f10 - f01 + f00;
-  if (std::fabs(R) < std::fabs(Q)) {  // the zero set is steeper in s: a function of t instead
-    swapped = true;
-    std::swap(Q, R);
   }
-  if (R == 0.f && S == 0.f) return 0;  // f constant on the plane
-  // The zero set's branch over s: t(s) = −(P + Q s) / (R + S s), monotone between poles.
-  auto curve = [&](float s, float& t) {
+  // t(s), and whether it lies in the voxel.
+  bool curve(float s, float& t) const {
     const float den = R + S * s;
     if (den == 0.f) return false;
     t = -(P + Q * s) / den;
     return t >= 0.f && t <= 1.f;
-  };
-  auto g_at = [&](float s) {
-    float t = 0.f;
-    curve(s, t);
-    return contour_function(f, at(s, t), from);
-  };
-  float cuts[3] = {0.f, 1.f, 1.f};
-  int n_cuts = 2;
-  if (S != 0.f) {
-    const float pole = -R / S;
-    if (pole > 0.f && pole < 1.f) {
-      cuts[1] = pole;
-      cuts[2] = 1.f;
-      n_cuts = 3;
-    }
   }
+};
+
+// The roots of g(s) (G on the branch) on [lo, hi] where the branch lies in the voxel: sign
+// changes between kSteps samples, the branch's exits from the square and the roots bisected.
+template <class G>
+int branch_roots(const PlaneZeroSet& z, const G& g, float lo, float hi, glm::vec3* out, int n, int max) {
   constexpr int kSteps = 24;
-  int n = 0;
-  for (int piece = 0; piece + 1 < n_cuts; ++piece) {
-    const float lo = cuts[piece], hi = cuts[piece + 1], span = hi - lo;
-    float prev_s = lo, t = 0.f;
-    bool prev_ok = curve(prev_s, t);
-    for (int k = 1; k <= kSteps; ++k) {
-      const float s = lo + span * float(k) / float(kSteps);
-      const bool ok = curve(s, t);
-      if (ok || prev_ok) {
-        // The valid part of [prev_s, s]: where the branch leaves the square, found by bisection.
-        float a = prev_s, z = s;
-        if (ok != prev_ok) {
-          float in = ok ? s : prev_s, out_s = ok ? prev_s : s;
-          for (int i = 0; i < 30; ++i) {
-            const float mid = 0.5f * (in + out_s);
-            float tm;
-            (curve(mid, tm) ? in : out_s) = mid;
-          }
-          (ok ? a : z) = in;
+  float prev_s = lo, t = 0.f;
+  bool prev_ok = z.curve(prev_s, t);
+  for (int k = 1; k <= kSteps; ++k) {
+    const float s = lo + (hi - lo) * float(k) / float(kSteps);
+    const bool ok = z.curve(s, t);
+    if (ok || prev_ok) {
+      float a = prev_s, e = s;
+      if (ok != prev_ok) {  // the branch leaves the square in [prev_s, s]: keep the part inside
+        float in = ok ? s : prev_s, out_s = ok ? prev_s : s;
+        for (int i = 0; i < 30; ++i) {
+          const float mid = 0.5f * (in + out_s);
+          float tm;
+          (z.curve(mid, tm) ? in : out_s) = mid;
         }
-        float ga = g_at(a), gz = g_at(z);
-        if ((ga > 0.f) != (gz > 0.f)) {
-          for (int i = 0; i < 40; ++i) {
-            const float mid = 0.5f * (a + z), gm = g_at(mid);
-            if ((gm > 0.f) == (ga > 0.f)) {
-              a = mid;
-              ga = gm;
-            } else {
-              z = mid;
-            }
-          }
-          const float root = 0.5f * (a + z);
-          float tr = 0.f;
-          if (curve(root, tr) && n < max) out[n++] = at(root, tr);
-        }
+        (ok ? a : e) = in;
       }
-      prev_s = s;
-      prev_ok = ok;
+      float ga = g(a);
+      if ((ga > 0.f) != (g(e) > 0.f)) {
+        for (int i = 0; i < 40; ++i) {
+          const float mid = 0.5f * (a + e), gm = g(mid);
+          if ((gm > 0.f) == (ga > 0.f)) {
+            a = mid;
+            ga = gm;
+          } else {
+            e = mid;
+          }
+        }
+        const float root = 0.5f * (a + e);
+        float tr = 0.f;
+        if (z.curve(root, tr) && n < max) out[n++] = z.at(root, tr);
+      }
     }
+    prev_s = s;
+    prev_ok = ok;
   }
   return n;
+}
+
+}  // namespace
+
+int contour_in_plane(const float f[8], const glm::vec4& from, int axis, float c, glm::vec3* out, int max) {
+  const PlaneZeroSet z(f, axis, c);
+  if (z.constant()) return 0;
+  auto g = [&](float s) {
+    float t = 0.f;
+    z.curve(s, t);
+    return contour_function(f, z.at(s, t), from);
+  };
+  // The branches on either side of the pole.
+  const float pole = z.S != 0.f ? -z.R / z.S : -1.f;
+  if (!(pole > 0.f && pole < 1.f)) return branch_roots(z, g, 0.f, 1.f, out, 0, max);
+  return branch_roots(z, g, pole, 1.f, out, branch_roots(z, g, 0.f, pole, out, 0, max), max);
 }
 
 namespace {
