@@ -57,6 +57,15 @@ void check_boundary_support(const Scene& scene) {
 
 }  // namespace
 
+bool in_shading_band(const Scene& scene, const ParamView<float>& P, const RayT<float>& ray) {
+  Hit hit;
+  if (!scene.bvh.intersect(ray.detached(), hit)) return false;
+  const PrimT<float> prim = lift_prim(scene, P, hit.prim);
+  const SurfacePoint<float> sp = eval_hit(prim, ray, hit, 0.f);
+  const Vec3<float> ns = shading_normal(scene, P, hit.prim, prim, sp.p, sp.n);
+  return (dot(sp.n, ray.d) > 0.f) != (dot(ns, ray.d) > 0.f);
+}
+
 namespace {
 
 // The boundary samples' own random stream: (seed, sample index), apart from the pixels' streams.
@@ -173,9 +182,11 @@ bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   if (!edge_seen(scene, f, e, x, off)) return false;
   // The two sides, with the same random numbers.
   const ParamView<float> P(scene.params);
+  auto ray_at = [&](float m) { return camera_ray(f, x.x + m * off.x, x.y + m * off.y); };
+  const auto [m_minus, m_plus] = side_offsets(scene, P, ray_at);
   Sampler other = sampler;
-  const glm::vec3 minus = value(radiance(scene, P, camera_ray(f, x.x - off.x, x.y - off.y), sampler));
-  const glm::vec3 plus = value(radiance(scene, P, camera_ray(f, x.x + off.x, x.y + off.y), other));
+  const glm::vec3 minus = value(radiance(scene, P, ray_at(m_minus), sampler));
+  const glm::vec3 plus = value(radiance(scene, P, ray_at(m_plus), other));
   // 1 / (n pdf): the element's pick probability is weight / total (every listed weight is > 0).
   const double scale = edges.total() / double(e.weight) * double(jacobian) / double(n);
   b.delta = glm::vec3(glm::dvec3(minus - plus) * scale);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -40,6 +41,32 @@ long default_boundary_samples(const Scene& scene, const Tile& window);
 // light's position):
 // otherwise the boundary term is zero and is skipped.
 bool moves_edges(const Scene& scene, std::span<const Slot> slots);
+
+// Whether a ray meets a surface whose shading normal (a smooth mesh's, an sdfgrid's) and geometric
+// normal lie on different sides of it: the band such a normal leaves just inside a silhouette,
+// thinner than the edge offset, where a reflecting BSDF sees nothing.
+bool in_shading_band(const Scene& scene, const ParamView<float>& P, const RayT<float>& ray);
+
+// The offsets, in multiples of the edge offset, of an edge's two sides, whose rays are
+// ray_at(multiple): -1 and +1; but where one side's ray lies in a shading band and the other's
+// does not, the band's side moves on, away from the edge by doubling multiples (up to 1024), to
+// the first ray past the band. The band's inner edge is a discontinuity of its own that moves
+// with the silhouette: the step to the radiance past it counts both edges' steps at the
+// silhouette's motion, exact as the band's width goes to zero (without it, a smooth sphere's
+// d/dx was 27% too large). Where both sides lie in the band (a crease inside it) the step is 0.
+template <class RayAt>
+std::pair<float, float> side_offsets(const Scene& scene, const ParamView<float>& P, const RayAt& ray_at) {
+  std::pair<float, float> sides{-1.f, 1.f};
+  const bool minus = in_shading_band(scene, P, ray_at(-1.f));
+  if (minus == in_shading_band(scene, P, ray_at(1.f))) return sides;
+  float& m = minus ? sides.first : sides.second;
+  for (float k = 2.f; k <= 1024.f; k *= 2.f)
+    if (!in_shading_band(scene, P, ray_at(m * k))) {
+      m *= k;
+      break;
+    }
+  return sides;
+}
 
 // Indirect samples: the angular offset of the two paths across an edge seen from a path vertex.
 inline constexpr float kIndirectOffset = 1e-5f;

@@ -267,8 +267,10 @@ bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   st.prev_p = Vec3<float>(x.y);
   st.prev_n = x.sf->frame.n;
   PathState<float> st_plus = st;
-  st.ray = RayT<float>{Vec3<float>(o), Vec3<float>(glm::normalize(p_f - off - o))};
-  st_plus.ray = RayT<float>{Vec3<float>(o), Vec3<float>(glm::normalize(p_f + off - o))};
+  auto ray_at = [&](float m) { return RayT<float>{Vec3<float>(o), Vec3<float>(glm::normalize(p_f + off * m - o))}; };
+  const auto [m_minus, m_plus] = side_offsets(scene, P, ray_at);
+  st.ray = ray_at(m_minus);
+  st_plus.ray = ray_at(m_plus);
   Sampler other = sampler;
   const glm::vec3 minus = value(radiance(scene, P, st, sampler));
   const glm::vec3 plus = value(radiance(scene, P, st_plus, other));
