@@ -100,8 +100,9 @@ example_job roughness
 within_2_percent "$tmp/roughness.out" "materials.ball.alpha" 0.2
 
 # 1g. Views: spot's pose (x, z and rotation about y; truth 0.25, -0.2, 40 degrees from 0, 0, 10) from
-# four of the 64x48 views around it, on 2 ranks, within 2%.
-views_job "$tmp/views.json" "$tmp/views" 100
+# four of the 64x48 views around it, on 2 ranks, within 2% after 150 iterations (job seeds 0, 11, 22, 33:
+# at most 1.6% off; after 100, 2.7%: the last steps' noise).
+views_job "$tmp/views.json" "$tmp/views" 150
 ${mpiexec/ N / 2 } "$dray" optimize "$tmp/views.json" --threads 1 > "$tmp/views.out" 2>&1 || bad "views optimize exited $?"
 for spec in "shapes.spot.translate[0] 0.25" "shapes.spot.translate[2] -0.2" "shapes.spot.rotate_y 40"; do
   set -- $spec; within_2_percent "$tmp/views.out" "$1" "$2"; done
