@@ -186,6 +186,14 @@ void Scene::build_geometry() {
         break;
       case Shape::Kind::sdf: {
         if (s.instance >= 0) break;  // traced through its group
+        // Its transform's parameters moved (an update, an optimization step): placed anew, the
+        // samples shared with the copy the tree held.
+        const TransformT<float> xf = lift_transform(ParamView<float>(params), s.transform);
+        if (linear_matrix(xf) != sdf_grids[s.grid]->linear || to_glm(xf.translate) != sdf_grids[s.grid]->offset) {
+          auto moved = std::make_shared<SdfGrid>(*sdf_grids[s.grid]);
+          place_sdf_grid(*moved, linear_matrix(xf), to_glm(xf.translate));
+          sdf_grids[s.grid] = std::move(moved);
+        }
         const SdfGrid& g = *sdf_grids[s.grid];
         for (size_t k = 0; k < g.voxels.size(); ++k) {
           refs.push_back({si, g.voxels[k]});
@@ -273,6 +281,13 @@ void Scene::build_instances() {
     xs.push_back(x);
   }
   bvh.set_instances(std::move(xs));
+}
+
+const SdfGrid& Scene::world_grid(uint32_t si) const {
+  const Shape& s = shapes[si];
+  if (s.instance < 0) return *sdf_grids[s.grid];
+  const size_t i = size_t(s.instance);
+  return bvh.placed_grid(i, si - instances[i].first_shape);
 }
 
 glm::vec3 Scene::world_vertex(const Shape& s, uint32_t v) const {

@@ -199,6 +199,8 @@ struct Scene {
   bool needs_rebuild(Slot slot) const;
 
   // Mesh shape s's vertex v and corner normal c in world space (an instance's transformed here).
+  // Shape si's sdfgrid as placed in world space (an instance's copy for a group member).
+  const SdfGrid& world_grid(uint32_t si) const;
   glm::vec3 world_vertex(const Shape& s, uint32_t v) const;
   glm::vec3 world_normal(const Shape& s, size_t corner) const;
 

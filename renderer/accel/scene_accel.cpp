@@ -53,9 +53,7 @@ void SceneAccel::set_instances(std::vector<InstanceXf> instances) {
   instances_ = std::move(instances);
   placed_.clear();
   for (InstanceXf& x : instances_) {
-    glm::mat3 linear;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) linear[j][i] = x.xf.m[i][j];  // glm: [column][row]
+    const glm::mat3 linear = linear_matrix(x.xf);
     if (!(std::fabs(glm::determinant(linear)) > 0.f)) throw std::runtime_error("an instance's transform is singular");
     x.inverse = glm::inverse(linear);
     x.first_grid = UINT32_MAX;

@@ -71,6 +71,8 @@ class SceneAccel {
   const Bvh& group(uint32_t g) const { return groups_[g].bvh; }
   size_t group_count() const { return groups_.size(); }
   const std::vector<InstanceXf>& instances() const { return instances_; }
+  // Instance i's copy of its group's member m, an sdfgrid, placed in world space.
+  const SdfGrid& placed_grid(size_t i, uint32_t m) const { return *placed_[instances_[i].first_grid + m]; }
   // An instance's world point from a group vertex (the float transform, as a copy would have it).
   static glm::vec3 to_world(const InstanceXf& x, const glm::vec3& p);
 

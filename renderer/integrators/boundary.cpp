@@ -38,8 +38,8 @@ bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
 namespace {
 
 // The boundary term is built for a pinhole and an orthographic camera: through a thin lens every
-// aperture point sees its own silhouettes (Mitsuba's projective integrators refuse it too). An
-// sdfgrid's silhouettes are not built (Mitsuba does not differentiate the shape either).
+// aperture point sees its own silhouettes (Mitsuba's projective integrators refuse it too). The
+// creases of an sdfgrid's analytic normals are not sampled.
 void check_boundary_support(const Scene& scene) {
   if (scene.camera().kind == CameraKind::thinlens)
     throw std::runtime_error(
@@ -47,12 +47,12 @@ void check_boundary_support(const Scene& scene) {
         "field of view, aperture or focus, a point light's position) are not supported through a thin lens; render "
         "them with a perspective camera");
   for (const Shape& s : scene.shapes)
-    if (s.kind == Shape::Kind::sdf)
-      throw std::runtime_error("shape \"" + s.name +
-                               "\" (sdfgrid): derivatives by parameters that move edges (a shape's geometry, the "
-                               "camera's pose or field of view, a point light's position) are not supported in a scene "
-                               "with an sdfgrid, whose silhouettes are not built; appearance parameters (colours, "
-                               "textures, roughness, emission) are");
+    if (s.kind == Shape::Kind::sdf && !scene.sdf_grids[s.grid]->smooth)
+      throw std::runtime_error("shape \"" + s.name + "\" (sdfgrid, normals \"analytic\"): derivatives by parameters that "
+                               "move edges (a shape's geometry, the camera's pose or field of view, a point light's "
+                               "position) are not supported in a scene with an sdfgrid shaded by its analytic normals, "
+                               "which jump at every voxel face (shading edges that are not sampled); use normals "
+                               "\"smooth\" (Mitsuba's default)");
 }
 
 }  // namespace
@@ -173,6 +173,8 @@ bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   const float u = sampler.next();
   if (e.kind == SilhouetteElement::Kind::segment) {
     x = sample_segment(scene, f, e, u, b, jacobian);
+  } else if (e.kind == SilhouetteElement::Kind::voxel) {
+    if (!sample_voxel(scene, f, e, u, sampler, b, jacobian, x)) return false;
   } else if (!sample_circle(scene, f, e, u, b, jacobian, x)) {
     return false;
   }

@@ -20,6 +20,7 @@
 
 #include <glm/vec2.hpp>
 
+#include "ad/dual.h"
 #include "ad/fixed_sum.h"
 #include "renderer/integrators/silhouette.h"
 #include "renderer/image/image.h"
@@ -78,7 +79,7 @@ struct BoundarySample {
   // The edge's material point: on a silhouette, or for a shadow on the occluder's edge.
   const SilhouetteElement* element = nullptr;
   float s = 0;            // segment: the point's parameter along v0 -> v1
-  glm::vec3 omega{0.f};   // circle: the point's direction from the sphere's centre
+  glm::vec3 omega{0.f};   // circle: the point's direction from the sphere's centre; voxel: its grid point
   // Shadows: the shadow edge is where the line from the light point q through the occluder's
   // edge point meets the receiver's plane (through the receiver's material point, its normal fixed).
   bool shadow = false;
@@ -158,6 +159,17 @@ Silhouettes indirect_edges(const Scene& scene);
 bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& frame, const Tile& window,
                      uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
 
+// A silhouette point of voxel element e (an sdfgrid's) seen from `from` (homogeneous), from the
+// number u and two more of `sampler`, as a dual in the pick (its derivative: the world tangent
+// over the point's pdf, so that |dp/du| du is the length measure); its object point in b.omega.
+// False when the drawn plane meets no silhouette point (the estimate is then 0).
+bool voxel_point_from(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from, float u, Sampler& sampler,
+                      BoundarySample& b, Vec3<ad::Dual<1>>& p);
+// The same seen from the camera: the film point x, its edge normal in b, and 1 / pdf per unit
+// film length in jacobian.
+bool sample_voxel(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, float u,
+                  Sampler& sampler, BoundarySample& b, float& jacobian, glm::vec2& x);
+
 // Boundary sample k of n. False when it adds nothing: outside the window, no radiance step, or
 // a non-finite one (counted in *nonfinite).
 bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& frame,
@@ -170,7 +182,12 @@ Vec3<T> edge_point(const Scene& scene, const ParamView<T>& P, const BoundarySamp
   const SilhouetteElement& e = *b.element;
   const Shape& s = scene.shapes[e.shape];
   Vec3<T> p;
-  if (e.kind == SilhouetteElement::Kind::circle) {
+  if (e.kind == SilhouetteElement::Kind::voxel) {  // the grid point under the grid's map
+    Vec3<T> a, bb, c, d;
+    const SdfGrid& g = scene.world_grid(e.shape);
+    p = sdf_world_map(scene, P, s, a, bb, c, d) ? a * T(b.omega.x) + bb * T(b.omega.y) + c * T(b.omega.z) + d
+                                                 : Vec3<T>(g.linear * b.omega + g.offset);
+  } else if (e.kind == SilhouetteElement::Kind::circle) {
     p = P.vec3(s.a) + Vec3<T>(b.omega) * P.scalar(s.b);
   } else {
     Vec3<T> v[2];

@@ -56,11 +56,13 @@ int candidate_vertices(const Scene& scene, const std::vector<VertexRecord>& path
 }
 
 // An edge point p(u) seen from x, as a dual in u (its tangent: dp/du per unit of the pick's u);
-// false when the element is no silhouette from x.
-bool edge_point_from(const Scene& scene, const SilhouetteElement& e, const glm::vec3& x, float u, BoundarySample& b,
-                     Vec3<ad::Dual<1>>& p) {
+// false when the element is no silhouette from x. A voxel's point takes two more numbers of
+// `more` (independent of u: the estimate stays unbiased whatever pdf u has).
+bool edge_point_from(const Scene& scene, const SilhouetteElement& e, const glm::vec3& x, float u, Sampler& more,
+                     BoundarySample& b, Vec3<ad::Dual<1>>& p) {
   using D1 = ad::Dual<1>;
   const glm::vec4 from = seen_from_point(x);
+  if (e.kind == SilhouetteElement::Kind::voxel) return voxel_point_from(scene, e, from, u, more, b, p);
   if (e.kind == SilhouetteElement::Kind::segment) {
     // A smooth mesh's radiance is continuous across an edge both of whose faces x sees.
     const Shape& s = scene.shapes[e.shape];
@@ -100,7 +102,8 @@ bool sees(const Scene& scene, const SilhouetteElement& e, const glm::vec3& o, co
 float edge_density(const Scene& scene, const SilhouetteElement& e, const ShadedHit& x, float u) {
   BoundarySample scratch;
   Vec3<ad::Dual<1>> p;
-  if (!edge_point_from(scene, e, x.y, u, scratch, p)) return 0.f;
+  Sampler fixed(0, uint64_t(u * 0x1p24f), 0);  // a voxel's other numbers: fixed by u (a weight only)
+  if (!edge_point_from(scene, e, x.y, u, fixed, scratch, p)) return 0.f;
   const glm::vec3 to = value(p) - x.y, dp_du(p.x.d[0], p.y.d[0], p.z.d[0]);
   const float d2 = glm::dot(to, to);
   if (!(d2 > 0.f)) return 0.f;
@@ -242,7 +245,7 @@ bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   float pdf_u = 0.f;
   const float u = choice.point(sampler.next(), pdf_u);
   Vec3<ad::Dual<1>> p;
-  if (!(pdf_u > 0.f) || !edge_point_from(scene, e, x.y, u, b, p)) return false;
+  if (!(pdf_u > 0.f) || !edge_point_from(scene, e, x.y, u, sampler, b, p)) return false;
   const glm::vec3 p_f = value(p), dp_du(p.x.d[0], p.y.d[0], p.z.d[0]);
   const glm::vec3 to = p_f - x.y;
   const float dist = glm::length(to);

@@ -53,7 +53,9 @@ PassLift lift_pass(const Scene& scene, const int* seeds, int first_index) {
     return false;
   };
   for (const Shape& s : scene.shapes) {
-    if (s.kind != Shape::Kind::mesh || !transform_active(P, s.transform) || lifted_already(s.transform.rotate)) continue;
+    if ((s.kind != Shape::Kind::mesh && s.kind != Shape::Kind::sdf) || !transform_active(P, s.transform) ||
+        lifted_already(s.transform.rotate))
+      continue;
     add_block(lift, s.transform.rotate, kTransformEntries, [&] {
       TransformT<ad::Var> t = transform_from_params(P, s.transform);
       std::vector<ad::Var> e;

@@ -214,12 +214,34 @@ bool null_sphere(const Scene& scene, const Shape& s) {
 
 }  // namespace
 
+void sdf_elements(const Scene& scene, uint32_t si, const glm::vec4* from, Silhouettes& out,
+                  const std::function<float(const glm::vec3&, const glm::mat3&)>& weight) {
+  // The voxels holding surface are the grid's (an instance's copy lists none: its group's do).
+  const std::vector<uint32_t>& voxels = scene.sdf_grids[scene.shapes[si].grid]->voxels;
+  const SdfGrid& g = scene.world_grid(si);
+  const glm::vec3 h = 1.f / glm::vec3(g.res - 1);
+  const glm::mat3 edges(g.linear[0] * h.x, g.linear[1] * h.y, g.linear[2] * h.z);  // a voxel's edge vectors
+  SilhouetteElement e;
+  e.kind = SilhouetteElement::Kind::voxel;
+  e.shape = si;
+  for (uint32_t k : voxels) {
+    const glm::ivec3 v = g.voxel_position(k);
+    if (from && !may_hold_silhouette(sdf_neighbourhood(g, v), sdf_voxel_view(g, v, *from))) continue;
+    e.v0 = k;
+    e.weight = weight(g.linear * ((glm::vec3(v) + 0.5f) * h) + g.offset, edges);
+    if (e.weight > 0.f) out.elements.push_back(e);
+  }
+}
+
 Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t skip) {
   Silhouettes out;
   for (uint32_t si = 0; si < scene.shapes.size(); ++si) {
     if (si == skip) continue;
     const Shape& s = scene.shapes[si];
-    if (s.kind == Shape::Kind::sdf) continue;  // none built: passes that need them refuse the scene
+    if (s.kind == Shape::Kind::sdf) {  // weighted by the voxel's size
+      sdf_elements(scene, si, from, out, [](const glm::vec3&, const glm::mat3& m) { return glm::length(m[0] + m[1] + m[2]); });
+      continue;
+    }
     if (s.kind == Shape::Kind::sphere) {
       if (null_sphere(scene, s)) continue;
       SilhouetteElement e;
@@ -240,6 +262,27 @@ Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t s
   out.sum_weights();
   return out;
 }
+
+namespace {
+
+// About a voxel's extent on the film, in pixels (the sum of its edges' projections at its centre
+// c), or 0 when it is behind the camera or well outside the window.
+float film_size(const CameraFrame<float>& f, const Tile& window, const glm::vec3& c, const glm::mat3& edges) {
+  const FilmPoint<float> q = project(f, Vec3<float>(c));
+  if (!(q.depth > 0.f)) return 0.f;
+  float size = 0.f;
+  for (int a = 0; a < 3; ++a) {
+    const FilmPoint<float> e = project(f, Vec3<float>(c + edges[a]));
+    if (e.depth > 0.f) size += glm::length(glm::vec2(e.x - q.x, e.y - q.y));
+  }
+  const float margin = size + 1.f;
+  if (q.x < float(window.x0) - margin || q.x > float(window.x1) + margin || q.y < float(window.y0) - margin ||
+      q.y > float(window.y1) + margin)
+    return 0.f;
+  return size;
+}
+
+}  // namespace
 
 Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
   const CameraFrame<float> f = camera_frame(scene.camera(), ParamView<float>(scene.params));
@@ -274,8 +317,9 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
       case Shape::Kind::mesh:
         segment_edges(scene, si, add_segment);
         break;
-      case Shape::Kind::sdf:
-        break;  // none built: passes that need them refuse the scene (check_boundary_support)
+      case Shape::Kind::sdf:  // weighted by the voxel's size on the film
+        sdf_elements(scene, si, &eye, out, [&](const glm::vec3& c, const glm::mat3& m) { return film_size(f, window, c, m); });
+        break;
     }
   }
   out.sum_weights();

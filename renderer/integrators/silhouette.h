@@ -3,15 +3,17 @@
 // sampling (Li et al. 2018, "Differentiable Monte Carlo Ray Tracing through Edge Sampling"):
 // for a flat-shaded mesh every edge whose faces meet at an angle (even an edge between two
 // visible faces separates two radiances), for a smooth-shaded one its silhouettes from the eye;
-// open mesh edges, the four edges of
-// a quad, and the tangent circle of a sphere. Each is clipped to the film window and weighted by
+// open mesh edges, the four edges of a quad, the tangent circle of a sphere, and the voxels of an
+// sdfgrid whose contour or face creases may be silhouettes from the eye. Each is clipped to the film window and weighted by
 // its length there, in pixels. Found in float, once per pass; whether an edge is hidden behind
 // another surface is left to the samples (both sides then see the same radiance).
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/mat3x3.hpp>
 #include <glm/vec4.hpp>
 
 #include "renderer/sensors/camera.h"
@@ -24,10 +26,13 @@ namespace dray {
 std::vector<MeshEdge> mesh_edges(const Mesh& mesh);
 
 struct SilhouetteElement {
-  enum class Kind : uint8_t { segment, circle };
+  // voxel: an sdfgrid's voxel that may hold silhouette points (renderer/shapes/sdf_contour.h),
+  // drawn per sample from whatever point it is seen from.
+  enum class Kind : uint8_t { segment, circle, voxel };
   Kind kind = Kind::segment;
   uint32_t shape = 0;
-  // segment: the endpoints, as mesh vertex indices or quad corners (0 a, 1 a+b, 2 a+b+c, 3 a+c).
+  // segment: the endpoints, as mesh vertex indices or quad corners (0 a, 1 a+b, 2 a+b+c, 3 a+c);
+  // voxel: v0 its index in the grid.
   uint32_t v0 = 0, v1 = 0;
   // segment: the part in front of the camera, as parameters s of v0 + s (v1 - v0), and of that
   // part the piece on the film window, as parameters t of its projection (linear on the film).
@@ -68,6 +73,12 @@ inline glm::vec4 seen_from_direction(const glm::vec3& d) { return glm::vec4(d, 0
 inline glm::vec4 seen_from_camera(const CameraFrame<float>& f) {
   return f.kind == CameraKind::orthographic ? seen_from_direction(-to_glm(f.forward)) : seen_from_point(to_glm(f.origin));
 }
+
+// An sdfgrid voxel element's silhouette voxels seen from `from` (nullptr: from anywhere), weighted by
+// `weight` of the voxel (its centre and its edge vectors in world space): voxel elements of
+// shape si appended to out.
+void sdf_elements(const Scene& scene, uint32_t si, const glm::vec4* from, Silhouettes& out,
+                  const std::function<float(const glm::vec3&, const glm::mat3&)>& weight);
 
 // Whether a mesh segment is a silhouette seen from `from` (true for open edges and non-meshes).
 bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from);

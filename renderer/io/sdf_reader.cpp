@@ -1,7 +1,7 @@
 // The `sdfgrid` shape of /shapes (Mitsuba 3's, renderer/shapes/sdf_grid.h): a one-channel .vol
 // file of signed distances over [0, 1]^3 in object space, its `normals` ("smooth" or
-// "analytic"), its transform (constants: no parameters, as Mitsuba's grid and to_world are not
-// differentiable).
+// "analytic"), its transform (a matrix base and differentiable scale, rotate_*, translate, as a
+// mesh's; Mitsuba's to_world is not differentiable, dray's is, silhouettes included).
 #include <glm/matrix.hpp>
 
 #include "renderer/io/mesh_file.h"
@@ -14,7 +14,7 @@ namespace dray {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-Shape ShapeReader::read_sdf_grid(const json& s, const std::string& p, Shape shape) {
+Shape ShapeReader::read_sdf_grid(const json& s, const std::string& p, const std::string& prefix, Shape shape) {
   rd.object(s, p, {"name", "type", "file", "normals", "material", "transform", "interior", "exterior"}, {"file", "material"});
   shape.kind = Shape::Kind::sdf;
   shape.material = material_ref(s["material"], p + "/material");
@@ -39,23 +39,18 @@ Shape ShapeReader::read_sdf_grid(const json& s, const std::string& p, Shape shap
     rd.fail(p + "/file", file.string() + ": an sdfgrid's grid needs at least 2 samples along each axis");
   g.res = vol.res;
   g.values = std::make_shared<const std::vector<float>>(std::move(values));
-  // The whole transform (TRS after any matrix), as a group mesh's is baked.
+  // The transform: a `matrix` is the constant base, then the parameters scale, rotate_*,
+  // translate (differentiable, as a mesh's); in a group, all of it baked (constants).
   const json& tj = s.contains("transform") ? s["transform"] : json::object();
   const std::string tp = p + "/transform";
   rd.object(tj, tp, {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
-  glm::dmat4 base(1.0);
-  if (tj.contains("matrix")) base = read_affine_matrix(rd, tj["matrix"], tp + "/matrix");
+  read_base(tj, tp, shape.transform);
   ParamTable scratch;
-  Transform t;
-  transform_params(tj, tp, "", t, scratch);
-  const TransformT<float> xf = transform_from_params(ParamView<float>(scratch), t);
-  glm::mat3 trs;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) trs[j][i] = xf.m[i][j];  // glm: [column][row]
-  const glm::mat3 linear = trs * glm::mat3(base);
-  const glm::vec3 offset = trs * glm::vec3(base[3]) + to_glm(xf.translate);
+  transform_params(tj, tp, prefix, shape.transform, in_group_ ? scratch : scene.params);
+  const TransformT<float> xf = lift_transform(ParamView<float>(in_group_ ? scratch : scene.params), shape.transform);
+  if (in_group_) shape.transform = Transform{};
   try {
-    prepare_sdf_grid(g, linear, offset);
+    prepare_sdf_grid(g, linear_matrix(xf), to_glm(xf.translate));
   } catch (const std::runtime_error& e) {
     rd.fail(p + "/file", file.string() + ": " + e.what());
   }

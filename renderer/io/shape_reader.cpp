@@ -128,7 +128,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     mesh.vertices = scene.params.add_block(prefix + "vertices", flat, {uint32_t(mesh.object_positions.size()), 3});
     add_normals_block(prefix, mesh);
   } else if (type == "sdfgrid") {
-    shape = read_sdf_grid(s, p, shape);
+    shape = read_sdf_grid(s, p, prefix, shape);
   } else {
     rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh, disk, cylinder, sdfgrid, group or instance)");
   }
@@ -247,14 +247,7 @@ void ShapeReader::read_instance(const json& s, const std::string& p, const std::
   shape.name = name;
   shape.kind = Shape::Kind::mesh;
   shape.instance = int(scene.instances.size());
-  if (tj.contains("matrix")) {  // kept as the transform's constant base: the group's vertices are shared
-    const glm::dmat4 m = read_affine_matrix(rd, tj["matrix"], tp + "/matrix");
-    const glm::dmat3 b(m);
-    shape.transform.has_base = true;
-    shape.transform.base_linear = glm::mat3(b);
-    shape.transform.base_offset = glm::vec3(m[3]);
-    shape.transform.normal_pre = glm::mat3(glm::inverse(glm::transpose(b) * b));
-  }
+  read_base(tj, tp, shape.transform);  // the group's vertices are shared: its matrix stays a base
   transform_params(tj, tp, prefix, shape.transform, scene.params);
   scene.instances.push_back({name, uint32_t(g - scene.groups.begin()), uint32_t(scene.shapes.size())});
   for (const Shape& member : g->members) {
@@ -264,6 +257,17 @@ void ShapeReader::read_instance(const json& s, const std::string& p, const std::
     shape.material = member.material;
     scene.shapes.push_back(shape);
   }
+}
+
+// A transform's `matrix`, kept as its constant base (the parameters apply after it).
+void ShapeReader::read_base(const json& tj, const std::string& tp, Transform& t) {
+  if (!tj.contains("matrix")) return;
+  const glm::dmat4 m = read_affine_matrix(rd, tj["matrix"], tp + "/matrix");
+  const glm::dmat3 b(m);
+  t.has_base = true;
+  t.base_linear = glm::mat3(b);
+  t.base_offset = glm::vec3(m[3]);
+  t.normal_pre = glm::mat3(glm::inverse(glm::transpose(b) * b));
 }
 
 // A boolean key, false when absent.

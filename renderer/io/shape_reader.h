@@ -47,7 +47,8 @@ class ShapeReader {
   uint32_t add_material(const std::string& name, const glm::vec3& reflectance, const glm::vec3* emission);
   Shape quad_member(Shape shape, const glm::vec3& corner, const glm::vec3& eu, const glm::vec3& ev);
   Shape sphere_member(Shape shape, const glm::vec3& center, float radius);
-  Shape read_sdf_grid(const nlohmann::json& s, const std::string& p, Shape shape);  // renderer/io/sdf_reader.cpp
+  void read_base(const nlohmann::json& tj, const std::string& tp, Transform& t);
+  Shape read_sdf_grid(const nlohmann::json& s, const std::string& p, const std::string& prefix, Shape shape);  // renderer/io/sdf_reader.cpp
   void add_normals_block(const std::string& prefix, Mesh& mesh);
   void transform_params(const nlohmann::json& j, const std::string& p, const std::string& prefix, Transform& t, ParamTable& table);
   void bake_transform(const nlohmann::json& j, const std::string& p, Mesh& mesh);

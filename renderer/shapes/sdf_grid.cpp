@@ -66,10 +66,8 @@ SdfGrid placed_sdf_grid(const SdfGrid& g, const glm::mat3& linear, const glm::ve
 }
 
 void prepare_sdf_grid(SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset) {
-  set_placement(g, linear, offset);
   g.voxels.clear();
-  g.boxes.clear();
-  const glm::vec3 h = 1.f / glm::vec3(g.res - 1);
+  g.local_boxes.clear();
   for (int z = 0; z + 1 < g.res.z; ++z)
     for (int y = 0; y + 1 < g.res.y; ++y)
       for (int x = 0; x + 1 < g.res.x; ++x) {
@@ -77,19 +75,51 @@ void prepare_sdf_grid(SdfGrid& g, const glm::mat3& linear, const glm::vec3& offs
         corner_values(g, {x, y, z}, f);
         Aabb local;
         if (!tight_box(f, local)) continue;
-        Aabb world;
-        for (int c = 0; c < 8; ++c) {
-          const glm::vec3 q((c & 1 ? local.hi.x : local.lo.x), (c & 2 ? local.hi.y : local.lo.y), (c & 4 ? local.hi.z : local.lo.z));
-          world.grow(linear * ((glm::vec3(x, y, z) + q) * h) + offset);
-        }
-        // Rounding, and the crossings intersect_sdf_voxel finds a hair past the voxel's faces.
-        const glm::vec3 pad = (glm::abs(world.lo) + glm::abs(world.hi)) * 0x1p-18f + glm::abs(linear * h) * 1e-4f;
-        world.lo -= pad;
-        world.hi += pad;
         g.voxels.push_back(uint32_t(x + y * (g.res.x - 1) + z * (g.res.x - 1) * (g.res.y - 1)));
-        g.boxes.push_back(world);
+        g.local_boxes.push_back(local);
       }
   if (g.voxels.empty()) throw std::runtime_error("the sdfgrid has no voxel holding surface (no distance changes sign)");
+  place_sdf_grid(g, linear, offset);
+}
+
+void place_sdf_grid(SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset) {
+  set_placement(g, linear, offset);
+  g.boxes.resize(g.voxels.size());
+  const glm::vec3 h = 1.f / glm::vec3(g.res - 1);
+  for (size_t k = 0; k < g.voxels.size(); ++k) {
+    const glm::vec3 v(g.voxel_position(g.voxels[k]));
+    const Aabb& local = g.local_boxes[k];
+    Aabb world;
+    for (int c = 0; c < 8; ++c) {
+      const glm::vec3 q((c & 1 ? local.hi.x : local.lo.x), (c & 2 ? local.hi.y : local.lo.y), (c & 4 ? local.hi.z : local.lo.z));
+      world.grow(linear * ((v + q) * h) + offset);
+    }
+    // Rounding, and the crossings intersect_sdf_voxel finds a hair past the voxel's faces.
+    const glm::vec3 pad = (glm::abs(world.lo) + glm::abs(world.hi)) * 0x1p-18f + glm::abs(linear * h) * 1e-4f;
+    world.lo -= pad;
+    world.hi += pad;
+    g.boxes[k] = world;
+  }
+}
+
+VoxelNeighbourhood sdf_neighbourhood(const SdfGrid& g, const glm::ivec3& v) {
+  VoxelNeighbourhood n;
+  corner_values(g, v, n.f);
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side) {
+      glm::ivec3 w = v;
+      w[a] += side ? 1 : -1;
+      n.has[a][side] = w[a] >= 0 && w[a] + 1 < g.res[a];
+      n.owns[a][side] = side == 1 || v[a] == 0;
+      if (n.has[a][side]) corner_values(g, w, n.nb[a][side]);
+    }
+  return n;
+}
+
+glm::vec4 sdf_voxel_view(const SdfGrid& g, const glm::ivec3& v, const glm::vec4& from) {
+  const glm::vec3 n(g.res - 1);
+  if (from.w == 0.f) return glm::vec4(g.inverse * glm::vec3(from) * n, 0.f);
+  return glm::vec4(g.inverse * (glm::vec3(from) - g.offset) * n - glm::vec3(v), 1.f);
 }
 
 // The primitive: its box (a, b) and, in c, the voxel index and the grid's address as raw bits.

@@ -24,6 +24,7 @@
 
 #include "renderer/accel/bvh.h"
 #include "renderer/core/vec.h"
+#include "renderer/shapes/sdf_contour.h"
 
 namespace dray {
 
@@ -40,15 +41,23 @@ struct SdfGrid {
   // boxes (empty in an instance's placed copy, which the group's tree traverses in its space).
   std::vector<uint32_t> voxels;
   std::vector<Aabb> boxes;
+  std::vector<Aabb> local_boxes;  // the same voxels' tight boxes in their own [0, 1]^3
 
   float at(int x, int y, int z) const { return (*values)[(size_t(z) * size_t(res.y) + size_t(y)) * size_t(res.x) + size_t(x)]; }
   glm::ivec3 voxel_position(uint32_t index) const;
 };
 
-// Sets linear, inverse, normal and offset from to_world's linear part and offset; finds the
-// voxels holding surface and their boxes. Throws std::runtime_error when no voxel does or the
-// transform is singular.
+// Finds the voxels holding surface and places the grid (place_sdf_grid). Throws
+// std::runtime_error when no voxel does or the transform is singular.
 void prepare_sdf_grid(SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset);
+// Sets linear, inverse, normal and offset from to_world's linear part and offset, and the voxels'
+// world boxes (when the grid's transform parameters move).
+void place_sdf_grid(SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset);
+
+// Voxel v's corners and its neighbours' (renderer/shapes/sdf_contour.h), and a world viewpoint
+// (homogeneous: a point, or a direction toward the viewer) in the voxel's coordinates.
+VoxelNeighbourhood sdf_neighbourhood(const SdfGrid& g, const glm::ivec3& v);
+glm::vec4 sdf_voxel_view(const SdfGrid& g, const glm::ivec3& v, const glm::vec4& from);
 
 // g under a further affine map (an instance's transform): the same samples (shared), to_world
 // composed, no voxels or boxes.
@@ -161,14 +170,20 @@ Vec3<T> world_normal(const SdfGrid& g, const Vec3<T>& local_gradient) {
 
 }  // namespace sdf_detail
 
+// The voxel holding object point q (clamped to the grid).
+template <class T>
+glm::ivec3 sdf_voxel_at(const SdfGrid& g, const Vec3<T>& q) {
+  glm::ivec3 v;
+  for (int a = 0; a < 3; ++a) v[a] = std::clamp(int(std::floor(value(q[a]) * float(g.res[a] - 1))), 0, g.res[a] - 2);
+  return v;
+}
+
 // The geometric normal at world point p: the gradient of the voxel holding p, outward (toward
 // positive distances), unit.
 template <class T>
 Vec3<T> sdf_normal(const SdfGrid& g, const Vec3<T>& p) {
   const Vec3<T> q = sdf_detail::to_object(g, p);
-  glm::ivec3 v;
-  for (int a = 0; a < 3; ++a) v[a] = std::clamp(int(std::floor(value(q[a]) * float(g.res[a] - 1))), 0, g.res[a] - 2);
-  return sdf_detail::world_normal(g, sdf_detail::voxel_gradient(g, q, v));
+  return sdf_detail::world_normal(g, sdf_detail::voxel_gradient(g, q, sdf_voxel_at(g, q)));
 }
 
 // The shading normal at world point p: smooth, or the geometric normal ng.

@@ -46,6 +46,14 @@ void with_base(TransformT<T>& t, const Transform& xf) {
   t = out;
 }
 
+// The linear part as a glm matrix (glm is column-major: [column][row]).
+inline glm::mat3 linear_matrix(const TransformT<float>& t) {
+  glm::mat3 out;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) out[j][i] = t.m[i][j];
+  return out;
+}
+
 // The transform's entries in T from its parameters (sines and cosines computed once).
 template <class T>
 TransformT<T> transform_from_params(const ParamView<T>& P, const Transform& xf) {
