@@ -161,7 +161,7 @@ TEST_CASE("an instanced sdfgrid's transform derivatives are the directly placed 
   }
 }
 
-TEST_CASE("an sdfgrid's transform: reverse mode equals forward mode with the same samples", "[sdf]") {
+TEST_CASE("an sdfgrid's transform: reverse mode equals forward mode with the same samples", "[sdf][reverse]") {
   TempDir t("dray-sdf-reverse-");
   sphere_vol(t, 32);
   const std::string path = (t.dir / "scene.json").string();
