@@ -14,16 +14,11 @@ bool sdf_world_map(const Scene& scene, const ParamView<T>& P, const Shape& s, Ve
                    Vec3<T>& d) {
   if (!transform_active(P, s.transform)) return false;
   const TransformT<T> t = lift_transform(P, s.transform);
-  auto linear = [&](const glm::vec3& v) {
-    return Vec3<T>(t.m[0][0] * v.x + t.m[0][1] * v.y + t.m[0][2] * v.z, t.m[1][0] * v.x + t.m[1][1] * v.y + t.m[1][2] * v.z,
-                   t.m[2][0] * v.x + t.m[2][1] * v.y + t.m[2][2] * v.z);
-  };
-  if (s.instance < 0) {
-    a = linear({1, 0, 0}), b = linear({0, 1, 0}), c = linear({0, 0, 1}), d = t.translate;
-  } else {
-    const SdfGrid& g = *scene.sdf_grids[s.grid];  // in the group's space
-    a = linear(g.linear[0]), b = linear(g.linear[1]), c = linear(g.linear[2]), d = linear(g.offset) + t.translate;
-  }
+  glm::mat3 base(1.f);  // the grid's placement in its group: none for a shape of its own
+  glm::vec3 offset(0.f);
+  if (s.instance >= 0) base = scene.sdf_grids[s.grid]->linear, offset = scene.sdf_grids[s.grid]->offset;
+  a = linear_part(t, Vec3<T>(base[0])), b = linear_part(t, Vec3<T>(base[1])), c = linear_part(t, Vec3<T>(base[2]));
+  d = transform_point(t, Vec3<T>(offset));
   return true;
 }
 
