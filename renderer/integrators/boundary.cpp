@@ -38,21 +38,13 @@ bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
 namespace {
 
 // The boundary term is built for a pinhole and an orthographic camera: through a thin lens every
-// aperture point sees its own silhouettes (Mitsuba's projective integrators refuse it too). The
-// creases of an sdfgrid's analytic normals are not sampled.
+// aperture point sees its own silhouettes (Mitsuba's projective integrators refuse it too).
 void check_boundary_support(const Scene& scene) {
   if (scene.camera().kind == CameraKind::thinlens)
     throw std::runtime_error(
         "camera type thinlens: derivatives by parameters that move edges (a shape's geometry, the camera's pose, "
         "field of view, aperture or focus, a point light's position) are not supported through a thin lens; render "
         "them with a perspective camera");
-  for (const Shape& s : scene.shapes)
-    if (s.kind == Shape::Kind::sdf && !scene.sdf_grids[s.grid]->smooth)
-      throw std::runtime_error("shape \"" + s.name + "\" (sdfgrid, normals \"analytic\"): derivatives by parameters that "
-                               "move edges (a shape's geometry, the camera's pose or field of view, a point light's "
-                               "position) are not supported in a scene with an sdfgrid shaded by its analytic normals, "
-                               "which jump at every voxel face (shading edges that are not sampled); use normals "
-                               "\"smooth\" (Mitsuba's default)");
 }
 
 }  // namespace
@@ -130,7 +122,11 @@ bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const Silhou
 // (a cylinder's back rim seen side-on lies on its front rim's film line). A silhouette counts as
 // it is: where its front face is thinner than the offset, its rays measure the step from the
 // faces inside to the background, which is the outline's whole step.
-bool edge_seen(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, glm::vec2 x, glm::vec2 off) {
+bool edge_seen(const Scene& scene, const CameraFrame<float>& f, const BoundarySample& b, glm::vec2 x, glm::vec2 off) {
+  const SilhouetteElement& e = *b.element;
+  if (e.kind == SilhouetteElement::Kind::voxel)
+    return !b.crease || crease_seen(scene, b, camera_ray(f, x.x - off.x, x.y - off.y).detached(),
+                                    camera_ray(f, x.x + off.x, x.y + off.y).detached());
   if (e.kind != SilhouetteElement::Kind::segment || e.mesh_edge == UINT32_MAX) return true;
   const Shape& s = scene.shapes[e.shape];
   if (s.kind != Shape::Kind::mesh) return true;
@@ -181,7 +177,7 @@ bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   if (!(x.x >= float(w.x0) && x.x < float(w.x1) && x.y >= float(w.y0) && x.y < float(w.y1))) return false;
   b.film = x;
   const glm::vec2 off = b.normal * kEdgeOffset;
-  if (!edge_seen(scene, f, e, x, off)) return false;
+  if (!edge_seen(scene, f, b, x, off)) return false;
   // The two sides, with the same random numbers.
   const ParamView<float> P(scene.params);
   auto ray_at = [&](float m) { return camera_ray(f, x.x + m * off.x, x.y + m * off.y); };

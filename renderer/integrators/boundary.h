@@ -80,6 +80,7 @@ struct BoundarySample {
   const SilhouetteElement* element = nullptr;
   float s = 0;            // segment: the point's parameter along v0 -> v1
   glm::vec3 omega{0.f};   // circle: the point's direction from the sphere's centre; voxel: its grid point
+  bool crease = false;    // voxel: a shading edge (an analytic normal's crease) that is no silhouette
   // Shadows: the shadow edge is where the line from the light point q through the occluder's
   // edge point meets the receiver's plane (through the receiver's material point, its normal fixed).
   bool shadow = false;
@@ -162,9 +163,15 @@ bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraF
 // A silhouette point of voxel element e (an sdfgrid's) seen from `from` (homogeneous), from the
 // number u and two more of `sampler`, as a dual in the pick (its derivative: the world tangent
 // over the point's pdf, so that |dp/du| du is the length measure); its object point in b.omega.
-// False when the drawn plane meets no silhouette point (the estimate is then 0).
-bool voxel_point_from(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from, float u, Sampler& sampler,
-                      BoundarySample& b, Vec3<ad::Dual<1>>& p);
+// False when the drawn plane meets no silhouette point (the estimate is then 0). `shading_edges`:
+// an analytic-normal grid's creases facing `from` count too (b.crease set for them).
+bool voxel_point_from(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from, bool shading_edges,
+                      float u, Sampler& sampler, BoundarySample& b, Vec3<ad::Dual<1>>& p);
+// Whether the rays either side of b's crease (a shading edge of an analytic-normal sdfgrid that is
+// no silhouette) both meet its shape within a voxel of the point, as a flat mesh's crease needs
+// both its faces: hidden, or within the offset of an outline (where creases crowd as the surface
+// turns away), its rays would measure another edge's step.
+bool crease_seen(const Scene& scene, const BoundarySample& b, const Ray& minus, const Ray& plus);
 // The same seen from the camera: the film point x, its edge normal in b, and 1 / pdf per unit
 // film length in jacobian.
 bool sample_voxel(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, float u,

@@ -62,7 +62,7 @@ bool edge_point_from(const Scene& scene, const SilhouetteElement& e, const glm::
                      BoundarySample& b, Vec3<ad::Dual<1>>& p) {
   using D1 = ad::Dual<1>;
   const glm::vec4 from = seen_from_point(x);
-  if (e.kind == SilhouetteElement::Kind::voxel) return voxel_point_from(scene, e, from, u, more, b, p);
+  if (e.kind == SilhouetteElement::Kind::voxel) return voxel_point_from(scene, e, from, true, u, more, b, p);
   if (e.kind == SilhouetteElement::Kind::segment) {
     // A smooth mesh's radiance is continuous across an edge both of whose faces x sees.
     const Shape& s = scene.shapes[e.shape];
@@ -122,7 +122,7 @@ float edge_density(const Scene& scene, const SilhouetteElement& e, const ShadedH
 // between two centres, still gets samples), so the estimate stays unbiased.
 class EdgeChoice {
  public:
-  static constexpr int kBins = 8;
+  static constexpr int kBins = 9;  // a multiple of 3: a voxel element's u is three axes' planes
   static constexpr size_t kExhaustive = 64;
   static constexpr double kDefensive = 0.2;
 
@@ -261,6 +261,8 @@ bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   const float side_len = glm::length(side);
   if (!(side_len > 0.f)) return false;
   const glm::vec3 off = side * (kIndirectOffset * dist / side_len);
+  if (b.crease && !crease_seen(scene, b, Ray{o, glm::normalize(p_f - off - o)}, Ray{o, glm::normalize(p_f + off - o)}))
+    return false;
   PathState<float> st;
   st.depth = v.depth + 1;
   st.hide_emission = v.depth == 0;

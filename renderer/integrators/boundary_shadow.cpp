@@ -222,7 +222,7 @@ bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampl
   const float u = sampler.next();
   Vec3<D1> p;
   if (e.kind == SilhouetteElement::Kind::voxel) {
-    if (!voxel_point_from(scene, e, from, u, sampler, b, p)) return false;
+    if (!voxel_point_from(scene, e, from, false, u, sampler, b, p)) return false;
   } else if (e.kind == SilhouetteElement::Kind::segment) {
     if (!silhouette_from(scene, e, from)) return false;  // for point and directional lights, true
     glm::vec3 p0, p1;

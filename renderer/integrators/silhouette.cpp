@@ -214,7 +214,7 @@ bool null_sphere(const Scene& scene, const Shape& s) {
 
 }  // namespace
 
-void sdf_elements(const Scene& scene, uint32_t si, const glm::vec4* from, Silhouettes& out,
+void sdf_elements(const Scene& scene, uint32_t si, const glm::vec4* from, bool shading_edges, Silhouettes& out,
                   const std::function<float(const glm::vec3&, const glm::mat3&)>& weight) {
   // The voxels holding surface are the grid's (an instance's copy lists none: its group's do).
   const std::vector<uint32_t>& voxels = scene.sdf_grids[scene.shapes[si].grid]->voxels;
@@ -226,7 +226,7 @@ void sdf_elements(const Scene& scene, uint32_t si, const glm::vec4* from, Silhou
   e.shape = si;
   for (uint32_t k : voxels) {
     const glm::ivec3 v = g.voxel_position(k);
-    if (from && !may_hold_silhouette(sdf_neighbourhood(g, v), sdf_voxel_view(g, v, *from))) continue;
+    if (from && !may_hold_silhouette(sdf_neighbourhood(g, v, shading_edges), sdf_voxel_view(g, v, *from))) continue;
     e.v0 = k;
     e.weight = weight(g.linear * ((glm::vec3(v) + 0.5f) * h) + g.offset, edges);
     if (e.weight > 0.f) out.elements.push_back(e);
@@ -239,7 +239,7 @@ Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t s
     if (si == skip) continue;
     const Shape& s = scene.shapes[si];
     if (s.kind == Shape::Kind::sdf) {  // weighted by the voxel's size
-      sdf_elements(scene, si, from, out, [](const glm::vec3&, const glm::mat3& m) { return glm::length(m[0] + m[1] + m[2]); });
+      sdf_elements(scene, si, from, false, out, [](const glm::vec3&, const glm::mat3& m) { return glm::length(m[0] + m[1] + m[2]); });
       continue;
     }
     if (s.kind == Shape::Kind::sphere) {
@@ -318,7 +318,7 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
         segment_edges(scene, si, add_segment);
         break;
       case Shape::Kind::sdf:  // weighted by the voxel's size on the film
-        sdf_elements(scene, si, &eye, out, [&](const glm::vec3& c, const glm::mat3& m) { return film_size(f, window, c, m); });
+        sdf_elements(scene, si, &eye, true, out, [&](const glm::vec3& c, const glm::mat3& m) { return film_size(f, window, c, m); });
         break;
     }
   }

@@ -76,8 +76,9 @@ inline glm::vec4 seen_from_camera(const CameraFrame<float>& f) {
 
 // An sdfgrid voxel element's silhouette voxels seen from `from` (nullptr: from anywhere), weighted by
 // `weight` of the voxel (its centre and its edge vectors in world space): voxel elements of
-// shape si appended to out.
-void sdf_elements(const Scene& scene, uint32_t si, const glm::vec4* from, Silhouettes& out,
+// shape si appended to out. `shading_edges`: an analytic-normal grid's voxels with creases facing
+// `from` too (renderer/shapes/sdf_contour.h).
+void sdf_elements(const Scene& scene, uint32_t si, const glm::vec4* from, bool shading_edges, Silhouettes& out,
                   const std::function<float(const glm::vec3&, const glm::mat3&)>& weight);
 
 // Whether a mesh segment is a silhouette seen from `from` (true for open edges and non-meshes).

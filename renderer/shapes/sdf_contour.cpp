@@ -113,6 +113,7 @@ bool may_hold_silhouette(const VoxelNeighbourhood& n, const glm::vec4& from) {
     for (int side = 0; side < 2; ++side) {
       if (!n.owns[a][side] || !face_crossed(n.f, a, side)) continue;
       if (!n.has[a][side]) return true;  // the surface ends at the grid's face: an open edge
+      if (n.creases && !(lo > tol)) return true;  // a shading edge where the voxel may face the viewer
       float nlo, nhi, ntol;
       contour_interval(n.nb[a][side], neighbour_view(from, a, side), nlo, nhi, ntol);
       // A crease is a silhouette where the two voxels' G differ in sign.
@@ -220,9 +221,10 @@ int contour_in_plane(const float f[8], const glm::vec4& from, int axis, float c,
 namespace {
 
 // The creases of the faces the voxel owns crossed by the plane u[axis] = c that are silhouettes
-// seen from `from`, with their tangents (in the face, normal to the surface's trace on it).
+// seen from `from` (or, with n.creases, face it: G < 0 on both sides; `shading` set), with their
+// tangents (in the face, normal to the surface's trace on it).
 int creases_in_plane(const VoxelNeighbourhood& n, const glm::vec4& from, int axis, float c, glm::vec3* points,
-                     glm::vec3* tangents, int max) {
+                     glm::vec3* tangents, bool* shading, int max) {
   int count = 0;
   for (int k = 1; k <= 2; ++k) {
     const int b = (axis + k) % 3, d = 3 - axis - b;
@@ -237,12 +239,14 @@ int creases_in_plane(const VoxelNeighbourhood& n, const glm::vec4& from, int axi
       const float f1 = trilinear(n.f, p);
       if ((f0 > 0.f) == (f1 > 0.f) || f0 == f1) continue;
       p[d] = f0 / (f0 - f1);  // f is linear along the face's line
+      bool crease = false;
       if (n.has[b][side]) {
         glm::vec3 q = p;
         q[b] = float(1 - side);
         const float g_own = contour_function(n.f, p, from);
         const float g_other = contour_function(n.nb[b][side], q, neighbour_view(from, b, side));
-        if ((g_own > 0.f) == (g_other > 0.f)) continue;
+        crease = (g_own > 0.f) == (g_other > 0.f);
+        if (crease && !(n.creases && !(g_own > 0.f))) continue;  // both facing the viewer (or edge-on)
       }
       const glm::vec3 g = trilinear_gradient(n.f, p);  // its components along the face are both voxels'
       glm::vec3 t(0.f);
@@ -250,6 +254,7 @@ int creases_in_plane(const VoxelNeighbourhood& n, const glm::vec4& from, int axi
       t[d] = g[axis];
       if (count < max) {
         points[count] = p;
+        shading[count] = crease;
         tangents[count++] = t;
       }
     }
@@ -262,15 +267,17 @@ int creases_in_plane(const VoxelNeighbourhood& n, const glm::vec4& from, int axi
 bool sample_silhouette(const VoxelNeighbourhood& n, const glm::vec4& from, float u1, float u2, float u3, ContourPoint& out) {
   const int axis = std::min(int(u1 * 3.f), 2);
   glm::vec3 points[12], tangents[12];
+  bool shading[12] = {};
   int count = contour_in_plane(n.f, from, axis, u2, points, 8);
   for (int i = 0; i < count; ++i)
     tangents[i] = glm::cross(trilinear_gradient(n.f, points[i]), contour_function_gradient(n.f, points[i], from));
-  count += creases_in_plane(n, from, axis, u2, points + count, tangents + count, 12 - count);
+  count += creases_in_plane(n, from, axis, u2, points + count, tangents + count, shading + count, 12 - count);
   if (count == 0) return false;
   const int k = std::min(int(u3 * float(count)), count - 1);
   const float len = glm::length(tangents[k]);
   if (!(len > 0.f)) return false;
   out.u = points[k];
+  out.crease = shading[k];
   out.tangent = tangents[k] / len;
   out.weight = float(count) * 3.f / (std::fabs(out.tangent.x) + std::fabs(out.tangent.y) + std::fabs(out.tangent.z));
   return true;

@@ -26,15 +26,19 @@ struct ContourPoint {
   glm::vec3 u{0.f};        // the point, in voxel coordinates
   glm::vec3 tangent{0.f};  // the contour's unit tangent there (voxel coordinates)
   float weight = 0;        // 1 / pdf per unit contour length in voxel units
+  bool crease = false;     // a shading edge on a face that is no silhouette (VoxelNeighbourhood::creases)
 };
 
 // A voxel's corner values and those of its neighbours across its faces: nb[a][0] below along
 // axis a, nb[a][1] above (present where `has`); `owns` the faces whose creases it answers for.
+// `creases`: every crease facing the viewer counts, not only silhouettes (analytic normals, which
+// jump at every voxel face: each crease is a shading edge of the image).
 struct VoxelNeighbourhood {
   float f[8];
   float nb[3][2][8];
   bool has[3][2];
   bool owns[3][2];
+  bool creases = false;
 };
 
 // The trilinear function of corners f (corner c at (c & 1, c >> 1 & 1, c >> 2 & 1)), its gradient

@@ -102,8 +102,9 @@ void place_sdf_grid(SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset
   }
 }
 
-VoxelNeighbourhood sdf_neighbourhood(const SdfGrid& g, const glm::ivec3& v) {
+VoxelNeighbourhood sdf_neighbourhood(const SdfGrid& g, const glm::ivec3& v, bool shading_edges) {
   VoxelNeighbourhood n;
+  n.creases = shading_edges && !g.smooth;
   corner_values(g, v, n.f);
   for (int a = 0; a < 3; ++a)
     for (int side = 0; side < 2; ++side) {

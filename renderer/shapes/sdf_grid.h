@@ -8,10 +8,10 @@
 // along the ray (Hansson-Söderlund, Evans & Akenine-Möller, "Ray Tracing of Signed Distance
 // Function Grids", JCGT 11(3), 2022). Normals: the interpolant's gradient (`analytic`), or the
 // paper's blend of the eight nearest voxels' gradients (`smooth`, Mitsuba's default). It has no
-// UV and emits nothing; its grid and transform are constants (Mitsuba does not differentiate
-// them either), so passes that move edges refuse a scene that holds one (its silhouettes are not
-// built). In a shape group, the group's tree holds its voxels in the group's space and each
-// instance a placed copy (samples shared) for its world-space hits.
+// UV and emits nothing; its grid is constant, its transform differentiable (Mitsuba's is not),
+// its silhouettes and analytic normals' creases drawn per sample (sdf_contour.h). In a shape
+// group, the group's tree holds its voxels in the group's space and each instance a placed copy
+// (samples shared) for its world-space hits.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -56,7 +56,9 @@ void place_sdf_grid(SdfGrid& g, const glm::mat3& linear, const glm::vec3& offset
 
 // Voxel v's corners and its neighbours' (renderer/shapes/sdf_contour.h), and a world viewpoint
 // (homogeneous: a point, or a direction toward the viewer) in the voxel's coordinates.
-VoxelNeighbourhood sdf_neighbourhood(const SdfGrid& g, const glm::ivec3& v);
+// `shading_edges`: the radiance seen, not only visibility, is wanted, so that analytic normals'
+// creases count (VoxelNeighbourhood::creases).
+VoxelNeighbourhood sdf_neighbourhood(const SdfGrid& g, const glm::ivec3& v, bool shading_edges = false);
 glm::vec4 sdf_voxel_view(const SdfGrid& g, const glm::ivec3& v, const glm::vec4& from);
 
 // g under a further affine map (an instance's transform): the same samples (shared), to_world

@@ -3,9 +3,12 @@
 // from a direction a circle of radius r. The Crofton estimate of the silhouette's projected
 // length, summed over the grid's voxels (their contours and their faces' creases), matches both.
 // The interval test culls only voxels where no sample finds a point, and every point found is on
-// the surface (interior points on the contour too).
+// the surface (interior points on the contour too). With every crease facing the viewer counted
+// (analytic normals' shading edges), the estimate of their length in space matches the grid
+// planes' circles on the sphere that face it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include <glm/geometric.hpp>
@@ -44,16 +47,18 @@ VoxelNeighbourhood neighbourhood(const glm::ivec3& v) {
 
 struct Estimate {
   double projected = 0;  // the silhouette's length as seen (image plane at distance 1, or across the direction)
+  double on_faces = 0;   // the length in space of what is drawn on voxel faces (creases: a tangent component 0)
   int voxels = 0, culled = 0, culled_with_points = 0, off_surface = 0;
 };
 
 // The estimate over the surface voxels, `samples` each (culled voxels too: they must find none).
-Estimate silhouette_length(const glm::vec4& from, int samples) {
+Estimate silhouette_length(const glm::vec4& from, int samples, bool creases = false) {
   Estimate e;
   for (int z = 0; z + 1 < kRes; ++z)
     for (int y = 0; y + 1 < kRes; ++y)
       for (int x = 0; x + 1 < kRes; ++x) {
-        const VoxelNeighbourhood n = neighbourhood({x, y, z});
+        VoxelNeighbourhood n = neighbourhood({x, y, z});
+        n.creases = creases;
         int positive = 0;
         for (float v : n.f) positive += v > 0.f;
         if (positive == 0 || positive == 8) continue;
@@ -63,7 +68,7 @@ Estimate silhouette_length(const glm::vec4& from, int samples) {
         const glm::vec4 local = from.w == 1.f ? glm::vec4(glm::vec3(from) / kH - glm::vec3(x, y, z), 1.f) : from;
         const bool may = may_hold_silhouette(n, local);
         Sampler s(7, uint64_t(x + kRes * (y + kRes * z)), 0);
-        double sum = 0;
+        double sum = 0, on_faces = 0;
         int found = 0;
         for (int k = 0; k < samples; ++k) {
           ContourPoint p;
@@ -82,12 +87,14 @@ Estimate silhouette_length(const glm::vec4& from, int samples) {
             speed = glm::length(p.tangent - glm::vec3(from) * glm::dot(p.tangent, glm::vec3(from)));
           }
           sum += double(p.weight) * speed * kH;
+          if (p.tangent.x == 0.f || p.tangent.y == 0.f || p.tangent.z == 0.f) on_faces += double(p.weight) * kH;
         }
         if (!may) {
           ++e.culled;
           e.culled_with_points += found > 0;
         }
         e.projected += sum / samples;
+        e.on_faces += on_faces / samples;
       }
   return e;
 }
@@ -112,4 +119,27 @@ TEST_CASE("an sdfgrid sphere's silhouette from a direction: its outline's length
   CHECK(std::fabs(e.projected - expected) < 0.01 * expected);
   CHECK(e.culled_with_points == 0);
   CHECK(e.off_surface == 0);
+}
+
+TEST_CASE("an sdfgrid sphere's creases facing a direction: their length, by random planes", "[sdf]") {
+  // The circles the grid's planes cut from the sphere, each on its side toward the viewer: in the
+  // plane u_a = s, where the normal (s, ρ cos φ, ρ sin φ) / r has a positive dot with w, an arc
+  // of 2 acos(−s w_a / (ρ |w_⊥|)). What is drawn is where either voxel's own gradient faces it (a
+  // silhouette crease where one does), each arc's ends about half a voxel further: 2% (measured
+  // +1.3%; a plane left out would take 1.5%, an axis 33%).
+  const glm::vec3 w = glm::normalize(glm::vec3(0.3f, 0.5f, 1.f));
+  const Estimate e = silhouette_length(glm::vec4(w, 0.f), 256, true);
+  double expected = 0;
+  for (int a = 0; a < 3; ++a)
+    for (int i = 0; i < kRes; ++i) {
+      const double s = double(i) * double(kH) - 0.5, r2 = double(kRadius) * double(kRadius) - s * s;
+      if (r2 <= 0) continue;
+      const double rho = std::sqrt(r2), across = std::sqrt(1.0 - double(w[a]) * double(w[a]));
+      expected += 2 * rho * std::acos(std::clamp(-s * double(w[a]) / (rho * across), -1.0, 1.0));
+    }
+  INFO("estimate " << e.on_faces << " against " << expected << "; " << e.culled << " of " << e.voxels << " voxels culled");
+  CHECK(std::fabs(e.on_faces - expected) < 0.02 * expected);
+  CHECK(e.culled_with_points == 0);
+  CHECK(e.off_surface == 0);
+  CHECK(e.culled > 0.3 * e.voxels);  // the voxels facing away
 }
