@@ -8,15 +8,13 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <csignal>
-#include <cstring>
 #include <optional>
 
-#include "mpi/collectives.h"
 #include "mpi/context.h"
 #include "mpi/errors.h"
 #include "mpi/gradient.h"
 #include "mpi/tiles.h"
+#include "python/module_support.h"
 #include "renderer/image/image.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/json_reader.h"
@@ -27,175 +25,9 @@
 
 namespace py = pybind11;
 using namespace dray;
+using namespace dray::python;
 
 namespace {
-
-// A bad scene, parameter or image (the CLI's exit 2): ValueError in Python.
-struct BadInput : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// Runs `step` on every rank of ctx and raises the same exception on each if any failed: bad
-// input (exit code 2) as BadInput, anything else as RuntimeError.
-template <class F>
-void agreed(const mpi::Context& ctx, F&& step) {
-  const mpi::Status st = mpi::agree_on(ctx, std::forward<F>(step));
-  if (st.code == 2) throw BadInput(st.message);
-  if (st.code) throw std::runtime_error(st.message);
-}
-
-mpi::Context context(std::optional<int> comm) { return mpi::Context::attach(comm ? &*comm : nullptr); }
-
-// A float array owning its buffer: numpy reads it without a copy; the capsule frees it.
-py::array_t<float> owned_array(std::vector<float>&& data, std::vector<py::ssize_t> shape) {
-  auto* v = new std::vector<float>(std::move(data));
-  py::capsule free_it(v, [](void* p) { delete static_cast<std::vector<float>*>(p); });
-  return py::array_t<float>(shape, v->data(), free_it);
-}
-
-// Channels [first, first + 3) of a full image as an H×W×3 array.
-py::array_t<float> rgb_array(const Image& image, int first) {
-  Image rgb = channels_of(image, first, 3);
-  return owned_array(std::move(rgb.data), {rgb.height, rgb.width, 3});
-}
-
-// An H×W×C float array (C = 1, 3 or 4) as an image.
-Image image_of(const py::array_t<float, py::array::c_style | py::array::forcecast>& a, const char* what) {
-  if (a.ndim() != 3 && a.ndim() != 2) throw BadInput(std::string(what) + ": expected an H×W×C array, got " + std::to_string(a.ndim()) + " dimensions");
-  const int h = int(a.shape(0)), w = int(a.shape(1)), c = a.ndim() == 3 ? int(a.shape(2)) : 1;
-  Image img(w, h, c);
-  std::memcpy(img.data.data(), a.data(), img.data.size() * sizeof(float));
-  return img;
-}
-
-volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void on_ctrl_c(int) {
-  g_interrupted = 1;
-  g_render_cancel.store(true, std::memory_order_relaxed);
-}
-
-// Ctrl-C during a render of this process alone: while alive, SIGINT stops the render within a row
-// of a tile (renderer/integrators/render.h) instead of waiting for Python's handler, which runs only
-// when the render returns; raise_if_interrupted() then raises KeyboardInterrupt. Taken only on the
-// main thread with Python's default handler in place (a script's own handler is left alone); under
-// MPI (a comm given) a rank cannot stop alone: mpirun ends the job. Made with the GIL held.
-class CtrlC {
- public:
-  explicit CtrlC(bool alone) {
-    if (!alone) return;
-    const py::module_ signal = py::module_::import("signal"), threading = py::module_::import("threading");
-    if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return;
-    if (!signal.attr("getsignal")(signal.attr("SIGINT")).is(signal.attr("default_int_handler"))) return;
-    g_interrupted = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_ctrl_c;
-    sigemptyset(&sa.sa_mask);
-    active_ = sigaction(SIGINT, &sa, &old_) == 0;
-  }
-  ~CtrlC() {
-    if (active_) sigaction(SIGINT, &old_, nullptr);
-    g_render_cancel = false;
-  }
-  bool interrupted() const { return active_ && g_interrupted; }
-  // Runs `work` (without the GIL); an interrupted render's exception is dropped for KeyboardInterrupt.
-  template <class F>
-  void run(F&& work) const {
-    try {
-      work();
-    } catch (...) {
-      if (!interrupted()) throw;
-    }
-  }
-  void raise_if_interrupted() const {  // with the GIL
-    if (!interrupted()) return;
-    PyErr_SetNone(PyExc_KeyboardInterrupt);
-    throw py::error_already_set();
-  }
-
- private:
-  bool active_ = false;
-  struct sigaction old_ {};
-};
-
-// Rank 0's image on every rank of ctx.
-void share(const mpi::Context& ctx, Image& image) {
-  if (ctx.size() == 1) return;
-  std::vector<double> px(image.data.begin(), image.data.end());
-  mpi::broadcast(ctx, px);
-  image.data.assign(px.begin(), px.end());
-}
-
-// The scalars of the parameters named, and each name's array shape (a whole parameter: its
-// shape, () for a scalar; a component: ()). A scalar named twice (a vector and one of its
-// components) is differentiated once: `slots` holds each once, `scalar` maps to them.
-struct Named {
-  std::vector<std::string> names;
-  std::vector<std::vector<py::ssize_t>> shapes;
-  std::vector<size_t> first;   // each name's first entry in `scalar`
-  std::vector<size_t> scalar;  // index into slots
-  std::vector<Slot> slots;
-  size_t end(size_t i) const { return i + 1 < names.size() ? first[i + 1] : scalar.size(); }
-};
-
-std::vector<py::ssize_t> shape_of(const ParamEntry& e) {
-  if (e.block()) return std::vector<py::ssize_t>(e.shape.begin(), e.shape.end());
-  if (e.size == 1) return {};
-  return {py::ssize_t(e.size)};
-}
-
-Named resolve(const Scene& scene, const std::vector<std::string>& names) {
-  Named n;
-  for (const std::string& name : names) {
-    std::vector<ScalarParam> sc;
-    try {
-      sc = resolve_scalars(scene.params, {name});
-    } catch (const std::runtime_error& e) {
-      throw BadInput(e.what());
-    }
-    n.names.push_back(name);
-    n.first.push_back(n.scalar.size());
-    const auto e = scene.params.find(name);
-    n.shapes.push_back(e ? shape_of(*e) : std::vector<py::ssize_t>{});
-    for (const ScalarParam& s : sc) {
-      const auto at = std::find(n.slots.begin(), n.slots.end(), s.slot);
-      n.scalar.push_back(size_t(at - n.slots.begin()));
-      if (at == n.slots.end()) n.slots.push_back(s.slot);
-    }
-  }
-  return n;
-}
-
-// The scene's spp and seed for one call, restored afterwards.
-// A call's samples, seed and sensor, the scene's own restored afterwards.
-struct Sampling {
-  Scene& scene;
-  int spp;
-  uint64_t seed;
-  int sensor;
-  Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_, const std::optional<std::string>& sensor_)
-      : scene(s), spp(s.render.spp), seed(s.render.seed), sensor(s.sensor) {
-    if (spp_ && *spp_ < 1) throw BadInput("spp must be at least 1, got " + std::to_string(*spp_));
-    int chosen = s.sensor;
-    try {
-      if (sensor_) chosen = sensor_index(s, *sensor_);
-    } catch (const LoadError& e) {
-      throw BadInput(e.what());
-    }
-    if (spp_) s.render.spp = *spp_;
-    if (seed_) s.render.seed = *seed_;
-    s.sensor = chosen;
-  }
-  ~Sampling() {
-    scene.render.spp = spp;
-    scene.render.seed = seed;
-    scene.sensor = sensor;
-  }
-};
-
-int threads_of(const mpi::Context& ctx, std::optional<int> threads) {
-  if (threads && *threads < 1) throw BadInput("threads must be at least 1, got " + std::to_string(*threads));
-  return threads ? *threads : ctx.default_threads();
-}
 
 Scene load(const std::string& path, const std::string& json_text, const std::vector<std::string>& overrides,
            const std::map<std::string, std::string>& defines) {

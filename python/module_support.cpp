@@ -1,0 +1,130 @@
+#include "python/module_support.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "mpi/collectives.h"
+#include "renderer/integrators/render.h"
+#include "renderer/io/camera_reader.h"
+#include "renderer/io/scene_loader.h"
+
+namespace dray::python {
+
+mpi::Context context(std::optional<int> comm) { return mpi::Context::attach(comm ? &*comm : nullptr); }
+
+py::array_t<float> owned_array(std::vector<float>&& data, std::vector<py::ssize_t> shape) {
+  auto* v = new std::vector<float>(std::move(data));
+  py::capsule free_it(v, [](void* p) { delete static_cast<std::vector<float>*>(p); });
+  return py::array_t<float>(shape, v->data(), free_it);
+}
+
+py::array_t<float> rgb_array(const Image& image, int first) {
+  Image rgb = channels_of(image, first, 3);
+  return owned_array(std::move(rgb.data), {rgb.height, rgb.width, 3});
+}
+
+Image image_of(const py::array_t<float, py::array::c_style | py::array::forcecast>& a, const char* what) {
+  if (a.ndim() != 3 && a.ndim() != 2) throw BadInput(std::string(what) + ": expected an H×W×C array, got " + std::to_string(a.ndim()) + " dimensions");
+  const int h = int(a.shape(0)), w = int(a.shape(1)), c = a.ndim() == 3 ? int(a.shape(2)) : 1;
+  Image img(w, h, c);
+  std::memcpy(img.data.data(), a.data(), img.data.size() * sizeof(float));
+  return img;
+}
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+}  // namespace
+
+extern "C" void dray_python_on_ctrl_c(int) {
+  g_interrupted = 1;
+  g_render_cancel.store(true, std::memory_order_relaxed);
+}
+
+CtrlC::CtrlC(bool alone) {
+  if (!alone) return;
+  const py::module_ signal = py::module_::import("signal"), threading = py::module_::import("threading");
+  if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return;
+  if (!signal.attr("getsignal")(signal.attr("SIGINT")).is(signal.attr("default_int_handler"))) return;
+  g_interrupted = 0;
+  struct sigaction sa {};
+  sa.sa_handler = dray_python_on_ctrl_c;
+  sigemptyset(&sa.sa_mask);
+  active_ = sigaction(SIGINT, &sa, &old_) == 0;
+}
+
+CtrlC::~CtrlC() {
+  if (active_) sigaction(SIGINT, &old_, nullptr);
+  g_render_cancel = false;
+}
+
+bool CtrlC::interrupted() const { return active_ && g_interrupted; }
+
+void CtrlC::raise_if_interrupted() const {
+  if (!interrupted()) return;
+  PyErr_SetNone(PyExc_KeyboardInterrupt);
+  throw py::error_already_set();
+}
+
+void share(const mpi::Context& ctx, Image& image) {
+  if (ctx.size() == 1) return;
+  std::vector<double> px(image.data.begin(), image.data.end());
+  mpi::broadcast(ctx, px);
+  image.data.assign(px.begin(), px.end());
+}
+
+std::vector<py::ssize_t> shape_of(const ParamEntry& e) {
+  if (e.block()) return std::vector<py::ssize_t>(e.shape.begin(), e.shape.end());
+  if (e.size == 1) return {};
+  return {py::ssize_t(e.size)};
+}
+
+Named resolve(const Scene& scene, const std::vector<std::string>& names) {
+  Named n;
+  for (const std::string& name : names) {
+    std::vector<ScalarParam> sc;
+    try {
+      sc = resolve_scalars(scene.params, {name});
+    } catch (const std::runtime_error& e) {
+      throw BadInput(e.what());
+    }
+    n.names.push_back(name);
+    n.first.push_back(n.scalar.size());
+    const auto e = scene.params.find(name);
+    n.shapes.push_back(e ? shape_of(*e) : std::vector<py::ssize_t>{});
+    for (const ScalarParam& s : sc) {
+      const auto at = std::find(n.slots.begin(), n.slots.end(), s.slot);
+      n.scalar.push_back(size_t(at - n.slots.begin()));
+      if (at == n.slots.end()) n.slots.push_back(s.slot);
+    }
+  }
+  return n;
+}
+
+Sampling::Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_, const std::optional<std::string>& sensor_)
+    : scene(s), spp(s.render.spp), seed(s.render.seed), sensor(s.sensor) {
+  if (spp_ && *spp_ < 1) throw BadInput("spp must be at least 1, got " + std::to_string(*spp_));
+  int chosen = s.sensor;
+  try {
+    if (sensor_) chosen = sensor_index(s, *sensor_);
+  } catch (const LoadError& e) {
+    throw BadInput(e.what());
+  }
+  if (spp_) s.render.spp = *spp_;
+  if (seed_) s.render.seed = *seed_;
+  s.sensor = chosen;
+}
+
+Sampling::~Sampling() {
+  scene.render.spp = spp;
+  scene.render.seed = seed;
+  scene.sensor = sensor;
+}
+
+int threads_of(const mpi::Context& ctx, std::optional<int> threads) {
+  if (threads && *threads < 1) throw BadInput("threads must be at least 1, got " + std::to_string(*threads));
+  return threads ? *threads : ctx.default_threads();
+}
+
+}  // namespace dray::python

@@ -1,0 +1,103 @@
+#pragma once
+// The Python module's plumbing (python/module.cpp holds its calls): errors agreed over ranks,
+// numpy arrays to and from images, Ctrl-C during a render, parameter names resolved to scalars,
+// and a call's sampling settings.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <csignal>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "mpi/context.h"
+#include "mpi/errors.h"
+#include "renderer/image/image.h"
+#include "renderer/scene.h"
+#include "renderer/scene_params.h"
+
+namespace dray::python {
+
+namespace py = pybind11;
+
+// A bad scene, parameter or image (the CLI's exit 2): ValueError in Python.
+struct BadInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Runs `step` on every rank of ctx and raises the same exception on each if any failed: bad
+// input (exit code 2) as BadInput, anything else as RuntimeError.
+template <class F>
+void agreed(const mpi::Context& ctx, F&& step) {
+  const mpi::Status st = mpi::agree_on(ctx, std::forward<F>(step));
+  if (st.code == 2) throw BadInput(st.message);
+  if (st.code) throw std::runtime_error(st.message);
+}
+
+mpi::Context context(std::optional<int> comm);
+
+// A float array owning its buffer: numpy reads it without a copy; the capsule frees it.
+py::array_t<float> owned_array(std::vector<float>&& data, std::vector<py::ssize_t> shape);
+// Channels [first, first + 3) of a full image as an H×W×3 array.
+py::array_t<float> rgb_array(const Image& image, int first);
+// An H×W×C float array (C = 1, 3 or 4) as an image.
+Image image_of(const py::array_t<float, py::array::c_style | py::array::forcecast>& a, const char* what);
+
+// Ctrl-C during a render of this process alone: while alive, SIGINT stops the render within a row
+// of a tile (renderer/integrators/render.h) instead of waiting for Python's handler, which runs only
+// when the render returns; raise_if_interrupted() then raises KeyboardInterrupt. Taken only on the
+// main thread with Python's default handler in place (a script's own handler is left alone); under
+// MPI (a comm given) a rank cannot stop alone: mpirun ends the job. Made with the GIL held.
+class CtrlC {
+ public:
+  explicit CtrlC(bool alone);
+  ~CtrlC();
+  bool interrupted() const;
+  // Runs `work` (without the GIL); an interrupted render's exception is dropped for KeyboardInterrupt.
+  template <class F>
+  void run(F&& work) const {
+    try {
+      work();
+    } catch (...) {
+      if (!interrupted()) throw;
+    }
+  }
+  void raise_if_interrupted() const;  // with the GIL
+
+ private:
+  bool active_ = false;
+  struct sigaction old_ {};
+};
+
+// Rank 0's image on every rank of ctx.
+void share(const mpi::Context& ctx, Image& image);
+
+// The scalars of the parameters named, and each name's array shape (a whole parameter: its
+// shape, () for a scalar; a component: ()). A scalar named twice (a vector and one of its
+// components) is differentiated once: `slots` holds each once, `scalar` maps to them.
+struct Named {
+  std::vector<std::string> names;
+  std::vector<std::vector<py::ssize_t>> shapes;
+  std::vector<size_t> first;   // each name's first entry in `scalar`
+  std::vector<size_t> scalar;  // index into slots
+  std::vector<Slot> slots;
+  size_t end(size_t i) const { return i + 1 < names.size() ? first[i + 1] : scalar.size(); }
+};
+
+std::vector<py::ssize_t> shape_of(const ParamEntry& e);
+Named resolve(const Scene& scene, const std::vector<std::string>& names);
+
+// A call's samples, seed and sensor, the scene's own restored afterwards.
+struct Sampling {
+  Scene& scene;
+  int spp;
+  uint64_t seed;
+  int sensor;
+  Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_, const std::optional<std::string>& sensor_);
+  ~Sampling();
+};
+
+int threads_of(const mpi::Context& ctx, std::optional<int> threads);
+
+}  // namespace dray::python
