@@ -4,8 +4,9 @@
 // for a flat-shaded mesh every edge whose faces meet at an angle (even an edge between two
 // visible faces separates two radiances), for a smooth-shaded one its silhouettes from the eye;
 // open mesh edges, the four edges of a quad, the tangent circle of a sphere, and the voxels of an
-// sdfgrid whose contour or face creases may be silhouettes from the eye. Each is clipped to the film window and weighted by
-// its length there, in pixels. Found in float, once per pass; whether an edge is hidden behind
+// sdfgrid whose contour or face creases may be silhouettes from the eye (with analytic normals,
+// whose face creases may face it: shading edges). Each is clipped to the film window and weighted
+// by its length there, in pixels. Found in float, once per pass; whether an edge is hidden behind
 // another surface is left to the samples (both sides then see the same radiance).
 #include <cstdint>
 #include <functional>
