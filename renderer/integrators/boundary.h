@@ -24,8 +24,9 @@
 #include "ad/fixed_sum.h"
 #include "renderer/integrators/silhouette.h"
 #include "renderer/image/image.h"
-#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/radiance.h"
 #include "renderer/integrators/render.h"
+#include "renderer/integrators/shading_frame.h"
 #include "renderer/integrators/surface.h"
 #include "renderer/shapes/transform.h"
 

@@ -22,6 +22,7 @@
 #include "ad/dual.h"
 #include "renderer/integrators/boundary.h"
 #include "renderer/integrators/boundary_segments.h"
+#include "renderer/integrators/masks.h"
 #include "renderer/integrators/pixel_estimate.h"
 #include "renderer/sensors/pixel_filter.h"
 

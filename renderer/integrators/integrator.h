@@ -1,5 +1,7 @@
 #pragma once
-// The path-tracing kernel, written once for every scalar type (DESIGN.md invariant 1):
+// The path-tracing kernel, written once for every scalar type (DESIGN.md invariant 1); its entry
+// points are declared in renderer/integrators/radiance.h, and only radiance_*.cpp include this
+// body to compile them (other files include it for its helpers):
 // unidirectional path tracing with next-event estimation for any BSDF lobe that is not a Dirac,
 // multiple importance sampling with BSDF sampling (power heuristic), and Russian roulette.
 // Discrete choices (traversal, occlusion, which light, which lobe, which direction) are made in
@@ -19,6 +21,7 @@
 #include "renderer/integrators/light_sample.h"
 #include "renderer/integrators/masks.h"
 #include "renderer/integrators/path_state.h"
+#include "renderer/integrators/radiance.h"
 #include "renderer/integrators/volume.h"
 #include "renderer/integrators/shading_frame.h"
 #include "renderer/core/ray_offset.h"
@@ -59,14 +62,9 @@ inline bool same_side(const glm::vec3& n_geometric, const glm::vec3& d, float lo
   return local_z != 0.f && g != 0.f && (g > 0.f) == (local_z > 0.f);
 }
 
-// One vertex of a path: the ray of `st` meets the scene (or the environment), emission and
-// next-event estimation add to st.L, the BSDF sample (or a mask's pass-through) continues the
-// path in st. Returns false when the path ends here. With `replay`, `ev` holds the outcomes of the
-// same vertex's float pass (its traversals are not repeated, except shadow rays across masks,
-// whose transmittance carries opacity's derivative); otherwise they are found and stored in `ev`.
 template <class G, class S>
 bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st, Sampler& sampler, VertexEvents& ev,
-                 bool replay = false) {
+                 bool replay) {
   using detail::power_heuristic;
   const ParamView<G> PG = geometry_view<G>(P);
   const SceneAccel& bvh = scene.bvh;
@@ -291,20 +289,9 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   return true;
 }
 
-// One vertex as the float pass saw it: the state arriving there, the random numbers it drew
-// (the sampler's state on arrival) and its traversal outcomes. Path replay starts from these.
-struct VertexRecord {
-  PathState<float> state;
-  Sampler sampler;
-  VertexEvents events;
-  uint32_t flight_at = 0;  // its first flight in the recording's flight log (renderer/media/flight_log.h)
-};
-
-// The radiance a path gathers from state `st` on (one path sample). With `record` (float only),
-// each vertex is appended to it.
 template <class G, class S>
 Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, PathState<G, S> st, Sampler& sampler,
-                 std::vector<VertexRecord>* record = nullptr) {
+                 std::vector<VertexRecord>* record) {
   VertexEvents ev;
   for (;;) {
     if constexpr (std::is_same_v<S, float>) {
@@ -320,10 +307,9 @@ Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, PathState<G, S> st, 
   return st.L;
 }
 
-// The radiance arriving along `ray` (one path sample from the camera).
 template <class G, class S>
 Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, RayT<G> ray, Sampler& sampler,
-                 std::vector<VertexRecord>* record = nullptr) {
+                 std::vector<VertexRecord>* record) {
   PathState<G, S> st;
   st.ray = ray;
   st.medium = scene.render.volpath ? scene.camera_medium() : -1;

@@ -10,7 +10,7 @@
 #include <glm/vec3.hpp>
 
 #include "ad/dual.h"
-#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/radiance.h"
 #include "renderer/integrators/prb.h"
 
 namespace dray {

@@ -15,7 +15,7 @@
 
 #include "ad/var.h"
 #include "renderer/sensors/camera.h"
-#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/radiance.h"
 
 namespace dray {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "ad/dual.h"
-#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/radiance.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "ad/dual.h"
-#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/radiance.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/chi2.h"
@@ -157,10 +157,11 @@ TEST_CASE("envmap: derivatives of the radiance by a texel and by scale", "[envma
   std::vector<int> seeds(s.params.values().size(), -1);
   seeds[texel] = 0;
   seeds[s.params.find("lights.sky.scale")->slot] = 1;
-  const ParamView<ad::Dual<2>> P(s.params, seeds.data());
+  using D = ad::Dual<4>;  // two of its tangents seeded (the kernel is compiled for Dual<1>, <4> and <8>)
+  const ParamView<D> P(s.params, seeds.data());
   Sampler sampler(0, 0, 0);
   // A ray that misses the sphere: the sky's radiance along it.
-  const Vec3<ad::Dual<2>> L = radiance(s, P, RayT<ad::Dual<2>>{Vec3<ad::Dual<2>>(glm::vec3(0, 3, 0)), Vec3<ad::Dual<2>>(d)}, sampler);
+  const Vec3<D> L = radiance(s, P, RayT<D>{Vec3<D>(glm::vec3(0, 3, 0)), Vec3<D>(d)}, sampler);
   CHECK(L.y.d[0] == Approx(w).epsilon(1e-5));
   CHECK(L.x.d[0] == 0.f);
   CHECK(L.y.d[1] == Approx(L.y.v).epsilon(1e-5));  // scale 1: dL/dscale = L

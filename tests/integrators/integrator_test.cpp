@@ -8,7 +8,7 @@
 
 #include "ad/dual.h"
 #include "renderer/image/image_compare.h"
-#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/radiance.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
 

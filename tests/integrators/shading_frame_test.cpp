@@ -11,7 +11,8 @@
 
 #include "ad/dual.h"
 #include "renderer/integrators/gradient.h"
-#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/radiance.h"
+#include "renderer/integrators/shading_frame.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/temp_dir.h"

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "ad/dual.h"
-#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/radiance.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/temp_dir.h"
 

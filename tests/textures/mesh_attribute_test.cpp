@@ -7,7 +7,7 @@
 
 #include "ad/dual.h"
 #include "renderer/image/image.h"
-#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/radiance.h"
 #include "renderer/io/ply_file.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/temp_dir.h"
@@ -111,8 +111,8 @@ TEST_CASE("mesh_attribute: a lit plane's reflectance is its blended vertex colou
     std::vector<int> seeds(s.params.values().size(), -1);
     seeds[colours + 3 * 2 + 1] = 0;  // vertex 2 (1, 0, 1), green
     seeds[tx] = 1;                   // the plane's x translation
-    const ParamView<ad::Dual<2>> PD(s.params, seeds.data());
-    const Vec3<ad::Dual<2>> LD = radiance_at(s, PD, at);
+    const ParamView<ad::Dual<4>> PD(s.params, seeds.data());  // two of four tangents seeded
+    const Vec3<ad::Dual<4>> LD = radiance_at(s, PD, at);
     const bool first = xz.x > xz.y;  // triangle (0, 2, 1): vertices (-1,-1), (1,1), (1,-1)
     const float w2 = first ? (1.f + xz.y) / 2.f : (1.f + xz.x) / 2.f;
     CHECK(LD.y.d[0] == Approx(w2).epsilon(1e-4));

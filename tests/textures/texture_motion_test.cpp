@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "ad/dual.h"
-#include "renderer/integrators/integrator.h"
+#include "renderer/integrators/radiance.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/temp_dir.h"
 
