@@ -1,2 +1,4 @@
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// The unit tests' main: Catch2's session as CATCH_CONFIG_MAIN's main runs it.
+#include "tests/catch_runner.h"
+
+int main(int argc, char** argv) { return dray::test::run_catch(argc, argv); }

@@ -45,10 +45,13 @@ dray_use_clang() {
   fi
 }
 
+# Configures $DRAY_BUILD (arguments go to cmake) and builds DRAY_TARGETS (default: everything).
 dray_build() {
   # Debian's interpreter, which sees Debian's numpy and mpi4py (a pyenv python3 may come first on PATH).
   local python=()
   [ -x /usr/bin/python3 ] && python=(-DPython_EXECUTABLE=/usr/bin/python3)
   cmake -S "$DRAY_ROOT" -B "$DRAY_BUILD" -DCMAKE_BUILD_TYPE="${DRAY_BUILD_TYPE:-Release}" "${python[@]}" "$@"
-  cmake --build "$DRAY_BUILD" -j "$(nproc)"
+  local targets=()
+  [ -n "${DRAY_TARGETS:-}" ] && targets=(--target $DRAY_TARGETS)
+  cmake --build "$DRAY_BUILD" -j "$(nproc)" "${targets[@]}"
 }

@@ -1,21 +1,15 @@
 // Catch2 under MPI: every rank runs the same test cases; tests combine their conditions across
 // ranks (mpi::all_ranks) before REQUIRE so that no rank leaves a collective behind. Only rank 0
-// reports.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
+// reports. Catch2's implementation is compiled once, in tests/catch_runner.cpp.
 #include "mpi/context.h"
 #include "mpi/errors.h"
+#include "tests/catch_runner.h"
 
 dray::mpi::Context* g_ctx = nullptr;
 
 int main(int argc, char** argv) {
   dray::mpi::Context ctx(&argc, &argv);
   g_ctx = &ctx;
-  Catch::Session session;
-  int rc = session.applyCommandLine(argc, argv);
-  if (rc != 0) return rc;
-  if (!ctx.is_root()) session.configData().outputFilename = "/dev/null";
-  rc = session.run();
+  const int rc = dray::test::run_catch(argc, argv, ctx.is_root());
   return dray::mpi::all_ranks(ctx, rc == 0) ? 0 : 1;
 }

@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kRes = 48;
 constexpr float kRadius = 0.35f;
-constexpr double kPi = 3.14159265358979323846;
+constexpr double kPiDouble = 3.14159265358979323846;
 constexpr float kH = 1.f / float(kRes - 1);
 
 float corner_value(int x, int y, int z) { return glm::length(glm::vec3(x, y, z) * kH - glm::vec3(0.5f)) - kRadius; }
@@ -104,7 +104,7 @@ Estimate silhouette_length(const glm::vec4& from, int samples, bool creases = fa
 TEST_CASE("an sdfgrid sphere's silhouette from a point: its outline's length, by random planes", "[sdf]") {
   const float d = 2.5f;
   const Estimate e = silhouette_length(glm::vec4(0.5f, 0.5f, 0.5f + d, 1.f), 256);
-  const double expected = 2 * kPi * std::tan(std::asin(double(kRadius / d)));
+  const double expected = 2 * kPiDouble * std::tan(std::asin(double(kRadius / d)));
   INFO("estimate " << e.projected << " against " << expected << "; " << e.culled << " of " << e.voxels << " voxels culled");
   CHECK(std::fabs(e.projected - expected) < 0.01 * expected);
   CHECK(e.culled_with_points == 0);
@@ -114,7 +114,7 @@ TEST_CASE("an sdfgrid sphere's silhouette from a point: its outline's length, by
 
 TEST_CASE("an sdfgrid sphere's silhouette from a direction: its outline's length", "[sdf]") {
   const Estimate e = silhouette_length(glm::normalize(glm::vec4(0.3f, 0.5f, 1.f, 0.f)), 256);
-  const double expected = 2 * kPi * kRadius;
+  const double expected = 2 * kPiDouble * kRadius;
   INFO("estimate " << e.projected << " against " << expected << "; " << e.culled << " of " << e.voxels << " voxels culled");
   CHECK(std::fabs(e.projected - expected) < 0.01 * expected);
   CHECK(e.culled_with_points == 0);
