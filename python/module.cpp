@@ -41,6 +41,48 @@ Scene load(const std::string& path, const std::string& json_text, const std::vec
   }
 }
 
+// A Mitsuba XML file as the scene document dray reads (the converter's output, as dray convert).
+std::string mitsuba_document(const std::string& path, const std::map<std::string, std::string>& defines) {
+  try {
+    std::vector<std::string> warnings;
+    return read_scene_document(path, defines, warnings).dump();
+  } catch (const LoadError& e) {
+    throw BadInput(e.what());
+  }
+}
+
+// Adds a sensor (a scene document's camera object) to a loaded scene; its index.
+int add_scene_sensor(Scene& scene, const std::string& name, const std::string& camera_json) {
+  try {
+    const JsonReader rd(scene.path);
+    return add_sensor(scene, name, read_camera(rd, nlohmann::json::parse(camera_json), "/camera"));
+  } catch (const LoadError& e) {
+    throw BadInput(e.what());
+  }
+}
+
+// Scene values that are not parameters, by the names Mitsuba's keys stand for
+// (renderer/io/mitsuba_keys.h): shapes.NAME.faces (F×3), camera.near_clip, camera.far_clip.
+py::object scene_value(const Scene& scene, const std::string& name) {
+  if (name == "camera.near_clip" || name == "camera.far_clip") {
+    const CameraSettings c = camera_settings(scene, 0);
+    return py::float_(name == "camera.near_clip" ? c.near_clip : c.far_clip);
+  }
+  const std::string suffix = ".faces";
+  if (name.rfind("shapes.", 0) == 0 && name.size() > 7 + suffix.size() &&
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    const std::string shape = name.substr(7, name.size() - 7 - suffix.size());
+    for (const Shape& s : scene.shapes)
+      if (s.name == shape && s.kind == Shape::Kind::mesh) {
+        const std::vector<uint32_t>& idx = scene.meshes[s.mesh].indices;
+        py::array_t<uint32_t> faces({py::ssize_t(idx.size() / 3), py::ssize_t(3)});
+        std::copy(idx.begin(), idx.end(), faces.mutable_data());
+        return py::object(faces);
+      }
+  }
+  throw BadInput("unknown scene value " + name);
+}
+
 // One parameter's values (NAME, NAME[i], NAME[i,j,c]) in its shape.
 py::array_t<float> param(const Scene& scene, const std::string& name) {
   std::vector<ScalarParam> sc;
@@ -230,9 +272,14 @@ PYBIND11_MODULE(_dray, m) {
       .def("_values", &params, "{name: numpy array} of every parameter (copies); Scene.params() is the live mapping")
       .def("_param", &param, py::arg("name"))
       .def("_project", &project_values, py::arg("name"), py::arg("values"))
+      .def("_add_sensor", &add_scene_sensor, py::arg("name"), py::arg("camera_json"))
+      .def("_scene_value", &scene_value, py::arg("name"))
+      .def("_mitsuba_keys", [](const Scene& s) { return s.params.mitsuba_keys(); },
+           "[(Mitsuba's key, dray's name)]: the keys mi.traverse gives the scene's values")
       .def("update", &update,
            "Sets parameters from {name: array of its size}; rebuilds (or refits) the geometry when one moves it.");
   m.def("load", &load, py::arg("path"), py::arg("json_text"), py::arg("overrides"), py::arg("defines"));
+  m.def("mitsuba_document", &mitsuba_document, py::arg("path"), py::arg("defines"));
   m.def("render", &render, py::arg("scene"), py::arg("spp"), py::arg("seed"), py::arg("threads"), py::arg("comm"),
         py::arg("sensor"));
   m.def("render_forward", &render_forward, py::arg("scene"), py::arg("wrt"), py::arg("spp"), py::arg("seed"),

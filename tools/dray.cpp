@@ -19,12 +19,16 @@ namespace {
 
 using namespace dray::cli;
 
-int run_params(const mpi::Context& ctx, const SceneArgs& args) {
+int run_params(const mpi::Context& ctx, const SceneArgs& args, bool mitsuba) {
   Scene scene;
   // The parameters only: no BVH.
   mpi::Status st = mpi::agree_on(ctx, [&] { scene = load_scene(args.scene, args.overrides(), false, args.defines()); });
   if (st.code) return report(ctx, st);
   if (!ctx.is_root()) return 0;
+  if (mitsuba) {  // Mitsuba's keys (mi.traverse) and the parameter each names
+    for (const auto& [key, name] : scene.params.mitsuba_keys()) std::printf("%-40s %s\n", key.c_str(), name.c_str());
+    return 0;
+  }
   for (const ParamEntry& e : scene.params.entries()) {
     std::printf("%-40s", e.name.c_str());
     if (e.block()) {  // a block: its shape, not its values
@@ -67,6 +71,10 @@ int main(int argc, char** argv) {
   SceneArgs params;
   CLI::App* params_cmd = app.add_subcommand("params", "List the scene's differentiable parameters and their values");
   params.add_to(params_cmd);
+  bool params_mitsuba = false;
+  params_cmd->add_flag("--mitsuba", params_mitsuba,
+                       "List Mitsuba's names of the parameters (the keys mi.traverse prints, e.g. red.reflectance.value) and the "
+                       "dray name each is an alias of");
   GradcheckArgs gradcheck;
   CLI::App* gradcheck_cmd = add_gradcheck_command(app, gradcheck);
   OptimizeArgs optimize;
@@ -108,7 +116,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*render_cmd) return run_render(ctx, render);
-    if (*params_cmd) return run_params(ctx, params);
+    if (*params_cmd) return run_params(ctx, params, params_mitsuba);
     if (*diff_cmd) return run_diff(ctx, diff);
     if (*gradcheck_cmd) return run_gradcheck(ctx, gradcheck);
     if (*optimize_cmd) return run_optimize(ctx, optimize);

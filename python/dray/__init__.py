@@ -17,10 +17,12 @@ import re as _re
 from . import _dray
 from ._dray import Scene  # noqa: F401  (the type load returns)
 from .params import SceneParameters
+from . import ad  # noqa: F401  (dray.ad.Adam, dray.ad.LargeSteps: Mitsuba's mi.ad)
 from . import optimizers  # noqa: F401  (dray.optimizers.Adam)
 from .jobs import JobResult, optimize
+from .mitsuba_dict import ScalarTransform4f
 
-__all__ = ["Scene", "SceneParameters", "load", "render", "render_forward", "backward", "write_image", "read_image",
+__all__ = ["Scene", "SceneParameters", "Sensor", "ScalarTransform4f", "load", "load_dict", "load_file", "traverse", "ad", "render", "render_forward", "backward", "write_image", "read_image",
            "optimizers", "optimize", "JobResult"]
 
 Scene.params = lambda self: SceneParameters(self)
@@ -68,6 +70,62 @@ def load(scene, **overrides):
     return _dray.load(path, "", sets, defines)
 
 
+class Sensor:
+    """A sensor loaded alone (``dray.load_dict({'type': 'perspective', …})``, Mitsuba's sensor
+    object): ``render(scene, sensor=it)`` renders the scene through it (at its sampler's
+    sample_count unless spp is given). ``camera`` is its camera as a scene document's."""
+
+    def __init__(self, camera, spp):
+        self.camera, self.spp = camera, spp
+
+    def __repr__(self):
+        return "Sensor(%s, %dx%d)" % (self.camera.get("type"), self.camera["width"], self.camera["height"])
+
+
+def _with_xml(text, read):
+    """read(path) of Mitsuba XML text written to a temporary file (its errors say load_dict);
+    relative file names are looked for in the working directory, as Mitsuba's."""
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="dray-dict-") as folder:
+        path = _os.path.join(folder, "dict.xml")
+        with open(path, "w") as f:
+            f.write(text)
+        try:
+            return read(path)
+        except ValueError as e:
+            raise ValueError(str(e).replace(path, "load_dict")) from None
+
+
+def load_dict(d, **overrides):
+    """Mitsuba's ``mi.load_dict``: a scene from Mitsuba's dict format ({'type': 'scene', id:
+    plugin, …}: ids as keys, nested plugins, ``{'type': 'ref', 'id': …}``, ``{'type': 'rgb',
+    'value': …}``, a ``to_world`` as a dray.ScalarTransform4f or 4×4 array), read as the XML it
+    stands for; relative file names from the current directory. A dict of one sensor gives a
+    ``dray.Sensor`` for ``render(scene, sensor=…)``. `overrides` as dray.load's (dray names)."""
+    from . import mitsuba_dict
+    if not isinstance(d, dict):
+        raise TypeError("load_dict takes a dict, got %r" % type(d).__name__)
+    if d.get("type") == "scene":
+        sets = [_override(k, v) for k, v in overrides.items()]
+        return _with_xml(mitsuba_dict.scene_xml(d), lambda path: _dray.load(path, "", sets, {}))
+    if mitsuba_dict.KIND_OF.get(d.get("type")) == "sensor":
+        doc = _with_xml(mitsuba_dict.plugin_xml(d), lambda path: _json.loads(_dray.mitsuba_document(path, {})))
+        camera = doc["camera"][0] if isinstance(doc["camera"], list) else doc["camera"]
+        return Sensor(camera, doc.get("render", {}).get("spp"))
+    raise ValueError("load_dict: a scene ({'type': 'scene', …}) or a sensor dict, got type %r" % d.get("type"))
+
+
+def load_file(path, **overrides):
+    """Mitsuba's ``mi.load_file(path, **defines)``: dray.load of a file."""
+    return load(path, **overrides)
+
+
+def traverse(scene):
+    """Mitsuba's ``mi.traverse(scene)``: the scene's parameters (scene.params()), which answer to
+    Mitsuba's keys as well as dray's names."""
+    return scene.params()
+
+
 def _define(value):
     """A define's text as Mitsuba writes it: numbers and words as they are, sequences comma-separated."""
     if isinstance(value, bool):
@@ -79,8 +137,25 @@ def _define(value):
     return str(value)
 
 
-def _sensor(sensor):
-    return None if sensor is None else str(sensor)
+def _sensor(scene, sensor):
+    """render()'s sensor argument as the name or index of one of the scene's sensors; a
+    dray.Sensor is added to the scene once (as sensors.dict<N>)."""
+    if sensor is None:
+        return None
+    if isinstance(sensor, Sensor):
+        added = scene.__dict__.setdefault("_dict_sensors", {}) if hasattr(scene, "__dict__") else None
+        key = id(sensor)
+        if added is None or key not in added:
+            index = scene._add_sensor("dict%d" % len(scene.sensors), _json.dumps(sensor.camera))
+            if added is None:
+                return str(index)
+            added[key] = (sensor, index)  # the sensor kept alive: its id stays its own
+        return str(added[key][1])
+    return str(sensor)
+
+
+def _spp(spp, sensor):
+    return sensor.spp if spp is None and isinstance(sensor, Sensor) else spp
 
 
 def render(scene, spp=None, seed=None, threads=None, comm=None, sensor=None):
@@ -90,14 +165,15 @@ def render(scene, spp=None, seed=None, threads=None, comm=None, sensor=None):
     first. With `comm` (an mpi4py communicator) every rank of it renders its share of
     the tiles and gets the whole image; the call is collective. The GIL is released while
     rendering."""
-    return _dray.render(scene, spp, seed, threads, _comm_handle(comm), _sensor(sensor))
+    return _dray.render(scene, _spp(spp, sensor), seed, threads, _comm_handle(comm), _sensor(scene, sensor))
 
 
 def render_forward(scene, wrt, spp=None, seed=None, threads=None, comm=None, sensor=None):
     """Forward mode: {name: derivative image ∂image/∂θ (H×W×3)} for each parameter named in
     `wrt` (a scalar or a component NAME[i] gives one image; a vector or block a list of one per
     scalar), with the visibility (boundary) term, as ``dray render --wrt``."""
-    return _dray.render_forward(scene, _names(wrt), spp, seed, threads, _comm_handle(comm), _sensor(sensor))
+    return _dray.render_forward(scene, _names(wrt), _spp(spp, sensor), seed, threads, _comm_handle(comm),
+                                _sensor(scene, sensor))
 
 
 def backward(scene, d_image, wrt, spp=None, seed=1, threads=None, comm=None, sensor=None):
@@ -106,7 +182,8 @@ def backward(scene, d_image, wrt, spp=None, seed=1, threads=None, comm=None, sen
     written in numpy or torch. The image is rendered again with `seed` and its samples replayed:
     the result is Σ d_image · ∂image/∂θ for that image, visibility included. Collective over
     `comm`; the same on every rank."""
-    return _dray.backward(scene, d_image, _names(wrt), spp, seed, threads, _comm_handle(comm), _sensor(sensor))
+    return _dray.backward(scene, d_image, _names(wrt), _spp(spp, sensor), seed, threads, _comm_handle(comm),
+                          _sensor(scene, sensor))
 
 
 def write_image(path, image):

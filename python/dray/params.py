@@ -6,6 +6,8 @@ from collections.abc import Mapping, MutableMapping
 
 import numpy as np
 
+from .ad import as_numpy
+
 
 class SceneParameters(MutableMapping):
     """``params = scene.params()``: ``params[name]`` is the value now (NAME, NAME[i] or NAME[i,j,c];
@@ -18,6 +20,13 @@ class SceneParameters(MutableMapping):
         self._scene = scene
         self._names = None
         self._staged = {}
+        self._tensors = {}  # name -> the torch tensor (requiring grad) its value came from
+
+    def tensors(self):
+        """{name: tensor} of the values set from torch tensors that require grad (a dray.ad.Adam's,
+        or a latent variable's image: a pose applied to vertex positions): the inputs through which
+        ``dray.torch.render(scene, params)`` sends gradients."""
+        return dict(self._tensors)
 
     def _all(self):
         if self._names is None:
@@ -26,15 +35,37 @@ class SceneParameters(MutableMapping):
 
     def __getitem__(self, name):
         if name in self._staged:
-            return self._staged[name].copy()
+            return as_numpy(self._staged[name], np.float32)
         try:
             return self._scene._param(name)
         except ValueError as e:
-            raise KeyError(name) from e
+            value = self._scene_value(name)
+            if value is None:
+                raise KeyError(name) from e
+            return value
+
+    def mitsuba_keys(self):
+        """[(Mitsuba's key, dray's name)]: the keys mi.traverse gives this scene's values, as
+        ``dray params --mitsuba`` lists them (a mesh's faces and the sensor's clip planes are
+        values to read, not parameters)."""
+        return list(self._scene._mitsuba_keys())
+
+    def _scene_value(self, name):
+        """A Mitsuba key of a scene value that is not a parameter (a mesh's faces, the sensor's
+        clip planes): its value, read-only; None for any other name."""
+        target = dict(self._scene._mitsuba_keys()).get(name)
+        if target is None:
+            return None
+        try:
+            return self._scene._scene_value(target)
+        except ValueError:
+            return None
 
     def __setitem__(self, name, value):
+        if self._scene_value(name) is not None:
+            raise ValueError("%s: a scene value dray reads but does not change through parameters (set it in the scene)" % name)
         self._scene._param(name)  # ValueError for an unknown name or index, now rather than at update()
-        self._staged[name] = np.array(value, dtype=np.float32)
+        self._staged[name] = value
 
     def __delitem__(self, name):
         raise TypeError("a scene's parameters cannot be removed (assign a value and call update())")
@@ -50,12 +81,12 @@ class SceneParameters(MutableMapping):
             self._scene._param(name)
             return True
         except ValueError:
-            return False
+            return self._scene_value(name) is not None
 
     def items(self):
         """(name, value) of every parameter: copies of the values now (a snapshot)."""
         values = self._scene._values()
-        values.update({k: v.copy() for k, v in self._staged.items() if k in values})
+        values.update({k: as_numpy(v, np.float32) for k, v in self._staged.items() if k in values})
         return values.items()
 
     def update(self, values=None, **kwargs):
@@ -66,10 +97,15 @@ class SceneParameters(MutableMapping):
         for source in (values or {}), kwargs:
             items = source.items() if isinstance(source, Mapping) else source
             for name, value in items:
-                staged[name] = np.array(value, dtype=np.float32)
+                staged[name] = value
         self._staged.clear()  # applied or refused, the mapping reads the scene again
         if staged:
-            self._scene.update(staged)
+            self._scene.update({name: as_numpy(value, np.float32) for name, value in staged.items()})
+            for name, value in staged.items():  # a value from a tensor that requires grad is an input of torch.render
+                if getattr(value, "requires_grad", False):
+                    self._tensors[name] = value
+                else:
+                    self._tensors.pop(name, None)
         return list(staged)
 
     def project(self, name, value):

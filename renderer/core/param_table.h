@@ -53,6 +53,13 @@ class ParamTable {
   // Another name for a parameter (an older spelling that scenes, jobs and scripts use: the
   // diffuse `albedo` of `reflectance`); `find` answers to both, `entries` lists the name only.
   void alias(const std::string& other, const std::string& name) { aliases_.push_back({other, name}); }
+  // Mitsuba's key for a parameter (renderer/io/mitsuba_keys.h): an alias `dray params --mitsuba` lists.
+  void mitsuba_alias(const std::string& key, const std::string& name) {
+    alias(key, name);
+    mitsuba_keys_.push_back({key, name});
+  }
+  // (Mitsuba's key, dray's name), in the order of the parameters.
+  const std::vector<std::pair<std::string, std::string>>& mitsuba_keys() const { return mitsuba_keys_; }
 
   std::optional<ParamEntry> find(const std::string& name) const {
     for (const auto& e : entries_)
@@ -74,7 +81,7 @@ class ParamTable {
   }
   std::vector<float> values_;
   std::vector<ParamEntry> entries_;
-  std::vector<std::pair<std::string, std::string>> aliases_;
+  std::vector<std::pair<std::string, std::string>> aliases_, mitsuba_keys_;
 };
 
 // One scalar parameter: its display name (`materials.white.albedo[1]`) and slot.

@@ -1,4 +1,6 @@
 #include "renderer/io/scene_loader.h"
+
+#include "renderer/io/mitsuba_keys.h"
 #include <set>
 
 #include "renderer/shapes/cylinder_mesh.h"
@@ -8,6 +10,7 @@
 #include "renderer/io/material_reader.h"
 #include "renderer/io/medium_reader.h"
 #include "renderer/io/mesh_file.h"
+#include "renderer/io/mitsuba_keys.h"
 #include "renderer/io/ply_file.h"
 #include "renderer/io/camera_reader.h"
 #include "renderer/io/render_settings_reader.h"
@@ -156,7 +159,7 @@ struct Loader {
   }
 
   Scene load(const json& doc, bool build) {
-    rd.object(doc, "", {"camera", "render", "textures", "materials", "media", "shapes", "lights"}, {"camera"});
+    rd.object(doc, "", {"camera", "render", "textures", "materials", "media", "shapes", "lights", "mitsuba_ids"}, {"camera"});
     if (doc.contains("media")) medium_index = read_media(rd, scene, doc["media"], base_dir);
     cameras(doc["camera"]);
     if (doc.contains("render")) render(doc["render"]);
@@ -165,6 +168,7 @@ struct Loader {
     shapes(doc.contains("shapes") ? doc["shapes"] : json::array());
     if (doc.contains("lights")) lights(doc["lights"]);
     area_lights();
+    add_mitsuba_aliases(scene.params, doc.contains("mitsuba_ids") ? doc["mitsuba_ids"] : json::object());
     check_media_closed(rd, scene);
     // Every reader checked its values as it read them; the parameters' own rules are the last word
     // (scene_params.h: the same check scene.update and the optimizer make).

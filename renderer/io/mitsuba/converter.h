@@ -112,6 +112,14 @@ class Converter {
   bool filter_seen_ = false;
   std::string integrator_at_;  // where the scene's <integrator> is, once read
   std::map<std::string, std::string> where_;
+  // The key prefix mi.traverse gives a dray object where it is not the object's name (a shape's
+  // inline bsdf: "teapot.bsdf"; its area emitter: "light.emitter"): the document's /mitsuba_ids,
+  // read by renderer/io/mitsuba_keys.h. A Mitsuba object without an id has no stable key.
+  json mitsuba_ids_ = json::object();
+  std::string shape_id_;  // the Mitsuba shape being converted: its id, or empty
+  void mitsuba_id(const std::string& object, const std::string& prefix) {
+    if (!mitsuba_ids_.contains(object)) mitsuba_ids_[object] = prefix;
+  }
   void locate(const std::string& pointer, const pugi::xml_node& n) { where_.emplace(pointer, x_.where(n)); }
 
   void scene(const pugi::xml_node& root);
@@ -210,6 +218,7 @@ class Converter {
   // The material of a shape: its bsdf's (named by its id, or by the shape when inline), Mitsuba's
   // default (diffuse 0.5) without one; an area emitter makes a material of the shape's own.
   std::string shape_material(const std::string& shape, const pugi::xml_node& b, const pugi::xml_node& e);
+  std::string inline_material(const std::string& shape, json m, const pugi::xml_node& at);
 
   // A <medium> (or a <ref> to one): added to /media under its id (renderer/io/mitsuba/media.cpp);
   // its name there.
@@ -227,6 +236,7 @@ class Converter {
   void sampler(const pugi::xml_node& n);
   void rfilter(const pugi::xml_node& n);  // a film's rfilter: render.filter
   void integrator(const pugi::xml_node& n);
+  void projective_samples(const pugi::xml_node& c, const std::string& key);
 };
 
 

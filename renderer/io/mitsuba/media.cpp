@@ -8,6 +8,7 @@ std::string Converter::medium(const pugi::xml_node& ref_or_medium) {
   const pugi::xml_node n = resolve(ref_or_medium, "medium");
   const std::string name = n.attribute("id") ? safe(x_.attr(n, "id")) : "medium" + std::to_string(media_.size());
   if (media_.contains(name)) return name;  // a <ref> to a medium converted before
+  if (n.attribute("id")) mitsuba_id("media." + name, x_.attr(n, "id"));
   const std::string type = x_.attr(n, "type");
   if (type != "homogeneous" && type != "heterogeneous") x_.fail(n, "unsupported medium (supported: homogeneous, heterogeneous)");
   Properties props(x_, n);

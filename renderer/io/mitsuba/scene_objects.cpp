@@ -188,6 +188,7 @@ void Converter::sensor(const pugi::xml_node& n) {
   const bool filter_before = filter_seen_;
   json cam = sensor_camera(n);
   if (camera_.is_null()) {
+    if (n.attribute("id")) mitsuba_id("camera", x_.attr(n, "id"));
     camera_ = cam;
     locate("/camera", n);
     locate("/render", n);
@@ -237,6 +238,7 @@ json Converter::sensor_camera(const pugi::xml_node& n) {
       else if (!ortho && key == "principal_point_offset_x") offset[0] = x_.number(c);
       else if (!ortho && key == "principal_point_offset_y") offset[1] = x_.number(c);
       else if (type == "thinlens" && (key == "aperture_radius" || key == "focus_distance")) cam[key] = x_.number(c);
+      else if (key == "focus_distance") x_.number(c);  // Mitsuba's projective cameras read it; only a lens uses it
       else
         x_.fail(c, "unsupported " + type + " property (supported: to_world, near_clip, far_clip" +
                        (ortho ? std::string(")")
@@ -296,6 +298,16 @@ void Converter::rfilter(const pugi::xml_node& n) {
   render_["filter"] = filter;
 }
 
+// The projective integrators' sample counts per pixel: a count other than 0 yields to render()'s spp
+// (Mitsuba), as dray's boundary and indirect samples follow pixels x spp by default; 0 turns that
+// estimate off. The continuous derivatives (sppc) dray always estimates.
+void Converter::projective_samples(const pugi::xml_node& c, const std::string& key) {
+  if (x_.integer(c) != 0) return;
+  if (key == "sppp") render_["boundary_samples"] = 0;
+  else if (key == "sppi") render_["indirect_samples"] = 0;
+  else warnings_.push_back(x_.where(c) + ": sppc 0 (no continuous derivatives) is not dray's: they are estimated at spp");
+}
+
 void Converter::integrator(const pugi::xml_node& n) {
   const std::string type = x_.attr(n, "type");
   if (type == "moment") {  // a wrapper: its inner integrator renders the image
@@ -311,14 +323,21 @@ void Converter::integrator(const pugi::xml_node& n) {
     x_.fail(n, "unsupported integrator (supported: path, volpath, volpathmis, the prb variants, direct, ptracer, moment, aov)");
   if (volpath) render_["integrator"] = "volpath";
   if (type == "ptracer") render_["integrator"] = "ptracer";
-  long max_depth = path ? -1 : 2, rr_depth = 5;  // Mitsuba's defaults
+  const bool projective = type == "prb_projective" || type == "direct_projective";
+  // Mitsuba's defaults: its C++ integrators' max_depth -1, its Python AD integrators' 6
+  // (ad/integrators/common.py), direct_projective's always 2 (the property read and ignored).
+  const bool ad = type == "prb" || type == "prb_basic" || type == "prb_projective" || type == "prbvolpath";
+  long max_depth = !path || type == "direct_projective" ? 2 : ad ? 6 : -1, rr_depth = 5;
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string key = x_.attr(c, "name");
-    if (key == "max_depth" && path) max_depth = x_.integer(c);
+    if (key == "max_depth" && type == "direct_projective") x_.integer(c);
+    else if (key == "max_depth" && path) max_depth = x_.integer(c);
     else if (key == "rr_depth" && path) rr_depth = x_.integer(c);
     else if (key == "hide_emitters") render_["hide_emitters"] = x_.boolean(c);
     else if (key == "samples_per_pass" && type == "ptracer") x_.integer(c);  // a workload split: the same image
+    else if (projective && (key == "sppc" || key == "sppp" || key == "sppi")) projective_samples(c, key);
+    else if (projective && (key == "guiding" || key == "guiding_proj" || key == "guiding_rounds")) x_.attr(c, "value");
     else x_.fail(c, "unsupported integrator property");
   }
   // Mitsuba counts path vertices (1: emitters seen directly, 2: direct light); dray bounces.

@@ -24,6 +24,7 @@ json Converter::run(const std::string& path) {
   if (!textures_.empty()) doc["textures"] = textures_;
   if (!lights_.empty()) doc["lights"] = lights_;
   if (!media_.empty()) doc["media"] = media_;
+  if (!mitsuba_ids_.empty()) doc["mitsuba_ids"] = mitsuba_ids_;
   resolve_files(doc);
   return doc;
 }
@@ -280,6 +281,7 @@ void Converter::shape_objects(const pugi::xml_node& n) {
       props.set(c, property(c));
     }
   }
+  shape_id_ = n.attribute("id") ? x_.attr(n, "id") : "";
   const std::string material = shape_material(name, bsdf_node, emitter_node);
   const bool flip = props.flag("flip_normals", false);
   if (type == "obj" || type == "ply" || type == "serialized") {
@@ -348,7 +350,13 @@ void Converter::shape_objects(const pugi::xml_node& n) {
   } else {
     x_.fail(n, "unsupported shape type (supported: obj, ply, serialized, sphere, rectangle, cube, disk, cylinder, sdfgrid, merge, shapegroup, instance)");
   }
-  for (size_t i = first; i < shapes_.size(); ++i) shapes_[i].update(media);
+  for (size_t i = first; i < shapes_.size(); ++i) {
+    shapes_[i].update(media);
+    if (!shape_id_.empty()) mitsuba_id("shapes." + shapes_[i]["name"].get<std::string>(), shape_id_);
+  }
+  if (!shape_id_.empty())
+    for (const auto& [side, medium_name] : media.items())
+      mitsuba_id("media." + medium_name.get<std::string>(), shape_id_ + "." + side + "_medium");
   props.finish("a " + type);
 }
 
@@ -361,7 +369,7 @@ std::string Converter::shape_material(const std::string& shape, const pugi::xml_
     }
     const pugi::xml_node n = resolve(b, "bsdf");
     if (n.attribute("id")) return material_for(n);
-    return add_material(shape, bsdf(n), n);
+    return inline_material(shape, bsdf(n), n);
   }
   json m = b ? bsdf(b) : json{{"type", "diffuse"}, {"reflectance", {0.5, 0.5, 0.5}}};
   json radiance = {1.0, 1.0, 1.0};
@@ -372,7 +380,20 @@ std::string Converter::shape_material(const std::string& shape, const pugi::xml_
   }
   m["emission"] = radiance;
   if (x_.attr(e, "type") == "directionalarea") m["directional"] = true;
-  return add_material(shape, m, b ? resolve(b, "bsdf") : e);
+  const pugi::xml_node at = b ? resolve(b, "bsdf") : e;
+  // A bsdf with an id keeps its keys under the id (Mitsuba lists a shared object once).
+  const std::string name = at.attribute("id") ? add_material(shape, m, at) : inline_material(shape, m, at);
+  if (at.attribute("id")) mitsuba_id("materials." + name, "");  // a copy: Mitsuba has no keys for it
+  if (!shape_id_.empty()) mitsuba_id("emission:materials." + name, shape_id_ + ".emitter");
+  return name;
+}
+
+// A material of the shape's own (an inline bsdf, or one an area emitter joins): Mitsuba's keys
+// for it are the shape's ("teapot.bsdf.reflectance.value").
+std::string Converter::inline_material(const std::string& shape, json m, const pugi::xml_node& at) {
+  const std::string name = add_material(shape, std::move(m), at);
+  if (!shape_id_.empty()) mitsuba_id("materials." + name, shape_id_ + ".bsdf");
+  return name;
 }
 
 }  // namespace dray::mitsuba

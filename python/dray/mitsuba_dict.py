@@ -1,0 +1,215 @@
+"""Mitsuba's dict format (``mi.load_dict``) and ``mi.ScalarTransform4f``: a dict becomes the Mitsuba
+XML it stands for and is read by dray's Mitsuba reader (renderer/io/mitsuba), so that a dict and
+its XML load the same scene with the same names and keys.
+
+    from dray import ScalarTransform4f as T
+    scene = dray.load_dict({'type': 'scene', 'integrator': {'type': 'path'}, 'light': {'type': 'constant'},
+                            'teapot': {'type': 'ply', 'filename': 'teapot.ply', 'to_world': T().translate([0, 0, -1.5])}})
+
+Top-level keys are ids (as Mitsuba: `'red': {'type': 'diffuse', …}` is `red.reflectance.value`);
+nested plugins are named by their key; ``{'type': 'ref', 'id': …}`` refers to an earlier object;
+``{'type': 'rgb', 'value': …}`` and ``{'type': 'spectrum', 'value': …}`` are colours; a
+``to_world`` is a ScalarTransform4f or a 4×4 array; three numbers are a point.
+"""
+import math
+import numbers
+import xml.sax.saxutils as _sax
+
+import numpy as np
+
+# Each plugin type's kind: the XML element Mitsuba's parser would read it from.
+KINDS = {
+    "bsdf": "diffuse roughconductor conductor plastic roughplastic dielectric roughdielectric thindielectric principled "
+            "principledthin twosided blendbsdf mask bumpmap normalmap null",
+    "shape": "obj ply serialized sphere rectangle cube disk cylinder sdfgrid merge shapegroup instance",
+    "emitter": "area point spot projector directional directionalarea constant envmap sunsky",
+    "sensor": "perspective thinlens orthographic",
+    "film": "hdrfilm",
+    "rfilter": "box tent gaussian",
+    "sampler": "independent stratified multijitter orthogonal ldsampler",
+    "integrator": "path volpath volpathmis prb prb_basic prb_projective direct_projective prbvolpath ptracer direct moment aov",
+    "texture": "bitmap checkerboard rawconstant",
+    "medium": "homogeneous heterogeneous",
+    "volume": "gridvolume constvolume",
+    "phase": "isotropic hg rayleigh",
+}
+KIND_OF = {t: kind for kind, types in KINDS.items() for t in types.split()}
+
+
+class ScalarTransform4f:
+    """Mitsuba's ScalarTransform4f: a 4×4 matrix (``.matrix``). Chained calls multiply on the right,
+    as Mitsuba's (``T().translate(t).rotate(axis, deg)`` rotates, then translates); ``a @ b``
+    composes; ``T @ point`` (three numbers) maps a point."""
+
+    def __init__(self, matrix=None):
+        self.matrix = np.eye(4) if matrix is None else np.array(matrix, dtype=np.float64).reshape(4, 4)
+
+    def _then(self, m):
+        return ScalarTransform4f(self.matrix @ m)
+
+    def translate(self, v):
+        m = np.eye(4)
+        m[:3, 3] = _vec3(v)
+        return self._then(m)
+
+    def scale(self, v):
+        s = np.full(3, float(v)) if isinstance(v, numbers.Number) else _vec3(v)
+        return self._then(np.diag([*s, 1.0]))
+
+    def rotate(self, axis, angle):
+        """A rotation by `angle` degrees about `axis` (Rodrigues' formula, Mitsuba's)."""
+        a = _vec3(axis)
+        a = a / np.linalg.norm(a)
+        c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        m = np.eye(4)
+        m[:3, :3] = c * np.eye(3) + s * np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]]) + (1 - c) * np.outer(a, a)
+        return self._then(m)
+
+    def look_at(self, origin, target, up):
+        """Mitsuba's look_at: +z towards the target, +x = up × z (the image's left)."""
+        o, t, u = _vec3(origin), _vec3(target), _vec3(up)
+        d = (t - o) / np.linalg.norm(t - o)
+        left = np.cross(u, d)
+        if np.linalg.norm(left) == 0:
+            raise ValueError("look_at: up is parallel to the view direction")
+        left /= np.linalg.norm(left)
+        m = np.eye(4)
+        m[:3, 0], m[:3, 1], m[:3, 2], m[:3, 3] = left, np.cross(d, left), d, o
+        return self._then(m)
+
+    def inverse(self):
+        return ScalarTransform4f(np.linalg.inv(self.matrix))
+
+    def __matmul__(self, other):
+        if isinstance(other, ScalarTransform4f):
+            return ScalarTransform4f(self.matrix @ other.matrix)
+        p = self.matrix @ np.array([*_vec3(other), 1.0])
+        return p[:3] / p[3]
+
+    def __repr__(self):
+        return "ScalarTransform4f(%s)" % np.array2string(self.matrix, precision=4)
+
+
+def _vec3(v):
+    a = np.asarray(v, dtype=np.float64).reshape(-1)
+    if a.size == 1:
+        return np.full(3, a[0])
+    if a.size != 3:
+        raise ValueError("expected three numbers, got %r" % (v,))
+    return a
+
+
+def _num(x):
+    return repr(float(x)) if not float(x).is_integer() else str(int(x)) if abs(x) < 1e15 else repr(float(x))
+
+
+def _attr(value):
+    return _sax.quoteattr(str(value))
+
+
+class _Writer:
+    def __init__(self):
+        self.kinds = {}  # id -> kind, for refs
+        self.lines = []
+
+    def plugin(self, key, d, depth, top=False):
+        t = d.get("type")
+        if not isinstance(t, str):
+            raise ValueError("%s: a plugin dict needs a 'type'" % key)
+        if t not in KIND_OF:
+            raise ValueError("%s: unknown plugin type %r (dray reads: %s)" % (key, t, ", ".join(sorted(KIND_OF))))
+        kind = KIND_OF[t]
+        ident = d.get("id", key if top else None)
+        if ident is not None:
+            if "." in str(ident):
+                raise ValueError("%s: an id may not contain '.' (Mitsuba's keys are dotted)" % ident)
+            self.kinds[str(ident)] = kind
+        attrs = " type=%s" % _attr(t)
+        if ident is not None:
+            attrs += " id=%s" % _attr(ident)
+        elif not top and key is not None:
+            attrs += " name=%s" % _attr(key)
+        pad = "  " * depth
+        self.lines.append("%s<%s%s>" % (pad, kind, attrs))
+        for k, v in d.items():
+            if k not in ("type", "id"):
+                self.value(k, v, depth + 1)
+        self.lines.append("%s</%s>" % (pad, kind))
+
+    def value(self, key, v, depth):
+        pad = "  " * depth
+        if isinstance(v, dict):
+            t = v.get("type")
+            if t == "ref":
+                kind = self.kinds.get(str(v.get("id")))
+                if kind is None:
+                    raise ValueError("%s: no object with id %r before this reference" % (key, v.get("id")))
+                named = kind not in ("bsdf", "emitter", "shape")  # a texture or medium is named by its slot
+                self.lines.append("%s<ref id=%s%s/>" % (pad, _attr(v["id"]), " name=%s" % _attr(key) if named else ""))
+            elif t in ("rgb", "spectrum"):
+                self.colour(key, t, v, pad)
+            else:
+                self.plugin(key, v, depth)
+        elif isinstance(v, ScalarTransform4f) or (np.size(v) == 16 and not isinstance(v, str)):
+            m = v.matrix if isinstance(v, ScalarTransform4f) else np.asarray(v, dtype=np.float64).reshape(4, 4)
+            self.lines.append("%s<transform name=%s><matrix value=%s/></transform>" %
+                              (pad, _attr(key), _attr(" ".join(_num(x) for x in m.reshape(-1)))))
+        elif isinstance(v, (bool, np.bool_)):
+            self.lines.append("%s<boolean name=%s value=%s/>" % (pad, _attr(key), _attr("true" if v else "false")))
+        elif isinstance(v, numbers.Integral):
+            self.lines.append("%s<integer name=%s value=%s/>" % (pad, _attr(key), _attr(int(v))))
+        elif isinstance(v, numbers.Real):
+            self.lines.append("%s<float name=%s value=%s/>" % (pad, _attr(key), _attr(_num(v))))
+        elif isinstance(v, str):
+            self.lines.append("%s<string name=%s value=%s/>" % (pad, _attr(key), _attr(v)))
+        elif np.size(v) == 3:
+            x, y, z = _vec3(v)
+            self.lines.append("%s<point name=%s x=%s y=%s z=%s/>" % (pad, _attr(key), _attr(_num(x)), _attr(_num(y)), _attr(_num(z))))
+        else:
+            raise ValueError("%s: a value dray cannot read from a dict: %r" % (key, v))
+
+    def colour(self, key, t, v, pad):
+        value = v.get("value", v.get("filename"))
+        if value is None:
+            raise ValueError("%s: a %s needs a 'value'" % (key, t))
+        if "filename" in v:
+            self.lines.append("%s<%s name=%s filename=%s/>" % (pad, t, _attr(key), _attr(v["filename"])))
+            return
+        if isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple)):  # (wavelength, value) pairs
+            text = ", ".join("%s:%s" % (_num(w), _num(x)) for w, x in value)
+        else:
+            text = ", ".join(_num(x) for x in np.asarray(value, dtype=np.float64).reshape(-1))
+        self.lines.append("%s<%s name=%s value=%s/>" % (pad, t, _attr(key), _attr(text)))
+
+
+def scene_xml(d):
+    """The Mitsuba XML of a scene dict ({'type': 'scene', id: plugin, …}); a dict without a sensor
+    gets Mitsuba's default one (perspective, identity to_world, hdrfilm 768 × 576)."""
+    if d.get("type") != "scene":
+        raise ValueError("a scene dict has 'type': 'scene'")
+    w = _Writer()
+    w.lines.append('<scene version="3.0.0">')
+    has_sensor = False
+    for key, v in d.items():
+        if key == "type":
+            continue
+        if not isinstance(v, dict) or v.get("type") in ("rgb", "spectrum", "ref"):
+            raise ValueError("%s: a scene's entries are plugins (dicts with a 'type')" % key)
+        has_sensor = has_sensor or KIND_OF.get(v.get("type")) == "sensor"
+        w.plugin(key, v, 1, top=True)
+    if not has_sensor:
+        w.lines.insert(1, '  <sensor type="perspective"/>')
+    w.lines.append("</scene>")
+    return "\n".join(w.lines) + "\n"
+
+
+def plugin_xml(d):
+    """A scene holding one sensor or integrator dict (and a constant sky), to read it alone."""
+    w = _Writer()
+    w.lines.append('<scene version="3.0.0">')
+    w.plugin(None, d, 1)
+    if KIND_OF.get(d.get("type")) != "sensor":
+        w.lines.append('  <sensor type="perspective"/>')
+    w.lines.append('  <emitter type="constant"/>')
+    w.lines.append("</scene>")
+    return "\n".join(w.lines) + "\n"
