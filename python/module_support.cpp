@@ -1,5 +1,7 @@
 #include "python/module_support.h"
 
+#include <unordered_map>
+
 #include <algorithm>
 #include <cstring>
 
@@ -82,6 +84,7 @@ std::vector<py::ssize_t> shape_of(const ParamEntry& e) {
 
 Named resolve(const Scene& scene, const std::vector<std::string>& names) {
   Named n;
+  std::unordered_map<Slot, size_t> index_of;  // a slot's place in n.slots (a vertex block: 10^5 of them)
   for (const std::string& name : names) {
     std::vector<ScalarParam> sc;
     try {
@@ -94,9 +97,9 @@ Named resolve(const Scene& scene, const std::vector<std::string>& names) {
     const auto e = scene.params.find(name);
     n.shapes.push_back(e ? shape_of(*e) : std::vector<py::ssize_t>{});
     for (const ScalarParam& s : sc) {
-      const auto at = std::find(n.slots.begin(), n.slots.end(), s.slot);
-      n.scalar.push_back(size_t(at - n.slots.begin()));
-      if (at == n.slots.end()) n.slots.push_back(s.slot);
+      const auto [at, added] = index_of.emplace(s.slot, n.slots.size());
+      n.scalar.push_back(at->second);
+      if (added) n.slots.push_back(s.slot);
     }
   }
   return n;

@@ -113,6 +113,7 @@ struct RenderSettings {
   int rr_depth = 3;   // Russian roulette from this bounce on (0: the first hit's continuation)
   uint64_t seed = 0;
   long boundary_samples = -1;  // boundary (edge) samples per derivative pass; -1: from the image size and spp
+  double boundary_ratio = 0.05;  // without boundary_samples: pixels x spp x this (Mitsuba's projective integrators: 1)
   long indirect_samples = -1;  // edges seen from path vertices, per pass; -1: as many as boundary samples
   PixelFilter filter;  // box: uniform in the pixel
   std::optional<Tile> crop;  // the window `dray render` writes (Mitsuba's film crop); --crop overrides it

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """tools/bench's torch figure: the median seconds of one torch step (dray.torch.render with the
 seeds of python/examples/fit_cbox.py, the mean squared error, backward, Adam) on the same job as
 the bench's `dray optimize` iteration (cbox-fit's colours and emission against cbox-truth at 64

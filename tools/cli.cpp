@@ -78,7 +78,8 @@ void SceneArgs::add_to(CLI::App* cmd) {
       ->check(whole_number(0, std::numeric_limits<long>::max()));
   cmd->add_option("--boundary-samples", boundary_samples,
                   "Camera-silhouette samples per derivative pass for the visibility (boundary) term, plus half as many for shadow edges; 0: none (default: the scene's "
-                  "render.boundary_samples, else pixels x spp / 20, at least 1024; same as --set render.boundary_samples=N)")
+                  "render.boundary_samples, else pixels x spp x render.boundary_ratio (1/20 unless set), at least 1024; same as --set "
+                  "render.boundary_samples=N)")
       ->check(whole_number(0, 1L << 40));
   cmd->add_option("--indirect-samples", indirect_samples,
                   "Samples per derivative pass for edges seen indirectly (in reflections, through rough glass, after a bounce; "

@@ -9,6 +9,14 @@ import numpy as np
 from .ad import as_numpy
 
 
+def _is_dual(value):
+    """A torch tensor carrying a forward-mode tangent (torch.autograd.forward_ad.make_dual)."""
+    if not type(value).__module__.startswith("torch"):
+        return False
+    import torch.autograd.forward_ad as forward_ad
+    return forward_ad.unpack_dual(value).tangent is not None
+
+
 class SceneParameters(MutableMapping):
     """``params = scene.params()``: ``params[name]`` is the value now (NAME, NAME[i] or NAME[i,j,c];
     a copy, in the shape ``dray params`` lists: () a scalar, (3,) a vector, a block's shape);
@@ -101,8 +109,8 @@ class SceneParameters(MutableMapping):
         self._staged.clear()  # applied or refused, the mapping reads the scene again
         if staged:
             self._scene.update({name: as_numpy(value, np.float32) for name, value in staged.items()})
-            for name, value in staged.items():  # a value from a tensor that requires grad is an input of torch.render
-                if getattr(value, "requires_grad", False):
+            for name, value in staged.items():  # a tensor that requires grad, or a dual one, is an input of torch.render
+                if getattr(value, "requires_grad", False) or _is_dual(value):
                     self._tensors[name] = value
                 else:
                     self._tensors.pop(name, None)

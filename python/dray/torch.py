@@ -30,6 +30,7 @@ class _Render(torch.autograd.Function):
         image = dray.render(scene, spp=options["spp"], seed=options["seed"], comm=options["comm"], sensor=options["sensor"])
         ctx.dray = (scene, names, values, options)
         ctx.tensors = [(t.shape, t.dtype, t.device) for t in tensors]
+        ctx.shape = image.shape
         return torch.from_numpy(image)
 
     @staticmethod
@@ -42,6 +43,25 @@ class _Render(torch.autograd.Function):
         grads = tuple(torch.from_numpy(np.asarray(g[n], dtype=np.float32)).reshape(shape).to(dtype=dtype, device=device)
                       for n, (shape, dtype, device) in zip(names, ctx.tensors))
         return (None,) * 3 + grads
+
+    @staticmethod
+    def jvp(ctx, scene_tangent, names_tangent, options_tangent, *tangents):
+        """Forward mode (torch.autograd.forward_ad): Σ tangent · ∂image/∂θ from dray's forward mode
+        with the primal's samples, one derivative image per scalar with a tangent (at most 64)."""
+        scene, names, values, options = ctx.dray
+        _ensure(scene, values)
+        wanted = [(n, t.detach().cpu().numpy().astype(np.float64).reshape(-1)) for n, t in zip(names, tangents) if t is not None]
+        if sum(t.size for _, t in wanted) > 64:
+            raise ValueError("forward mode through torch takes up to 64 scalars (one derivative image each); "
+                             "use reverse mode (loss.backward()) for blocks")
+        images = dray.render_forward(scene, [n for n, _ in wanted], spp=options["spp"], seed=options["seed"],
+                                     comm=options["comm"], sensor=options["sensor"]) if wanted else {}
+        out = np.zeros(ctx.shape, dtype=np.float64)
+        for name, tangent in wanted:
+            parts = images[name] if isinstance(images[name], list) else [images[name]]
+            for k, image in enumerate(parts):
+                out += tangent[k] * image
+        return torch.from_numpy(out.astype(np.float32))
 
 
 def render(scene, params=None, spp=None, seed=0, seed_grad=None, comm=None, sensor=None, spp_grad=None):

@@ -20,7 +20,7 @@ namespace dray {
 long default_boundary_samples(const Scene& scene, const Tile& w) {
   if (scene.render.boundary_samples >= 0) return scene.render.boundary_samples;
   const long pixels = long(w.x1 - w.x0) * long(w.y1 - w.y0);
-  return std::max(1024L, pixels * long(scene.render.spp) / 20);
+  return std::max(1024L, long(double(pixels) * double(scene.render.spp) * scene.render.boundary_ratio));
 }
 
 bool moves_edges(const Scene& scene, std::span<const Slot> slots) {

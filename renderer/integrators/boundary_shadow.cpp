@@ -17,6 +17,30 @@
 
 namespace dray {
 
+namespace {
+
+// A ball holding shape s (centre xyz, radius w): a sphere's own, else its corners' or vertices'
+// box's circumscribed ball.
+glm::vec4 bounding_ball(const Scene& scene, const Shape& s) {
+  if (s.kind == Shape::Kind::sphere) return glm::vec4(scene.params.get_vec3(s.a), scene.params.get(s.b));
+  glm::vec3 lo(INFINITY), hi(-INFINITY);
+  auto add = [&](const glm::vec3& p) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  };
+  if (s.kind == Shape::Kind::quad) {
+    const glm::vec3 a = scene.params.get_vec3(s.a), u = scene.params.get_vec3(s.b), v = scene.params.get_vec3(s.c);
+    for (const glm::vec3& p : {a, a + u, a + v, a + u + v}) add(p);
+  } else if (s.kind == Shape::Kind::mesh) {
+    for (const glm::vec3& p : scene.meshes[s.mesh].world_positions) add(p);
+  } else {
+    return glm::vec4(0.f, 0.f, 0.f, INFINITY);  // an sdfgrid lamp: no culling
+  }
+  return glm::vec4(0.5f * (lo + hi), 0.5f * glm::length(hi - lo));
+}
+
+}  // namespace
+
 ShadowEdges find_shadow_edges(const Scene& scene) {
   ShadowEdges out;
   for (uint32_t i = 0; i < scene.lights.size(); ++i) {
@@ -29,7 +53,11 @@ ShadowEdges find_shadow_edges(const Scene& scene) {
     const bool fixed = positioned || l.kind == Light::Kind::directional;
     // A sphere or quad lamp cannot shadow its own light.
     const bool convex_lamp = l.kind == Light::Kind::area && scene.shapes[l.shape].kind != Shape::Kind::mesh;
-    Silhouettes e = occluder_edges(scene, fixed ? &from : nullptr, convex_lamp ? l.shape : UINT32_MAX);
+    // An area light's points lie in its shape's bounding ball: edges no point of it sees as a
+    // silhouette cast no shadow edge (most of a smooth mesh's, under a small lamp).
+    const glm::vec4 ball = l.kind == Light::Kind::area ? bounding_ball(scene, scene.shapes[l.shape]) : glm::vec4(0.f);
+    Silhouettes e = occluder_edges(scene, fixed ? &from : nullptr, convex_lamp ? l.shape : UINT32_MAX,
+                                   l.kind == Light::Kind::area ? &ball : nullptr);
     if (e.elements.empty()) continue;
     if (l.kind == Light::Kind::environment) {
       // Seen from a direction drawn within its lune, an edge is always a silhouette: weigh it

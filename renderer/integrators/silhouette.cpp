@@ -163,6 +163,20 @@ bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::
   return (glm::dot(face_normal(scene, s, edge.f0), to) > 0.f) != (glm::dot(face_normal(scene, s, edge.f1), to) > 0.f);
 }
 
+bool silhouette_from_ball(const Scene& scene, const SilhouetteElement& e, const glm::vec4& ball) {
+  const Shape& s = scene.shapes[e.shape];
+  if (s.kind != Shape::Kind::mesh || e.mesh_edge == UINT32_MAX) return true;
+  const MeshEdge& edge = scene.meshes[s.mesh].edges[e.mesh_edge];
+  if (edge.f1 == MeshEdge::kOpen) return true;
+  // Each face's signed distance to the ball's points spans d ± r: the faces can disagree on the
+  // side a point lies on only where both spans do not lie on one side of 0. A margin of 10^-4
+  // of the reach keeps rounding from culling an edge a point of the ball grazes.
+  const glm::vec3 to = glm::vec3(ball) - scene.world_vertex(s, edge.v0);
+  const float r = ball.w * 1.0001f + 1e-4f * glm::length(to);
+  const float d0 = glm::dot(face_normal(scene, s, edge.f0), to), d1 = glm::dot(face_normal(scene, s, edge.f1), to);
+  return !((d0 > r && d1 > r) || (d0 < -r && d1 < -r));
+}
+
 float silhouette_lune(const Scene& scene, const SilhouetteElement& e, glm::vec3& n0, glm::vec3& n1) {
   const Shape& s = scene.shapes[e.shape];
   if (s.kind != Shape::Kind::mesh || e.mesh_edge == UINT32_MAX) return kPi;
@@ -233,7 +247,7 @@ void sdf_elements(const Scene& scene, uint32_t si, const glm::vec4* from, bool s
   }
 }
 
-Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t skip) {
+Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t skip, const glm::vec4* ball) {
   Silhouettes out;
   for (uint32_t si = 0; si < scene.shapes.size(); ++si) {
     if (si == skip) continue;
@@ -253,6 +267,7 @@ Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t s
     }
     segment_edges(scene, si, [&](SilhouetteElement e) {
       if (from && !silhouette_from(scene, e, *from)) return;
+      if (ball && !silhouette_from_ball(scene, e, *ball)) return;
       glm::vec3 p0, p1;
       segment_endpoints(scene, e, p0, p1);
       e.weight = glm::length(p1 - p0);

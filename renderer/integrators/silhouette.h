@@ -63,8 +63,14 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window);
 // face opposite ways from it, open mesh edges, quad edges and spheres; without `from` (area
 // lights, whose points vary) every mesh edge whose faces meet at an angle, to be tested per
 // sample with silhouette_from. Weighted by length in space (a sphere: its circumference). Shape
-// `skip` (a lamp that cannot shadow itself) is left out.
-Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t skip = UINT32_MAX);
+// `skip` (a lamp that cannot shadow itself) is left out. With `ball` (an area light's bounding
+// sphere: centre xyz, radius w) a mesh edge whose two faces both face toward, or both away
+// from, every point of the ball is left out: no light point sees it as a silhouette.
+Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t skip = UINT32_MAX,
+                           const glm::vec4* ball = nullptr);
+// Whether some point of the ball (centre xyz, radius w) sees mesh edge e as a silhouette (true
+// for anything but a mesh edge between two faces).
+bool silhouette_from_ball(const Scene& scene, const SilhouetteElement& e, const glm::vec4& ball);
 
 // Where edges are seen from, in homogeneous coordinates: a point (w = 1), or for light from
 // infinitely far away (an environment) the direction toward it (w = 0).

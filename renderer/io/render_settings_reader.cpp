@@ -52,7 +52,7 @@ PixelFilter filter(const JsonReader& rd, const json& j, const std::string& p) {
 
 RenderSettings read_render_settings(const JsonReader& rd, const json& j, const Camera& camera) {
   const std::string p = "/render";
-  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "indirect_samples", "filter", "crop", "integrator", "majorant_cells", "hide_emitters", "aovs", "pixel_format", "sample_border"});
+  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "boundary_ratio", "indirect_samples", "filter", "crop", "integrator", "majorant_cells", "hide_emitters", "aovs", "pixel_format", "sample_border"});
   RenderSettings r;
   if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
   // -1: unlimited (Mitsuba's), that is 1024 bounces, Russian roulette ending paths long before.
@@ -64,6 +64,10 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
   if (j.contains("seed")) r.seed = uint64_t(rd.integer(j["seed"], p + "/seed", 0, LONG_MAX));
   if (j.contains("boundary_samples"))
     r.boundary_samples = rd.integer(j["boundary_samples"], p + "/boundary_samples", 0, 1L << 40);
+  if (j.contains("boundary_ratio")) {
+    r.boundary_ratio = rd.number(j["boundary_ratio"], p + "/boundary_ratio");
+    if (!(r.boundary_ratio > 0 && r.boundary_ratio <= 64)) rd.fail(p + "/boundary_ratio", "must be in (0, 64]");
+  }
   if (j.contains("indirect_samples"))
     r.indirect_samples = rd.integer(j["indirect_samples"], p + "/indirect_samples", 0, 1L << 40);
   if (j.contains("filter")) r.filter = filter(rd, j["filter"], p + "/filter");

@@ -118,7 +118,9 @@ TEST_CASE("Properties Mitsuba accepts and dray does not need load as in Mitsuba"
                    <integer name="sppi" value="128"/><string name="guiding" value="octree"/></integrator>)");
   CHECK_FALSE(r.contains("indirect_samples"));
   CHECK_FALSE(r.contains("boundary_samples"));
+  CHECK(r["boundary_ratio"] == 1.0);  // as many edge samples as pixel samples, Mitsuba's sppp = spp
   CHECK(warnings.empty());
+  CHECK_FALSE(render_of(R"(<integrator type="prb"/>)").contains("boundary_ratio"));  // dray's 1/20
   r = render_of(R"(<integrator type="prb_projective"><integer name="sppc" value="0"/></integrator>)");
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0].find("sppc 0") != std::string::npos);

@@ -94,7 +94,9 @@ TEST_CASE("instances of a group render bitwise as copies of its mesh, and store 
   CHECK(differing(a, b) <= 3);  // one pixel: a ray through a shared edge (the tie below)
   // Forward derivatives by an instance's transform: the same up to rays through shared edges
   // (the boundary term's), where the group-space test and the world test may pick the other
-  // face of a tie.
+  // face of a tie; a shadow-edge sample's weight rides on such a ray now and then (the lamp's
+  // edges culled to those it can see as silhouettes: a third of them, each drawn 3x as often),
+  // so the sums agree to 3·10⁻³ (measured 2.5·10⁻³ for the scale, 6 values of 9,216 differing).
   for (const char* name : {"shapes.b1.translate[0]", "shapes.b2.rotate_y", "shapes.b0.scale"}) {
     RenderOutputs oa, ob;
     oa.wrt = {slot_of(copies, name)};
@@ -104,7 +106,7 @@ TEST_CASE("instances of a group render bitwise as copies of its mesh, and store 
     const double sa = region_sum(da, c, 0, 64, 0, 48), sb = region_sum(db, c, 0, 64, 0, 48);
     INFO(name << ": " << sa << " vs " << sb << ", " << differing(da, db) << " values differ");
     CHECK(differing(da, db) <= da.data.size() / 1000);
-    CHECK(std::fabs(sa - sb) <= 5e-4 * std::fabs(sa) + 1e-6);
+    CHECK(std::fabs(sa - sb) <= 3e-3 * std::fabs(sa) + 1e-6);
     CHECK(std::fabs(sa) > 1e-3);
   }
 }

@@ -345,6 +345,9 @@ void Converter::integrator(const pugi::xml_node& n) {
   render_["max_depth"] = max_depth < 0 ? 1024 : max_depth - 1;
   // Mitsuba's roulette starts once a path has rr_depth vertices: dray's bounce rr_depth - 1.
   if (rr_depth < 1) x_.fail(n, "rr_depth must be at least 1");
+  // Mitsuba's projective integrators estimate the visibility terms at sppp and sppi samples per
+  // pixel, which render()'s spp overrides: as many edge samples as pixel samples.
+  if (projective && !render_.contains("boundary_samples")) render_["boundary_ratio"] = 1.0;
   render_["rr_depth"] = rr_depth - 1;
 }
 

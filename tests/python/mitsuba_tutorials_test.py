@@ -1,0 +1,71 @@
+"""Mitsuba 3's tutorial notebooks as dray scripts (python/examples/mitsuba_tutorials), run as a
+user runs them at reduced sizes, against the figures their notebooks print. Skipped without the
+tutorials' scenes (../shared/mitsuba-tutorials/scenes beside the checkout, or $DRAY_TUTORIAL_SCENES)."""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+import dray
+
+pytest.importorskip("torch")
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+TUTORIAL_SCENES = os.environ.get("DRAY_TUTORIAL_SCENES",
+                                 os.path.join(ROOT, "..", "shared", "mitsuba-tutorials", "scenes"))
+FOLDER = os.path.join(ROOT, "python", "examples", "mitsuba_tutorials")
+pytestmark = pytest.mark.skipif(not os.path.isdir(TUTORIAL_SCENES),
+                                reason="the tutorial scenes (../shared/mitsuba-tutorials/scenes) are absent")
+
+
+def run(script, *args):
+    """The script's standard output; it fails the test when the script fails."""
+    env = {**os.environ, "DRAY_TUTORIAL_SCENES": TUTORIAL_SCENES}
+    done = subprocess.run([sys.executable, os.path.join(FOLDER, script), *args], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.replace("\r", "\n")
+
+
+def test_gradient_based_opt_reaches_the_notebooks_error(tmp_path):
+    # The notebook's loop as written (clip after each step, spp 4, 50 iterations) at 64 pixels
+    # (the notebook: 128); the notebook prints 0.00148 after 50 iterations.
+    out = run("gradient_based_opt.py", "--res", "64", "--output", str(tmp_path))
+    error = float(re.findall(r"Iteration 49: parameter error = \[([0-9.e-]+)\]", out)[-1])
+    assert error <= 0.00148, out[-300:]
+
+
+def test_object_pose_estimation_converges(tmp_path):
+    # The notebook's loop (16 spp, Adam lr 0.025, its seeds) for 60 of its 100 iterations: from
+    # angle 0.25 and translation (0.1, -0.25) to within 0.03 of the truth (0, 0, 0).
+    out = run("object_pose_estimation.py", "--iterations", "60", "--output", str(tmp_path))
+    last = re.findall(r"Iteration 59: error=([0-9.e-]+), angle=([0-9.e-]+), trans=\[([0-9.e-]+), ([0-9.e-]+)\]", out)[-1]
+    angle, tx, ty = (float(v) for v in last[1:])
+    assert max(abs(angle), abs(tx), abs(ty)) <= 0.03, last
+
+
+def test_forward_inverse_rendering_prints_its_range(tmp_path):
+    out = run("forward_inverse_rendering.py", "--res", "64", "--spp", "16", "--output", str(tmp_path))
+    vlim = float(re.findall(r"Remapping colors within range: \[-([0-9.]+), ([0-9.]+)\]", out)[-1][0])
+    assert 0.3 < vlim < 10, out
+    theta = dray.read_image(str(tmp_path / "forward_inverse_rendering_theta.exr"))
+    grad = dray.read_image(str(tmp_path / "forward_inverse_rendering_grad.exr"))
+    assert theta.mean() > 0 and grad.mean() > 0
+
+
+def test_editing_and_multi_view_tutorials_run_as_written(tmp_path):
+    env = {**os.environ, "DRAY_TUTORIAL_SCENES": TUTORIAL_SCENES}
+    folder = FOLDER
+    out = subprocess.run([sys.executable, os.path.join(folder, "editing_a_scene.py"), "--spp", "8", "--output", str(tmp_path)],
+                         capture_output=True, text=True, check=True, env=env).stdout
+    assert "sensor.near_clip:              0.0099999" in out and "[100. 100. 100.]" in out  # the notebook's printout
+    before = dray.read_image(str(tmp_path / "editing_a_scene_original.png"))
+    after = dray.read_image(str(tmp_path / "editing_a_scene_modified.png"))
+    assert after[..., 2].mean() < 0.5 * before[..., 2].mean() + 1e-3  # light1 red, light2 green: blue drops
+    subprocess.run([sys.executable, os.path.join(folder, "multi_view_rendering.py"), "--spp", "2", "--output", str(tmp_path)],
+                   check=True, env=env, capture_output=True)
+    covered = [(dray.read_image(str(tmp_path / f"multi_view_rendering_{i}.png"))[..., 0] < 0.9).mean() for i in range(6)]
+    assert all(0.05 < c < 0.6 for c in covered), covered  # the teapot in each view, against the white sky
+
+
