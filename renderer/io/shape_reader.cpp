@@ -12,6 +12,7 @@
 #include "renderer/io/ply_file.h"
 #include "renderer/io/serialized_file.h"
 #include "renderer/io/scene_loader.h"
+#include "renderer/shapes/cube_mesh.h"
 #include "renderer/shapes/cylinder_mesh.h"
 #include "renderer/shapes/sphere_mesh.h"
 #include "renderer/shapes/disk_mesh.h"
@@ -70,8 +71,8 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     shape.a = scene.params.add(prefix + "corner", corner);
     shape.b = scene.params.add(prefix + "edge_u", eu);
     shape.c = scene.params.add(prefix + "edge_v", ev);
-  } else if (type == "mesh" || type == "disk" || type == "cylinder") {
-    const bool disk = type == "disk", tessellated = disk || type == "cylinder";
+  } else if (type == "mesh" || type == "disk" || type == "cylinder" || type == "cube") {
+    const bool disk = type == "disk", tessellated = disk || type == "cylinder" || type == "cube";
     if (tessellated) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals", "interior", "exterior"}, {"material"});
     else rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals", "flip_tex_coords", "shape_index", "interior", "exterior"}, {"file"});
     shape.kind = Shape::Kind::mesh;
@@ -83,7 +84,10 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     if (tessellated) {
       ObjFile shape_mesh;
       const bool flip = flag(s, p, "flip_normals");
-      static_cast<TriangleMesh&>(shape_mesh) = disk ? disk_mesh(kDiskSegments, flip) : cylinder_mesh(kCylinderSegments, flip);
+      if (flip && type == "cube") rd.fail(p + "/flip_normals", "a cube faces out (flip_normals is not supported)");
+      static_cast<TriangleMesh&>(shape_mesh) = disk                ? disk_mesh(kDiskSegments, flip)
+                                               : type == "cube" ? cube_mesh()
+                                                                : cylinder_mesh(kCylinderSegments, flip);
       use_mesh(std::move(shape_mesh), *material, scene.meshes.back());
     } else {
       // OBJ material name -> scene material, for the OBJ materials named.
@@ -130,7 +134,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
   } else if (type == "sdfgrid") {
     shape = read_sdf_grid(s, p, prefix, shape);
   } else {
-    rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh, disk, cylinder, sdfgrid, group or instance)");
+    rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh, disk, cylinder, cube, sdfgrid, group or instance)");
   }
   if (s.contains("interior")) shape.interior = medium_ref(s["interior"], p + "/interior");
   if (s.contains("exterior")) shape.exterior = medium_ref(s["exterior"], p + "/exterior");
@@ -221,7 +225,7 @@ void ShapeReader::read_group(const json& s, const std::string& p, const std::str
     const json& m = list[i];
     if (!m.is_object() || !m.contains("type")) rd.fail(q + "/type", "required key is missing");
     const std::string type = rd.string(m["type"], q + "/type");
-    if (type != "mesh" && type != "disk" && type != "cylinder" && type != "quad" && type != "sphere" && type != "sdfgrid")
+    if (type != "mesh" && type != "disk" && type != "cylinder" && type != "cube" && type != "quad" && type != "sphere" && type != "sdfgrid")
       rd.fail(q + "/type", "a group holds meshes (mesh, disk, cylinder), quads, spheres and sdfgrids, not \"" + type + "\"");
     if (m.contains("interior") || m.contains("exterior")) rd.fail(q, "a group's shapes hold no media");
     const Shape member = read(m, q, name + "." + std::to_string(i), type, "");

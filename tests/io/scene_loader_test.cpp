@@ -156,7 +156,7 @@ TEST_CASE("broken scenes are rejected with the file and JSON path", "[loader]") 
       {"shapes.ball.radius=-1", "scene.json: /shapes/0 (ball)/radius: must be > 0, got -1"},
       {"shapes.ball.radious=1", "scene.json: /shapes/0 (ball)/radious: unknown key"},
       {"shapes.ball.material=\"chalk\"", "scene.json: /shapes/0 (ball)/material: no material named \"chalk\""},
-      {"shapes.ball.type=\"cube\"", "scene.json: /shapes/0 (ball)/type: unknown shape type \"cube\""},
+      {"shapes.ball.type=\"torus\"", "scene.json: /shapes/0 (ball)/type: unknown shape type \"torus\""},
       {"shapes.ball.center=[0, 1]", "scene.json: /shapes/0 (ball)/center: must be an array of 3 numbers"},
       {"shapes.ball.center=[0, \"a\", 1]", "scene.json: /shapes/0 (ball)/center/1: must be a number, got string"},
       {"materials.white.albedo=[0.5, 1.5, 0.5]", "scene.json: /materials/white/albedo: must be <= 1, got 1.5"},

@@ -100,7 +100,7 @@ set_bad "center has 2 numbers" "base.json: /shapes/0 (ball)/center: must be an a
 set_bad "albedo is an object" "base.json: /materials/white/albedo: must be a number, an array of 3 numbers, or a texture" 'materials.white.albedo={"r":1}'
 set_bad "misspelled key" "base.json: /shapes/0 (ball)/radus: unknown key (expected one of" shapes.ball.radus=1
 set_bad "unknown top-level key" "base.json: /lightz: unknown key" lightz=1
-set_bad "unknown shape type" "base.json: /shapes/0 (ball)/type: unknown shape type \"cube\"" shapes.ball.type=cube
+set_bad "unknown shape type" "base.json: /shapes/0 (ball)/type: unknown shape type \"torus\"" shapes.ball.type=torus
 set_bad "unknown material type" "base.json: /materials/white/type: unknown material type \"glass\"" materials.white.type=glass
 set_bad "unknown light type" "base.json: /lights/0 (key)/type: unknown light type \"laser\"" lights.key.type=laser
 set_bad "undefined material" "base.json: /shapes/0 (ball)/material: no material named \"marble\"" shapes.ball.material=marble

@@ -130,7 +130,7 @@ void Writer::shape(pugi::xml_node parent, const json& s, const std::string& path
     attr(n, "type", "sdfgrid");
     typed(n, "string", "filename", s["file"].get<std::string>());
     if (s.contains("normals")) typed(n, "string", "normals", s["normals"].get<std::string>());
-  } else if (type == "disk" || type == "cylinder") {
+  } else if (type == "disk" || type == "cylinder" || type == "cube") {
     attr(n, "type", type);
     if (s.contains("flip_normals")) typed(n, "boolean", "flip_normals", s["flip_normals"].get<bool>() ? "true" : "false");
   } else if (type == "group") {

@@ -341,6 +341,17 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     shapes_.push_back(quad(name, material, to_world, glm::dvec3(0.0), {1, 0, 0}, {0, 1, 0}, flip));
   } else if (type == "cube") {
     if (flip) x_.fail(n, "flip_normals is not supported on cubes");
+    if (!media.empty()) {  // bounding a medium: dray's cube, a closed mesh (Mitsuba's own is one)
+      json s = {{"name", name}, {"type", "cube"}, {"material", material}};
+      if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
+      shapes_.push_back(s);
+      props.finish("a " + type);
+      for (size_t i = first; i < shapes_.size(); ++i) shapes_[i].update(media);
+      if (!shape_id_.empty()) mitsuba_id("shapes." + name, shape_id_);
+      for (const auto& [side, medium_name] : media.items())
+        if (!shape_id_.empty()) mitsuba_id("media." + medium_name.get<std::string>(), shape_id_ + "." + side + "_medium");
+      return;
+    }
     // The six faces of [-1, 1]^3, each facing out: centre o, axes u and v with u x v = o.
     const glm::dvec3 faces[6][3] = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},  {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
                                     {{0, 1, 0}, {0, 0, 1}, {1, 0, 0}},  {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}},
