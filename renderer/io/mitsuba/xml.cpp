@@ -345,19 +345,14 @@ void Converter::shape_objects(const pugi::xml_node& n) {
       json s = {{"name", name}, {"type", "cube"}, {"material", material}};
       if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
       shapes_.push_back(s);
-      props.finish("a " + type);
-      for (size_t i = first; i < shapes_.size(); ++i) shapes_[i].update(media);
-      if (!shape_id_.empty()) mitsuba_id("shapes." + name, shape_id_);
-      for (const auto& [side, medium_name] : media.items())
-        if (!shape_id_.empty()) mitsuba_id("media." + medium_name.get<std::string>(), shape_id_ + "." + side + "_medium");
-      return;
+    } else {
+      // The six faces of [-1, 1]^3, each facing out: centre o, axes u and v with u x v = o.
+      const glm::dvec3 faces[6][3] = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},  {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
+                                      {{0, 1, 0}, {0, 0, 1}, {1, 0, 0}},  {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}},
+                                      {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},  {{0, 0, -1}, {0, 1, 0}, {1, 0, 0}}};
+      for (int f = 0; f < 6; ++f)
+        shapes_.push_back(quad(name + "_" + std::to_string(f), material, to_world, faces[f][0], faces[f][1], faces[f][2], false));
     }
-    // The six faces of [-1, 1]^3, each facing out: centre o, axes u and v with u x v = o.
-    const glm::dvec3 faces[6][3] = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},  {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
-                                    {{0, 1, 0}, {0, 0, 1}, {1, 0, 0}},  {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}},
-                                    {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},  {{0, 0, -1}, {0, 1, 0}, {1, 0, 0}}};
-    for (int f = 0; f < 6; ++f)
-      shapes_.push_back(quad(name + "_" + std::to_string(f), material, to_world, faces[f][0], faces[f][1], faces[f][2], false));
   } else {
     x_.fail(n, "unsupported shape type (supported: obj, ply, serialized, sphere, rectangle, cube, disk, cylinder, sdfgrid, merge, shapegroup, instance)");
   }
