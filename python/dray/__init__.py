@@ -76,7 +76,9 @@ class Sensor:
     sample_count unless spp is given). ``camera`` is its camera as a scene document's."""
 
     def __init__(self, camera, spp):
+        import uuid
         self.camera, self.spp = camera, spp
+        self.name = "dict_" + uuid.uuid4().hex[:12]  # its name in the scenes it renders
 
     def __repr__(self):
         return "Sensor(%s, %dx%d)" % (self.camera.get("type"), self.camera["width"], self.camera["height"])
@@ -139,18 +141,13 @@ def _define(value):
 
 def _sensor(scene, sensor):
     """render()'s sensor argument as the name or index of one of the scene's sensors; a
-    dray.Sensor is added to the scene once (as sensors.dict<N>)."""
+    dray.Sensor is added to the scene the first time (under its own name)."""
     if sensor is None:
         return None
     if isinstance(sensor, Sensor):
-        added = scene.__dict__.setdefault("_dict_sensors", {}) if hasattr(scene, "__dict__") else None
-        key = id(sensor)
-        if added is None or key not in added:
-            index = scene._add_sensor("dict%d" % len(scene.sensors), _json.dumps(sensor.camera))
-            if added is None:
-                return str(index)
-            added[key] = (sensor, index)  # the sensor kept alive: its id stays its own
-        return str(added[key][1])
+        if sensor.name not in scene.sensors:
+            scene._add_sensor(sensor.name, _json.dumps(sensor.camera))
+        return sensor.name
     return str(sensor)
 
 

@@ -197,6 +197,8 @@ def test_load_dict_renders_as_the_xml_it_stands_for(tmp_path):
     alone = dray.load_dict(dict_scene(sensor=False))
     assert (alone.width, alone.height) == (768, 576)
     assert np.array_equal(dray.render(alone, seed=3, sensor=sensor), dray.render(scene, seed=3))
+    dray.render(alone, seed=4, sensor=sensor)
+    assert len(alone.sensors) == 2  # the default one and this, added once however often it renders
     with pytest.raises(ValueError, match="unknown plugin type 'bogus'"):
         dray.load_dict({'type': 'scene', 'x': {'type': 'bogus'}})
     with pytest.raises(ValueError, match="no object with id 'nope'"):
