@@ -21,8 +21,11 @@ class SceneParameters(MutableMapping):
     """``params = scene.params()``: ``params[name]`` is the value now (NAME, NAME[i] or NAME[i,j,c];
     a copy, in the shape ``dray params`` lists: () a scalar, (3,) a vector, a block's shape);
     ``params[name] = value`` stages a change; ``params.update()`` applies what is staged (and any
-    mapping given: ``params.update(opt)`` with a dray.optimizers.Adam), rebuilding the geometry when
-    a change moves it. Iterating gives every parameter's name."""
+    mapping given: ``params.update(opt)`` with a dray.ad.Adam), rebuilding the geometry when a
+    change moves it. Iterating gives every parameter's name. Mitsuba's keys (``mi.traverse``'s:
+    ``red.reflectance.value``, ``bunny.vertex_positions``) name the same values; a value may be a
+    torch tensor, and one that requires grad (or carries a forward-mode tangent) is remembered
+    (``tensors()``) as an input of ``dray.torch.render(scene, params)``."""
 
     def __init__(self, scene):
         self._scene = scene
