@@ -19,8 +19,10 @@
 #include "renderer/integrators/render.h"
 #include "renderer/io/json_reader.h"
 #include "renderer/io/camera_reader.h"
+#include "renderer/io/render_settings_reader.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/scene_params.h"
+#include "renderer/scene_reshape.h"
 #include "renderer/sensors/film.h"
 
 namespace py = pybind11;
@@ -123,10 +125,24 @@ py::dict params(const Scene& scene) {
   return out;
 }
 
+// Whether a new value gives a block another shape (another size, or another shape of as many
+// dimensions): a grid resampled, a bitmap resized, a mesh's vertices remeshed.
+bool reshapes(const std::optional<ParamEntry>& e, const std::string& name, const py::array& a) {
+  if (!e || !e->block() || name.find('[') != std::string::npos) return false;
+  if (size_t(a.size()) != e->size) return true;
+  if (size_t(a.ndim()) != e->shape.size()) return false;
+  for (size_t d = 0; d < e->shape.size(); ++d)
+    if (size_t(a.shape(py::ssize_t(d))) != e->shape[d]) return true;
+  return false;
+}
+
 // All or nothing through the parameters' rules (renderer/scene_params.h): ValueError naming the
-// parameter and the rule, the scene unchanged.
-void update(Scene& scene, const py::dict& values) {
+// parameter and the rule, the scene unchanged. A block given another shape, and a mesh given new
+// faces ({shape name: F×3}), change on a copy of the scene that replaces it when all is well.
+void update(Scene& scene, const py::dict& values, const py::dict& faces) {
   std::vector<ParamUpdate> updates;
+  std::vector<BlockReshape> reshaped;
+  std::vector<FacesUpdate> new_faces;
   for (auto [key, value] : values) {
     if (!py::isinstance<py::str>(key)) throw BadInput("parameter names are strings, got " + std::string(py::str(py::type::of(key))));
     const std::string name = py::str(key);
@@ -136,17 +152,34 @@ void update(Scene& scene, const py::dict& values) {
     } catch (const py::error_already_set&) {
     }
     if (!a) throw BadInput(name + ": expected a number or an array of numbers, got " + std::string(py::str(py::type::of(value))));
-    updates.push_back({name, std::vector<float>(a.data(), a.data() + a.size())});
+    std::vector<float> v(a.data(), a.data() + a.size());
+    if (const auto e = scene.params.find(name); reshapes(e, name, a)) {
+      std::vector<uint32_t> shape(a.shape(), a.shape() + a.ndim());
+      reshaped.push_back({e->name, std::move(v), std::move(shape)});
+    } else {
+      updates.push_back({name, std::move(v)});
+    }
+  }
+  for (auto [key, value] : faces) {
+    const auto a = py::array_t<uint32_t, py::array::c_style | py::array::forcecast>::ensure(value);
+    if (!a) throw BadInput(std::string(py::str(key)) + ".faces: expected an array of vertex indices");
+    new_faces.push_back({py::str(key), std::vector<uint32_t>(a.data(), a.data() + a.size())});
   }
   try {
-    update_params(scene, updates);
+    if (reshaped.empty() && new_faces.empty()) return update_params(scene, updates);
+    Scene trial = scene;
+    reshape_blocks(trial, reshaped, new_faces);
+    update_params(trial, updates);  // and the geometry rebuilt
+    trial.build_geometry();
+    scene = std::move(trial);
   } catch (const LoadError& e) {
     throw BadInput(std::string(e.what()) + " (scene.params() lists the parameters; nothing was changed)");
   }
 }
 
 py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<uint64_t> seed, std::optional<int> threads,
-                          std::optional<int> comm, const std::optional<std::string>& sensor) {
+                          std::optional<int> comm, const std::optional<std::string>& sensor,
+                          const std::optional<RenderSettings>& integrator) {
   Image image;
   mpi::RenderJob job;
   const CtrlC ctrl_c(!comm);
@@ -155,7 +188,7 @@ py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<ui
     const mpi::Context ctx = context(comm);
     agreed(ctx, [&] { job.threads = threads_of(ctx, threads); });
     job.outputs = with_aovs(job.outputs, scene);
-    Sampling sampling(scene, spp, seed, sensor);
+    Sampling sampling(scene, spp, seed, sensor, integrator);
     ctrl_c.run([&] {
       image = mpi::render_image(ctx, scene, job);
       share(ctx, image);
@@ -168,7 +201,7 @@ py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<ui
 
 py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::optional<int> spp,
                         std::optional<uint64_t> seed, std::optional<int> threads, std::optional<int> comm,
-                        const std::optional<std::string>& sensor) {
+                        const std::optional<std::string>& sensor, const std::optional<RenderSettings>& integrator) {
   Image image;
   Named n;
   mpi::RenderJob job;
@@ -181,7 +214,7 @@ py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::
       n = resolve(scene, wrt);
     });
     job.outputs.wrt = n.slots;
-    Sampling sampling(scene, spp, seed, sensor);
+    Sampling sampling(scene, spp, seed, sensor, integrator);
     ctrl_c.run([&] {
       image = mpi::render_image(ctx, scene, job);
       share(ctx, image);
@@ -203,7 +236,8 @@ py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::
 
 py::dict backward(Scene& scene, const py::array_t<float, py::array::c_style | py::array::forcecast>& d_image,
                   const std::vector<std::string>& wrt, std::optional<int> spp, uint64_t seed, std::optional<int> threads,
-                  std::optional<int> comm, const std::optional<std::string>& sensor) {
+                  std::optional<int> comm, const std::optional<std::string>& sensor,
+                  const std::optional<RenderSettings>& integrator) {
   Named n;
   mpi::DistributedGradient g;
   const CtrlC ctrl_c(!comm);
@@ -212,7 +246,7 @@ py::dict backward(Scene& scene, const py::array_t<float, py::array::c_style | py
     const mpi::Context ctx = context(comm);
     Image adjoint;
     int nthreads = 1;
-    Sampling sampling(scene, spp, seed, sensor);
+    Sampling sampling(scene, spp, seed, sensor, integrator);
     agreed(ctx, [&] {
       nthreads = threads_of(ctx, threads);
       n = resolve(scene, wrt);
@@ -276,16 +310,27 @@ PYBIND11_MODULE(_dray, m) {
       .def("_scene_value", &scene_value, py::arg("name"))
       .def("_mitsuba_keys", [](const Scene& s) { return s.params.mitsuba_keys(); },
            "[(Mitsuba's key, dray's name)]: the keys mi.traverse gives the scene's values")
-      .def("update", &update,
-           "Sets parameters from {name: array of its size}; rebuilds (or refits) the geometry when one moves it.");
+      .def("update", &update, py::arg("values"), py::arg("faces") = py::dict(),
+           "Sets parameters from {name: array}; a block given another shape (a grid, a bitmap, a mesh's vertices) and "
+           "meshes given new faces ({shape name: F x 3}) change size; rebuilds the geometry when it moves.");
   m.def("load", &load, py::arg("path"), py::arg("json_text"), py::arg("overrides"), py::arg("defines"));
   m.def("mitsuba_document", &mitsuba_document, py::arg("path"), py::arg("defines"));
   m.def("render", &render, py::arg("scene"), py::arg("spp"), py::arg("seed"), py::arg("threads"), py::arg("comm"),
-        py::arg("sensor"));
+        py::arg("sensor"), py::arg("integrator") = std::nullopt);
   m.def("render_forward", &render_forward, py::arg("scene"), py::arg("wrt"), py::arg("spp"), py::arg("seed"),
-        py::arg("threads"), py::arg("comm"), py::arg("sensor"));
+        py::arg("threads"), py::arg("comm"), py::arg("sensor"), py::arg("integrator") = std::nullopt);
   m.def("backward", &backward, py::arg("scene"), py::arg("d_image"), py::arg("wrt"), py::arg("spp"), py::arg("seed"),
-        py::arg("threads"), py::arg("comm"), py::arg("sensor"));
+        py::arg("threads"), py::arg("comm"), py::arg("sensor"), py::arg("integrator") = std::nullopt);
+  // An integrator loaded alone (dray.load_dict of an integrator dict): the render settings its
+  // scene document gives, of which render(integrator=) takes the integrator's share.
+  py::class_<RenderSettings>(m, "IntegratorSettings");
+  m.def("integrator_settings", [](const std::string& render_json) {
+    try {
+      return read_render_settings(JsonReader("load_dict"), nlohmann::json::parse(render_json), Camera{});
+    } catch (const LoadError& e) {
+      throw BadInput(e.what());
+    }
+  });
   m.def("write_image", [](const std::string& path, const py::array_t<float, py::array::c_style | py::array::forcecast>& a) {
     try {
       write_image(image_of(a, "image"), path);

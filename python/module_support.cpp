@@ -105,8 +105,20 @@ Named resolve(const Scene& scene, const std::vector<std::string>& names) {
   return n;
 }
 
-Sampling::Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_, const std::optional<std::string>& sensor_)
-    : scene(s), spp(s.render.spp), seed(s.render.seed), sensor(s.sensor) {
+void take_integrator(RenderSettings& to, const RenderSettings& from) {
+  to.max_depth = from.max_depth;
+  to.rr_depth = from.rr_depth;
+  to.boundary_samples = from.boundary_samples;
+  to.boundary_ratio = from.boundary_ratio;
+  to.indirect_samples = from.indirect_samples;
+  to.volpath = from.volpath;
+  to.ptracer = from.ptracer;
+  to.hide_emitters = from.hide_emitters;
+}
+
+Sampling::Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_, const std::optional<std::string>& sensor_,
+                   const std::optional<RenderSettings>& integrator)
+    : scene(s), render(s.render), sensor(s.sensor) {
   if (spp_ && *spp_ < 1) throw BadInput("spp must be at least 1, got " + std::to_string(*spp_));
   int chosen = s.sensor;
   try {
@@ -114,14 +126,16 @@ Sampling::Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> se
   } catch (const LoadError& e) {
     throw BadInput(e.what());
   }
+  if (integrator && integrator->ptracer && !s.render.aovs.empty())
+    throw BadInput("the ptracer integrator renders images only: this scene has AOVs (render.aovs)");
   if (spp_) s.render.spp = *spp_;
   if (seed_) s.render.seed = *seed_;
+  if (integrator) take_integrator(s.render, *integrator);
   s.sensor = chosen;
 }
 
 Sampling::~Sampling() {
-  scene.render.spp = spp;
-  scene.render.seed = seed;
+  scene.render = render;
   scene.sensor = sensor;
 }
 

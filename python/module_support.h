@@ -88,13 +88,17 @@ struct Named {
 std::vector<py::ssize_t> shape_of(const ParamEntry& e);
 Named resolve(const Scene& scene, const std::vector<std::string>& names);
 
-// A call's samples, seed and sensor, the scene's own restored afterwards.
+// The integrator's share of the render settings (Mitsuba's integrator object: its depths, its
+// kind, its visibility samples, hide_emitters) set from another's.
+void take_integrator(RenderSettings& to, const RenderSettings& from);
+
+// A call's samples, seed, sensor and integrator, the scene's own restored afterwards.
 struct Sampling {
   Scene& scene;
-  int spp;
-  uint64_t seed;
+  RenderSettings render;
   int sensor;
-  Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_, const std::optional<std::string>& sensor_);
+  Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_, const std::optional<std::string>& sensor_,
+           const std::optional<RenderSettings>& integrator = std::nullopt);
   ~Sampling();
 };
 

@@ -20,9 +20,9 @@ from .params import SceneParameters
 from . import ad  # noqa: F401  (dray.ad.Adam, dray.ad.LargeSteps: Mitsuba's mi.ad)
 from . import optimizers  # noqa: F401  (dray.optimizers.Adam)
 from .jobs import JobResult, optimize
-from .mitsuba_dict import ScalarTransform4f
+from .mitsuba_dict import ScalarTransform4f, VolumeGrid
 
-__all__ = ["Scene", "SceneParameters", "Sensor", "ScalarTransform4f", "load", "load_dict", "load_file", "traverse", "ad", "render", "render_forward", "backward", "write_image", "read_image",
+__all__ = ["Scene", "SceneParameters", "Sensor", "Integrator", "ScalarTransform4f", "VolumeGrid", "load", "load_dict", "load_file", "traverse", "ad", "render", "render_forward", "backward", "write_image", "read_image",
            "optimizers", "optimize", "JobResult"]
 
 Scene.params = lambda self: SceneParameters(self)
@@ -84,14 +84,28 @@ class Sensor:
         return "Sensor(%s, %dx%d)" % (self.camera.get("type"), self.camera["width"], self.camera["height"])
 
 
+class Integrator:
+    """An integrator loaded alone (``dray.load_dict({'type': 'direct_projective'})``, Mitsuba's
+    integrator object): ``render(scene, integrator=it)`` (and render_forward, backward,
+    dray.torch.render) renders with its kind, depths, visibility samples and hide_emitters in
+    place of the scene's, for that call."""
+
+    def __init__(self, kind, settings):
+        self.type, self._settings = kind, settings
+
+    def __repr__(self):
+        return "Integrator(%s)" % self.type
+
+
 def _with_xml(text, read):
-    """read(path) of Mitsuba XML text written to a temporary file (its errors say load_dict);
-    relative file names are looked for in the working directory, as Mitsuba's."""
+    """read(path) of Mitsuba XML text (text(folder): the files it names written there) written to a
+    temporary file (its errors say load_dict); relative file names are looked for in the working
+    directory, as Mitsuba's."""
     import tempfile
     with tempfile.TemporaryDirectory(prefix="dray-dict-") as folder:
         path = _os.path.join(folder, "dict.xml")
         with open(path, "w") as f:
-            f.write(text)
+            f.write(text(folder))
         try:
             return read(path)
         except ValueError as e:
@@ -103,18 +117,23 @@ def load_dict(d, **overrides):
     plugin, …}: ids as keys, nested plugins, ``{'type': 'ref', 'id': …}``, ``{'type': 'rgb',
     'value': …}``, a ``to_world`` as a dray.ScalarTransform4f or 4×4 array), read as the XML it
     stands for; relative file names from the current directory. A dict of one sensor gives a
-    ``dray.Sensor`` for ``render(scene, sensor=…)``. `overrides` as dray.load's (dray names)."""
+    ``dray.Sensor`` for ``render(scene, sensor=…)``, one integrator a ``dray.Integrator`` for
+    ``render(scene, integrator=…)``. `overrides` as dray.load's (dray names)."""
     from . import mitsuba_dict
     if not isinstance(d, dict):
         raise TypeError("load_dict takes a dict, got %r" % type(d).__name__)
     if d.get("type") == "scene":
         sets = [_override(k, v) for k, v in overrides.items()]
-        return _with_xml(mitsuba_dict.scene_xml(d), lambda path: _dray.load(path, "", sets, {}))
+        return _with_xml(lambda folder: mitsuba_dict.scene_xml(d, folder), lambda path: _dray.load(path, "", sets, {}))
     if mitsuba_dict.KIND_OF.get(d.get("type")) == "sensor":
-        doc = _with_xml(mitsuba_dict.plugin_xml(d), lambda path: _json.loads(_dray.mitsuba_document(path, {})))
+        doc = _with_xml(lambda folder: mitsuba_dict.plugin_xml(d), lambda path: _json.loads(_dray.mitsuba_document(path, {})))
         camera = doc["camera"][0] if isinstance(doc["camera"], list) else doc["camera"]
         return Sensor(camera, doc.get("render", {}).get("spp"))
-    raise ValueError("load_dict: a scene ({'type': 'scene', …}) or a sensor dict, got type %r" % d.get("type"))
+    if mitsuba_dict.KIND_OF.get(d.get("type")) == "integrator":
+        doc = _with_xml(lambda folder: mitsuba_dict.plugin_xml(d), lambda path: _json.loads(_dray.mitsuba_document(path, {})))
+        render = {k: v for k, v in doc.get("render", {}).items() if k not in ("crop", "filter", "sample_border", "pixel_format")}
+        return Integrator(d["type"], _dray.integrator_settings(_json.dumps(render)))
+    raise ValueError("load_dict: a scene ({'type': 'scene', …}), a sensor or an integrator dict, got type %r" % d.get("type"))
 
 
 def load_file(path, **overrides):
@@ -155,32 +174,43 @@ def _spp(spp, sensor):
     return sensor.spp if spp is None and isinstance(sensor, Sensor) else spp
 
 
-def render(scene, spp=None, seed=None, threads=None, comm=None, sensor=None):
+def _integrator(integrator):
+    if integrator is None:
+        return None
+    if not isinstance(integrator, Integrator):
+        raise TypeError("integrator must be a dray.Integrator (dray.load_dict of an integrator dict), got %r"
+                        % type(integrator).__name__)
+    return integrator._settings
+
+
+def render(scene, spp=None, seed=None, threads=None, comm=None, sensor=None, integrator=None):
     """Renders the scene: an H×W×3 float32 numpy array (linear radiance), which owns its buffer
     (no copy). spp and seed default to the scene's render.spp and render.seed; threads to the
     cores per rank; sensor (an index or a name of scene.sensors, Mitsuba's ``sensor=``) to the
-    first. With `comm` (an mpi4py communicator) every rank of it renders its share of
+    first; integrator (a dray.Integrator) to the scene's. With `comm` (an mpi4py communicator) every
+    rank of it renders its share of
     the tiles and gets the whole image; the call is collective. The GIL is released while
     rendering."""
-    return _dray.render(scene, _spp(spp, sensor), seed, threads, _comm_handle(comm), _sensor(scene, sensor))
+    return _dray.render(scene, _spp(spp, sensor), seed, threads, _comm_handle(comm), _sensor(scene, sensor),
+                        _integrator(integrator))
 
 
-def render_forward(scene, wrt, spp=None, seed=None, threads=None, comm=None, sensor=None):
+def render_forward(scene, wrt, spp=None, seed=None, threads=None, comm=None, sensor=None, integrator=None):
     """Forward mode: {name: derivative image ∂image/∂θ (H×W×3)} for each parameter named in
     `wrt` (a scalar or a component NAME[i] gives one image; a vector or block a list of one per
     scalar), with the visibility (boundary) term, as ``dray render --wrt``."""
     return _dray.render_forward(scene, _names(wrt), _spp(spp, sensor), seed, threads, _comm_handle(comm),
-                                _sensor(scene, sensor))
+                                _sensor(scene, sensor), _integrator(integrator))
 
 
-def backward(scene, d_image, wrt, spp=None, seed=1, threads=None, comm=None, sensor=None):
+def backward(scene, d_image, wrt, spp=None, seed=1, threads=None, comm=None, sensor=None, integrator=None):
     """Reverse mode: {name: ∂L/∂θ} for the parameters named in `wrt` (arrays of their shape, as
     scene.params() gives them), where d_image = ∂L/∂image (H×W×3) is the adjoint of any loss L
     written in numpy or torch. The image is rendered again with `seed` and its samples replayed:
     the result is Σ d_image · ∂image/∂θ for that image, visibility included. Collective over
     `comm`; the same on every rank."""
     return _dray.backward(scene, d_image, _names(wrt), _spp(spp, sensor), seed, threads, _comm_handle(comm),
-                          _sensor(scene, sensor))
+                          _sensor(scene, sensor), _integrator(integrator))
 
 
 def write_image(path, image):

@@ -9,10 +9,13 @@ its XML load the same scene with the same names and keys.
 Top-level keys are ids (as Mitsuba: `'red': {'type': 'diffuse', …}` is `red.reflectance.value`);
 nested plugins are named by their key; ``{'type': 'ref', 'id': …}`` refers to an earlier object;
 ``{'type': 'rgb', 'value': …}`` and ``{'type': 'spectrum', 'value': …}`` are colours; a
-``to_world`` is a ScalarTransform4f or a 4×4 array; three numbers are a point.
+``to_world`` is a ScalarTransform4f or a 4×4 array; three numbers are a point; a gridvolume's
+``'grid': dray.VolumeGrid(array)`` is its voxels (written as a .vol file beside the XML).
 """
 import math
 import numbers
+import os
+import struct
 import xml.sax.saxutils as _sax
 
 import numpy as np
@@ -90,6 +93,27 @@ class ScalarTransform4f:
         return "ScalarTransform4f(%s)" % np.array2string(self.matrix, precision=4)
 
 
+class VolumeGrid:
+    """Mitsuba's ``mi.VolumeGrid(tensor)``: voxels Z × Y × X × C (C 1 or 3; Z × Y × X for one
+    channel), for a gridvolume's ``'grid'`` in a dict."""
+
+    def __init__(self, values):
+        from .ad import as_numpy
+        a = np.asarray(as_numpy(values, np.float32), dtype=np.float32)
+        if a.ndim == 3:
+            a = a[..., None]
+        if a.ndim != 4 or a.shape[3] not in (1, 3) or min(a.shape) < 1:
+            raise ValueError("VolumeGrid: expected Z x Y x X x C voxels (C 1 or 3), got shape %s" % (a.shape,))
+        self.array = np.ascontiguousarray(a)
+
+    def write(self, path):
+        """Mitsuba's .vol format (version 3, float32, the unit cube as its bounds)."""
+        z, y, x, c = self.array.shape
+        with open(path, "wb") as f:
+            f.write(b"VOL" + bytes([3]) + struct.pack("<5i", 1, x, y, z, c) + struct.pack("<6f", 0, 0, 0, 1, 1, 1))
+            f.write(self.array.astype("<f4").tobytes())
+
+
 def _vec3(v):
     a = np.asarray(v, dtype=np.float64).reshape(-1)
     if a.size == 1:
@@ -108,9 +132,10 @@ def _attr(value):
 
 
 class _Writer:
-    def __init__(self):
+    def __init__(self, folder=None):
         self.kinds = {}  # id -> kind, for refs
         self.lines = []
+        self.folder = folder  # where a VolumeGrid's file is written
 
     def plugin(self, key, d, depth, top=False):
         t = d.get("type")
@@ -127,7 +152,7 @@ class _Writer:
         attrs = " type=%s" % _attr(t)
         if ident is not None:
             attrs += " id=%s" % _attr(ident)
-        elif not top and key is not None:
+        if not top and key is not None:
             attrs += " name=%s" % _attr(key)
         pad = "  " * depth
         self.lines.append("%s<%s%s>" % (pad, kind, attrs))
@@ -138,7 +163,13 @@ class _Writer:
 
     def value(self, key, v, depth):
         pad = "  " * depth
-        if isinstance(v, dict):
+        if isinstance(v, VolumeGrid):
+            if self.folder is None:
+                raise ValueError("%s: a VolumeGrid needs a folder to be written to" % key)
+            path = os.path.join(self.folder, "grid_%d.vol" % len(self.lines))
+            v.write(path)
+            self.lines.append("%s<string name=\"filename\" value=%s/>" % (pad, _attr(path)))
+        elif isinstance(v, dict):
             t = v.get("type")
             if t == "ref":
                 kind = self.kinds.get(str(v.get("id")))
@@ -182,12 +213,13 @@ class _Writer:
         self.lines.append("%s<%s name=%s value=%s/>" % (pad, t, _attr(key), _attr(text)))
 
 
-def scene_xml(d):
+def scene_xml(d, folder=None):
     """The Mitsuba XML of a scene dict ({'type': 'scene', id: plugin, …}); a dict without a sensor
-    gets Mitsuba's default one (perspective, identity to_world, hdrfilm 768 × 576)."""
+    gets Mitsuba's default one (perspective, identity to_world, hdrfilm 768 × 576). Grids given as
+    VolumeGrid are written to `folder`."""
     if d.get("type") != "scene":
         raise ValueError("a scene dict has 'type': 'scene'")
-    w = _Writer()
+    w = _Writer(folder)
     w.lines.append('<scene version="3.0.0">')
     has_sensor = False
     for key, v in d.items():

@@ -22,7 +22,9 @@ class SceneParameters(MutableMapping):
     a copy, in the shape ``dray params`` lists: () a scalar, (3,) a vector, a block's shape);
     ``params[name] = value`` stages a change; ``params.update()`` applies what is staged (and any
     mapping given: ``params.update(opt)`` with a dray.ad.Adam), rebuilding the geometry when a
-    change moves it. Iterating gives every parameter's name. Mitsuba's keys (``mi.traverse``'s:
+    change moves it. A block may change shape by assignment: a grid resampled to another
+    resolution, a bitmap to another size, a mesh's positions with its new ``faces`` (Mitsuba's key;
+    a remeshing: the mesh keeps its material, drops its UVs and is smooth shaded anew if it was). Iterating gives every parameter's name. Mitsuba's keys (``mi.traverse``'s:
     ``red.reflectance.value``, ``bunny.vertex_positions``) name the same values; a value may be a
     torch tensor, and one that requires grad (or carries a forward-mode tangent) is remembered
     (``tensors()``) as an input of ``dray.torch.render(scene, params)``."""
@@ -31,6 +33,7 @@ class SceneParameters(MutableMapping):
         self._scene = scene
         self._names = None
         self._staged = {}
+        self._faces = {}  # shape name -> new faces (F×3), staged with or without new vertices
         self._tensors = {}  # name -> the torch tensor (requiring grad) its value came from
 
     def tensors(self):
@@ -45,6 +48,9 @@ class SceneParameters(MutableMapping):
         return self._names
 
     def __getitem__(self, name):
+        shape = self._faces_target(name)
+        if shape is not None and shape in self._faces and not name.endswith(".texcoords"):
+            return self._faces[shape].copy()
         if name in self._staged:
             return as_numpy(self._staged[name], np.float32)
         try:
@@ -72,7 +78,31 @@ class SceneParameters(MutableMapping):
         except ValueError:
             return None
 
+    def _faces_target(self, name):
+        """The mesh shape whose faces the Mitsuba key `name` (``bunny.faces``) names, or None; for
+        ``bunny.texcoords`` the same shape, so that assigning it nothing (Mitsuba's remeshing
+        drops the UVs) is understood."""
+        keys = dict(self._scene._mitsuba_keys())
+        base = name[:-len(".texcoords")] + ".faces" if name.endswith(".texcoords") else name
+        target = keys.get(base, base if base.startswith("shapes.") else None)
+        if target is None or not target.endswith(".faces") or target not in keys.values():
+            return None
+        return target[len("shapes."):-len(".faces")]
+
     def __setitem__(self, name, value):
+        shape = self._faces_target(name)
+        if shape is not None and name.endswith(".texcoords"):
+            if np.size(as_numpy(value, np.float32)) != 0:
+                raise ValueError("%s: dray's texture coordinates are not parameters; assign nothing to drop them "
+                                 "(as after a remeshing)" % name)
+            self._faces.setdefault(shape, self[name[:-len(".texcoords")] + ".faces"])
+            return
+        if shape is not None:  # a mesh's new faces, applied with its vertices at update()
+            faces = np.asarray(as_numpy(value, np.float64))
+            if faces.ndim != 2 or faces.shape[1] != 3 or np.any(faces < 0) or np.any(faces != np.round(faces)):
+                raise ValueError("%s: expected F x 3 vertex indices (integers >= 0), got shape %s" % (name, faces.shape))
+            self._faces[shape] = faces.astype(np.uint32)
+            return
         if self._scene_value(name) is not None:
             raise ValueError("%s: a scene value dray reads but does not change through parameters (set it in the scene)" % name)
         self._scene._param(name)  # ValueError for an unknown name or index, now rather than at update()
@@ -109,9 +139,10 @@ class SceneParameters(MutableMapping):
             items = source.items() if isinstance(source, Mapping) else source
             for name, value in items:
                 staged[name] = value
+        faces, self._faces = self._faces, {}
         self._staged.clear()  # applied or refused, the mapping reads the scene again
-        if staged:
-            self._scene.update({name: as_numpy(value, np.float32) for name, value in staged.items()})
+        if staged or faces:
+            self._scene.update({name: as_numpy(value, np.float32) for name, value in staged.items()}, faces)
             for name, value in staged.items():  # a tensor that requires grad, or a dual one, is an input of torch.render
                 if getattr(value, "requires_grad", False) or _is_dual(value):
                     self._tensors[name] = value

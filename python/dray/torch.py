@@ -27,7 +27,8 @@ class _Render(torch.autograd.Function):
     def forward(ctx, scene, names, options, *tensors):
         values = _values(dict(zip(names, tensors)))
         _ensure(scene, values)
-        image = dray.render(scene, spp=options["spp"], seed=options["seed"], comm=options["comm"], sensor=options["sensor"])
+        image = dray.render(scene, spp=options["spp"], seed=options["seed"], comm=options["comm"], sensor=options["sensor"],
+                            integrator=options["integrator"])
         ctx.dray = (scene, names, values, options)
         ctx.tensors = [(t.shape, t.dtype, t.device) for t in tensors]
         ctx.shape = image.shape
@@ -39,7 +40,7 @@ class _Render(torch.autograd.Function):
         _ensure(scene, values)  # the values this image was rendered with
         d = grad_image.detach().cpu().numpy().astype(np.float32)
         g = dray.backward(scene, d, wrt=names, spp=options["spp_grad"], seed=options["seed_grad"], comm=options["comm"],
-                          sensor=options["sensor"])
+                          sensor=options["sensor"], integrator=options["integrator"])
         grads = tuple(torch.from_numpy(np.asarray(g[n], dtype=np.float32)).reshape(shape).to(dtype=dtype, device=device)
                       for n, (shape, dtype, device) in zip(names, ctx.tensors))
         return (None,) * 3 + grads
@@ -55,7 +56,8 @@ class _Render(torch.autograd.Function):
             raise ValueError("forward mode through torch takes up to 64 scalars (one derivative image each); "
                              "use reverse mode (loss.backward()) for blocks")
         images = dray.render_forward(scene, [n for n, _ in wanted], spp=options["spp"], seed=options["seed"],
-                                     comm=options["comm"], sensor=options["sensor"]) if wanted else {}
+                                     comm=options["comm"], sensor=options["sensor"],
+                                     integrator=options["integrator"]) if wanted else {}
         out = np.zeros(ctx.shape, dtype=np.float64)
         for name, tangent in wanted:
             parts = images[name] if isinstance(images[name], list) else [images[name]]
@@ -64,20 +66,22 @@ class _Render(torch.autograd.Function):
         return torch.from_numpy(out.astype(np.float32))
 
 
-def render(scene, params=None, spp=None, seed=0, seed_grad=None, comm=None, sensor=None, spp_grad=None):
+def render(scene, params=None, spp=None, seed=0, seed_grad=None, comm=None, sensor=None, spp_grad=None, integrator=None):
     """Renders `scene` as an H×W×3 float32 tensor through which gradients reach the tensors of
     `params`: a SceneParameters (those of its values set from tensors that require grad) or a
     dict {name: tensor} (each of the parameter's shape as scene.params() gives it; set on the
     scene). The backward pass renders again with `seed_grad` (default seed + 1, independent of
     the primal's samples, so that the gradient of a loss of the image is unbiased; Mitsuba's
-    seed_grad) at `spp_grad` (default spp) and replays those samples."""
+    seed_grad) at `spp_grad` (default spp) and replays those samples; `sensor` and `integrator` as
+    dray.render's."""
     if params is None:
         tensors = {}
     elif isinstance(params, SceneParameters):
         tensors = params.tensors()
     else:
         tensors = dict(params)
-    options = {"spp": spp, "seed": seed, "comm": comm, "sensor": sensor, "spp_grad": spp if spp_grad is None else spp_grad,
+    options = {"spp": spp, "seed": seed, "comm": comm, "sensor": sensor, "integrator": integrator,
+               "spp_grad": spp if spp_grad is None else spp_grad,
                "seed_grad": seed + 1 if seed_grad is None else seed_grad}
     names = list(tensors)
     return _Render.apply(scene, names, options, *[tensors[n] for n in names])

@@ -3,6 +3,7 @@
 // stable dotted name (`materials.white.albedo`, `shapes.ball.radius`). Scene objects hold slots
 // (offsets into the array); the kernel reads values through a ParamView<T>, so lifting a subset
 // of parameters to a derivative-carrying scalar type needs no change in the kernel.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -42,6 +43,20 @@ class ParamTable {
     const Slot s = add(name, v.data(), uint32_t(v.size()), d);
     entries_.back().shape = std::move(shape);
     return s;
+  }
+
+  // A block given values of another shape (a grid resampled, a mesh remeshed): its entry moves to
+  // fresh slots at the table's end, keeping its name, domain and aliases; the old slots stay
+  // unused (freed when they were the last). Returns the new slot; objects holding the old one
+  // must take it.
+  Slot reshape_block(const std::string& name, const std::vector<float>& v, std::vector<uint32_t> shape) {
+    size_t i = 0;
+    while (i < entries_.size() && entries_[i].name != name) ++i;
+    if (i == entries_.size()) return add_block(name, v, std::move(shape));
+    const Domain d = entries_[i].domain;
+    if (entries_[i].slot + entries_[i].size == values_.size()) values_.resize(entries_[i].slot);
+    entries_.erase(entries_.begin() + std::ptrdiff_t(i));
+    return add_block(name, v, std::move(shape), d);
   }
 
   float get(Slot s) const { return values_[s]; }

@@ -128,6 +128,8 @@ struct MediumReader {
   }
 };
 
+}  // namespace
+
 // The edges of a mesh that bound one face only, its vertices welded by position (an OBJ's
 // corners with distinct normals or UVs are distinct vertices of one surface).
 size_t open_edges(const Mesh& mesh) {
@@ -146,8 +148,6 @@ size_t open_edges(const Mesh& mesh) {
   for (const auto& [edge, n] : faces) open += n == 1;
   return open;
 }
-
-}  // namespace
 
 std::map<std::string, int> read_media(const JsonReader& rd, Scene& scene, const json& media, const fs::path& base_dir) {
   if (!media.is_object()) rd.fail("/media", std::string("must be an object, got ") + media.type_name());

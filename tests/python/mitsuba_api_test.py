@@ -229,3 +229,25 @@ def test_torch_forward_mode_is_drays_forward_mode():
     expected = sum(float(ck) * part for ck, part in zip(c, parts))
     assert np.abs(tangent.numpy() - expected).max() <= 1e-6 * max(1.0, np.abs(expected).max())
     assert np.abs(expected).max() > 0
+
+
+def test_an_integrator_dict_renders_as_the_scenes_own():
+    # render(integrator=…) renders (and differentiates) as the scene loaded with that integrator,
+    # for that call only: the scene's own integrator (path, max_depth 3) is back afterwards.
+    scene = dray.load_dict(dict_scene())
+    own = dray.render(scene, seed=3)
+    d = dict_scene()
+    d['integrator'] = {'type': 'direct_projective'}
+    projective = dray.load_dict(d)
+    integrator = dray.load_dict({'type': 'direct_projective'})
+    assert isinstance(integrator, dray.Integrator)
+    image = dray.render(scene, seed=3, integrator=integrator)
+    assert np.array_equal(image, dray.render(projective, seed=3))
+    assert not np.array_equal(image, own)  # one bounce fewer
+    adjoint = np.ones_like(image)
+    key = 'ball.bsdf.reflectance.value' if 'ball.bsdf.reflectance.value' in dray.traverse(scene) else 'red.reflectance.value'
+    g = dray.backward(scene, adjoint, [key], spp=4, seed=5, integrator=integrator)[key]
+    assert np.array_equal(g, dray.backward(projective, adjoint, [key], spp=4, seed=5)[key])
+    assert np.array_equal(dray.render(scene, seed=3), own)
+    with pytest.raises(TypeError, match="dray.Integrator"):
+        dray.render(scene, integrator={'type': 'path'})
