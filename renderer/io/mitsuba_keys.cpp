@@ -29,6 +29,12 @@ std::vector<std::string> material_keys(const std::string& prefix, const std::str
   return keys;
 }
 
+// An object's key prefix; a material's one BSDF inside Mitsuba's twosided is its brdf_0.
+std::string material_prefix(const json& ids, const std::string& path, const std::string& object) {
+  const std::string prefix = prefix_of(ids, path, object);
+  return ids.contains("twosided:" + path) ? prefix + ".brdf_0" : prefix;
+}
+
 std::vector<std::string> light_keys(const std::string& prefix, const std::string& key) {
   static const std::set<std::string> textured = {"intensity", "radiance", "irradiance"};
   if (textured.count(key)) return {prefix + "." + key + ".value"};
@@ -50,7 +56,9 @@ std::vector<std::string> mitsuba_keys(const ParamEntry& entry, const json& ids) 
   const size_t second = name.find('.', first + 1);
   if (second == std::string::npos) return {};
   const std::string object = name.substr(first + 1, second - first - 1), key = name.substr(second + 1);
-  const std::string path = kind + "." + object, prefix = prefix_of(ids, path, object);
+  const std::string path = kind + "." + object, prefix = material_prefix(ids, path, object);
+  if (kind == "textures" && key.size() > 5 && key.compare(key.size() - 5, 5, ".data") == 0)  // a material's own: MATERIAL.SLOT
+    return {material_prefix(ids, "materials." + object, object) + "." + key};
   if (kind == "materials") {
     if (key != "emission") return material_keys(prefix, key);
     const auto emitter = ids.find("emission:" + path);  // the shape whose area emitter it is

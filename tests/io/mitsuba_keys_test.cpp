@@ -85,6 +85,25 @@ TEST_CASE("Mitsuba's keys name dray's parameters", "[mitsuba]") {
                                         "cam.near_clip camera.near_clip", "cam.far_clip camera.far_clip"});
 }
 
+TEST_CASE("A BSDF inside Mitsuba's twosided is its brdf_0, an inline bitmap its slot's data", "[mitsuba]") {
+  TempDir t("dray-mitsuba-keys-twosided-");
+  t.write("t.obj", kTetrahedron);
+  Image texels(2, 2, 3);
+  for (float& v : texels.data) v = 0.5f;
+  write_image(texels, (t.dir / "t.exr").string());
+  const Scene scene = load_scene(t.write("s.xml", scene_xml(R"(
+  <bsdf type="twosided" id="paper"><bsdf type="diffuse"><rgb name="reflectance" value="0.6, 0.1, 0.1"/></bsdf></bsdf>
+  <shape type="obj" id="a"><string name="filename" value="t.obj"/><ref id="paper"/></shape>
+  <shape type="rectangle" id="plane"><bsdf type="twosided"><bsdf type="diffuse">
+    <texture type="bitmap" name="reflectance"><string name="filename" value="t.exr"/></texture></bsdf></bsdf></shape>
+  <shape type="sphere" id="ball"><bsdf type="diffuse">
+    <texture type="bitmap" name="reflectance"><string name="filename" value="t.exr"/></texture></bsdf></shape>)")), {}, false);
+  CHECK(target(scene, "paper.brdf_0.reflectance.value") == "materials.paper.reflectance");
+  CHECK(target(scene, "paper.reflectance.value").empty());
+  CHECK(target(scene, "plane.bsdf.brdf_0.reflectance.data") == "textures.plane.reflectance.data");  // the pytorch tutorial's key
+  CHECK(target(scene, "ball.bsdf.reflectance.data") == "textures.ball.reflectance.data");
+}
+
 TEST_CASE("A JSON scene answers to Mitsuba's keys by its objects' names", "[mitsuba]") {
   TempDir t("dray-mitsuba-keys-json-");
   const json doc = json::parse(R"({"camera": {"origin": [0, 0, 5], "target": [0, 0, 0], "up": [0, 1, 0], "fov_y": 30,

@@ -72,20 +72,37 @@ def test_editing_and_multi_view_tutorials_run_as_written(tmp_path):
 
 
 def test_shape_optimization_runs_to_its_chamfer_distance(tmp_path):
-    # Both stages at 16 pixels, 2 spp, 2 large-steps iterations (the notebook: 256, 128, 100): the
-    # script runs as a user runs it and measures the fit against suzanne (docs/python.md has the
-    # full-size figure; the icosphere starts at about 2.8% of suzanne's diagonal).
-    out = run("shape_optimization.py", "--res", "16", "--spp", "2", "--iterations", "2", "--output", str(tmp_path))
-    final, start = (float(v) for v in re.findall(r"\(([0-9.]+)% of its bounding-box diagonal [0-9.]+; the icosphere's ([0-9.]+)%\)", out)[-1])
-    assert 1.0 < start < 10.0 and 0.0 < final < 10.0, out[-400:]
+    # The three stages at 16 pixels, 2 spp, 2 iterations each with large steps (the notebook: 256,
+    # 128, 100): the script runs as a user runs it, the remeshed mesh (4x the faces, assigned with
+    # its positions) included, and measures the fit against suzanne after each (docs/python.md has
+    # the full-size figures; the icosphere starts at 3.35% of suzanne's diagonal).
+    out = run("shape_optimization.py", "--res", "16", "--spp", "2", "--iterations", "2", "--remesh-iterations", "2",
+              "--output", str(tmp_path))
+    stages = re.findall(r"after (large steps|remeshing): [0-9.]+ \(([0-9.]+)% of its bounding-box diagonal [0-9.]+; "
+                        r"the icosphere's ([0-9.]+)%\)", out)
+    assert [s[0] for s in stages] == ["large steps", "remeshing"], out[-600:]
+    for _, final, start in stages:
+        assert 1.0 < float(start) < 10.0 and 0.0 < float(final) < 10.0, out[-600:]
 
 
 def test_volume_optimization_fits_and_resamples_its_grid(tmp_path):
-    # Both stages at 24 pixels, 4 + 4 iterations at 4 and 32 spp, the grid resampled from 16^3 to
+    # Both stages at 24 pixels, 6 + 6 iterations at 4 and 32 spp, the grid resampled from 16^3 to
     # 24^3 by assignment (the notebook: 64 pixels, 20 + 20 iterations, 8 and 64 spp, 64^3): the
-    # views' mean absolute error against the references falls by half from the near-empty grid.
-    out = run("volume_optimization.py", "--res", "24", "--iterations", "4", "--spp", "4", "--ref-spp", "32", "--fine", "24",
+    # views' mean absolute error against the references falls from the near-empty grid's in each
+    # stage, to below 0.6 of it (0.116, 0.106, 0.053 on 2026-11-29).
+    out = run("volume_optimization.py", "--res", "24", "--iterations", "6", "--spp", "4", "--ref-spp", "32", "--fine", "24",
               "--output", str(tmp_path))
     errors = {stage: float(e) for stage, e in re.findall(r"(\S+) grid: mean absolute error of the views ([0-9.]+)", out)}
     assert set(errors) == {"initial", "16^3", "24^3"}, out
-    assert errors["24^3"] < 0.5 * errors["initial"] and errors["16^3"] < errors["initial"], errors
+    assert errors["24^3"] < 0.6 * errors["initial"] and errors["16^3"] < 0.95 * errors["initial"], errors
+
+
+def test_pytorch_interoperability_trains_through_the_renderer(tmp_path):
+    # The notebook's network and loop with the textures averaged down to 32^2 (its layer then has
+    # 32^4 weights, not 128^4) for 10 iterations: torch's Adam on a network whose output is the
+    # scene's texture (Mitsuba's key textured_plane.bsdf.brdf_0.reflectance.data) lowers the summed
+    # L1 loss of the four renders through the glass sphere (0.949 to 0.804 on 2026-11-29).
+    out = run("pytorch_mitsuba_interoperability.py", "--res", "32", "--iterations", "10", "--final-spp", "4",
+              "--output", str(tmp_path))
+    losses = [float(v) for v in re.findall(r"Training iteration \d+/10, loss: ([0-9.]+)", out)]
+    assert len(losses) == 10 and losses[-1] < 0.9 * losses[0] and losses == sorted(losses, reverse=True), losses

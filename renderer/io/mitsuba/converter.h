@@ -195,6 +195,8 @@ class Converter {
   // Adds material m under `name`, or name_, name__, ... when taken; returns the name used.
   std::string add_material(std::string name, json m, const pugi::xml_node& at) {
     while (materials_.contains(name)) name += "_";
+    // Mitsuba's twosided holds its one BSDF as brdf_0: its keys are "red.brdf_0.reflectance.value".
+    if (m.value("type", "") == "twosided" && m.contains("bsdf") && m["bsdf"].is_object()) mitsuba_ids_["twosided:materials." + name] = true;
     materials_[name] = std::move(m);
     locate("/materials/" + name, at);
     return name;
