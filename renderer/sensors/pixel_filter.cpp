@@ -4,6 +4,8 @@ namespace dray {
 
 PixelFilter PixelFilter::gaussian(double stddev) {
   PixelFilter f{Kind::gaussian, 4.0 * stddev, stddev, {}, {}};
+  f.tail = std::exp(-0.5 / (stddev * stddev) * f.radius * f.radius);
+  f.total = f.cdf(f.radius);
   // The table by bisection (once per filter): cdf is increasing.
   const double z = f.integral();
   for (int k = 0; k <= kTable; ++k) {
@@ -35,7 +37,7 @@ double PixelFilter::eval(double x) const {
     case Kind::tent: return std::max(0.0, 1.0 - a / radius);
     case Kind::gaussian: {
       const double alpha = -0.5 / (stddev * stddev);
-      return a <= radius ? std::max(0.0, std::exp(alpha * x * x) - std::exp(alpha * radius * radius)) : 0.0;
+      return a <= radius ? std::max(0.0, std::exp(alpha * x * x) - tail) : 0.0;
     }
   }
   return 0.0;

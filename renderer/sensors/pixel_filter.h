@@ -36,9 +36,15 @@ struct PixelFilter {
   // interpolated by sample().
   static constexpr int kTable = 2048;
   std::array<double, kTable + 1> inverse{}, slope{};
+  double total = 1.0;  // ∫ f, once (cdf(radius): the Gaussian's costs two erf and an exp)
+  double tail = 0.0;   // the Gaussian's exp(-r²/2σ²), subtracted from its profile
 
   static PixelFilter box() { return {}; }
-  static PixelFilter tent(double radius = 1.0) { return {Kind::tent, radius, 0.5, {}, {}}; }
+  static PixelFilter tent(double radius = 1.0) {
+    PixelFilter f{Kind::tent, radius, 0.5, {}, {}};
+    f.total = f.cdf(radius);
+    return f;
+  }
   static PixelFilter gaussian(double stddev = 0.5);
 
   std::string name() const;
@@ -47,7 +53,7 @@ struct PixelFilter {
   double eval(double x) const;
   // ∫ f over [-radius, x] (x clamped to the support), and its total ∫ f.
   double cdf(double x) const;
-  double integral() const { return cdf(radius); }
+  double integral() const { return total; }
   // ∫ f over [a, b]: the filter's mass between two offsets.
   double mass(double a, double b) const { return cdf(b) - cdf(a); }
   // The offset x in [-radius, radius] with cdf(x) = u · integral() (density f / ∫ f): exact for
@@ -99,11 +105,17 @@ void for_each_footprint_pixel(const PixelFilter& f, glm::vec2 x, const Tile& w, 
             j1 = std::min(w.y1 - 1, int(std::ceil(double(x.y) - 0.5 + f.radius)));
   const double z = f.integral();
   auto mass = [&](int lo, int hi, int i) { return film ? f.mass(lo - (i + 0.5), hi - (i + 0.5)) : z; };
+  // The x weights once per column (an exp each for the Gaussian), not once per pixel.
+  constexpr int kMaxSpan = 64;
+  double wxs[kMaxSpan];
+  const int span = std::min(i1 - i0 + 1, kMaxSpan);
+  for (int k = 0; k < span; ++k)
+    wxs[k] = f.eval(double(x.x) - (i0 + k + 0.5)) / mass(film ? film->x0 : 0, film ? film->x1 : 0, i0 + k);
   for (int j = j0; j <= j1; ++j) {
     const double wy = f.eval(double(x.y) - (j + 0.5)) / mass(film ? film->y0 : 0, film ? film->y1 : 0, j);
     if (wy <= 0.0) continue;
     for (int i = i0; i <= i1; ++i) {
-      const double wx = f.eval(double(x.x) - (i + 0.5)) / mass(film ? film->x0 : 0, film ? film->x1 : 0, i);
+      const double wx = i - i0 < span ? wxs[i - i0] : f.eval(double(x.x) - (i + 0.5)) / mass(film ? film->x0 : 0, film ? film->x1 : 0, i);
       if (wx > 0.0) body(i, j, wx * wy);
     }
   }
