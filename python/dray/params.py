@@ -8,6 +8,10 @@ import numpy as np
 
 from .ad import as_numpy
 
+# Mitsuba's sensor.to_world and sensor.x_fov: made of the first camera's origin, target, up and
+# fov_y (renderer/io/mitsuba_keys.cpp lists them), read and set through those.
+_CAMERA_VALUES = ("camera.to_world", "camera.x_fov")
+
 
 def _is_dual(value):
     """A torch tensor carrying a forward-mode tangent (torch.autograd.forward_ad.make_dual)."""
@@ -67,10 +71,44 @@ class SceneParameters(MutableMapping):
         values to read, not parameters)."""
         return list(self._scene._mitsuba_keys())
 
+    def _camera_target(self, name):
+        target = dict(self._scene._mitsuba_keys()).get(name, name)
+        return target if target in _CAMERA_VALUES and target in dict(self._scene._mitsuba_keys()).values() else None
+
+    def _camera_value(self, target):
+        """The sensor's to_world (4×4, as look_at builds it from camera.origin, target and up) or
+        its horizontal field of view in degrees (from camera.fov_y and the film's aspect)."""
+        if target == "camera.to_world":
+            from .mitsuba_dict import ScalarTransform4f
+            return ScalarTransform4f().look_at(self["camera.origin"], self["camera.target"], self["camera.up"]).matrix
+        aspect = self._scene.width / self._scene.height
+        return np.degrees(2 * np.arctan(aspect * np.tan(np.radians(float(self["camera.fov_y"])) / 2)))
+
+    def _set_camera_value(self, target, value):
+        """Sets to_world (a ScalarTransform4f or 4×4 array or tensor: its translation the origin,
+        its z axis the view direction, its y axis up) or x_fov (degrees) through the camera's
+        parameters, with torch operations for a tensor so that gradients reach it."""
+        torch_value = type(value).__module__.startswith("torch")
+        if target == "camera.to_world":
+            m = value.matrix if hasattr(value, "matrix") else value
+            m = m.reshape(4, 4) if torch_value else np.asarray(m, dtype=np.float64).reshape(4, 4)
+            self["camera.origin"] = m[:3, 3]
+            self["camera.target"] = m[:3, 3] + m[:3, 2]
+            self["camera.up"] = m[:3, 1]
+            return
+        aspect = self._scene.width / self._scene.height
+        if torch_value:
+            import torch
+            self["camera.fov_y"] = torch.rad2deg(2 * torch.atan(torch.tan(torch.deg2rad(value) / 2) / aspect))
+        else:
+            self["camera.fov_y"] = np.degrees(2 * np.arctan(np.tan(np.radians(float(value)) / 2) / aspect))
+
     def _scene_value(self, name):
         """A Mitsuba key of a scene value that is not a parameter (a mesh's faces, the sensor's
-        clip planes): its value, read-only; None for any other name."""
+        clip planes, to_world and x_fov): its value; None for any other name."""
         target = dict(self._scene._mitsuba_keys()).get(name)
+        if target in _CAMERA_VALUES:
+            return self._camera_value(target)
         if target is None:
             return None
         try:
@@ -90,6 +128,9 @@ class SceneParameters(MutableMapping):
         return target[len("shapes."):-len(".faces")]
 
     def __setitem__(self, name, value):
+        camera = self._camera_target(name)
+        if camera is not None:
+            return self._set_camera_value(camera, value)
         shape = self._faces_target(name)
         if shape is not None and name.endswith(".texcoords"):
             if np.size(as_numpy(value, np.float32)) != 0:

@@ -95,6 +95,10 @@ void add_mitsuba_aliases(ParamTable& table, const json& ids) {
   const std::string sensor = prefix_of(ids, "camera", "sensor");
   for (const char* key : {"near_clip", "far_clip"})
     if (!table.find(std::string("camera.") + key)) table.mitsuba_alias(sensor + "." + key, std::string("camera.") + key);
+  // Its to_world and horizontal field of view: values made of camera.origin, target, up and
+  // fov_y, which Python reads and sets through them (python/dray/params.py).
+  if (table.find("camera.origin")) table.mitsuba_alias(sensor + ".to_world", "camera.to_world");
+  if (table.find("camera.fov_y")) table.mitsuba_alias(sensor + ".x_fov", "camera.x_fov");
 }
 
 }  // namespace dray

@@ -82,7 +82,8 @@ TEST_CASE("Mitsuba's keys name dray's parameters", "[mitsuba]") {
   }
   CHECK(listed == 1);
   CHECK(values == std::set<std::string>{"bunny.faces shapes.bunny.faces", "statue.faces shapes.statue.faces",
-                                        "cam.near_clip camera.near_clip", "cam.far_clip camera.far_clip"});
+                                        "cam.near_clip camera.near_clip", "cam.far_clip camera.far_clip",
+                                        "cam.to_world camera.to_world", "cam.x_fov camera.x_fov"});
 }
 
 TEST_CASE("A BSDF inside Mitsuba's twosided is its brdf_0, an inline bitmap its slot's data", "[mitsuba]") {

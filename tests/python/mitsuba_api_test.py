@@ -251,3 +251,28 @@ def test_an_integrator_dict_renders_as_the_scenes_own():
     assert np.array_equal(dray.render(scene, seed=3), own)
     with pytest.raises(TypeError, match="dray.Integrator"):
         dray.render(scene, integrator={'type': 'path'})
+
+
+def test_sensor_to_world_and_x_fov_are_the_cameras():
+    # Mitsuba's sensor.to_world and x_fov read as look_at builds them and set the camera: the
+    # scene renders as the dict loaded with them; a to_world tensor gets the camera's gradients.
+    T = dray.ScalarTransform4f
+    scene = dray.load_dict(dict_scene())
+    params = dray.traverse(scene)
+    assert np.allclose(params['cam.to_world'], T().look_at([0, 0.5, 4], [0, 0, 0], [0, 1, 0]).matrix, atol=1e-6)
+    assert params['cam.x_fov'] == pytest.approx(40, rel=1e-6)
+    moved = T().look_at([1, 1, 4], [0, 0.2, 0], [0, 1, 0])
+    params['cam.to_world'] = moved
+    params['cam.x_fov'] = 50
+    params.update()
+    d = dict_scene()
+    d['cam']['to_world'], d['cam']['fov'] = moved, 50
+    assert np.abs(dray.render(scene, seed=2) - dray.render(dray.load_dict(d), seed=2)).max() < 1e-5
+    m = torch.tensor(moved.matrix, dtype=torch.float32, requires_grad=True)
+    params['cam.to_world'] = m
+    params.update()
+    image = dray.torch.render(scene, params, spp=4, seed=3)
+    image.sum().backward()
+    g = dray.backward(scene, np.ones_like(image.detach().numpy()), ['camera.origin', 'camera.target'], spp=4, seed=4)
+    assert np.abs(m.grad[:3, 3].numpy() - (g['camera.origin'] + g['camera.target'])).max() <= 1e-5 * np.abs(g['camera.origin']).max()
+    assert np.abs(m.grad[:3, 2].numpy() - g['camera.target']).max() <= 1e-5 * np.abs(g['camera.target']).max() + 1e-12
