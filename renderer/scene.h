@@ -120,6 +120,10 @@ struct RenderSettings {
   // Mitsuba's hdrfilm sample_border: pixel filters reach past the film's edge (true), or are cut
   // at the film (its crop) and renormalized (false, Mitsuba's default): filter_film.
   bool sample_border = false;
+  // Mitsuba's hdrfilm splats: samples uniform in their pixels, spread over the pixels their filter
+  // reaches, each divided by its weights (renderer/integrators/splat.h); false: each pixel's samples
+  // drawn from its filter (importance sampling). Only with a filter other than the box.
+  bool splat = false;
   // "volpath" (Mitsuba's volpath, volpathmis): paths cross media and null surfaces
   // (renderer/integrators/volume.h); "path" ignores media, as Mitsuba's path does.
   bool volpath = false;

@@ -190,6 +190,9 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
   scene_doc = read_scene_document(job.scene_path, edits.defines, warnings);
   for (const std::string& s : edits.sets) apply_override(scene_doc, s);
   scene = load_scene(scene_doc, job.scene_path);
+  // A job's loss needs each pixel's primal where its samples are replayed: filter importance
+  // sampling, not the splatting film (the same expected image; docs/optimize.md).
+  scene.render.splat = false;
   scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
   read_views(rd, j, job, scene, scene_doc);
   const json& ps = j["params"];

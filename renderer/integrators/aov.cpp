@@ -224,7 +224,7 @@ void aov_pixel(const Scene& scene, int x, int y, float* out) {
   const bool alpha = has_alpha(scene.render.pixel_format);
   const size_t n = extra_channel_names(scene).size();
   std::vector<double> sum(n, 0.0);
-  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera().width) + uint64_t(x);
+  const uint64_t pixel = sample_stream(scene, x, y);
   const CameraFrame<float> frame = camera_frame(scene.camera(), ParamView<float>(scene.params));
   for (int s = 0; s < scene.render.spp; ++s) {
     Sampler sampler(scene.render.seed, pixel, uint64_t(s));  // the image's own film positions

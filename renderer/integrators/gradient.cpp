@@ -1,5 +1,6 @@
 #include "renderer/integrators/gradient.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -101,21 +102,23 @@ struct PixelAdjoints {
 };
 
 // The reference: each sample replayed in the Var kernel on one whole-path tape (traversal
-// included), seeded with d loss / d pixel / spp. Returns the samples dropped (their gradient not
-// finite).
+// included), seeded with its adjoint (d loss / d pixel / spp, or the splatting film's). Returns
+// the samples dropped (their gradient not finite).
 long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, uint64_t seed, int x, int y,
-                              const glm::dvec3& dloss_dpixel, PixelAdjoints& out) {
+                              const SampleAdjoint& adjoint, PixelAdjoints& out) {
   ad::Tape& tape = ad::Tape::local();
-  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera().width) + uint64_t(x);
+  const uint64_t pixel = sample_stream(scene, x, y);
   const int n = scene.render.spp;
   long dropped = 0;
   for (int s = 0; s < n; ++s) {
     tape.clear();
     Sampler sampler(seed, pixel, uint64_t(s));
-    RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera(), P), film_sample(scene, sampler, x, y));
+    const FilmSample film = film_sample(scene, sampler, x, y);
+    RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera(), P), film);
     Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
     tape.begin_adjoints();
-    for (int c = 0; c < 3; ++c) tape.seed(L[c].i, float(dloss_dpixel[c] / n));
+    const glm::vec3 dL = adjoint.at(film);
+    for (int c = 0; c < 3; ++c) tape.seed(L[c].i, dL[c]);
     if (!tape.backward_to([&](int g, float adj) { out.stage(g, adj); })) ++dropped;
   }
   tape.clear();
@@ -128,10 +131,9 @@ long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, u
 // (renderer/integrators/prb.h). The same derivative as the whole-path tape.
 long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const CameraFrame<float>& frame,
                           const ParamView<ad::Var>& P, const ReplaySetup& rs, uint64_t seed, bool recorded, int x, int y,
-                          bool flight_log, const glm::dvec3& dloss_dpixel, AdjointScratch& scratch, PixelAdjoints& out) {
-  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera().width) + uint64_t(x);
+                          bool flight_log, const SampleAdjoint& adjoint, AdjointScratch& scratch, PixelAdjoints& out) {
+  const uint64_t pixel = sample_stream(scene, x, y);
   const int n = scene.render.spp;
-  const glm::vec3 dL(dloss_dpixel / double(n));
   long dropped = 0;
   for (int s = 0; s < n; ++s) {
     std::span<const VertexRecord> path;
@@ -156,6 +158,7 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
     if (!flight_log) flights = {};
     scratch.sample.clear();
     auto sink = [&](int g, float adj) { scratch.sample.push_back({g, adj}); };
+    const glm::vec3 dL = adjoint.at(film);
     if (!(rs.geometry ? replay_path<ad::Var>(scene, P, rs, path, flights, film, dL, sink)
                       : replay_path<float>(scene, P, rs, path, flights, film, dL, sink))) {
       ++dropped;
@@ -206,11 +209,30 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   // Per thread: the gradient (the loss is one more entry, last), and drop counts.
   ad::ExactGradient acc(threads, params.size() + 1, mode.plain_sums);
   std::vector<long> dropped_samples(size_t(threads), 0), dropped_pixels(size_t(threads), 0);
+  // The splatting film's adjoints reach a sample from every pixel its filter does: known without
+  // the primal for the losses whose derivative does not depend on it (jobs render without it).
+  const bool splat = scene.render.splat;
+  if (splat && loss != Loss::adjoint && loss != Loss::mean)
+    throw std::logic_error("gradient_tiles: the splatting film takes an adjoint image or the mean loss");
+  auto pixel_dloss = [&](int x, int y) {
+    const float* tp = target.pixel(x, y);
+    const double w = mask ? mask_weight(*mask, x, y) / normaliser : 1.0 / normaliser;
+    glm::dvec3 d;
+    for (int c = 0; c < 3; ++c) d[c] = loss_derivative(loss, 0.0, tp[c]) * w;
+    return d;
+  };
   parallel_for(int(ids.size()), threads, [&](int i) {
     inject_fault(ids[size_t(i)]);
     const int me = omp_get_thread_num();
     ad::ThreadGradient& mine = acc.thread(me);
     const Tile& t = tiles[size_t(ids[size_t(i)])];
+    // With the splatting film: g_p = ∂loss/∂pixel_p / W_p around the tile (splat.h).
+    const int reach = scene.render.filter.reach();
+    const Tile film = scene.render.crop.value_or(Tile{0, 0, scene.camera().width, scene.camera().height});
+    const Tile around{std::max(film.x0, t.x0 - reach), std::max(film.y0, t.y0 - reach), std::min(film.x1, t.x1 + reach),
+                      std::min(film.y1, t.y1 + reach)};
+    const std::vector<glm::dvec3> per_weight =
+        splat && !params.empty() ? splat_adjoints(scene, around, adjoint_seed, pixel_dloss) : std::vector<glm::dvec3>{};
     for (int y = t.y0; y < t.y1; ++y)
       for (int x = t.x0; x < t.x1; ++x) {
         if (x == t.x0 && g_render_cancel.load(std::memory_order_relaxed)) throw RenderCancelled();  // at each row
@@ -235,10 +257,12 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
         }
         if (params.empty()) continue;
         PixelAdjoints out{mine, lifted[size_t(me)]};
+        const SampleAdjoint adjoint = splat ? SampleAdjoint{glm::dvec3(0.0), &per_weight, around, &scene.render.filter}
+                                            : SampleAdjoint{dloss / double(scene.render.spp)};
         dropped_samples[size_t(me)] +=
-            replay ? adjoint_pixel_replay(scene, Pf, frame, Pv, rs, adjoint_seed, recorded, x, y, mode.flight_log, dloss,
+            replay ? adjoint_pixel_replay(scene, Pf, frame, Pv, rs, adjoint_seed, recorded, x, y, mode.flight_log, adjoint,
                                           scratch[size_t(me)], out)
-                   : adjoint_pixel_whole_path(scene, Pv, adjoint_seed, x, y, dloss, out);
+                   : adjoint_pixel_whole_path(scene, Pv, adjoint_seed, x, y, adjoint, out);
       }
   });
   GradientResult out;

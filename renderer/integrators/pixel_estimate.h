@@ -1,6 +1,7 @@
 #pragma once
-// A pixel's estimate in any scalar type: the mean of its spp samples, the variance of that mean
-// and (for a dual type) its derivatives.
+// A pixel's estimate in any scalar type: the mean of its spp samples (or, with the splatting film,
+// the weighted mean of its neighbourhood's), the variance of that mean and (for a dual type) its
+// derivatives.
 #include <array>
 #include <algorithm>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "ad/dual.h"
 #include "renderer/integrators/radiance.h"
 #include "renderer/integrators/prb.h"
+#include "renderer/integrators/splat.h"
 
 namespace dray {
 
@@ -30,17 +32,43 @@ inline float to_image_float(double v) {
   return float(std::clamp(v, -top, top));
 }
 
-// Pixel (x, y)'s camera sample from the sampler's next numbers: the film jitter, then for a thin
-// lens the aperture point (other cameras draw no more, so their random streams are unchanged).
+// Pixel (x, y)'s camera sample from the sampler's next numbers: the film jitter (uniform in the
+// pixel when the film splats, renderer/integrators/splat.h), then for a thin lens the aperture
+// point (other cameras draw no more, so their random streams are unchanged).
 inline FilmSample film_sample(const Scene& scene, Sampler& sampler, int x, int y) {
-  const std::optional<Tile> film = filter_film(scene);  // the film the filter is cut to
-  const glm::vec2 j = film_jitter(scene.render.filter, sampler, x, y, film ? &*film : nullptr);
+  glm::vec2 j;
+  if (scene.render.splat) {
+    const float u = sampler.next(), v = sampler.next();
+    j = {u, v};
+  } else {
+    const std::optional<Tile> film = filter_film(scene);  // the film the filter is cut to
+    j = film_jitter(scene.render.filter, sampler, x, y, film ? &*film : nullptr);
+  }
   FilmSample s{float(x) + j.x, float(y) + j.y};
   if (scene.camera().kind == CameraKind::thinlens) {
     const float u = sampler.next(), v = sampler.next();
     s.lens = concentric_disk(u, v);
   }
   return s;
+}
+
+// Camera sample s of pixel (x, y): its film point and radiance (recorded for path replay with
+// `record`, float only).
+template <class T, class G>
+Vec3<T> camera_sample(const Scene& scene, const ParamView<T>& P, const CameraFrame<G>& frame, int x, int y, int s,
+                      FilmSample& film, RecordedPaths* record) {
+  Sampler sampler(scene.render.seed, sample_stream(scene, x, y), uint64_t(s));
+  film = film_sample(scene, sampler, x, y);
+  RayT<G> ray = camera_ray(frame, film);
+  if constexpr (std::is_same_v<T, float>) {
+    std::vector<VertexRecord>* into = record ? record->begin_sample(film) : nullptr;
+    const RecordFlights flights(into ? &record->flights : nullptr);
+    const Vec3<T> L = radiance(scene, P, ray, sampler, into);
+    if (into) record->end_sample();
+    return L;
+  } else {
+    return radiance(scene, P, ray, sampler);
+  }
 }
 
 // The pixel estimate: the mean of spp camera-path samples, its variance and (for a dual type)
@@ -53,24 +81,13 @@ inline FilmSample film_sample(const Scene& scene, Sampler& sampler, int x, int y
 template <class T, class G = T>
 PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x, int y, RecordedPaths* record = nullptr) {
   constexpr int N = PixelEstimate<T>::N;
-  const uint64_t pixel = uint64_t(y) * uint64_t(scene.camera().width) + uint64_t(x);
   const int n = scene.render.spp;
   PixelEstimate<T> e;
   glm::dvec3 sum(0.0), sum_sq(0.0);
   const CameraFrame<G> frame = camera_frame(scene.camera(), geometry_view<G>(P));
   for (int s = 0; s < n; ++s) {
-    Sampler sampler(scene.render.seed, pixel, uint64_t(s));
-    const FilmSample film = film_sample(scene, sampler, x, y);
-    RayT<G> ray = camera_ray(frame, film);
-    Vec3<T> L;
-    if constexpr (std::is_same_v<T, float>) {
-      std::vector<VertexRecord>* into = record ? record->begin_sample(film) : nullptr;
-      const RecordFlights flights(into ? &record->flights : nullptr);
-      L = radiance(scene, P, ray, sampler, into);
-      if (into) record->end_sample();
-    } else {
-      L = radiance(scene, P, ray, sampler);
-    }
+    FilmSample film;
+    const Vec3<T> L = camera_sample(scene, P, frame, x, y, s, film, record);
     const glm::dvec3 v(value(L));
     if (!all_finite(v)) {
       ++e.nonfinite;
@@ -90,6 +107,61 @@ PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x
   e.variance = n > 1 ? glm::max(sum_sq - sum * e.mean, 0.0) / (double(n - 1) * n) : glm::dvec3(0.0);
   for (auto& t : e.tangent) t /= double(n);
   return e;
+}
+
+// The splatting film's estimates of `tile`'s pixels (row-major), from the samples of every pixel
+// whose filter reaches them (splat.h), summed in the sampled pixels' raster order: values, their
+// derivatives (a dual T), and the variance of the weighted mean (Σ w² (L - mean)² / W²). A
+// non-finite sample is dropped, as in pixel_estimate; a pixel no sample reaches is 0.
+template <class T, class G = T>
+std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const ParamView<T>& P, const Tile& tile) {
+  constexpr int N = PixelEstimate<T>::N;
+  const int tw = tile.x1 - tile.x0, th = tile.y1 - tile.y0;
+  struct Sums {
+    glm::dvec3 value{0.0}, value_sq{0.0}, value_w2{0.0};  // Σ w L, Σ w² L², Σ w² L
+    double weight = 0.0, weight_sq = 0.0;               // Σ w, Σ w²
+  };
+  std::vector<Sums> sums(size_t(tw) * size_t(th));
+  std::vector<PixelEstimate<T>> out(sums.size());
+  const CameraFrame<G> frame = camera_frame(scene.camera(), geometry_view<G>(P));
+  const Tile sources = splat_sources(scene, tile);
+  for (int qy = sources.y0; qy < sources.y1; ++qy)
+    for (int qx = sources.x0; qx < sources.x1; ++qx)
+      for (int s = 0; s < scene.render.spp; ++s) {
+        FilmSample film;
+        const Vec3<T> L = camera_sample(scene, P, frame, qx, qy, s, film, nullptr);
+        const glm::dvec3 v(value(L));
+        const bool finite = all_finite(v);
+        for_each_splat_pixel(scene.render.filter, film.x, film.y, tile, [&](int px, int py, double w) {
+          const size_t k = size_t(py - tile.y0) * size_t(tw) + size_t(px - tile.x0);
+          PixelEstimate<T>& e = out[k];
+          Sums& a = sums[k];
+          a.weight += w;  // a dropped sample's weight counts: its pixel's share of the film
+          a.weight_sq += w * w;
+          if (!finite) {
+            if (qx == px && qy == py) ++e.nonfinite;
+            return;
+          }
+          a.value += w * v;
+          a.value_sq += w * w * v * v;
+          a.value_w2 += w * w * v;
+          if constexpr (N > 0)
+            for (int t = 0; t < N; ++t) {
+              const glm::dvec3 d(ad::tangent(L.x, t), ad::tangent(L.y, t), ad::tangent(L.z, t));
+              if (all_finite(d)) e.tangent[t] += w * d;
+              else if (qx == px && qy == py) ++e.nonfinite;
+            }
+        });
+      }
+  for (size_t k = 0; k < out.size(); ++k) {
+    const Sums& a = sums[k];
+    if (!(a.weight > 0.0)) continue;
+    PixelEstimate<T>& e = out[k];
+    e.mean = a.value / a.weight;
+    e.variance = glm::max(a.value_sq - 2.0 * e.mean * a.value_w2 + e.mean * e.mean * a.weight_sq, 0.0) / (a.weight * a.weight);
+    for (auto& t : e.tangent) t /= a.weight;
+  }
+  return out;
 }
 
 }  // namespace dray

@@ -63,6 +63,34 @@ int render_chunk_pixel(const Scene& scene, const Chunk& c, const RenderOutputs& 
                     : store(pixel_estimate<T, float>(scene, P, x, y), out, values, c.first, c.count, px);
 }
 
+// The splatting film's tile (renderer/integrators/splat.h): a chunk's estimates of its pixels,
+// written as render_chunk_pixel writes one.
+template <class T>
+long splat_chunk_tile(const Scene& scene, const Chunk& c, const RenderOutputs& out, bool values, const Tile& t, Image& image) {
+  const ParamView<T> P = std::is_same_v<T, float> ? ParamView<T>(scene.params) : ParamView<T>(scene.params, c.seeds);
+  const std::vector<PixelEstimate<T>> estimates = c.geometry ? splat_estimates<T, T>(scene, P, t) : splat_estimates<T, float>(scene, P, t);
+  long dropped = 0;
+  size_t k = 0;
+  for (int y = t.y0; y < t.y1; ++y)
+    for (int x = t.x0; x < t.x1; ++x) dropped += store(estimates[k++], out, values, c.first, c.count, image.pixel(x, y));
+  return dropped;
+}
+
+long splat_tile(const Scene& scene, const std::vector<Chunk>& chunks, const RenderOutputs& outputs, const Tile& t, Image& image) {
+  if (chunks.empty()) {
+    const Chunk values{0, 0, Seeds(0, {}), false};
+    return splat_chunk_tile<float>(scene, values, outputs, true, t, image);
+  }
+  long dropped = 0;
+  for (size_t k = 0; k < chunks.size(); ++k) {  // the first pass also gives the values
+    const Chunk& c = chunks[k];
+    if (c.count == 1) dropped += splat_chunk_tile<ad::Dual<1>>(scene, c, outputs, k == 0, t, image);
+    else if (c.count <= 4) dropped += splat_chunk_tile<ad::Dual<4>>(scene, c, outputs, k == 0, t, image);
+    else dropped += splat_chunk_tile<ad::Dual<8>>(scene, c, outputs, k == 0, t, image);
+  }
+  return dropped;
+}
+
 }  // namespace
 
 long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
@@ -83,11 +111,16 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
     inject_fault(ids[i]);
     const Tile& t = tiles[ids[i]];
     long dropped = 0;
+    if (scene.render.splat) {
+      if (g_render_cancel.load(std::memory_order_relaxed)) throw RenderCancelled();
+      dropped += splat_tile(scene, chunks, outputs, t, image);
+    }
     for (int y = t.y0; y < t.y1; ++y) {
       if (g_render_cancel.load(std::memory_order_relaxed)) throw RenderCancelled();
       for (int x = t.x0; x < t.x1; ++x) {
         float* px = image.pixel(x, y);
         if (outputs.aovs) aov_pixel(scene, x, y, px + outputs.aov_channel());
+        if (scene.render.splat) continue;
         if (chunks.empty()) {
           dropped += store(pixel_estimate(scene, P, x, y), outputs, true, 0, 0, px);
           continue;

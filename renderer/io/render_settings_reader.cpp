@@ -52,7 +52,7 @@ PixelFilter filter(const JsonReader& rd, const json& j, const std::string& p) {
 
 RenderSettings read_render_settings(const JsonReader& rd, const json& j, const Camera& camera) {
   const std::string p = "/render";
-  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "boundary_ratio", "indirect_samples", "filter", "crop", "integrator", "majorant_cells", "hide_emitters", "aovs", "pixel_format", "sample_border"});
+  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "boundary_ratio", "indirect_samples", "filter", "crop", "integrator", "majorant_cells", "hide_emitters", "aovs", "pixel_format", "sample_border", "splat"});
   RenderSettings r;
   if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
   // -1: unlimited (Mitsuba's), that is 1024 bounces, Russian roulette ending paths long before.
@@ -75,6 +75,8 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
   if (j.contains("majorant_cells")) r.majorant_cells = int(rd.integer(j["majorant_cells"], p + "/majorant_cells", 1, 64));
   if (j.contains("hide_emitters")) r.hide_emitters = rd.boolean(j["hide_emitters"], p + "/hide_emitters");
   if (j.contains("sample_border")) r.sample_border = rd.boolean(j["sample_border"], p + "/sample_border");
+  // The box filter's splat is its pixel's own mean: the same image, drawn the one way.
+  if (j.contains("splat")) r.splat = rd.boolean(j["splat"], p + "/splat") && r.filter.kind != PixelFilter::Kind::box;
   if (j.contains("integrator")) {
     const std::string t = rd.string(j["integrator"], p + "/integrator");
     if (t != "path" && t != "volpath" && t != "ptracer")

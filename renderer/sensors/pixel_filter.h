@@ -5,8 +5,8 @@
 //
 // dray draws them by filter importance sampling (pbrt-v4, Sec. 8.8): a pixel's samples are placed
 // at its centre plus an offset drawn with density f / ∫f, so that the plain mean of the pixel's
-// samples estimates ∫ f(x - c) L(x) dx / ∫ f. A pixel stays a function of its own samples only
-// (DESIGN.md invariant 3), unlike splatting. The boundary term, whose samples are points on edges
+// samples estimates ∫ f(x - c) L(x) dx / ∫ f, a pixel a function of its own samples only; or, with
+// render.splat, by Mitsuba's splatting film (renderer/integrators/splat.h). The boundary term, whose samples are points on edges
 // rather than pixel samples, is spread over the pixels whose footprint holds the point, each with
 // weight f(x - c) / ∫ f per axis (for_each_footprint_pixel).
 //

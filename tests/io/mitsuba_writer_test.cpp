@@ -138,10 +138,11 @@ TEST_CASE("media through JSON and back to XML: the sensor's, a shape's interior,
 }
 
 TEST_CASE("a native JSON scene written as XML renders bitwise as itself; clip planes warned", "[mitsuba]") {
+  // Its film splats, as Mitsuba's hdrfilm (which the XML's reader gives) does.
   TempDir t("dray-mitsuba-writer-json-");
   json doc = json::parse(R"({
     "camera": {"origin": [0, 1.6, 6], "target": [0, 0.8, 0], "fov_y": 40, "width": 32, "height": 24, "near_clip": 0.01, "far_clip": 10000},
-    "render": {"spp": 4, "max_depth": 3, "filter": {"type": "gaussian", "stddev": 0.4}},
+    "render": {"spp": 4, "max_depth": 3, "filter": {"type": "gaussian", "stddev": 0.4}, "splat": true},
     "materials": {"floor": {"type": "diffuse", "albedo": [0.7, 0.7, 0.7]}, "steel": {"type": "mirror", "tint": [0.9, 0.8, 0.7]},
                   "lamp": {"type": "diffuse", "albedo": [0, 0, 0], "emission": [8, 7, 6]}},
     "shapes": [{"name": "floor", "type": "quad", "corner": [-6.3, 0.1, -6.7], "edge_u": [0, 0, 12.9], "edge_v": [12.1, 0.2, 0], "material": "floor"},

@@ -103,12 +103,12 @@ constexpr double kEdge = 16.3, kDepth = 3.0;
 const double kHalfH = std::tan(20.0 * M_PI / 180.0), kHalfW = kHalfH * kW / kH;
 const double kPixelsPerUnit = kW / (2.0 * kDepth * kHalfW);  // film motion of the edge per unit of x
 
-Scene step_scene(const json& filter, int spp, double edge = kEdge, bool sample_border = false) {
+Scene step_scene(const json& filter, int spp, double edge = kEdge, bool sample_border = false, bool splat = false) {
   const double a = (edge / (kW / 2.0) - 1.0) * kDepth * kHalfW;  // the edge's world x
   return load_scene(json{{"camera", {{"origin", {0, 0, 0}}, {"target", {0, 0, -1}}, {"up", {0, 1, 0}}, {"fov_y", 40},
                                      {"width", kW}, {"height", kH}}},
                          {"render", {{"spp", spp}, {"max_depth", 1}, {"boundary_samples", 40000}, {"filter", filter},
-                                     {"sample_border", sample_border}}},
+                                     {"sample_border", sample_border}, {"splat", splat}}},
                          {"materials", {{"lamp", {{"type", "diffuse"}, {"reflectance", {0, 0, 0}}, {"emission", {1, 1, 1}}}}}},
                          {"shapes", {{{"name", "s"}, {"type", "quad"}, {"corner", {-40, -40, -kDepth}},
                                       {"edge_u", {40 + a, 0, 0}}, {"edge_v", {0, 80, 0}}, {"material", "lamp"}}}}},
@@ -128,10 +128,10 @@ double column_mean(const Image& im, int c, int x) {
 // sample_border: Mitsuba's hdrfilm); moving the edge by dx changes it by f(edge - c) / mass · dx,
 // the boundary term spread over the footprint (every row's vertical footprint lies on the edge,
 // whose radiance step is 1).
-void check_step(const json& spec, double edge, bool sample_border) {
-  Scene scene = step_scene(spec, 256, edge, sample_border);
+void check_step(const json& spec, double edge, bool sample_border, bool splat = false) {
+  Scene scene = step_scene(spec, 256, edge, sample_border, splat);
   const PixelFilter& f = scene.render.filter;
-  INFO("filter " << spec.dump() << ", edge " << edge << ", sample_border " << sample_border);
+  INFO("filter " << spec.dump() << ", edge " << edge << ", sample_border " << sample_border << ", splat " << splat);
   RenderOutputs out;
   out.wrt = {resolve_scalars(scene.params, {"shapes.s.corner[0]"}).at(0).slot};
   const Image im = render_local(scene, 2, out);
@@ -142,7 +142,8 @@ void check_step(const json& spec, double edge, bool sample_border) {
     const double mass = f.cdf(hi) - f.cdf(lo), value = (f.cdf(std::min(edge - c, hi)) - f.cdf(lo)) / mass;
     const double slope = f.eval(edge - c) / mass * kPixelsPerUnit;
     // The mean of kH · spp Bernoulli samples (the box and the others alike: each sample is
-    // either side of the edge), within 5 standard errors.
+    // either side of the edge), within 5 standard errors (the splatting film's weighted mean of
+    // its neighbourhood's samples varies less).
     const double se = std::sqrt(value * (1 - value) / (kH * scene.render.spp));
     INFO("column " << x << ": value " << column_mean(im, 0, x) << " expected " << value << " (se " << se << "); slope "
                    << column_mean(im, out.derivative_channel(0), x) << " expected " << slope);
@@ -208,4 +209,13 @@ TEST_CASE("pixel filters in the scene file: names, parameters and errors", "[fil
   CHECK(error({{"type", "tent"}, {"radius", 0.1}}) == "f.json: /render/filter/radius: must be in [0.5, 16], got 0.1");
   CHECK(error({{"type", "box"}, {"radius", 1}}) == "f.json: /render/filter: the box filter takes no parameters (its radius is 0.5)");
   CHECK(error({{"radius", 1}}).find("/render/filter") != std::string::npos);
+}
+
+TEST_CASE("the splatting film: a filtered step edge against the closed form, cut at the film's edge or past it", "[filter]") {
+  // Mitsuba's hdrfilm: samples uniform in their pixels, spread over the pixels their filter
+  // reaches, each pixel divided by the weights it received; without sample_border no sample lies
+  // outside the film, so a border pixel's filter is cut there, as the closed form's mass is.
+  for (const json& spec : kFilterSpecs)
+    for (double edge : {1.3, kEdge, kW - 1.3})
+      for (bool border : {false, true}) check_step(spec, edge, border, true);
 }

@@ -19,6 +19,7 @@ json Converter::run(const std::string& path) {
                     ")");
   if (camera_.is_null()) throw LoadError(path + ": the scene has no <sensor>");
   if (!filter_seen_) render_["filter"] = "gaussian";  // Mitsuba's default
+  render_["splat"] = true;                              // hdrfilm splats its samples
   json doc = {{"camera", camera_}, {"render", render_}, {"shapes", shapes_}};
   if (!materials_.empty()) doc["materials"] = materials_;
   if (!textures_.empty()) doc["textures"] = textures_;
