@@ -25,9 +25,13 @@ TEST_CASE("static interleaved distribution covers every tile exactly once", "[mp
 }
 
 TEST_CASE("the assembled image and its derivatives are bitwise the single-process ones", "[mpi][tiles]") {
-  // A mesh, spheres, quads, every light type: small and quick.
-  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
-                           {"camera.width=70", "camera.height=45", "render.spp=3"});
+  // A mesh, spheres, quads, every light type: small and quick; with the box filter, and with the
+  // splatting film (Mitsuba's), whose tiles render their neighbours' samples again.
+  const bool splat = GENERATE(false, true);
+  std::vector<std::string> sets = {"camera.width=70", "camera.height=45", "render.spp=3"};
+  if (splat) sets.insert(sets.end(), {"render.filter=\"gaussian\"", "render.splat=true"});
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json", sets);
+  REQUIRE(scene.render.splat == splat);
   // Reference: this process alone, one thread, every tile.
   std::vector<Tile> tiles = make_tiles(70, 45, 8);
   std::vector<int> all(tiles.size());
@@ -54,7 +58,7 @@ TEST_CASE("the assembled image and its derivatives are bitwise the single-proces
         job.outputs = outputs;
         Image img_d = mpi::render_image(*g_ctx, scene, job);
         bool same = !g_ctx->is_root() || (img.data == reference.data && img_d.data == reference_d.data);
-        INFO("ranks " << g_ctx->size() << ", threads " << threads << ", tile " << tile << ", "
+        INFO("ranks " << g_ctx->size() << ", threads " << threads << ", tile " << tile << ", splat " << splat << ", "
                       << (dist == mpi::Distribution::dynamic ? "dynamic" : "static"));
         REQUIRE(mpi::all_ranks(*g_ctx, same));
       }
