@@ -72,8 +72,9 @@ class SceneParameters(MutableMapping):
         return list(self._scene._mitsuba_keys())
 
     def _camera_target(self, name):
-        target = dict(self._scene._mitsuba_keys()).get(name, name)
-        return target if target in _CAMERA_VALUES and target in dict(self._scene._mitsuba_keys()).values() else None
+        keys = dict(self._scene._mitsuba_keys())
+        target = keys.get(name, name)
+        return target if target in _CAMERA_VALUES and target in keys.values() else None
 
     def _camera_value(self, target):
         """The sensor's to_world (4×4, as look_at builds it from camera.origin, target and up) or
