@@ -3,7 +3,7 @@
 #include "mpi/collectives.h"
 #include "mpi/errors.h"
 #include "mpi/tiles.h"
-#include "renderer/io/json_reader.h"
+#include "renderer/core/load_error.h"
 #include "renderer/integrators/boundary.h"
 
 namespace dray::mpi {

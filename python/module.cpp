@@ -195,7 +195,7 @@ py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<ui
     });
   }
   ctrl_c.raise_if_interrupted();
-  Image film = develop(image, job.outputs, scene);  // the pixel format's channels, the AOVs'
+  Image film = develop(image, job.outputs, scene.render.pixel_format, scene.render.aovs);  // the pixel format's channels, the AOVs'
   return owned_array(std::move(film.data), {film.height, film.width, film.channels});
 }
 
@@ -297,7 +297,7 @@ PYBIND11_MODULE(_dray, m) {
                              },
                              "The sensors' names, in order (sensor=I or NAME of render, render_forward, backward).")
       .def_property_readonly("channels",
-                             &film_channel_names,
+                             [](const Scene& s) { return film_channel_names(s.render.pixel_format, s.render.aovs); },
                              "The channels of render()'s image: the colour as render.pixel_format keeps it (R, G, B by "
                              "default), then the AOVs' (render.aovs, Mitsuba's aov).")
       .def_property_readonly("spp", [](const Scene& s) { return s.render.spp; })

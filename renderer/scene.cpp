@@ -5,7 +5,7 @@
 #include "renderer/shapes/mesh_normals.h"
 #include "renderer/integrators/silhouette.h"
 
-#include "renderer/shapes/transform.h"
+#include "renderer/core/transform.h"
 
 #include <algorithm>
 #include <cmath>

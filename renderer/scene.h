@@ -14,10 +14,10 @@
 #include "renderer/emitters/light.h"
 #include "renderer/core/param_table.h"
 #include "renderer/media/medium.h"
-#include "renderer/integrators/aov.h"
+#include "renderer/sensors/film.h"
 #include "renderer/sensors/camera.h"
 #include "renderer/shapes/sdf_grid.h"
-#include "renderer/shapes/transform.h"
+#include "renderer/core/transform.h"
 #include "renderer/sensors/pixel_filter.h"
 #include "renderer/textures/texture.h"
 

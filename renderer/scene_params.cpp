@@ -5,7 +5,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "renderer/io/json_reader.h"
+#include "renderer/core/load_error.h"
 
 namespace dray {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "renderer/integrators/silhouette.h"
-#include "renderer/io/json_reader.h"
+#include "renderer/core/load_error.h"
 #include "renderer/io/medium_reader.h"
 #include "renderer/shapes/mesh_normals.h"
 

@@ -3,7 +3,7 @@
 #include <regex>
 #include <vector>
 
-#include "renderer/io/json_reader.h"
+#include "renderer/core/load_error.h"
 
 namespace fs = std::filesystem;
 

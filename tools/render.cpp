@@ -112,7 +112,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   job.outputs.variance = !args.variance.empty();
   for (const ScalarParam& p : wrt) job.outputs.wrt.push_back(p.slot);
   job.outputs = with_aovs(job.outputs, scene);
-  const bool film_rgb = film_channel_names(scene) == std::vector<std::string>{"R", "G", "B"};
+  const bool film_rgb = film_channel_names(scene.render.pixel_format, scene.render.aovs) == std::vector<std::string>{"R", "G", "B"};
   if (!film_rgb && fs::path(out).extension() != ".exr" && ctx.is_root())
     std::fprintf(stderr, "dray: warning: the film's channels (render.pixel_format, render.aovs) are written to EXR outputs only; "
                  "%s holds the RGB image\n", out.c_str());
@@ -131,7 +131,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   st = mpi::agree_on(ctx, [&] {
     if (!ctx.is_root()) return;
     // An EXR holds the film's channels (the pixel format's colour and alpha, the AOVs), named.
-    Image rgb = film_rgb || fs::path(out).extension() != ".exr" ? channels_of(image, 0, 3) : develop(image, job.outputs, scene);
+    Image rgb = film_rgb || fs::path(out).extension() != ".exr" ? channels_of(image, 0, 3) : develop(image, job.outputs, scene.render.pixel_format, scene.render.aovs);
     write_image(args.exposure != 0 ? scaled(std::move(rgb), std::exp2(float(args.exposure))) : rgb, out);
     if (job.outputs.variance) write_image(channels_of(image, 3, 3), args.variance);
     for (size_t k = 0; k < wrt.size(); ++k) {

@@ -16,7 +16,7 @@
 
 #include "renderer/accel/bvh.h"
 #include "renderer/shapes/sdf_grid.h"
-#include "renderer/shapes/transform.h"
+#include "renderer/core/transform.h"
 
 namespace dray {
 

@@ -4,7 +4,7 @@
 // `specular_reflectance`. dray's `mirror` is this with no index.
 #include "renderer/bsdfs/bsdf_props.h"
 #include "renderer/bsdfs/fresnel.h"
-#include "renderer/bsdfs/frame.h"
+#include "renderer/core/frame.h"
 #include "renderer/textures/texture.h"
 
 namespace dray {

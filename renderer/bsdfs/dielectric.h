@@ -4,7 +4,7 @@
 // crossing into a denser medium is scaled by (n_i / n_t)², as in Mitsuba's radiance transport.
 #include "renderer/bsdfs/bsdf_props.h"
 #include "renderer/bsdfs/fresnel.h"
-#include "renderer/bsdfs/frame.h"
+#include "renderer/core/frame.h"
 #include "renderer/textures/texture.h"
 
 namespace dray {

@@ -1,7 +1,7 @@
 #pragma once
 // Mitsuba 3's `diffuse`: Lambertian reflection, f = reflectance / π.
 #include "renderer/bsdfs/bsdf_props.h"
-#include "renderer/bsdfs/frame.h"
+#include "renderer/core/frame.h"
 #include "renderer/textures/texture.h"
 
 namespace dray {

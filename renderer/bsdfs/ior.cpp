@@ -23,7 +23,7 @@ const std::vector<std::pair<std::string, float>>& dielectrics() {
 
 // Conductors: every material Mitsuba 3 names (src/bsdfs/conductor.cpp), as its RGB variants
 // compute them (include/mitsuba/render/ior.h, ior_from_file): the eta and k spectra of its
-// data/ior/NAME.{eta,k}.spd through spectrum_list_to_srgb without D65 (renderer/io/spectrum_rgb.h).
+// data/ior/NAME.{eta,k}.spd through spectrum_list_to_srgb without D65 (renderer/core/spectrum_rgb.h).
 // Computed once from those files (the same as mitsuba-renderer/mitsuba data/ior) and kept here.
 const std::vector<std::pair<std::string, ConductorIor>>& conductors() {
   static const std::vector<std::pair<std::string, ConductorIor>> table = {

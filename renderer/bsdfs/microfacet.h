@@ -8,7 +8,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "renderer/bsdfs/frame.h"
+#include "renderer/core/frame.h"
 
 namespace dray {
 

@@ -5,7 +5,7 @@
 // Mitsuba's `path`, shadow rays do not pass it.
 #include "renderer/bsdfs/bsdf_props.h"
 #include "renderer/bsdfs/fresnel.h"
-#include "renderer/bsdfs/frame.h"
+#include "renderer/core/frame.h"
 #include "renderer/textures/texture.h"
 
 namespace dray {

@@ -6,11 +6,11 @@
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
 
-#include "renderer/bsdfs/frame.h"
+#include "renderer/core/frame.h"
 #include "renderer/core/vec.h"
 #include "renderer/emitters/envmap.h"
 #include "renderer/emitters/sunsky_tables.h"
-#include "renderer/io/spectrum_rgb.h"
+#include "renderer/core/spectrum_rgb.h"
 
 namespace dray {
 

@@ -28,7 +28,7 @@
 #include "renderer/integrators/render.h"
 #include "renderer/integrators/shading_frame.h"
 #include "renderer/integrators/surface.h"
-#include "renderer/shapes/transform.h"
+#include "renderer/core/transform.h"
 
 namespace dray {
 

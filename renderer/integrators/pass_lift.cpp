@@ -5,7 +5,7 @@
 #include "ad/var.h"
 #include "renderer/sensors/camera.h"
 #include "renderer/integrators/surface.h"
-#include "renderer/shapes/transform.h"
+#include "renderer/core/transform.h"
 
 namespace dray {
 

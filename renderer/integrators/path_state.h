@@ -4,7 +4,7 @@
 #include <glm/vec3.hpp>
 
 #include "renderer/accel/bvh.h"
-#include "renderer/bsdfs/frame.h"
+#include "renderer/core/frame.h"
 #include "renderer/core/ray.h"
 #include "renderer/integrators/light_sample.h"
 

@@ -2,7 +2,7 @@
 // A BVH primitive in the kernel's scalar type (surface.h lifts it from the parameter table), and
 // a point on a surface.
 #include "renderer/scene.h"
-#include "renderer/shapes/transform.h"
+#include "renderer/core/transform.h"
 
 namespace dray {
 

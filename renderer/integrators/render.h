@@ -7,9 +7,10 @@
 #include <span>
 #include <vector>
 
-#include "renderer/image/image.h"
-#include "renderer/scene.h"
 #include "renderer/core/tile.h"
+#include "renderer/image/image.h"
+#include "renderer/integrators/aov.h"
+#include "renderer/scene.h"
 
 namespace dray {
 
@@ -23,19 +24,6 @@ std::vector<Tile> make_tiles(const Tile& window, int size);
 // values do not depend on the tile size.
 int fit_tile_size(const Tile& window, int max_size, int workers);
 
-// What a render produces per pixel, in this channel order: the mean (RGB), optionally the
-// variance of the mean (RGB), then for each differentiated scalar its derivative (RGB), then
-// the film's extra channels, when `aovs`: alpha when the pixel format has it, then the scene's
-// AOVs (extra_channel_names).
-struct RenderOutputs {
-  bool variance = false;
-  std::vector<Slot> wrt;  // scalar parameter slots, one derivative image each
-  int aovs = 0;           // the extra channels: 0, or extra_channel_names(scene).size()
-
-  int channels() const { return 3 + (variance ? 3 : 0) + 3 * int(wrt.size()) + aovs; }
-  int derivative_channel(size_t k) const { return 3 + (variance ? 3 : 0) + 3 * int(k); }
-  int aov_channel() const { return derivative_channel(wrt.size()); }
-};
 // The outputs that also hold the film's extra channels (alpha, AOVs).
 inline RenderOutputs with_aovs(RenderOutputs o, const Scene& scene) {
   o.aovs = int(extra_channel_names(scene).size());

@@ -10,7 +10,7 @@
 #include "renderer/sensors/camera.h"
 #include "renderer/accel/intersect.h"
 #include "renderer/scene.h"
-#include "renderer/shapes/transform.h"
+#include "renderer/core/transform.h"
 #include "renderer/integrators/surface_voxel.h"
 
 namespace dray {

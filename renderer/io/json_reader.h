@@ -15,12 +15,9 @@
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 
-namespace dray {
+#include "renderer/core/load_error.h"
 
-// Bad input: the message is for people (DESIGN.md invariant 7); the command line exits 2.
-struct LoadError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace dray {
 
 using nlohmann::json;
 
@@ -48,12 +45,6 @@ inline json read_json_file(const std::string& path) {
     }
     throw LoadError(path + ": " + shown);
   }
-}
-
-inline std::string fmt_number(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
 }
 
 // Reads and validates JSON values; every error says which file and which JSON path.

@@ -11,7 +11,7 @@
 #include <tiny_obj_loader.h>
 
 #include "renderer/core/atomic_file.h"
-#include "renderer/io/json_reader.h"
+#include "renderer/core/load_error.h"
 
 namespace dray {
 

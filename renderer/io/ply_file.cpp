@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "renderer/image/image.h"
-#include "renderer/io/json_reader.h"
+#include "renderer/core/load_error.h"
 
 namespace dray {
 

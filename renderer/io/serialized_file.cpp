@@ -10,7 +10,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "renderer/io/json_reader.h"
+#include "renderer/core/load_error.h"
 
 namespace dray {
 

@@ -7,7 +7,7 @@
 #include <iterator>
 
 #include "renderer/core/atomic_file.h"
-#include "renderer/io/json_reader.h"
+#include "renderer/core/load_error.h"
 
 namespace dray {
 

@@ -8,7 +8,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "renderer/bsdfs/frame.h"
+#include "renderer/core/frame.h"
 #include "renderer/core/param_table.h"
 
 namespace dray {

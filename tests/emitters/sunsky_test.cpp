@@ -16,7 +16,7 @@
 #include "renderer/integrators/render.h"
 #include "renderer/io/mitsuba/xml_writer.h"
 #include "renderer/io/scene_loader.h"
-#include "renderer/io/spectrum_rgb.h"
+#include "renderer/core/spectrum_rgb.h"
 #include "tests/chi2.h"
 #include "tests/emitters/sunsky_references.h"
 

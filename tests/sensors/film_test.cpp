@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/sensors/film.h"
 #include "tests/temp_dir.h"
@@ -32,8 +33,10 @@ Image film_of(const Scene& s, Image* raw = nullptr) {
   const RenderOutputs o = with_aovs({}, s);
   const Image image = render_local(s, 2, o);
   if (raw) *raw = image;
-  return develop(image, o, s);
+  return develop(image, o, s.render.pixel_format, s.render.aovs);
 }
+
+std::vector<std::string> film_names(const Scene& s) { return film_channel_names(s.render.pixel_format, s.render.aovs); }
 
 }  // namespace
 
@@ -91,5 +94,5 @@ TEST_CASE("pixel_format in JSON and in Mitsuba's hdrfilm; what is refused", "[fi
     <string name="component_format" value="float16"/></film></sensor><emitter type="constant"/></scene>)");
   std::vector<std::string> warnings;
   CHECK(read_scene_document(xml, {}, warnings)["render"]["pixel_format"] == "rgba");
-  CHECK(film_channel_names(load_scene(xml)) == std::vector<std::string>{"R", "G", "B", "A"});
+  CHECK(film_names(load_scene(xml)) == std::vector<std::string>{"R", "G", "B", "A"});
 }

@@ -11,7 +11,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "renderer/io/spectrum_rgb.h"
+#include "renderer/core/spectrum_rgb.h"
 #include "renderer/io/json_reader.h"
 
 namespace dray::mitsuba {
@@ -233,7 +233,7 @@ nlohmann::json XmlFiles::colour(const pugi::xml_node& n, bool within_emitter) co
     if (v.size() != 3) fail(n, "value must hold 1 or 3 numbers");
     return {v[0], v[1], v[2]};
   }
-  // A spectrum, as Mitsuba 3's RGB variants read it (renderer/io/spectrum_rgb.h).
+  // A spectrum, as Mitsuba 3's RGB variants read it (renderer/core/spectrum_rgb.h).
   const std::string name = attr(n, "name", false);
   const bool unbounded = name == "eta" || name == "k" || name == "int_ior" || name == "ext_ior";
   const bool has_file = bool(n.attribute("filename"));

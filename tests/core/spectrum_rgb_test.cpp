@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "renderer/io/spectrum_rgb.h"
+#include "renderer/core/spectrum_rgb.h"
 
 using namespace dray;
 

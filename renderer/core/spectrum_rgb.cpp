@@ -1,4 +1,4 @@
-#include "renderer/io/spectrum_rgb.h"
+#include "renderer/core/spectrum_rgb.h"
 
 #include <algorithm>
 #include <cmath>
