@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "ad/adam.h"
 #include "mpi/context.h"
 #include "mpi/errors.h"
 #include "mpi/gradient.h"
@@ -331,6 +332,18 @@ PYBIND11_MODULE(_dray, m) {
       throw BadInput(e.what());
     }
   });
+  // The one Adam (ad/adam.h) for dray.ad.Adam: m and v (float64, C-contiguous) advance in place.
+  using Doubles = py::array_t<double, py::array::c_style>;
+  m.def("adam_step", [](const Doubles& gradient, Doubles m, Doubles v, long t, double beta_1, double beta_2, double epsilon,
+                        bool uniform, bool mask_updates) {
+    const size_t n = size_t(gradient.size());
+    if (size_t(m.size()) != n || size_t(v.size()) != n) throw BadInput("adam_step: the gradient and moments differ in size");
+    py::array_t<double> step{py::ssize_t(n)};
+    ad::adam_step({gradient.data(), n}, {m.mutable_data(), n}, {v.mutable_data(), n}, t,
+                  {beta_1, beta_2, epsilon, uniform, mask_updates}, {step.mutable_data(), n});
+    return step;
+  }, py::arg("gradient"), py::arg("m"), py::arg("v"), py::arg("t"), py::arg("beta_1"), py::arg("beta_2"),
+        py::arg("epsilon"), py::arg("uniform"), py::arg("mask_updates"));
   m.def("write_image", [](const std::string& path, const py::array_t<float, py::array::c_style | py::array::forcecast>& a) {
     try {
       write_image(image_of(a, "image"), path);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ad/adam.h"
 #include "renderer/scene_params.h"
 
 namespace dray::cli {
@@ -44,6 +45,33 @@ std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scen
   return out;
 }
 
+namespace {
+
+// The job's scalars cut into Adam's blocks: each uniform large-steps block one block, every
+// other run of scalars (one Adam second moment per scalar) one.
+struct AdamRange {
+  size_t first, count;
+  bool uniform;
+};
+
+std::vector<AdamRange> adam_ranges(const Job& job, size_t scalars) {
+  std::vector<AdamRange> uniform;
+  for (const LargeSteps& l : job.large_steps)
+    if (l.uniform) uniform.push_back({l.first, l.count, true});
+  std::sort(uniform.begin(), uniform.end(), [](const AdamRange& a, const AdamRange& b) { return a.first < b.first; });
+  std::vector<AdamRange> out;
+  size_t at = 0;
+  for (const AdamRange& r : uniform) {
+    if (r.first > at) out.push_back({at, r.first - at, false});
+    out.push_back(r);
+    at = r.first + r.count;
+  }
+  if (scalars > at) out.push_back({at, scalars - at, false});
+  return out;
+}
+
+}  // namespace
+
 std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSystem>& smoothing, State& state,
                                    std::vector<double> g, int it, double& norm2) {
   norm2 = 0;
@@ -64,26 +92,17 @@ std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSy
     put(job.large_steps[b], smoothing[b].solve(gb), g);
   }
   const double schedule = std::pow(job.lr_decay, job.iterations > 1 ? double(it) / (job.iterations - 1) : 0.0);
-  const double bias1 = 1 - std::pow(job.beta1, it + 1), bias2 = 1 - std::pow(job.beta2, it + 1);
-  std::vector<double> second(g.size()), step(g.size(), 0.0);
-  for (size_t k = 0; k < g.size(); ++k) {
-    if (!std::isfinite(g[k])) continue;
-    if (job.optimizer == "adam") {
-      state.m[k] = job.beta1 * state.m[k] + (1 - job.beta1) * g[k];
-      state.v[k] = job.beta2 * state.v[k] + (1 - job.beta2) * g[k] * g[k];
+  std::vector<double> step(g.size(), 0.0);
+  if (job.optimizer == "adam") {
+    for (const AdamRange& r : adam_ranges(job, g.size())) {
+      const ad::AdamSettings settings{job.beta1, job.beta2, job.epsilon, r.uniform};
+      ad::adam_step(std::span<const double>(g).subspan(r.first, r.count), std::span(state.m).subspan(r.first, r.count),
+                    std::span(state.v).subspan(r.first, r.count), it + 1, settings, std::span(step).subspan(r.first, r.count));
     }
-    second[k] = state.v[k];
+  } else {
+    for (size_t k = 0; k < g.size(); ++k) step[k] = std::isfinite(g[k]) ? g[k] : 0.0;
   }
-  for (const LargeSteps& l : job.large_steps) {  // uniform: the block's largest second moment
-    if (!l.uniform) continue;
-    const std::vector<double> v = block(l, second);
-    put(l, std::vector<double>(l.count, *std::max_element(v.begin(), v.end())), second);
-  }
-  for (size_t k = 0; k < g.size(); ++k)
-    if (std::isfinite(g[k]))
-      step[k] = job.optimizer == "adam"
-                    ? schedule * job.scalars[k].lr * (state.m[k] / bias1) / (std::sqrt(second[k] / bias2) + job.epsilon)
-                    : schedule * job.scalars[k].lr * g[k];
+  for (size_t k = 0; k < g.size(); ++k) step[k] *= schedule * job.scalars[k].lr;
   for (size_t b = 0; b < job.large_steps.size(); ++b) put(job.large_steps[b], smoothing[b].solve(block(job.large_steps[b], step)), step);
   std::vector<double> next = state.value;
   for (size_t k = 0; k < next.size(); ++k) {

@@ -13,7 +13,7 @@ namespace dray::cli {
 // order of job.large_steps: a mesh's vertices over its edges, a texture's texels over the grid.
 std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scene);
 
-// Rank 0's step of iteration `it` (from 0) on the gradient g: Adam or SGD, each value clamped
+// Rank 0's step of iteration `it` (from 0) on the gradient g: Adam (ad/adam.h, Python's too) or SGD, each value clamped
 // to its bounds and rounded to float (as the scene stores it). Non-finite gradient entries never
 // reach a parameter. A large-steps block (Nicolet et al. 2021) steps in u = M x: its gradient is
 // M⁻¹ g, Adam's second moment is the block's largest (their uniform Adam, so that the step keeps

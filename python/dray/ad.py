@@ -20,6 +20,8 @@ from collections.abc import MutableMapping
 
 import numpy as np
 
+from . import _dray
+
 
 def _torch():
     try:
@@ -42,7 +44,8 @@ def as_numpy(value, dtype=np.float64):
 
 
 class Adam(MutableMapping):
-    """Adam (Kingma and Ba 2015) as Mitsuba's (drjit.opt.Adam): beta_1 0.9, beta_2 0.999, epsilon
+    """Adam (Kingma and Ba 2015) as Mitsuba's (drjit.opt.Adam; dray's one Adam, ad/adam.h, which
+    ``dray optimize`` steps too): beta_1 0.9, beta_2 0.999, epsilon
     1e-8, the step lr·√(1−β₂ᵗ)/(1−β₁ᵗ)·m/(√v + ε). ``uniform=True``: UniformAdam (Nicolet et al.
     2021), v the largest second moment of each parameter. ``mask_updates=True``: components
     whose gradient is 0 stay, with their moments.
@@ -141,16 +144,11 @@ class Adam(MutableMapping):
         rate = self.lr.get(name, self._default_lr)
         if rate is None:
             raise ValueError("no learning rate for %s (give lr as a number or include it)" % name)
-        keep = ~np.isfinite(g) | ((g == 0) if self.mask_updates else False)
-        g = np.where(keep, 0.0, g)
         self._t[name] += 1
-        t = self._t[name]
-        m = np.where(keep, self._m[name], self.beta_1 * self._m[name] + (1 - self.beta_1) * g)
-        v = np.where(keep, self._v[name], self.beta_2 * self._v[name] + (1 - self.beta_2) * g * g)
-        self._m[name], self._v[name] = m, v
-        scale = rate * np.sqrt(1 - self.beta_2 ** t) / (1 - self.beta_1 ** t)
-        denominator = np.sqrt(v.max() if self.uniform else v) + self.epsilon
-        value = np.where(keep, self._values[name], self._values[name] - scale * m / denominator)
+        step = _dray.adam_step(np.ascontiguousarray(g, dtype=np.float64).reshape(-1), self._m[name].reshape(-1),
+                               self._v[name].reshape(-1), self._t[name], self.beta_1, self.beta_2, self.epsilon,
+                               self.uniform, self.mask_updates)
+        value = self._values[name] - rate * step.reshape(self._values[name].shape)
         if self._params is not None:
             value = np.asarray(self._params.project(name, value), dtype=np.float64)
         self._values[name] = value
