@@ -28,8 +28,28 @@ struct MediumReader {
     return m;
   }
 
+  // A grid volume's values (res.z × res.y × res.x × channels) as the block `name`, on the unit cube
+  // under the volume's to_world (identity without one); returns its index in scene.volumes.
+  int add_grid(GridVolume g, const std::vector<float>& values, const json& volume, const std::string& kp,
+               const std::string& name, Domain domain) {
+    const glm::mat4 to_world = volume.contains("to_world") ? matrix(volume["to_world"], kp + "/to_world") : glm::mat4(1.f);
+    g.to_local = glm::inverse(to_world);
+    g.lo = glm::vec3(INFINITY);
+    g.hi = glm::vec3(-INFINITY);
+    for (int k = 0; k < 8; ++k) {
+      const glm::vec3 c = glm::vec3(to_world * glm::vec4(float(k & 1), float((k >> 1) & 1), float((k >> 2) & 1), 1.f));
+      g.lo = glm::min(g.lo, c);
+      g.hi = glm::max(g.hi, c);
+    }
+    g.data = scene.params.add_block(name, values, {uint32_t(g.res.z), uint32_t(g.res.y), uint32_t(g.res.x), uint32_t(g.channels)},
+                                    domain);
+    scene.volumes.push_back(std::move(g));
+    return int(scene.volumes.size()) - 1;
+  }
+
   // `key` of medium m: a colour (a parameter, in `domain`) or, in a heterogeneous medium, a grid
-  // volume ({"type": "gridvolume", "filename", "to_world"}: a block) or a constant volume.
+  // volume ({"type": "gridvolume", "filename", "to_world"}: a block) or a constant volume (a colour;
+  // given a to_world, Mitsuba's constvolume: a one-voxel block, the medium only inside its box).
   void coefficient(const json& m, const std::string& p, const std::string& prefix, const char* key, bool grids,
                    const glm::vec3& fallback, Domain domain, Slot& slot, int& grid) {
     const std::string kp = p + "/" + key;
@@ -38,9 +58,17 @@ struct MediumReader {
       if (!grids) rd.fail(kp, "a homogeneous medium takes a colour (a grid needs \"type\": \"heterogeneous\")");
       rd.object(*j, kp, {"type", "filename", "to_world", "value"}, {"type"});
       const std::string type = rd.string((*j)["type"], kp + "/type");
-      if (type == "constvolume") {
+      if (type == "constvolume" && !j->contains("to_world")) {  // the value everywhere: a colour
         rd.object(*j, kp, {"type", "value"});
         j = j->contains("value") ? &(*j)["value"] : nullptr;
+      } else if (type == "constvolume") {  // Mitsuba's: the value inside the unit cube under to_world
+        const glm::vec3 v = j->contains("value") ? rd.colour((*j)["value"], kp + "/value") : fallback;
+        for (int c = 0; c < 3; ++c)
+          if (auto why = domain.violation(v[c])) rd.fail(kp + "/value", *why);
+        GridVolume g;
+        g.channels = 3;
+        grid = add_grid(std::move(g), {v.x, v.y, v.z}, *j, kp, prefix + key, domain);
+        return;
       } else if (type == "gridvolume") {
         rd.object(*j, kp, {"type", "filename", "to_world"}, {"filename"});
         GridVolume g;
@@ -55,19 +83,7 @@ struct MediumReader {
         for (size_t i = 0; i < values.size(); ++i)
           if (auto why = domain.violation(values[i]))
             rd.fail(kp + "/filename", file.string() + ": voxel value " + std::to_string(i) + ": " + key + " " + *why);
-        const glm::mat4 to_world = j->contains("to_world") ? matrix((*j)["to_world"], kp + "/to_world") : glm::mat4(1.f);
-        g.to_local = glm::inverse(to_world);
-        g.lo = glm::vec3(INFINITY);
-        g.hi = glm::vec3(-INFINITY);
-        for (int k = 0; k < 8; ++k) {
-          const glm::vec3 c = glm::vec3(to_world * glm::vec4(float(k & 1), float((k >> 1) & 1), float((k >> 2) & 1), 1.f));
-          g.lo = glm::min(g.lo, c);
-          g.hi = glm::max(g.hi, c);
-        }
-        g.data = scene.params.add_block(prefix + key, values,
-                                        {uint32_t(g.res.z), uint32_t(g.res.y), uint32_t(g.res.x), uint32_t(g.channels)}, domain);
-        grid = int(scene.volumes.size());
-        scene.volumes.push_back(std::move(g));
+        grid = add_grid(std::move(g), values, *j, kp, prefix + key, domain);
         return;
       } else {
         rd.fail(kp + "/type", "unknown volume \"" + type + "\" (known: gridvolume, constvolume)");

@@ -172,3 +172,42 @@ TEST_CASE("Mitsuba's sensor in a medium: from the centre of an absorbing sphere 
   CHECK_THROWS_WITH(load_scene(scene(R"(<ref id="fog"/><ref id="fog"/>)")), Catch::Contains("a sensor sits in one medium"));
   CHECK_THROWS_WITH(load_scene(scene(R"(<ref id="clear"/>)")), Catch::Contains("refers to a <bsdf>, expected a <medium>"));
 }
+
+TEST_CASE("Mitsuba's constvolume bounds a heterogeneous medium by its box, the unit cube under its to_world", "[media][io][mitsuba]") {
+  // An orthographic camera looks down −z through a clear cube [−1, 1]³ holding a heterogeneous
+  // medium of σt 1 (no scattering) before a sky of 1. Mitsuba's medium lives in its sigma_t
+  // volume's box: [−0.5, 0.5]³ under the translate, so the film's centre (x, y in ±0.5) sees
+  // e^−1 and its rim (outside the box, inside the cube) 1. Without a to_world the box is [0, 1]³,
+  // as Mitsuba's, and the film's centre sees the sky through its corner only.
+  testing::TempDir t("dray-media-constvolume-");
+  auto scene = [&](const std::string& volume) {
+    return t.write("s.xml", R"(<scene version="3.0.0">
+  <integrator type="volpath"/>
+  <medium id="fog" type="heterogeneous">)" + volume + R"(<rgb name="albedo" value="0"/></medium>
+  <sensor type="orthographic"><transform name="to_world"><scale value="1.5"/><lookat origin="0, 0, 5" target="0, 0, 0" up="0, 1, 0"/></transform>
+    <film type="hdrfilm"><integer name="width" value="12"/><integer name="height" value="12"/><rfilter type="box"/></film>
+    <sampler type="independent"><integer name="sample_count" value="64"/></sampler></sensor>
+  <shape type="cube"><bsdf type="null"/><ref name="interior" id="fog"/></shape>
+  <emitter type="constant"/>
+</scene>)");
+  };
+  // The film spans x, y in [−1.5, 1.5]: 4 pixels a unit. Pixels 4..7 lie in [−0.5, 0.5], pixel 1
+  // at x ≈ −1.1 outside the cube, pixel 2 at x ≈ −0.9 inside the cube but outside the box.
+  const Image boxed = render_local(load_scene(scene(R"(<volume name="sigma_t" type="constvolume"><rgb name="value" value="1"/>
+    <transform name="to_world"><translate x="-0.5" y="-0.5" z="-0.5"/></transform></volume>)")), 2);
+  double centre = 0;
+  for (int y = 4; y < 8; ++y)
+    for (int x = 4; x < 8; ++x) centre += boxed.pixel(x, y)[1] / 16.0;
+  CHECK(centre == Approx(std::exp(-1.0)).margin(0.03));  // 16 × 64 samples of 0 or 1: σ 0.015
+  CHECK(boxed.pixel(2, 6)[1] == Approx(1.f));
+  CHECK(boxed.pixel(1, 6)[1] == Approx(1.f));
+  // A plain sigma_t is a constvolume too (Mitsuba wraps it): its box is [0, 1]³, which the film's
+  // pixels 6..9 see (x, y in [0, 1]), and pixels 4..5 (x in [−0.5, 0)) miss.
+  const Image unit = render_local(load_scene(scene(R"(<rgb name="sigma_t" value="1"/>)")), 2);
+  double inside = 0;
+  for (int y = 2; y < 4; ++y)  // rows count down from +y: rows 2..3 hold y in [0.5, 1]
+    for (int x = 6; x < 10; ++x) inside += unit.pixel(x, y)[1] / 8.0;
+  CHECK(inside == Approx(std::exp(-1.0)).margin(0.04));
+  CHECK(unit.pixel(4, 3)[1] == Approx(1.f));
+  CHECK(unit.pixel(5, 8)[1] == Approx(1.f));
+}

@@ -225,7 +225,8 @@ class Converter {
   // A <medium> (or a <ref> to one): added to /media under its id (renderer/io/mitsuba/media.cpp);
   // its name there.
   std::string medium(const pugi::xml_node& ref_or_medium);
-  json volume(const pugi::xml_node& n);  // a medium's <volume>
+  // A medium's <volume>; `bounded`: its sigma_t, whose box bounds a heterogeneous medium.
+  json volume(const pugi::xml_node& n, bool bounded);
   json phase(const pugi::xml_node& n);   // a medium's <phase>
 
   void emitter(const pugi::xml_node& n);

@@ -21,13 +21,17 @@ std::string Converter::medium(const pugi::xml_node& ref_or_medium) {
       const std::string key = x_.attr(c, "name");
       if (key != "sigma_t" && key != "albedo") x_.fail(c, "a medium's volume is named sigma_t or albedo");
       if (type == "homogeneous") x_.fail(c, "a homogeneous medium takes no volume (use heterogeneous)");
-      put(m, key, c, volume(c));
+      put(m, key, c, volume(c, key == "sigma_t"));
     } else {
       props.set(c, property(c));
     }
   }
   for (const char* key : {"sigma_t", "albedo"})
     if (json v = props.take(key, nullptr); !v.is_null()) m[key] = v;
+  // Mitsuba's heterogeneous medium wraps a plain sigma_t (default 1) in a constvolume, whose box,
+  // the unit cube, bounds the medium.
+  if (type == "heterogeneous" && (!m.contains("sigma_t") || !m["sigma_t"].is_object()))
+    m["sigma_t"] = {{"type", "constvolume"}, {"value", m.value("sigma_t", json(1.0))}, {"to_world", matrix(glm::dmat4(1.0))}};
   if (const double scale = props.number("scale", 1.0); scale != 1.0) m["scale"] = scale;
   if (!props.flag("sample_emitters", true)) m["sample_emitters"] = false;
   if (type == "heterogeneous")
@@ -39,7 +43,7 @@ std::string Converter::medium(const pugi::xml_node& ref_or_medium) {
   return name;
 }
 
-json Converter::volume(const pugi::xml_node& n) {
+json Converter::volume(const pugi::xml_node& n, bool bounded) {
   const std::string type = x_.attr(n, "type");
   Properties props(x_, n);
   glm::dmat4 to_world(1.0);
@@ -61,8 +65,10 @@ json Converter::volume(const pugi::xml_node& n) {
     props.flag("raw", false);  // RGB rendering: no spectral upsampling either way
     if (to_world != glm::dmat4(1.0)) v["to_world"] = matrix(to_world);
   } else if (type == "constvolume") {
-    if (to_world != glm::dmat4(1.0)) x_.fail(n, "a constvolume takes no to_world");
     v["value"] = props.take("value", 1.0);
+    // Mitsuba bounds a heterogeneous medium by its sigma_t volume's box, the unit cube under the
+    // volume's to_world, a constant one's too: the box goes along (an albedo's changes nothing).
+    if (bounded) v["to_world"] = matrix(to_world);
   } else {
     x_.fail(n, "unsupported volume (supported: gridvolume, constvolume)");
   }
