@@ -17,11 +17,11 @@ namespace dray::cli {
 
 CLI::App* add_mitsuba_suite_command(CLI::App& app, MitsubaSuiteArgs& a) {
   CLI::App* cmd = app.add_subcommand(
-      "mitsuba-suite", "Render Mitsuba 3's render-test scenes (DIR/tests/scenes/*/test_NAME_INTEGRATOR.xml, with "
-                       "refs/test_NAME_ref_rgb.exr and _var.exr) at Mitsuba's sample budget and seed 0, and judge each "
+      "mitsuba-suite", "Render Mitsuba 3's render-test scenes (DIR/tests/scenes/*/NAME_INTEGRATOR.xml, with "
+                       "refs/NAME_ref_rgb.exr and _var.exr) at Mitsuba's sample budget and seed 0, and judge each "
                        "by Mitsuba's test; exit 1 if any fails");
   cmd->add_option("DIR", a.dir, "A mitsuba-data checkout (or ../shared/mitsuba-data)")->required();
-  cmd->add_option("--scene", a.scenes, "Only this scene: FOLDER/test_NAME_INTEGRATOR, or a part of it (repeatable)");
+  cmd->add_option("--scene", a.scenes, "Only this scene: FOLDER/NAME_INTEGRATOR, or a part of it (repeatable)");
   cmd->add_option("-o,--output", a.output, "Folder for each scene's image (NAME.exr, NAME.png), Mitsuba's reference (NAME-ref.png) and the error map "
                                        "(NAME-error.png: white where a pixel fails)")
       ->capture_default_str();
@@ -35,36 +35,31 @@ CLI::App* add_mitsuba_suite_command(CLI::App& app, MitsubaSuiteArgs& a) {
 namespace {
 
 struct SuiteScene {
-  std::string id;  // FOLDER/test_NAME_INTEGRATOR
+  std::string id;  // FOLDER/NAME_INTEGRATOR (NAME: test_… in all but infinite_mirrors/scene)
   fs::path xml, ref, var;
   std::string integrator;
 };
 
-// Every test_NAME_INTEGRATOR.xml with both reference files, sorted by id.
+// Every NAME_INTEGRATOR.xml of a scene folder with both reference files, sorted by id: as
+// test_renders.py, the integrator is what follows the name's last '_', and the references are
+// refs/NAME_ref_rgb.exr and its _var.exr (test_spot_direct.xml, infinite_mirrors/scene_path.xml).
 std::vector<SuiteScene> find_scenes(const fs::path& dir) {
   const fs::path root = dir / "tests" / "scenes";
   if (!fs::is_directory(root)) throw LoadError(dir.string() + ": no tests/scenes folder (not a mitsuba-data checkout)");
-  static const std::regex name_re("test_(.+)_([a-z_]+?)\\.xml");
   const std::vector<std::string> integrators = {"path", "direct", "volpath", "volpathmis", "prb", "ptracer"};
   std::vector<SuiteScene> out;
   for (const fs::directory_entry& folder : fs::directory_iterator(root)) {
     if (!folder.is_directory()) continue;
     for (const fs::directory_entry& f : fs::directory_iterator(folder.path())) {
-      const std::string file = f.path().filename().string();
-      std::smatch m;
-      if (!std::regex_match(file, m, name_re)) continue;
-      // NAME may itself contain '_': the integrator is the longest known suffix.
-      std::string name, integrator;
-      for (const std::string& i : integrators)
-        if (file.size() > i.size() + 9 && file.compare(file.size() - 4 - i.size() - 1, i.size() + 1, "_" + i) == 0 &&
-            i.size() > integrator.size()) {
-          integrator = i;
-          name = file.substr(5, file.size() - 4 - i.size() - 1 - 5);
-        }
-      if (integrator.empty()) continue;
+      if (f.path().extension() != ".xml") continue;
+      const std::string stem = f.path().stem().string();
+      const size_t cut = stem.rfind('_');
+      if (cut == std::string::npos || cut == 0) continue;
+      const std::string name = stem.substr(0, cut), integrator = stem.substr(cut + 1);
+      if (std::find(integrators.begin(), integrators.end(), integrator) == integrators.end()) continue;
       const fs::path refs = folder.path() / "refs";
-      SuiteScene s{folder.path().filename().string() + "/" + f.path().stem().string(), f.path(),
-                   refs / ("test_" + name + "_ref_rgb.exr"), refs / ("test_" + name + "_ref_rgb_var.exr"), integrator};
+      SuiteScene s{folder.path().filename().string() + "/" + stem, f.path(), refs / (name + "_ref_rgb.exr"),
+                   refs / (name + "_ref_rgb_var.exr"), integrator};
       if (fs::exists(s.ref) && fs::exists(s.var)) out.push_back(s);
     }
   }
