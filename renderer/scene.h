@@ -33,6 +33,9 @@ struct Material {
   bool emissive = false;       // an area light (decides light sampling): declared emission,
                                // or for OBJ materials a non-zero Ke or Ka
   bool two_sided = false;      // emits from both sides (default: the front side only)
+  // Mitsuba's reflecting BSDFs are one-sided: black seen from the back (its twosided makes them
+  // two-sided). dray's are two-sided unless a material says one_sided (the Mitsuba reader does).
+  bool one_sided = false;
   // Mitsuba's directionalarea: emits along its front normal only, a direction no camera ray or
   // light sample can meet (black to path and direct); light paths (ptracer) leave along it.
   bool directional = false;
@@ -84,6 +87,9 @@ struct Shape {
   uint32_t mesh = 0;      // index into Scene::meshes
   uint32_t grid = 0;      // sdf (Mitsuba's sdfgrid): index into Scene::sdf_grids
   Transform transform;    // meshes
+  // sphere: its local axes in world (the rotation of Mitsuba's to_world, orthonormal), the frame
+  // of its UV (φ about the local z) and of dp/du, dp/dv.
+  glm::mat3 rotation{1.f};
   int light = -1;         // index into Scene::lights when emissive
   // The media inside (against the geometric normal) and outside: indices into Scene::media, or -1
   // (none: vacuum where the other is named; neither: the shape changes no medium).

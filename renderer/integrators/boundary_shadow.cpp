@@ -119,6 +119,7 @@ bool shade_hit(const Scene& scene, const Ray& ray, const Hit& hit, ShadedHit& ou
   const uint32_t flags = bsdf_flags(*out.bsdf);
   if (!has_smooth_lobe(flags)) return false;
   const bool flip = back && !(flags & kLobeTransmission);
+  if (flip && mat.one_sided) return false;  // black from the back: no light reaches the camera
   if (flip) out.n = -out.n;
   const TexCoord<float> coord = scene.textures.empty() ? TexCoord<float>() : surface_texcoord<float>(scene, hit.prim, prim, out.y);
   out.sf.emplace(shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n), flip,

@@ -165,6 +165,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   const Bsdf& bsdf = *front_or_back;
   const uint32_t flags = bsdf_flags(bsdf);
   const bool flip = back && !(flags & kLobeTransmission);
+  if (flip && mat.one_sided) return false;  // a one-sided surface seen from the back: black
   const Vec3<G> n = flip ? -sp.n : sp.n;
   const glm::vec3 n_f = value(n);
   // The BSDF's inputs: parameters and textures at the UV of the point the path sees (moving with

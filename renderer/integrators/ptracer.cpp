@@ -280,6 +280,7 @@ void trace_light_path(Film& film, int thread, Emission e, Sampler& s) {
     const bool back = glm::dot(ng, fray.d) > 0.f;
     const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
     const uint32_t flags = bsdf_flags(bsdf);
+    if (back && mat.one_sided && !(flags & kLobeTransmission)) return;  // black from the back
     const glm::vec3 n = back && !(flags & kLobeTransmission) ? -ng : ng;
     const TexCoord<float> coord = scene.textures.empty() ? TexCoord<float>() : surface_coord(scene, hit.prim, prim, sp.p);
     const Inputs<float> in(P, scene.textures.data(), coord);

@@ -17,12 +17,13 @@ namespace dray {
 template <class T>
 void surface_derivatives(const Scene& scene, uint32_t prim, const PrimT<T>& pt, const Vec3<T>& p, const Vec3<T>& ng,
                          Vec3<T>& dp_du, Vec3<T>& dp_dv) {
-  if (pt.kind == PrimGeom::sphere) {
-    const Vec3<T> w = (p - pt.a) / pt.r;
+  if (pt.kind == PrimGeom::sphere) {  // in the sphere's frame, turned to world
+    const glm::mat3& r = scene.shapes[scene.bvh.prim_ref(prim).shape].rotation;
+    const Vec3<T> w = sphere_local(r, (p - pt.a) / pt.r);
     const T rxy = sqrt(w.x * w.x + w.y * w.y);
-    dp_du = Vec3<T>(-w.y, w.x, T(0.f)) * (pt.r * T(2.f * kPi));
-    dp_dv = value(rxy) > 0.f ? Vec3<T>(w.z * w.x / rxy, w.z * w.y / rxy, -rxy) * (pt.r * T(kPi))
-                             : Vec3<T>(T(1.f), T(0.f), T(0.f));  // a pole
+    dp_du = sphere_world(r, Vec3<T>(-w.y, w.x, T(0.f)) * (pt.r * T(2.f * kPi)));
+    dp_dv = sphere_world(r, value(rxy) > 0.f ? Vec3<T>(w.z * w.x / rxy, w.z * w.y / rxy, -rxy) * (pt.r * T(kPi))
+                                             : Vec3<T>(T(1.f), T(0.f), T(0.f)));  // a pole
     return;
   }
   if (pt.kind == PrimGeom::quad) {

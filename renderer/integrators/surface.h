@@ -147,6 +147,18 @@ Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim,
 // A material point of a primitive: surface coordinates that stay with the surface when its
 // parameters move (a triangle's or quad's a + u b + v c; a sphere's direction from its centre; a
 // voxel's world point at the grid's current placement, taken to object space when it moves).
+// A sphere's direction w (world) in its frame (Shape::rotation R: Rᵀ w), and back (R v).
+template <class T>
+Vec3<T> sphere_local(const glm::mat3& r, const Vec3<T>& w) {
+  auto row = [&](int i) { return w.x * T(r[i][0]) + w.y * T(r[i][1]) + w.z * T(r[i][2]); };
+  return {row(0), row(1), row(2)};
+}
+template <class T>
+Vec3<T> sphere_world(const glm::mat3& r, const Vec3<T>& v) {
+  auto row = [&](int j) { return v.x * T(r[0][j]) + v.y * T(r[1][j]) + v.z * T(r[2][j]); };
+  return {row(0), row(1), row(2)};
+}
+
 struct PrimCoords {
   glm::vec2 uv{0.f};
   glm::vec3 omega{0.f};
@@ -206,9 +218,10 @@ inline glm::vec2 surface_uv(const Scene& scene, uint32_t prim, const PrimT<float
   PrimCoords c;
   if (pf.kind == PrimGeom::voxel || !prim_coords(pf, p, c)) return glm::vec2(0.f);
   if (pf.kind == PrimGeom::sphere) {
-    float u = std::atan2(c.omega.y, c.omega.x) * (0.5f / kPi);
+    const glm::vec3 w = glm::transpose(scene.shapes[scene.bvh.prim_ref(prim).shape].rotation) * c.omega;
+    float u = std::atan2(w.y, w.x) * (0.5f / kPi);
     if (u < 0.f) u += 1.f;
-    return {u, std::acos(std::clamp(c.omega.z, -1.f, 1.f)) / kPi};
+    return {u, std::acos(std::clamp(w.z, -1.f, 1.f)) / kPi};
   }
   const PrimRef ref = scene.bvh.prim_ref(prim);
   if (site) *site = attribute_site(scene, ref, c.uv);
@@ -250,8 +263,8 @@ TexCoord<T> surface_coord(const Scene& scene, uint32_t prim, const PrimT<T>& pt,
     if (fixed(p) && fixed(pt.a) && fixed(pt.b) && fixed(pt.c) && is_constant(pt.r)) return fixed_coord;
     const T inv_2pi(0.5f / kPi), inv_pi(1.f / kPi);
     if (pt.kind == PrimGeom::sphere) {
-      // (atan2(ω.y, ω.x) / 2π, acos(ω.z) / π), to first order about the float value.
-      const Vec3<T> w = (p - pt.a) / pt.r;
+      // (atan2(ω.y, ω.x) / 2π, acos(ω.z) / π) in the sphere's frame, to first order about the float value.
+      const Vec3<T> w = sphere_local(scene.shapes[scene.bvh.prim_ref(prim).shape].rotation, (p - pt.a) / pt.r);
       const glm::vec3 wf = value(w);
       const float rxy2 = wf.x * wf.x + wf.y * wf.y;
       if (!(rxy2 > 0.f)) return fixed_coord;

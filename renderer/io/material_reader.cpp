@@ -141,7 +141,7 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
   if (!m.is_object() || !m.contains("type")) rd_.fail(p + "/type", "required key is missing");
   const std::string type = rd_.string(m["type"], p + "/type");
   const std::string prefix = "materials." + name + ".";
-  const std::vector<std::string> common = {"emission", "two_sided", "directional"};
+  const std::vector<std::string> common = {"emission", "two_sided", "directional", "one_sided"};
   Material mat;
   mat.name = name;
   if (type == "null") {
@@ -192,6 +192,8 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
     if (sided && (bsdf_flags(scene_.bsdfs[b]) & kLobeTransmission))
       rd_.fail(cp + "/type", "twosided wraps reflecting materials only, not a transmitting one");
   if (mask && !sided) mat.back = mat.front;
+  // One-sided (Mitsuba's reflecting BSDFs): black from the back; a twosided inside has two sides.
+  if (m.contains("one_sided")) mat.one_sided = rd_.boolean(m["one_sided"], p + "/one_sided") && !sided;
   // A material that declares emission is a light even at zero, so that an optimization can start
   // a light from dark. Emission leaves the front side only (as Mitsuba's area emitter), both with
   // two_sided.

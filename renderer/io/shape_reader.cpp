@@ -49,8 +49,9 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
   shape.name = name;
   file_flat_ = false;
   if (type == "sphere") {
-    rd.object(s, p, {"name", "type", "center", "radius", "material", "interior", "exterior"}, {"material"});
+    rd.object(s, p, {"name", "type", "center", "radius", "rotation", "material", "interior", "exterior"}, {"material"});
     shape.kind = Shape::Kind::sphere;
+    if (s.contains("rotation")) shape.rotation = read_rotation_matrix(rd, s["rotation"], p + "/rotation");
     // Mitsuba's sphere: the unit sphere at the origin.
     const glm::vec3 center = rd.vec3_or(s, "center", p, glm::vec3(0.f));
     const float radius = s.contains("radius") ? rd.positive(s["radius"], p + "/radius") : 1.f;
@@ -117,7 +118,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     // Smooth shading as in Mitsuba 3: the file's `vn`, else computed; `face_normals: true`
     // shades flat (a disk is flat).
     Mesh& mesh = scene.meshes.back();
-    if (disk || flag(s, p, "face_normals") || file_flat_) mesh.object_normals.clear();
+    if (disk || type == "cube" || flag(s, p, "face_normals") || file_flat_) mesh.object_normals.clear();
     else if (mesh.object_normals.empty()) mesh.object_normals = vertex_normals(mesh.object_positions, mesh.indices);
     // The object-space positions as a parameter block (after the constant matrix); a group's
     // meshes have none (Mitsuba differentiates an instance's transform, not its group's vertices).

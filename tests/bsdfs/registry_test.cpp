@@ -136,5 +136,5 @@ TEST_CASE("registry: an unknown BSDF is refused with every registered name", "[r
   CHECK_THROWS_WITH(scene_with({{"type", "blendbsdf"}, {"weight", 0.5}, {"bsdf", {{{"type", "diffuse"}}}}}),
                     "s.json: /materials/m/bsdf: must be an array of two BSDF objects");
   CHECK_THROWS_WITH(scene_with({{"type", "diffuse"}, {"alpha", 0.5}}),
-                    Catch::Contains("/materials/m/alpha: unknown key (expected one of: type, reflectance, albedo, emission, two_sided, directional)"));
+                    Catch::Contains("/materials/m/alpha: unknown key (expected one of: type, reflectance, albedo, emission, two_sided, directional, one_sided)"));
 }

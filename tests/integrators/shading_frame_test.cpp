@@ -3,6 +3,8 @@
 // their derivatives by texels (forward against central differences and reverse mode).
 #include <catch2/catch.hpp>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 #include <cmath>
 #include <fstream>
 #include <numeric>
@@ -47,18 +49,31 @@ float terminator(float tan2_n, float tan2_w) {
 }  // namespace
 
 TEST_CASE("surface_derivatives: dp/du and dp/dv of each shape's parameterisation", "[shading]") {
-  // A sphere's p(u, v) = c + r (sin θ cos φ, sin θ sin φ, cos θ), φ = 2π u, θ = π v; a mesh
-  // face's p at its texture coordinates; both against central differences.
+  // A sphere's p(u, v) = c + r R (sin θ cos φ, sin θ sin φ, cos θ), φ = 2π u, θ = π v, R its
+  // rotation (Mitsuba's to_world's: here 40° about (1, 2, 2)/3); a mesh face's p at its texture
+  // coordinates; both against central differences.
   const glm::vec3 c(0.3f, -0.2f, 0.5f);
   const float r = 1.7f;
+  const glm::dmat3 R = glm::dmat3(glm::rotate(glm::dmat4(1.0), glm::radians(40.0), glm::dvec3(1, 2, 2) / 3.0));
   auto sphere = [&](double u, double v) {
     const double phi = 2 * M_PI * u, theta = M_PI * v;
-    return glm::dvec3(c) + double(r) * glm::dvec3(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta));
+    return glm::dvec3(c) + double(r) * (R * glm::dvec3(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta)));
   };
-  Scene scene;
-  const PrimT<float> ball{PrimGeom::sphere, Vec3<float>(c), {}, {}, r};
+  json rows = json::array();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) rows.push_back(R[j][i]);
+  const json ball_doc = {{"camera", {{"origin", {0, 0, 5}}, {"target", {0, 0, 0}}}},
+                         {"materials", {{"m", {{"type", "diffuse"}}}}},
+                         {"shapes", {{{"type", "sphere"}, {"center", {c.x, c.y, c.z}}, {"radius", r}, {"rotation", rows}, {"material", "m"}}}},
+                         {"lights", {{{"type", "point"}, {"position", {0, 0, 3}}, {"intensity", 1}}}}};
+  const Scene scene = load_scene(ball_doc, "ball.json");
+  const PrimT<float> ball = lift_prim(scene, ParamView<float>(scene.params), 0);
   for (glm::dvec2 uv : {glm::dvec2(0.1, 0.3), glm::dvec2(0.7, 0.8), glm::dvec2(0.45, 0.55)}) {
     const glm::dvec3 p = sphere(uv.x, uv.y);
+    // The UV read back at p is the one p was made from.
+    const glm::vec2 at = surface_uv(scene, 0, ball, glm::vec3(p));
+    CHECK(at.x == Approx(uv.x).margin(1e-5));
+    CHECK(at.y == Approx(uv.y).margin(1e-5));
     Vec3<float> du, dv;
     surface_derivatives(scene, 0, ball, Vec3<float>(glm::vec3(p)), Vec3<float>(glm::vec3(glm::normalize(p - glm::dvec3(c)))), du, dv);
     const double h = 1e-6;

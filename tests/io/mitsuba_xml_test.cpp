@@ -139,15 +139,15 @@ TEST_CASE("Mitsuba structure: includes, aliases, refs, version-1 names", "[mitsu
   <emitter type="constant"/>
 )"));
   const Scene s = load_scene(xml, {}, false);
-  REQUIRE(s.shapes.size() == 7);  // the sphere and the cube's six faces
+  REQUIRE(s.shapes.size() == 2);  // the sphere and the cube (Mitsuba's cube mesh)
   CHECK(s.materials.size() == 1);
   CHECK(s.params.get(s.params.find("materials.grey.reflectance")->slot) == 0.4f);
-  // The cube's faces face outward: each quad's normal points away from the cube's centre.
-  for (size_t k = 1; k < 7; ++k) {
-    const glm::vec3 corner = s.params.get_vec3(s.shapes[k].a), eu = s.params.get_vec3(s.shapes[k].b),
-                    ev = s.params.get_vec3(s.shapes[k].c);
-    const glm::vec3 centre = corner + 0.5f * (eu + ev), n = glm::cross(eu, ev);
-    CHECK(glm::dot(n, centre - glm::vec3(2, 0, 0)) > 0.f);
+  // The cube's faces face outward: each triangle's normal points away from the cube's centre.
+  const Mesh& cube = s.meshes.at(0);
+  for (size_t f = 0; f < cube.indices.size() / 3; ++f) {
+    const glm::vec3 a = cube.object_positions[cube.indices[3 * f]], b = cube.object_positions[cube.indices[3 * f + 1]],
+                    c = cube.object_positions[cube.indices[3 * f + 2]];  // its to_world baked in
+    CHECK(glm::dot(glm::cross(b - a, c - a), (a + b + c) / 3.f - glm::vec3(2, 0, 0)) > 0.f);
   }
 
   // Materials named by ids never collide with the ones dray names (a shape's inline BSDF, the

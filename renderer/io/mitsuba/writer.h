@@ -55,6 +55,8 @@ class Writer {
   void value(pugi::xml_node parent, const std::string& key, const json& v, const std::string& path);
   void texture(pugi::xml_node parent, const std::string& key, const json& t, const std::string& path, const std::string& id = "");
   void bsdf(pugi::xml_node parent, const json& m, const std::string& path, const std::string& id = "");
+  // Material m as Mitsuba reads it: dray's two-sided reflecting BSDF wrapped in twosided.
+  static json as_mitsuba_sided(const json& m);
   // A shape's transform: matrix first, then scale, rotate_x, _y, _z, translate, as dray applies them.
   void transform(pugi::xml_node parent, const json& t, const std::string& path);
 

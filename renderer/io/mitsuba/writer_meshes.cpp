@@ -58,7 +58,7 @@ void Writer::obj_parts(pugi::xml_node parent, const json& s, const std::string& 
                       std::to_string(part) + " PLY files beside the XML, one per material");
 }
 
-// An OBJ file's own material as the loader made it: diffuse (its Kd), emitting its Ke or Ka.
+// An OBJ file's own material as the loader made it: diffuse (its Kd; two-sided), emitting its Ke or Ka.
 void Writer::obj_material(pugi::xml_node shape, uint32_t material) {
   const Material& m = scene_->materials[material];
   const std::string& name = m.name;
@@ -68,7 +68,9 @@ void Writer::obj_material(pugi::xml_node shape, uint32_t material) {
     const glm::vec3 c = scene_->params.get_vec3(e->slot);
     return num(c.x) + ", " + num(c.y) + ", " + num(c.z);
   };
-  pugi::xml_node b = add(shape, "bsdf");
+  pugi::xml_node sided = add(shape, "bsdf");  // dray's surfaces shade both sides: Mitsuba's twosided
+  attr(sided, "type", "twosided");
+  pugi::xml_node b = add(sided, "bsdf");
   attr(b, "type", "diffuse");
   typed(b, "rgb", "reflectance", colour("reflectance"));
   if (!m.emissive) return;

@@ -159,7 +159,7 @@ void Writer::emitter(pugi::xml_node shape, const std::string& material, const st
     attr(add(shape, "ref"), "id", material_ids_.at(material));
     return;
   }
-  bsdf(shape, m, "/materials/" + material);
+  bsdf(shape, as_mitsuba_sided(m), "/materials/" + material);
   if (!m.contains("emission")) return;
   if (m.contains("two_sided") && m["two_sided"].get<bool>())
     fail("/materials/" + material + "/two_sided", "Mitsuba's area emitters emit from the front only");

@@ -327,7 +327,16 @@ void Converter::shape_objects(const pugi::xml_node& n) {
         std::fabs(glm::dot(c0, c2)) > tol * s || std::fabs(glm::dot(c1, c2)) > tol * s)
       x_.fail(n, "a sphere's to_world must keep it a sphere (rotation, uniform scale, translation)");
     if (flip) x_.fail(n, "flip_normals is not supported on spheres");
-    shapes_.push_back({{"name", name}, {"type", "sphere"}, {"center", vec(apply(to_world, c, 1.0))}, {"radius", r * s}, {"material", material}});
+    json sphere = {{"name", name}, {"type", "sphere"}, {"center", vec(apply(to_world, c, 1.0))}, {"radius", r * s}, {"material", material}};
+    // Its frame (Mitsuba's UV: φ about the local z) when to_world turns it.
+    const glm::dmat3 rotation = glm::dmat3(to_world) / s;
+    if (rotation != glm::dmat3(1.0)) {
+      json rows = json::array();
+      for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col) rows.push_back(rotation[col][row]);
+      sphere["rotation"] = rows;
+    }
+    shapes_.push_back(sphere);
   } else if (type == "sdfgrid") {
     if (emitter_node) x_.fail(emitter_node, "an sdfgrid cannot be an area emitter (as in Mitsuba)");
     const json file = props.take("filename", "");
@@ -342,18 +351,10 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     shapes_.push_back(quad(name, material, to_world, glm::dvec3(0.0), {1, 0, 0}, {0, 1, 0}, flip));
   } else if (type == "cube") {
     if (flip) x_.fail(n, "flip_normals is not supported on cubes");
-    if (!media.empty()) {  // bounding a medium: dray's cube, a closed mesh (Mitsuba's own is one)
-      json s = {{"name", name}, {"type", "cube"}, {"material", material}};
-      if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
-      shapes_.push_back(s);
-    } else {
-      // The six faces of [-1, 1]^3, each facing out: centre o, axes u and v with u x v = o.
-      const glm::dvec3 faces[6][3] = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},  {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
-                                      {{0, 1, 0}, {0, 0, 1}, {1, 0, 0}},  {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}},
-                                      {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},  {{0, 0, -1}, {0, 1, 0}, {1, 0, 0}}};
-      for (int f = 0; f < 6; ++f)
-        shapes_.push_back(quad(name + "_" + std::to_string(f), material, to_world, faces[f][0], faces[f][1], faces[f][2], false));
-    }
+    // dray's cube: Mitsuba's mesh (its corners, sides, UVs and flat normals), closed.
+    json s = {{"name", name}, {"type", "cube"}, {"material", material}};
+    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
+    shapes_.push_back(s);
   } else {
     x_.fail(n, "unsupported shape type (supported: obj, ply, serialized, sphere, rectangle, cube, disk, cylinder, sdfgrid, merge, shapegroup, instance)");
   }

@@ -68,7 +68,7 @@ std::string Writer::run() {
     for (auto it = doc_["materials"].begin(); it != doc_["materials"].end(); ++it) {
       if (inline_materials_.count(it.key())) continue;  // inside its shapes
       const std::string p = "/materials/" + it.key();
-      bsdf(scene, it.value(), p, material_ids_[it.key()] = unique_id(it.key(), "bsdf", p));
+      bsdf(scene, as_mitsuba_sided(it.value()), p, material_ids_[it.key()] = unique_id(it.key(), "bsdf", p));
     }
   if (doc_.contains("media"))
     for (auto it = doc_["media"].begin(); it != doc_["media"].end(); ++it) {
@@ -168,6 +168,45 @@ void Writer::texture(pugi::xml_node parent, const std::string& key, const json& 
   }
 }
 
+namespace {
+
+// Whether a material's BSDF may transmit (Mitsuba's twosided refuses those).
+bool may_transmit(const json& m) {
+  const std::string type = m.value("type", "");
+  if (type == "dielectric" || type == "thindielectric" || type == "roughdielectric" || type == "null") return true;
+  if (type == "principled") return m.contains("spec_trans");
+  if (m.contains("bsdf")) {
+    if (m["bsdf"].is_array()) {
+      for (const json& b : m["bsdf"])
+        if (may_transmit(b)) return true;
+      return false;
+    }
+    return may_transmit(m["bsdf"]);
+  }
+  return false;
+}
+
+bool holds_twosided(const json& m) {
+  return m.value("type", "") == "twosided" || (m.contains("bsdf") && m["bsdf"].is_object() && holds_twosided(m["bsdf"]));
+}
+
+}  // namespace
+
+json Writer::as_mitsuba_sided(const json& m) {
+  // dray's reflecting surfaces shade both sides unless one_sided; Mitsuba's one: twosided says so.
+  if (m.value("one_sided", false) || may_transmit(m) || holds_twosided(m)) return m;
+  json out = m;
+  json* at = &out;  // twosided goes inside a mask (Mitsuba's mask of a twosided leaf)
+  if (at->value("type", "") == "mask") at = &(*at)["bsdf"];
+  json leaf = *at;
+  for (const char* key : {"emission", "two_sided", "directional", "one_sided"}) leaf.erase(key);
+  json wrapped = {{"type", "twosided"}, {"bsdf", leaf}};
+  for (const char* key : {"emission", "two_sided", "directional"})
+    if (at->contains(key)) wrapped[key] = (*at)[key];
+  *at = wrapped;
+  return out;
+}
+
 void Writer::bsdf(pugi::xml_node parent, const json& m, const std::string& path, const std::string& id) {
   pugi::xml_node n = add(parent, "bsdf");
   std::string type = m["type"].get<std::string>();
@@ -178,6 +217,7 @@ void Writer::bsdf(pugi::xml_node parent, const json& m, const std::string& path,
     std::string k = it.key();
     const std::string p = path + "/" + k;
     if (k == "type" || k == "emission" || k == "two_sided" || k == "directional") continue;  // a shape's emitter
+    if (k == "one_sided") continue;  // Mitsuba's BSDFs are one-sided already
     if (k == "bsdf") {
       if (it.value().is_array())
         for (size_t i = 0; i < it.value().size(); ++i) bsdf(n, it.value()[i], p + "/" + std::to_string(i));
