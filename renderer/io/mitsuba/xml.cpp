@@ -329,13 +329,9 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     if (flip) x_.fail(n, "flip_normals is not supported on spheres");
     json sphere = {{"name", name}, {"type", "sphere"}, {"center", vec(apply(to_world, c, 1.0))}, {"radius", r * s}, {"material", material}};
     // Its frame (Mitsuba's UV: φ about the local z) when to_world turns it.
-    const glm::dmat3 rotation = glm::dmat3(to_world) / s;
-    if (rotation != glm::dmat3(1.0)) {
-      json rows = json::array();
-      for (int row = 0; row < 3; ++row)
-        for (int col = 0; col < 3; ++col) rows.push_back(rotation[col][row]);
-      sphere["rotation"] = rows;
-    }
+    const glm::dmat3 turn = glm::dmat3(to_world) / s;
+    if (turn != glm::dmat3(1.0))
+      sphere["rotation"] = {turn[0][0], turn[1][0], turn[2][0], turn[0][1], turn[1][1], turn[2][1], turn[0][2], turn[1][2], turn[2][2]};
     shapes_.push_back(sphere);
   } else if (type == "sdfgrid") {
     if (emitter_node) x_.fail(emitter_node, "an sdfgrid cannot be an area emitter (as in Mitsuba)");
