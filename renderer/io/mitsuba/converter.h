@@ -184,14 +184,6 @@ class Converter {
   }
 
   json bsdf(const pugi::xml_node& ref_or_bsdf);
-  // Whether a material's wrappers (mask, normalmap, bumpmap) hold a twosided.
-  static bool wraps_twosided(const json& m) {
-    for (const json* b = &m; b->is_object(); b = &(*b)["bsdf"]) {
-      if (b->value("type", "") == "twosided") return true;
-      if (!b->contains("bsdf")) return false;
-    }
-    return false;
-  }
   // The material of a named <bsdf> (top level or referenced): /materials under its id.
   std::string material_for(const pugi::xml_node& n) {
     const std::string id = x_.attr(n, "id");
@@ -203,7 +195,7 @@ class Converter {
   // Adds material m under `name`, or name_, name__, ... when taken; returns the name used.
   std::string add_material(std::string name, json m, const pugi::xml_node& at) {
     while (materials_.contains(name)) name += "_";
-    if (m.value("type", "") != "null") m["one_sided"] = !wraps_twosided(m);  // Mitsuba's BSDFs are one-sided
+    if (m.value("type", "") != "null") m["one_sided"] = !holds_twosided(m);  // Mitsuba's BSDFs are one-sided
     // Mitsuba's twosided holds its one BSDF as brdf_0: its keys are "red.brdf_0.reflectance.value".
     if (m.value("type", "") == "twosided" && m.contains("bsdf") && m["bsdf"].is_object()) mitsuba_ids_["twosided:materials." + name] = true;
     materials_[name] = std::move(m);

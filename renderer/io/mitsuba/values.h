@@ -70,4 +70,10 @@ class XmlFiles {
   std::vector<double> numbers(const pugi::xml_node& n, const std::string& text) const;
 };
 
+// Whether a material (dray's JSON) holds a twosided: itself, or inside its mask, normalmap or
+// bumpmap wrappers. The reader marks the rest one-sided, the writer wraps the rest in one.
+inline bool holds_twosided(const nlohmann::json& m) {
+  return m.value("type", "") == "twosided" || (m.contains("bsdf") && m["bsdf"].is_object() && holds_twosided(m["bsdf"]));
+}
+
 }  // namespace dray::mitsuba

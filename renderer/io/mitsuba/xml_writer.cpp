@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "renderer/io/json_reader.h"
+#include "renderer/io/mitsuba/values.h"
 #include "renderer/io/mitsuba/writer.h"
 
 namespace dray::mitsuba {
@@ -184,10 +185,6 @@ bool may_transmit(const json& m) {
     return may_transmit(m["bsdf"]);
   }
   return false;
-}
-
-bool holds_twosided(const json& m) {
-  return m.value("type", "") == "twosided" || (m.contains("bsdf") && m["bsdf"].is_object() && holds_twosided(m["bsdf"]));
 }
 
 }  // namespace
