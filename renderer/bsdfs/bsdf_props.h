@@ -1,8 +1,8 @@
 #pragma once
-// What a BSDF reads when a loader builds it (as Mitsuba's Properties): the keys of its object in
-// the scene file, each continuous value a parameter named materials.NAME.KEY or a texture. The
-// JSON loader implements it (io/material_reader.cpp; Mitsuba XML is converted to that JSON); each
-// BSDF's static read() uses it, with the helpers below for what several BSDFs share.
+// What a BSDF reads when a loader builds it: Props (core/props.h), each continuous value a
+// parameter named materials.NAME.KEY or a texture. The JSON loader implements it
+// (io/material_reader.cpp); each BSDF's static read() uses it, with the helpers below for what
+// several BSDFs share.
 #include <string>
 #include <vector>
 
@@ -10,39 +10,25 @@
 
 #include "renderer/bsdfs/microfacet.h"
 #include "renderer/core/param_table.h"
+#include "renderer/core/props.h"
 #include "renderer/textures/texture.h"
 
 namespace dray {
 
 struct BsdfBox;
 
-class BsdfProps {
+// A BSDF's keys (core/props.h) and what BSDFs read besides: textures, colours that may be one, and
+// the BSDFs nested in one (blendbsdf's two).
+class BsdfProps : public Props {
  public:
-  virtual ~BsdfProps() = default;
-  virtual const std::string& type() const = 0;  // the plugin name that chose the reader
-  // The keys this BSDF takes (any other key is an error) and those it requires.
-  virtual void keys(const std::vector<std::string>& allowed, const std::vector<std::string>& required = {}) = 0;
-  virtual bool has(const std::string& key) const = 0;
-  virtual bool is_number(const std::string& key) const = 0;
   virtual bool is_texture(const std::string& key) const = 0;  // a texture's name or an inline texture
-  [[noreturn]] virtual void fail(const std::string& key, const std::string& what) const = 0;
-  // Values of keys that are given (checked: a number, true or false, a string, a colour).
-  virtual double number(const std::string& key) const = 0;
-  virtual bool boolean(const std::string& key) const = 0;
-  virtual std::string string(const std::string& key) const = 0;
-  virtual glm::vec3 colour_value(const std::string& key) const = 0;
-  // A parameter named after the key; a key's texture (its index in the scene).
-  virtual Slot param(const std::string& key, float value, Domain d = Domain::finite()) = 0;
-  virtual Slot param(const std::string& key, const glm::vec3& value, Domain d = Domain::finite()) = 0;
+  // A key's texture (its index in the scene).
   virtual int texture(const std::string& key) = 0;
   // A colour: a texture or a parameter (fallback when absent); `alias` another accepted name.
   virtual ColourInput colour(const std::string& key, const glm::vec3& fallback, const char* alias = nullptr,
                              bool at_most_one = false) = 0;
-  // The length of the array under `key` (0: not an array).
-  virtual std::size_t count(const std::string& key) const = 0;
   // The index-th of the BSDFs under `key` (blendbsdf's two), its parameters named under `name`.
   virtual BsdfBox nested(const std::string& key, int index, const std::string& name) = 0;
-  virtual const ParamTable& params() const = 0;
 };
 
 // A number as messages print it (6 significant digits).

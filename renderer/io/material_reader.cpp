@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "renderer/core/registry.h"
+#include "renderer/io/json_props.h"
 
 namespace dray {
 
@@ -53,45 +54,23 @@ int MaterialReader::texture_input(const json& v, const std::string& path, const 
 
 // A BSDF's keys as it reads them (bsdfs/bsdf_props.h): the JSON object at path p, parameters named
 // prefix + key, the material-level keys `extra` allowed besides the BSDF's own.
-class JsonBsdfProps final : public BsdfProps {
+class JsonBsdfProps final : public JsonProps<BsdfProps> {
  public:
   JsonBsdfProps(MaterialReader& r, const json& m, std::string p, std::string prefix, std::vector<std::string> extra,
                 std::string type)
-      : r_(r), m_(m), p_(std::move(p)), prefix_(std::move(prefix)), extra_(std::move(extra)), type_(std::move(type)) {}
-  const std::string& type() const override { return type_; }
-  void keys(const std::vector<std::string>& allowed, const std::vector<std::string>& required) override {
-    r_.rd_.object(m_, p_, with(with({"type"}, allowed), extra_), required);
-  }
-  bool has(const std::string& key) const override { return m_.contains(key); }
-  bool is_number(const std::string& key) const override { return has(key) && m_[key].is_number(); }
+      : JsonProps(r.rd_, r.scene_.params, m, std::move(p), std::move(prefix), std::move(extra), std::move(type)), r_(r) {}
   bool is_texture(const std::string& key) const override { return has(key) && (m_[key].is_string() || m_[key].is_object()); }
-  void fail(const std::string& key, const std::string& what) const override { r_.rd_.fail(path(key), what); }
-  double number(const std::string& key) const override { return r_.rd_.number(m_[key], path(key)); }
-  bool boolean(const std::string& key) const override { return r_.rd_.boolean(m_[key], path(key)); }
-  std::string string(const std::string& key) const override { return r_.rd_.string(m_[key], path(key)); }
-  glm::vec3 colour_value(const std::string& key) const override { return r_.rd_.colour(m_[key], path(key)); }
-  Slot param(const std::string& key, float value, Domain d) override { return r_.scene_.params.add(prefix_ + key, value, d); }
-  Slot param(const std::string& key, const glm::vec3& value, Domain d) override {
-    return r_.scene_.params.add(prefix_ + key, value, d);
-  }
   int texture(const std::string& key) override { return r_.texture_input(m_[key], path(key), prefix_, key); }
   ColourInput colour(const std::string& key, const glm::vec3& fallback, const char* alias, bool at_most_one) override {
     return r_.colour(m_, p_, prefix_, key, fallback, alias, at_most_one);
   }
-  std::size_t count(const std::string& key) const override { return has(key) && m_[key].is_array() ? m_[key].size() : 0; }
   BsdfBox nested(const std::string& key, int index, const std::string& name) override {
     const std::string at = path(key) + "/" + std::to_string(index);
     return BsdfBox(r_.scene_.bsdfs[r_.bsdf(m_[key][index], at, prefix_ + name + ".", {})]);
   }
-  const ParamTable& params() const override { return r_.scene_.params; }
 
  private:
-  std::string path(const std::string& key) const { return p_ + "/" + key; }
   MaterialReader& r_;
-  const json& m_;
-  std::string p_, prefix_;
-  std::vector<std::string> extra_;
-  std::string type_;
 };
 
 // A BSDF object, read by its plugin in the registry (the Bsdf variant's list, bsdfs/bsdf.h).

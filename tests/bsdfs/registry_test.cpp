@@ -31,17 +31,17 @@ float param(const Scene& s, const std::string& name) {
 }
 
 // A toy closed set for the registry's templates.
-struct Props {
+struct ToyProps {
   int read = 0;
 };
 struct Alpha {
   static constexpr std::string_view kPlugins[] = {"alpha", "a"};
-  static Alpha read(Props& p) { return {++p.read}; }
+  static Alpha read(ToyProps& p) { return {++p.read}; }
   int n;
 };
 struct Beta {
   static constexpr std::string_view kPlugins[] = {"beta"};
-  static Beta read(Props& p) { return {p.read += 10}; }
+  static Beta read(ToyProps& p) { return {p.read += 10}; }
   int n;
 };
 using Toy = std::variant<Alpha, Beta>;
@@ -50,14 +50,14 @@ using Toy = std::variant<Alpha, Beta>;
 
 TEST_CASE("registry: a plugin is found by any of its names, once, in the variant's order", "[registry]") {
   CHECK(plugin_names<Toy>() == "alpha, a, beta");
-  Props p;
-  REQUIRE(plugin_reader<Toy, Props>("a"));
-  const Toy a = plugin_reader<Toy, Props>("a")(p);
+  ToyProps p;
+  REQUIRE(plugin_reader<Toy, ToyProps>("a"));
+  const Toy a = plugin_reader<Toy, ToyProps>("a")(p);
   CHECK((a.index() == 0 && std::get<Alpha>(a).n == 1));
-  const Toy b = plugin_reader<Toy, Props>("beta")(p);
+  const Toy b = plugin_reader<Toy, ToyProps>("beta")(p);
   CHECK((b.index() == 1 && std::get<Beta>(b).n == 11));
-  CHECK(plugin_reader<Toy, Props>("gamma") == nullptr);
-  CHECK(plugin_reader<Toy, Props>("") == nullptr);
+  CHECK(plugin_reader<Toy, ToyProps>("gamma") == nullptr);
+  CHECK(plugin_reader<Toy, ToyProps>("") == nullptr);
 }
 
 TEST_CASE("registry: every BSDF name is read by the alternative that registers it", "[registry]") {
