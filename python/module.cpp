@@ -16,6 +16,7 @@
 #include "mpi/gradient.h"
 #include "mpi/tiles.h"
 #include "python/module_support.h"
+#include "renderer/core/registry.h"
 #include "renderer/image/image.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/json_reader.h"
@@ -331,6 +332,12 @@ PYBIND11_MODULE(_dray, m) {
     } catch (const LoadError& e) {
       throw BadInput(e.what());
     }
+  });
+  // A registry's plugin names (core/registry.h), comma-separated: load_dict tells a dict's kind by them.
+  m.def("plugin_names", [](const std::string& kind) {
+    if (kind == "phase") return plugin_names<Phase>();
+    if (kind == "bsdf") return plugin_names<Bsdf>();
+    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf)");
   });
   // The one Adam (ad/adam.h) for dray.ad.Adam: m and v (float64, C-contiguous) advance in place.
   using Doubles = py::array_t<double, py::array::c_style>;

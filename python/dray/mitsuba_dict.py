@@ -20,6 +20,8 @@ import xml.sax.saxutils as _sax
 
 import numpy as np
 
+from . import _dray
+
 # Each plugin type's kind: the XML element Mitsuba's parser would read it from.
 KINDS = {
     "bsdf": "diffuse roughconductor conductor plastic roughplastic dielectric roughdielectric thindielectric principled "
@@ -34,8 +36,10 @@ KINDS = {
     "texture": "bitmap checkerboard rawconstant",
     "medium": "homogeneous heterogeneous",
     "volume": "gridvolume constvolume",
-    "phase": "isotropic hg rayleigh",
 }
+# The kinds whose plugins are a registry in dray (core/registry.h): their names come from there.
+for _kind in ("phase",):
+    KINDS[_kind] = _dray.plugin_names(_kind).replace(",", "")
 KIND_OF = {t: kind for kind, types in KINDS.items() for t in types.split()}
 
 

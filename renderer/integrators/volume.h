@@ -156,15 +156,15 @@ bool medium_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& s
       const Vec3<S> tr = volume_transmittance(scene, P, shadow, st.medium, sampler, p);
       if (value(tr) != glm::vec3(0.f)) {
         const float cos_s = glm::dot(d_f, wi);
-        const float w = ls.pdf > 0.f ? detail::power_heuristic(ls.pdf, m.phase.eval(PF, cos_s)) : 1.f;
-        st.L = add_product(st.L, st.beta, ls.weight, tr, m.phase.eval(P, S(cos_s)) * S(w));
+        const float w = ls.pdf > 0.f ? detail::power_heuristic(ls.pdf, phase_eval(m.phase, PF, cos_s)) : 1.f;
+        st.L = add_product(st.L, st.beta, ls.weight, tr, phase_eval(m.phase, P, S(cos_s)) * S(w));
       }
     }
   }
   const float u1 = sampler.next(), u2 = sampler.next();
-  const PhaseSample ps = m.phase.sample(PF, d_f, {u1, u2});
+  const PhaseSample ps = phase_sample(m.phase, PF, d_f, {u1, u2});
   if (!(ps.pdf > 0.f)) return false;
-  st.beta *= m.phase.eval(P, S(glm::dot(d_f, ps.d))) / S(ps.pdf);
+  st.beta *= phase_eval(m.phase, P, S(glm::dot(d_f, ps.d))) / S(ps.pdf);
   st.specular = false;
   st.bsdf_pdf = ps.pdf;
   st.prev_p = p;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "renderer/core/registry.h"
+#include "renderer/io/json_props.h"
 #include "renderer/io/vol_file.h"
 
 namespace dray {
@@ -95,26 +97,9 @@ struct MediumReader {
     slot = scene.params.add(prefix + key, v, domain);
   }
 
-  Phase phase(const json& m, const std::string& p, const std::string& prefix) {
-    Phase ph;
-    if (!m.contains("phase")) return ph;
-    const json& j = m["phase"];
-    const std::string pp = p + "/phase";
-    rd.object(j, pp, {"type", "g"}, {"type"});
-    const std::string type = rd.string(j["type"], pp + "/type");
-    if (type == "isotropic" || type == "rayleigh") {
-      rd.object(j, pp, {"type"});
-      ph.kind = type == "isotropic" ? Phase::Kind::isotropic : Phase::Kind::rayleigh;
-    } else if (type == "hg") {
-      ph.kind = Phase::Kind::hg;
-      const float g = j.contains("g") ? float(rd.number(j["g"], pp + "/g")) : 0.8f;  // Mitsuba's default
-      if (!(g > -1.f && g < 1.f)) rd.fail(pp + "/g", "must be in (-1, 1), got " + fmt_number(g));
-      ph.g = scene.params.add(prefix + "phase.g", g, Domain::open(-1, 1));
-    } else {
-      rd.fail(pp + "/type", "unknown phase function \"" + type + "\" (known: isotropic, hg, rayleigh)");
-    }
-    return ph;
-  }
+  // A phase function object, read by its plugin in the registry (the Phase variant's list,
+  // media/phase.h); Mitsuba's isotropic without one.
+  Phase phase(const json& j, const std::string& p, const std::string& prefix);
 
   Medium read(const std::string& name, const json& m, const std::string& p) {
     if (!m.is_object() || !m.contains("type")) rd.fail(p + "/type", "required key is missing");
@@ -131,7 +116,7 @@ struct MediumReader {
     coefficient(m, p, prefix, "albedo", grids, glm::vec3(0.75f), Domain::closed(0, 1), md.albedo, md.albedo_grid);
     md.scale = scene.params.add(prefix + "scale", m.contains("scale") ? rd.positive(m["scale"], p + "/scale") : 1.f,
                                 Domain::positive());
-    md.phase = phase(m, p, prefix);
+    if (m.contains("phase")) md.phase = phase(m["phase"], p + "/phase", prefix + "phase.");
     if (m.contains("sample_emitters")) md.sample_emitters = rd.boolean(m["sample_emitters"], p + "/sample_emitters");
     if (m.contains("majorant_factor")) {
       const std::string mp = p + "/majorant_factor";
@@ -143,6 +128,28 @@ struct MediumReader {
     return md;
   }
 };
+
+// A phase function's keys as it reads them (media/phase_props.h).
+class JsonPhaseProps final : public JsonProps<PhaseProps> {
+ public:
+  JsonPhaseProps(MediumReader& r, const json& j, const std::string& p, const std::string& prefix, const std::string& type)
+      : JsonProps(r.rd, r.scene.params, j, p, prefix, {}, type), r_(r) {}
+  PhaseBox nested(const std::string& key, int index, const std::string& name) override {
+    return {std::make_shared<const Phase>(r_.phase(m_[key][index], path(key) + "/" + std::to_string(index), prefix_ + name + "."))};
+  }
+
+ private:
+  MediumReader& r_;
+};
+
+Phase MediumReader::phase(const json& j, const std::string& p, const std::string& prefix) {
+  if (!j.is_object() || !j.contains("type")) rd.fail(p + "/type", "required key is missing");
+  const std::string type = rd.string(j["type"], p + "/type");
+  const auto read = plugin_reader<Phase, PhaseProps>(type);
+  if (!read) rd.fail(p + "/type", "unknown phase function \"" + type + "\" (known: " + plugin_names<Phase>() + ")");
+  JsonPhaseProps props(*this, j, p, prefix, type);
+  return read(props);
+}
 
 }  // namespace
 

@@ -75,7 +75,7 @@ std::vector<std::string> mitsuba_keys(const ParamEntry& entry, const json& ids) 
   if (kind == "media") {
     if (key == "sigma_t" || key == "albedo") return {prefix + "." + key + (entry.block() ? ".data" : ".value.value")};
     if (key == "scale") return {prefix + ".scale"};
-    if (key == "phase.g") return {prefix + ".phase_function.g"};
+    if (key.rfind("phase.", 0) == 0) return {prefix + ".phase_function." + key.substr(6)};  // g, weight, values, phase_0.g
   }
   return {};
 }

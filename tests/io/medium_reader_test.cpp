@@ -128,7 +128,7 @@ TEST_CASE("Mitsuba's <medium>, <volume> and <phase> convert, with shapes' interi
   CHECK(s.render.max_depth == 7);
   CHECK(s.media[s.shapes[0].interior].name == "smoke");
   CHECK(s.media[s.shapes[0].exterior].homogeneous);
-  CHECK(s.media[s.shapes[0].interior].phase.kind == Phase::Kind::rayleigh);
+  CHECK(std::holds_alternative<RayleighPhase>(s.media[s.shapes[0].interior].phase));
   CHECK(s.params.get(s.media[s.shapes[0].interior].scale) == 3.f);
   CHECK(s.media[s.shapes[0].interior].majorant_factor == 1.25f);
   CHECK(s.volumes[0].hi == glm::vec3(2.f));

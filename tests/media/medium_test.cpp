@@ -82,37 +82,6 @@ void check_within(const Stat& s, glm::vec3 expected, const char* what) {
 
 }  // namespace
 
-TEST_CASE("phase functions sample as they evaluate, and integrate to one", "[media]") {
-  ParamTable params;
-  const Slot g_fwd = params.add("g1", 0.6f), g_back = params.add("g2", -0.3f);
-  const ParamView<float> P(params);
-  Phase iso, hg_f, hg_b, ray;
-  hg_f.kind = hg_b.kind = Phase::Kind::hg;
-  hg_f.g = g_fwd;
-  hg_b.g = g_back;
-  ray.kind = Phase::Kind::rayleigh;
-  const glm::vec3 d = glm::normalize(glm::vec3(0.3f, -0.2f, 0.9f));
-  for (const Phase* ph : {&iso, &hg_f, &hg_b, &ray}) {
-    auto draw = [&](Sampler& s) {
-      const float u1 = s.next(), u2 = s.next();
-      const PhaseSample x = ph->sample(P, d, {u1, u2});
-      REQUIRE(x.pdf == Approx(ph->eval(P, glm::dot(d, x.d))).epsilon(1e-4));
-      return test::Chi2Draw{test::Chi2Draw::direction, x.d};
-    };
-    const test::Chi2Result r = test::chi2_sphere(draw, [&](const glm::vec3& w) { return double(ph->eval(P, glm::dot(d, w))); },
-                                                 false, 11, 400000);
-    INFO("phase kind " << int(ph->kind) << ": chi2 " << r.statistic << " dof " << r.dof << " p " << r.p_value);
-    CHECK(r.p_value > 0.005);
-  }
-  // Henyey–Greenstein's mean cosine is g (its definition), from the density by quadrature.
-  double mean_cos = 0.;
-  for (int i = 0; i < 100000; ++i) {
-    const double c = -1. + 2. * (i + 0.5) / 100000.;
-    mean_cos += c * hg_f.eval(P, float(c)) * 2. * M_PI * (2. / 100000.);
-  }
-  CHECK(mean_cos == Approx(0.6).margin(1e-4));
-}
-
 TEST_CASE("a homogeneous medium: free flights and transmittance match the closed forms per channel", "[media]") {
   // σt differs per channel (one channel is sampled, the mean pdf weighs): the passing weight's
   // mean is exp(−σt L), the scattered weight's (σs / σt)(1 − exp(−σt L)).

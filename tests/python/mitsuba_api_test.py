@@ -205,6 +205,22 @@ def test_load_dict_renders_as_the_xml_it_stands_for(tmp_path):
         dray.load_dict({'type': 'scene', 'b': {'type': 'sphere', 'bsdf': {'type': 'ref', 'id': 'nope'}}})
 
 
+def test_load_dict_reads_mitsubas_phase_functions_by_the_registry():
+    # Mitsuba's blendphase example (src/phase/blendphase.cpp's docs), with a tabphase as its first.
+    fog = {'type': 'homogeneous', 'sigma_t': 0.5,
+           'phase': {'type': 'blendphase', 'weight': 0.25,
+                     'phase_0': {'type': 'tabphase', 'values': '1, 2, 3'},
+                     'phase_1': {'type': 'hg', 'g': 0.2}}}
+    scene = dray.load_dict({'type': 'scene', 'fog': fog,
+                            'ball': {'type': 'sphere', 'bsdf': {'type': 'null'}, 'interior': {'type': 'ref', 'id': 'fog'}},
+                            'light': {'type': 'constant'}})
+    params = dray.traverse(scene)
+    assert params['fog.phase_function.weight'] == pytest.approx(0.25)
+    assert params['fog.phase_function.phase_0.values'].tolist() == [1.0, 2.0, 3.0]
+    assert params['fog.phase_function.phase_1.g'] == pytest.approx(0.2)
+    assert dray._dray.plugin_names('phase') == "isotropic, hg, rayleigh, tabphase, blendphase"
+
+
 def test_a_meshs_faces_read_by_mitsubas_key(tmp_path):
     (tmp_path / "t.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
     d = dict_scene()

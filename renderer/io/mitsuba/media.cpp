@@ -1,5 +1,7 @@
 // Mitsuba media (src/media), their phase functions (src/phase) and volumes (src/volumes) as the
 // scene document's /media (renderer/io/medium_reader.cpp reads them).
+#include <algorithm>
+
 #include "renderer/io/mitsuba/converter.h"
 
 namespace dray::mitsuba {
@@ -76,15 +78,19 @@ json Converter::volume(const pugi::xml_node& n, bool bounded) {
   return v;
 }
 
+// A phase function passes through with Mitsuba's keys (its plugin, media/phase.h's registry, reads
+// them and names what it does not know); the phase functions nested in one, in the order of their names
+// (Mitsuba's), become its "phase" array.
 json Converter::phase(const pugi::xml_node& n) {
-  const std::string type = x_.attr(n, "type");
-  if (type != "isotropic" && type != "hg" && type != "rayleigh") x_.fail(n, "unsupported phase function (supported: isotropic, hg, rayleigh)");
-  Properties props(x_, n);
-  for (pugi::xml_node c : n.children())
-    if (element(c)) props.set(c, property(c));
-  json p = {{"type", type}};
-  if (type == "hg") p["g"] = props.number("g", 0.8);
-  props.finish("a " + type + " phase function");
+  json p = {{"type", x_.attr(n, "type")}};
+  std::vector<std::pair<std::string, pugi::xml_node>> nested;
+  for (pugi::xml_node c : n.children()) {
+    if (!element(c)) continue;
+    if (tag(c) == "phase") nested.emplace_back(c.attribute("name").as_string(), c);
+    else put(p, x_.attr(c, "name"), c, property(c));
+  }
+  std::stable_sort(nested.begin(), nested.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [name, c] : nested) p["phase"].push_back(phase(c));
   return p;
 }
 

@@ -64,6 +64,7 @@ class Writer {
   // phase function and flags.
   void medium(pugi::xml_node scene, const json& m, const std::string& path, const std::string& id);
   void medium_ref(pugi::xml_node parent, const std::string& side, const json& name, const std::string& path);
+  void phase(pugi::xml_node parent, const json& ph, const std::string& path, const std::string& name);
   void integrator(pugi::xml_node scene);
   void sensor(pugi::xml_node scene, const json& cam, const std::string& path, bool named);
   void film(pugi::xml_node sensor, int width, int height);

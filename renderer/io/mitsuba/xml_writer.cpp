@@ -237,9 +237,7 @@ void Writer::medium(pugi::xml_node scene, const json& m, const std::string& path
     const json& v = it.value();
     if (k == "type") continue;
     if (k == "phase") {
-      pugi::xml_node ph = add(n, "phase");
-      attr(ph, "type", v["type"].get<std::string>());
-      if (v.contains("g")) typed(ph, "float", "g", num(v["g"].get<double>()));
+      phase(n, v, p, "");
     } else if (v.is_object()) {  // a volume: a grid (its file, under to_world) or a constant
       pugi::xml_node vol = add(n, "volume", k);
       attr(vol, "type", v["type"].get<std::string>());
@@ -248,6 +246,29 @@ void Writer::medium(pugi::xml_node scene, const json& m, const std::string& path
       if (v.contains("value")) value(vol, "value", v["value"], p + "/value");
     } else {
       value(n, k, v, p);
+    }
+  }
+}
+
+// A phase function with its keys as they are (Mitsuba's), the phase functions nested in one as phase_0
+// and phase_1.
+void Writer::phase(pugi::xml_node parent, const json& ph, const std::string& path, const std::string& name) {
+  pugi::xml_node n = add(parent, "phase", name);
+  attr(n, "type", ph["type"].get<std::string>());
+  for (auto it = ph.begin(); it != ph.end(); ++it) {
+    const std::string k = it.key(), p = path + "/" + k;
+    if (k == "type") continue;
+    if (k == "phase" && it.value().is_array()) {
+      for (size_t i = 0; i < it.value().size(); ++i)
+        phase(n, it.value()[i], p + "/" + std::to_string(i), "phase_" + std::to_string(i));
+    } else if (it.value().is_string()) {
+      typed(n, "string", k, it.value().get<std::string>());
+    } else if (it.value().is_array()) {  // a table of numbers (a phase function has no colours): Mitsuba takes it as a string
+      std::string list;
+      for (const json& x : it.value()) list += (list.empty() ? "" : ", ") + num(x.get<double>());
+      typed(n, "string", k, list);
+    } else {
+      value(n, k, it.value(), p);
     }
   }
 }
