@@ -24,8 +24,7 @@ from . import _dray
 
 # Each plugin type's kind: the XML element Mitsuba's parser would read it from.
 KINDS = {
-    "bsdf": "diffuse roughconductor conductor plastic roughplastic dielectric roughdielectric thindielectric principled "
-            "principledthin twosided blendbsdf mask bumpmap normalmap null",
+    "bsdf": "twosided mask bumpmap normalmap null",  # the material-level wrappers; the BSDFs from the registry (below)
     "shape": "obj ply serialized sphere rectangle cube disk cylinder sdfgrid merge shapegroup instance",
     "emitter": "area point spot projector directional directionalarea constant envmap sunsky",
     "sensor": "perspective thinlens orthographic",
@@ -38,8 +37,8 @@ KINDS = {
     "volume": "gridvolume constvolume",
 }
 # The kinds whose plugins are a registry in dray (core/registry.h): their names come from there.
-for _kind in ("phase",):
-    KINDS[_kind] = _dray.plugin_names(_kind).replace(",", "")
+for _kind in ("bsdf", "phase"):
+    KINDS[_kind] = (KINDS.get(_kind, "") + " " + _dray.plugin_names(_kind).replace(",", "")).strip()
 KIND_OF = {t: kind for kind, types in KINDS.items() for t in types.split()}
 
 
