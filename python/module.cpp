@@ -337,7 +337,8 @@ PYBIND11_MODULE(_dray, m) {
   m.def("plugin_names", [](const std::string& kind) {
     if (kind == "phase") return plugin_names<Phase>();
     if (kind == "bsdf") return plugin_names<Bsdf>();
-    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf)");
+    if (kind == "texture") return plugin_names<TextureModel>();
+    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf, texture)");
   });
   // The one Adam (ad/adam.h) for dray.ad.Adam: m and v (float64, C-contiguous) advance in place.
   using Doubles = py::array_t<double, py::array::c_style>;

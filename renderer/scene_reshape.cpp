@@ -98,12 +98,14 @@ void reshape_blocks(Scene& scene, const std::vector<BlockReshape>& reshapes, con
       g->data = scene.params.reshape_block(entry->name, r.values, r.shape);
       continue;
     }
-    if (auto t = std::find_if(scene.textures.begin(), scene.textures.end(), [&](const Texture& x) { return is(x.data); });
-        t != scene.textures.end()) {
+    BitmapTexture* bitmap = nullptr;
+    for (Texture& t : scene.textures)
+      if (auto* b = std::get_if<BitmapTexture>(&t.model); b && is(b->data)) bitmap = b;
+    if (bitmap) {
       check_shape(*entry, r, "height x width x 3");
-      t->height = int(r.shape[0]);
-      t->width = int(r.shape[1]);
-      t->data = scene.params.reshape_block(entry->name, r.values, r.shape);
+      bitmap->height = int(r.shape[0]);
+      bitmap->width = int(r.shape[1]);
+      bitmap->data = scene.params.reshape_block(entry->name, r.values, r.shape);
       continue;
     }
     Shape* shape = nullptr;

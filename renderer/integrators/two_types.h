@@ -62,9 +62,7 @@ bool ior_seeded(const Bsdf& b, const ParamView<T>& P) {
 
 inline bool texture_seeded_any(const Scene& scene, int t, const auto& P) {
   if (t < 0) return false;
-  const Texture& tex = scene.textures[size_t(t)];
-  return P.active(tex.data, uint32_t(3 * size_t(tex.width) * size_t(tex.height))) || P.active(tex.color0, 3) ||
-         P.active(tex.color1, 3);
+  return texture_seeded(scene.textures[size_t(t)], P);
 }
 
 }  // namespace detail

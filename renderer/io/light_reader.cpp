@@ -106,8 +106,8 @@ void LightReader::read_projector(const json& l, const std::string& p, const std:
   const bool textured = l.contains("irradiance") && (l["irradiance"].is_string() || l["irradiance"].is_object());
   if (textured) {
     light.texture = textures_.input(l["irradiance"], p + "/irradiance", name + ".irradiance");
-    const Texture& t = scene_.textures[size_t(light.texture)];
-    if (t.width > 0 && t.height > 0) light.aspect = float(t.width) / float(t.height);
+    const glm::ivec2 size = texture_size(scene_.textures[size_t(light.texture)]);
+    if (size.x > 0 && size.y > 0) light.aspect = float(size.x) / float(size.y);
   } else {
     light.intensity = scene_.params.add(prefix + "irradiance", l.contains("irradiance") ? rd_.colour(l["irradiance"], p + "/irradiance")
                                                                                          : glm::vec3(1.f),

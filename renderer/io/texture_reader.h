@@ -1,6 +1,6 @@
 #pragma once
-// Reads textures (Mitsuba 3's `bitmap` and `checkerboard`) into Scene::textures, their values
-// into the parameter table: `textures.NAME.data` (a bitmap's H×W×3 block), `textures.NAME.color0`.
+// Reads textures into Scene::textures, each by its plugin in the registry (textures/texture.h), their
+// values into the parameter table: `textures.NAME.data` (a bitmap's H×W×3 block), `textures.NAME.color0`.
 #include <filesystem>
 #include <map>
 #include <string>

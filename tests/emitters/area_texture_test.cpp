@@ -33,7 +33,7 @@ json lamp_scene(const json& emission, const json& texture = json()) {
 // Sets texture t's texels (x, y, c) to f(x, y, c).
 template <class F>
 void set_texels(Scene& s, F f) {
-  const Texture& t = s.textures.at(0);
+  const BitmapTexture& t = std::get<BitmapTexture>(s.textures.at(0).model);
   const Slot data = s.params.find("textures.t.data")->slot;
   for (int y = 0; y < t.height; ++y)
     for (int x = 0; x < t.width; ++x)

@@ -143,9 +143,7 @@ TEST_CASE("mesh_attribute: face colours, scale, 1-value attributes, and an absen
   CHECK(L_at({{"type", "mesh_attribute"}, {"name", "vertex_weight"}, {"scale", 0.25}}, below).y == Approx(0.5f).epsilon(1e-4));
   CHECK(L_at({{"type", "mesh_attribute"}, {"name", "vertex_missing"}}, below) == glm::vec3(0.f));
   // A scalar read (a mask's opacity) of a 3-value attribute is 0, of a 1-value one the value.
-  Texture tex;
-  tex.kind = Texture::Kind::attribute;
-  tex.attribute = 0;
+  const Texture tex{"t", MeshAttributeTexture{0, 1.f}};
   ParamTable params;
   MeshAttribute a3{0, true, 3, params.add("c", glm::vec3(0.2f, 0.4f, 0.6f))};
   TexCoord<float> c;

@@ -20,7 +20,7 @@ namespace {
 // A 2×2 (W×H) RGB bitmap texture with texel (x, y) = (x, y, 10 + x + 2y).
 struct Fixture {
   ParamTable params;
-  Texture tex;
+  BitmapTexture tex;
   Fixture(int w = 2, int h = 2) {
     std::vector<float> v;
     for (int y = 0; y < h; ++y)
@@ -29,7 +29,7 @@ struct Fixture {
     tex.height = h;
     tex.data = params.add_block("textures.t.data", v, {uint32_t(h), uint32_t(w), 3u});
   }
-  glm::vec3 at(glm::vec2 uv) const { return to_glm(eval_texture(tex, ParamView<float>(params), uv)); }
+  glm::vec3 at(glm::vec2 uv) const { return to_glm(eval_texture(Texture{"t", tex}, ParamView<float>(params), uv)); }
 };
 
 json plane_scene(const json& textures, const json& reflectance) {
@@ -45,7 +45,8 @@ json plane_scene(const json& textures, const json& reflectance) {
 }  // namespace
 
 TEST_CASE("wrap modes", "[texture]") {
-  using W = Texture::Wrap;
+  using W = BitmapTexture::Wrap;
+  const auto wrap_texel = BitmapTexture::wrap_texel;
   CHECK(wrap_texel(-1, 4, W::repeat) == 3);
   CHECK(wrap_texel(5, 4, W::repeat) == 1);
   CHECK(wrap_texel(-1, 4, W::clamp) == 0);
@@ -71,22 +72,22 @@ TEST_CASE("bilinear and nearest filtering, to_uv, wrap at the edges", "[texture]
   CHECK(f.at({0.375f, 0.25f}).x == Approx(0.25f));
   // At u = 0 the repeat wraps to the last column: halfway between columns 1 and 0.
   CHECK(f.at({0.f, 0.25f}).x == Approx(0.5f));
-  f.tex.wrap = Texture::Wrap::clamp;
+  f.tex.wrap = BitmapTexture::Wrap::clamp;
   CHECK(f.at({0.f, 0.25f}).x == Approx(0.f));
   f.tex.nearest = true;
   CHECK(f.at({0.45f, 0.55f}) == glm::vec3(0, 1, 12));
   f.tex.nearest = false;
-  f.tex.scale = glm::vec2(0.5f);
-  f.tex.offset = glm::vec2(0.5f, 0.f);
+  f.tex.to_uv.scale = glm::vec2(0.5f);
+  f.tex.to_uv.offset = glm::vec2(0.5f, 0.f);
   CHECK(f.at({-0.5f, 0.5f}) == glm::vec3(0, 0, 10));  // uv' = uv/2 + (0.5, 0) = (0.25, 0.25)
 }
 
 TEST_CASE("checkerboard: Mitsuba's pattern, as a colour and as a number", "[texture]") {
   ParamTable p;
-  Texture t;
-  t.kind = Texture::Kind::checkerboard;
-  t.color0 = p.add("c0", glm::vec3(1.f));
-  t.color1 = p.add("c1", glm::vec3(0.f));
+  CheckerboardTexture c;
+  c.color0 = p.add("c0", glm::vec3(1.f));
+  c.color1 = p.add("c1", glm::vec3(0.f));
+  const Texture t{"t", c};
   const ParamView<float> P(p);
   CHECK(eval_texture(t, P, {0.25f, 0.25f}).x == 1.f);
   CHECK(eval_texture(t, P, {0.75f, 0.25f}).x == 0.f);
@@ -100,9 +101,7 @@ TEST_CASE("checkerboard: Mitsuba's pattern, as a colour and as a number", "[text
 
 TEST_CASE("rawconstant: the value as given; its gradient is zero", "[texture]") {
   ParamTable p;
-  Texture t;
-  t.kind = Texture::Kind::constant;
-  t.color0 = p.add("v", glm::vec3(0.5f, 0.5f, 1.f));
+  const Texture t{"t", RawConstantTexture{p.add("v", glm::vec3(0.5f, 0.5f, 1.f))}};
   const ParamView<float> P(p);
   CHECK(to_glm(eval_texture(t, P, {0.3f, 0.9f})) == glm::vec3(0.5f, 0.5f, 1.f));
   float du = 1.f, dv = 1.f;
@@ -114,14 +113,15 @@ TEST_CASE("texture_gradient: the bilinear lookup's derivative by u and v, throug
   // Against central differences of the lookup itself, away from texel boundaries (where the
   // bilinear interpolant is smooth), in both wrap directions.
   ParamTable p;
-  Texture t;
-  t.width = 5;
-  t.height = 4;
-  std::vector<float> texels(size_t(3 * t.width * t.height));
+  BitmapTexture b;
+  b.width = 5;
+  b.height = 4;
+  std::vector<float> texels(size_t(3 * b.width * b.height));
   for (size_t i = 0; i < texels.size(); ++i) texels[i] = std::sin(0.7f * float(i)) * 0.5f + 0.5f;
-  t.data = p.add_block("d", texels, {4u, 5u, 3u});
-  t.scale = {2.f, 3.f};
-  t.offset = {0.1f, -0.2f};
+  b.data = p.add_block("d", texels, {4u, 5u, 3u});
+  b.to_uv.scale = {2.f, 3.f};
+  b.to_uv.offset = {0.1f, -0.2f};
+  const Texture t{"t", b};
   const ParamView<float> P(p);
   for (glm::vec2 uv : {glm::vec2(0.13f, 0.37f), glm::vec2(0.61f, 0.92f), glm::vec2(-0.27f, 0.05f)}) {
     float du, dv;
@@ -150,8 +150,8 @@ TEST_CASE("bitmaps from PNG (sRGB or raw) and EXR; blocks listed by shape and na
   const ParamEntry e = *exr.params.find("textures.t.data");
   REQUIRE(e.block());
   CHECK(e.shape == std::vector<uint32_t>{2, 3, 3});
-  CHECK(exr.textures[0].wrap == Texture::Wrap::clamp);
-  CHECK(exr.textures[0].nearest);
+  CHECK(std::get<BitmapTexture>(exr.textures[0].model).wrap == BitmapTexture::Wrap::clamp);
+  CHECK(std::get<BitmapTexture>(exr.textures[0].model).nearest);
   for (size_t i = 0; i < img.data.size(); ++i) {
     CHECK(exr.params.get(e.slot + Slot(i)) == img.data[i]);  // EXR: bitwise
     // PNG: 8 bits of sRGB, decoded to linear (within half a step); raw: the bytes / 255.
@@ -167,7 +167,8 @@ TEST_CASE("bitmaps from PNG (sRGB or raw) and EXR; blocks listed by shape and na
   // Errors say where.
   CHECK_THROWS_WITH(load({{"type", "bitmap"}, {"filename", "missing.png"}}), Catch::Contains("/textures/t/filename:") && Catch::Contains("no such file"));
   CHECK_THROWS_WITH(load({{"type", "bitmap"}, {"filename", "t.png"}, {"wrap_mode", "wrap"}}), Catch::Contains("/textures/t/wrap_mode: must be"));
-  CHECK_THROWS_WITH(load({{"type", "marble"}}), Catch::Contains("/textures/t/type: unknown texture type \"marble\""));
+  CHECK_THROWS_WITH(load({{"type", "marble"}}), Catch::Contains("/textures/t/type: unknown texture type \"marble\"") &&
+                                                   Catch::Contains("(expected bitmap, checkerboard, rawconstant, mesh_attribute)"));
   json doc = plane_scene(json::object(), "wood");
   CHECK_THROWS_WITH(load_scene(doc, "s.json"), Catch::Contains("/materials/m/reflectance: no texture named \"wood\""));
 }
