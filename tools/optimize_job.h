@@ -101,6 +101,15 @@ State read_checkpoint(const Job& job, const json& settings, const std::filesyste
 // channels was seen. `dray diff --mask` compares a recovered texture over these texels only.
 void write_seen_masks(const Job& job, const Scene& scene, const State& s, const std::filesystem::path& out_dir);
 
+// What reading the job and writing the final scene share (tools/optimize_job.cpp): a file name
+// relative to dir unless absolute; whether `name` is a whole mesh vertex block (shapes.NAME.vertices);
+// the key under which a parameter is written back into the scene document (--set syntax; an error
+// at `where` for what cannot be: an inline texture, an OBJ file's material, a mesh's vertices
+// without one material).
+std::filesystem::path relative_to(const std::filesystem::path& dir, const std::string& p);
+bool is_vertex_block(const std::string& name);
+std::string writable_key(const json& doc, const std::string& name, const JsonReader& rd, const std::string& where);
+
 // The file the final scene writes a block to: OBJECT.exr for texels, OBJECT.obj for a mesh's
 // vertices (shapes.OBJECT.vertices), ID.KEY.vol for a medium's grid (media.ID.KEY).
 std::string block_file(const std::string& name);
