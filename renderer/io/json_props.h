@@ -3,6 +3,8 @@
 // path p, its parameters named prefix + key in the scene's table, the keys `extra` allowed besides
 // the plugin's own (a material's, a medium's). JsonProps<I> implements the common part of a kind's
 // interface I (Props, BsdfProps, PhaseProps); the kind's reader adds the rest.
+#include <cmath>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -41,7 +43,8 @@ class JsonProps : public Interface {
       for (size_t i = 0; i < v.size(); ++i) out.push_back(float(rd_.number(v[i], path(key) + "/" + std::to_string(i))));
       return out;
     }
-    std::string text = rd_.string(v, path(key));
+    if (!v.is_string()) fail(key, std::string("must be an array of numbers or a string of them, got ") + v.type_name());
+    std::string text = v.get<std::string>();
     for (char& c : text) c = c == ',' ? ' ' : c;
     std::istringstream in(text);
     for (std::string word; in >> word;) {
@@ -52,7 +55,8 @@ class JsonProps : public Interface {
       } catch (...) {
         used = 0;
       }
-      if (used != word.size() || !std::isfinite(x)) fail(key, "\"" + word + "\" is not a number");
+      if (used != word.size() || !(std::fabs(x) <= double(std::numeric_limits<float>::max())))
+        fail(key, "\"" + word + "\" is not a number within float range");
       out.push_back(float(x));
     }
     return out;

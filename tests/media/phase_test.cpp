@@ -70,7 +70,9 @@ TEST_CASE("phase functions: the registry reads each by its Mitsuba name", "[medi
   CHECK_THROWS_WITH(scene_with({{"type", "rayleigh"}, {"g", 0.1}}), Catch::Contains("/media/fog/phase/g: unknown key"));
   CHECK_THROWS_WITH(scene_with({{"type", "tabphase"}, {"values", "1"}}), Catch::Contains("at least 2 values"));
   CHECK_THROWS_WITH(scene_with({{"type", "tabphase"}, {"values", "1, x"}}), Catch::Contains("\"x\" is not a number"));
+  CHECK_THROWS_WITH(scene_with({{"type", "tabphase"}, {"values", "1, 1e300"}}), Catch::Contains("\"1e300\" is not a number within float range"));
   CHECK_THROWS_WITH(scene_with({{"type", "tabphase"}, {"values", "1, -1"}}), Catch::Contains("must not be negative"));
+  CHECK_THROWS_WITH(scene_with({{"type", "tabphase"}, {"values", 3}}), Catch::Contains("/media/fog/phase/values: must be an array of numbers or a string"));
   CHECK_THROWS_WITH(scene_with({{"type", "blendphase"}, {"phase", {{{"type", "hg"}}}}}), Catch::Contains("an array of two"));
   CHECK_THROWS_WITH(scene_with({{"type", "blendphase"}, {"weight", 2}, {"phase", {{{"type", "hg"}}, {{"type", "isotropic"}}}}}),
                     Catch::Contains("/media/fog/phase/weight: must be in [0, 1]"));
