@@ -1,4 +1,4 @@
-// Media (renderer/media): phase functions sampled as they evaluate (χ²), free flights and
+// Media (renderer/media; phase functions: phase_test.cpp): free flights and
 // transmittance against closed forms (homogeneous, RGB σt) and against quadrature of the
 // grid's own values (delta and ratio tracking), and the majorant supergrid bounding the grid.
 #include <catch2/catch.hpp>
