@@ -5,10 +5,10 @@
 // interface I (Props, BsdfProps, PhaseProps); the kind's reader adds the rest.
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "renderer/core/number_text.h"
 #include "renderer/core/props.h"
 #include "renderer/io/json_reader.h"
 
@@ -44,18 +44,9 @@ class JsonProps : public Interface {
       return out;
     }
     if (!v.is_string()) fail(key, std::string("must be an array of numbers or a string of them, got ") + v.type_name());
-    std::string text = v.get<std::string>();
-    for (char& c : text) c = c == ',' ? ' ' : c;
-    std::istringstream in(text);
-    for (std::string word; in >> word;) {
-      std::size_t used = 0;
+    for (const std::string& word : list_words(v.get<std::string>())) {
       double x = 0.0;
-      try {
-        x = std::stod(word, &used);
-      } catch (...) {
-        used = 0;
-      }
-      if (used != word.size() || !(std::fabs(x) <= double(std::numeric_limits<float>::max())))
+      if (!parse_number(word, x) || !(std::fabs(x) <= double(std::numeric_limits<float>::max())))
         fail(key, "\"" + word + "\" is not a number within float range");
       out.push_back(float(x));
     }

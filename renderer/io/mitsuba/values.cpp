@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +10,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "renderer/core/number_text.h"
 #include "renderer/core/spectrum_rgb.h"
 #include "renderer/io/json_reader.h"
 
@@ -182,20 +182,13 @@ std::string XmlFiles::parameter_names() const {
 
 std::vector<double> XmlFiles::numbers(const pugi::xml_node& n, const std::string& text) const {
   std::vector<double> out;
-  std::string t = text;
-  for (char& c : t)
-    if (c == ',') c = ' ';
-  std::istringstream in(t);
-  std::string word;
-  while (in >> word) out.push_back(number(n, word));
+  for (const std::string& word : list_words(text)) out.push_back(number(n, word));
   return out;
 }
 
 double XmlFiles::number(const pugi::xml_node& n, const std::string& text) const {
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno != 0 || !std::isfinite(v)) fail(n, "\"" + text + "\" is not a number");
+  double v = 0.0;
+  if (!parse_number(text, v)) fail(n, "\"" + text + "\" is not a number");
   return v;
 }
 
@@ -250,12 +243,7 @@ nlohmann::json XmlFiles::colour(const pugi::xml_node& n, bool within_emitter) co
       const glm::dvec3 c = within_emitter && !unbounded ? xyz_to_srgb(glm::dvec3(1.0)) * v[0] : glm::dvec3(v[0]);
       return {c.x, c.y, c.z};
     }
-    std::string t = text;
-    for (char& c : t)
-      if (c == ',') c = ' ';
-    std::istringstream in(t);
-    std::string pair;
-    while (in >> pair) {
+    for (const std::string& pair : list_words(text)) {
       const size_t colon = pair.find(':');
       if (colon == std::string::npos || pair.find(':', colon + 1) != std::string::npos)
         fail(n, "\"" + pair + "\" is not a wavelength:value pair");
