@@ -338,7 +338,8 @@ PYBIND11_MODULE(_dray, m) {
     if (kind == "phase") return plugin_names<Phase>();
     if (kind == "bsdf") return plugin_names<Bsdf>();
     if (kind == "texture") return plugin_names<TextureModel>();
-    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf, texture)");
+    if (kind == "sensor") return plugin_names<SensorModel>();
+    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf, texture, sensor)");
   });
   // The one Adam (ad/adam.h) for dray.ad.Adam: m and v (float64, C-contiguous) advance in place.
   using Doubles = py::array_t<double, py::array::c_style>;

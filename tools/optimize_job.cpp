@@ -111,10 +111,10 @@ void read_views(const JsonReader& rd, const json& j, Job& job, Scene& scene, con
       const json& cameras = scene_doc.contains("camera") ? scene_doc["camera"] : json::object();
       json camera = cameras.is_array() ? cameras[0] : cameras;
       camera.erase("name");
-      rd.object(vs[i]["camera"], where + "/camera",
-                {"origin", "target", "up", "fov_y", "half_width", "half_height", "aperture_radius", "focus_distance",
-                 "width", "height"});
-      camera.update(vs[i]["camera"]);
+      if (!vs[i]["camera"].is_object()) rd.fail(where + "/camera", "must be an object");
+      for (const char* key : {"medium", "name"})  // the scene's: a view moves the camera, not its medium
+        if (vs[i]["camera"].contains(key)) rd.fail(where + "/camera/" + key, "not a key of a view's camera");
+      camera.update(vs[i]["camera"]);  // read_camera checks the rest: the common keys and its type's
       v.camera = read_camera(rd, camera, where + "/camera");
       try {
         v.sensor = add_sensor(scene, "view" + std::to_string(i), v.camera);

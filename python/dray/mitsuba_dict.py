@@ -27,7 +27,6 @@ KINDS = {
     "bsdf": "twosided mask bumpmap normalmap null",  # the material-level wrappers; the BSDFs from the registry (below)
     "shape": "obj ply serialized sphere rectangle cube disk cylinder sdfgrid merge shapegroup instance",
     "emitter": "area point spot projector directional directionalarea constant envmap sunsky",
-    "sensor": "perspective thinlens orthographic",
     "film": "hdrfilm",
     "rfilter": "box tent gaussian",
     "sampler": "independent stratified multijitter orthogonal ldsampler",
@@ -36,7 +35,7 @@ KINDS = {
     "volume": "gridvolume constvolume",
 }
 # The kinds whose plugins are a registry in dray (core/registry.h): their names come from there.
-for _kind in ("bsdf", "phase", "texture"):
+for _kind in ("bsdf", "phase", "texture", "sensor"):
     KINDS[_kind] = (KINDS.get(_kind, "") + " " + _dray.plugin_names(_kind).replace(",", "")).strip()
 KIND_OF = {t: kind for kind, types in KINDS.items() for t in types.split()}
 

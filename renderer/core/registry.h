@@ -6,6 +6,7 @@
 // variant's list and its test.
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 
 namespace dray {
@@ -23,6 +24,23 @@ PluginReader<Variant, Props> plugin_reader(std::string_view name) {
     for (std::string_view n : P::kPlugins)
       if (n == name) return [](Props& props) -> Variant { return P::read(props); };
     return plugin_reader<Variant, Props, I + 1>(name);
+  }
+}
+
+// Calls f with a default plugin of the type named `name` (to read its static traits); false when
+// there is none.
+template <class Variant, class F, std::size_t I = 0>
+bool with_plugin(std::string_view name, F&& f) {
+  if constexpr (I == std::variant_size_v<Variant>) {
+    return false;
+  } else {
+    using P = std::variant_alternative_t<I, Variant>;
+    for (std::string_view n : P::kPlugins)
+      if (n == name) {
+        f(P{});
+        return true;
+      }
+    return with_plugin<Variant, F, I + 1>(name, std::forward<F>(f));
   }
 }
 

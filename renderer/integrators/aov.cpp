@@ -26,7 +26,7 @@ CameraRays camera_rays(const CameraFrame<float>& f, const FilmSample& s, int spp
   auto offset = [&](float dx, float dy, glm::vec3& ox, glm::vec3& dd) {
     const RayT<float> n = camera_ray(f, FilmSample{s.x + dx, s.y + dy, s.lens});
     // A pinhole's differentials leave from the ray's own origin (Mitsuba's o_x = o).
-    ox = o + ((f.kind == CameraKind::perspective ? o : to_glm(n.o)) - o) * k;
+    ox = o + ((pinhole_differentials(f.model) ? o : to_glm(n.o)) - o) * k;
     dd = d + (to_glm(n.d) - d) * k;
   };
   offset(1.f, 0.f, r.o_x, r.d_x);

@@ -25,6 +25,7 @@ long default_boundary_samples(const Scene& scene, const Tile& w) {
 
 bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
   auto in = [](Slot s, Slot first, Slot n) { return first != kNoSlot && s >= first && s < first + n; };
+  if (sensor_edges(scene.camera().model) == SensorEdges::none) return false;  // no film area: no boundary term
   for (Slot s : slots) {
     if (scene.moves_geometry(s) || is_camera_slot(scene.camera(), s)) return true;
     for (const Light& l : scene.lights)  // a point light's position, a directional one's direction
@@ -37,14 +38,15 @@ bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
 
 namespace {
 
-// The boundary term is built for a pinhole and an orthographic camera: through a thin lens every
-// aperture point sees its own silhouettes (Mitsuba's projective integrators refuse it too).
+// The boundary term is built for a film edges are projected onto (sensors/camera.h's kEdges): a
+// sensor that refuses it (a thin lens: every aperture point sees its own silhouettes, and
+// Mitsuba's projective integrators refuse it too) ends the pass.
 void check_boundary_support(const Scene& scene) {
-  if (scene.camera().kind == CameraKind::thinlens)
-    throw std::runtime_error(
-        "camera type thinlens: derivatives by parameters that move edges (a shape's geometry, the camera's pose, "
-        "field of view, aperture or focus, a point light's position) are not supported through a thin lens; render "
-        "them with a perspective camera");
+  if (sensor_edges(scene.camera().model) == SensorEdges::refused)
+    throw std::runtime_error("camera type " + std::string(sensor_type(scene.camera().model)) +
+                             ": derivatives by parameters that move edges (a shape's geometry, the camera's pose, "
+                             "field of view, aperture or focus, a point light's position) are not supported through "
+                             "it; render them with a perspective camera");
 }
 
 }  // namespace
@@ -96,15 +98,7 @@ bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const Silhou
   const FilmPoint<float> q = project(f, Vec3<float>(p));
   const float z = q.depth;
   if (!(z > 0.f)) return false;
-  // d film / d phi through the projection x = W/2 (1 + X / (Z hw)), y = H/2 (1 - Y / (Z hh))
-  // (orthographic: Z = 1).
-  const glm::vec3 d = p - to_glm(f.origin);
-  const bool ortho = f.kind == CameraKind::orthographic;
-  const float X = glm::dot(d, to_glm(f.right)), Y = glm::dot(d, to_glm(f.up)), Z = ortho ? 1.f : z;
-  const float dX = glm::dot(dp, to_glm(f.right)), dY = glm::dot(dp, to_glm(f.up)),
-              dZ = ortho ? 0.f : glm::dot(dp, to_glm(f.forward));
-  const glm::vec2 dx(0.5f * f.width / f.half_w * (dX * Z - X * dZ) / (Z * Z),
-                     -0.5f * f.height / f.half_h * (dY * Z - Y * dZ) / (Z * Z));
+  const glm::vec2 dx = camera_film_motion(f, p, dp, z);  // d film / d phi
   const float speed = glm::length(dx);
   if (!(speed > 0.f)) return false;
   x = {q.x, q.y};

@@ -45,7 +45,7 @@ inline FilmSample film_sample(const Scene& scene, Sampler& sampler, int x, int y
     j = film_jitter(scene.render.filter, sampler, x, y, film ? &*film : nullptr);
   }
   FilmSample s{float(x) + j.x, float(y) + j.y};
-  if (scene.camera().kind == CameraKind::thinlens) {
+  if (draws_aperture(scene.camera().model)) {
     const float u = sampler.next(), v = sampler.next();
     s.lens = concentric_disk(u, v);
   }

@@ -21,48 +21,12 @@ namespace {
 // The particles' own random stream: (seed, path index), apart from the pixels' and the edges'.
 constexpr uint64_t kParticleStream = 0x7074726163657273ull;  // "ptracers"
 
-// A point's link to the camera: where it lands on the film, the unit direction toward the
-// camera's eye (a thin lens's: the aperture point drawn for it), the shadow ray's length, and the
-// film's Jacobian 1 / (d² cos³θ a) (without the point's own cosine).
-struct CameraLink {
-  glm::vec2 film;
-  glm::vec3 to_camera;
-  float distance = 0.f, importance = 0.f;
-};
-
-// The eye a connection goes to: the pinhole, or for a thin lens the aperture point of `lens`
-// (a point of the unit disk).
-glm::vec3 eye_of(const CameraFrame<float>& f, glm::vec2 lens) {
-  if (f.kind != CameraKind::thinlens) return to_glm(f.origin);
-  return to_glm(f.origin + f.right * (f.aperture * lens.x) + f.up * (f.aperture * lens.y));
-}
-
-// Through a thin lens, p seen from aperture point e lands where the line from e through p meets
-// the focus plane, seen through the lens's centre (the inverse of camera_ray). The Jacobian is the
-// pinhole's from e: the film at unit depth maps to the focus plane by focus², whose point F is at
-// focus / cos θ from e, so d(film) = dω / cos³θ again; the aperture's pdf 1 / A cancels its 1 / A.
+// A point's link to the camera (its sensor's link: sensors/camera.h, aperture point `lens`) if it
+// lands within `reach`.
 bool link_camera(const CameraFrame<float>& f, const Tile& reach, const glm::vec3& p, glm::vec2 lens, CameraLink& out) {
-  const glm::vec3 eye = eye_of(f, lens);
-  const float depth = glm::dot(p - to_glm(f.origin), to_glm(f.forward));
-  const glm::vec3 aim = f.kind == CameraKind::thinlens ? eye + (p - eye) * (f.focus / depth) : p;
-  const FilmPoint<float> q = project(f, Vec3<float>(aim));
-  if (!(depth > f.near_clip && depth < f.far_clip)) return false;
-  if (!(q.x >= float(reach.x0) && q.x < float(reach.x1) && q.y >= float(reach.y0) && q.y < float(reach.y1))) return false;
-  out.film = {q.x, q.y};
-  const float pixel_area = (2.f * f.half_w / f.width) * (2.f * f.half_h / f.height);
-  if (f.kind == CameraKind::orthographic) {
-    out.to_camera = -to_glm(f.forward);
-    out.distance = depth - f.near_clip;
-    out.importance = 1.f / pixel_area;
-    return true;
-  }
-  const glm::vec3 d = eye - p;
-  const float dist = glm::length(d);
-  const float cos_c = depth / dist;
-  out.to_camera = d / dist;
-  out.distance = dist * (1.f - f.near_clip / depth);  // to the near plane
-  out.importance = 1.f / (dist * dist * cos_c * cos_c * cos_c * pixel_area);
-  return true;
+  if (!camera_link(f, p, lens, out)) return false;
+  const glm::vec2 q = out.film;
+  return q.x >= float(reach.x0) && q.x < float(reach.x1) && q.y >= float(reach.y0) && q.y < float(reach.y1);
 }
 
 // One rank's accumulators for the window, shared by the threads: each thread adds into its own
@@ -94,10 +58,10 @@ struct Film {
     });
   }
 
-  // An aperture point for a connection through a thin lens (uniform on the unit disk, as the
+  // An aperture point for a connection through a lens (uniform on the unit disk, as the
   // camera's rays draw theirs); nothing drawn for other cameras.
   glm::vec2 lens(Sampler& s) const {
-    if (frame.kind != CameraKind::thinlens) return glm::vec2(0.f);
+    if (!draws_aperture(frame.model)) return glm::vec2(0.f);
     const float u = s.next();
     return concentric_disk(u, s.next());
   }
@@ -217,21 +181,21 @@ bool sample_emission(const Scene& scene, const Light& light, float pick, Sampler
 
 // The sky the camera sees (Mitsuba's sample_visible_emitters for infinite emitters): a direction
 // drawn as next-event estimation draws it, where it lands on the film, L / (pdf pick) times the
-// pinhole's importance per solid angle 1 / (cos³θ a), if nothing blocks it. An orthographic camera
-// looks along one direction only: it never meets the sky this way (nor in Mitsuba).
+// pinhole's importance per solid angle 1 / (cos³θ a), if nothing blocks it. A camera without an eye
+// (orthographic) looks along one direction only: it never meets the sky this way (nor in Mitsuba).
 void splat_visible_sky(Film& film, int thread, const Light& light, float pick, Sampler& s) {
   const CameraFrame<float>& f = film.frame;
   float pdf = 0.f;
   const glm::vec3 wi = sample_environment(light, s.next(), s.next(), pdf);
-  if (f.kind == CameraKind::orthographic || !(pdf > 0.f)) return;
+  if (!camera_eye(f, glm::vec2(0.f)) || !(pdf > 0.f)) return;  // no eye (a parallel camera): it never meets the sky
   const glm::vec2 lens = film.lens(s);
-  const glm::vec3 o = eye_of(f, lens);
+  const glm::vec3 o = *camera_eye(f, lens);
   CameraLink link;
   if (!link_camera(f, film.reach, o + wi * ((2.f * f.near_clip + 1.f) / std::max(glm::dot(wi, to_glm(f.forward)), 1e-6f)), lens, link)) return;
   const float cos_c = glm::dot(wi, to_glm(f.forward));
   const float start = f.near_clip / cos_c;  // camera rays start at the near plane
   if (transmittance(film.scene, ParamView<float>(film.scene.params), Ray{o + wi * start, wi, INFINITY}) <= 0.f) return;
-  link.importance = 1.f / (cos_c * cos_c * cos_c * ((2.f * f.half_w / f.width) * (2.f * f.half_h / f.height)));
+  link.importance = 1.f / (cos_c * cos_c * cos_c * pixel_area(f));
   film.splat(thread, link, value(environment_radiance(light, ParamView<float>(film.scene.params), wi)) / (pdf * pick));
 }
 

@@ -93,7 +93,7 @@ bool clip_segment(const CameraFrame<float>& f, const Tile& w, const glm::vec3& p
   // the eye, at depth ~0, would project to overflowing film coordinates); a point on the film
   // window lies far deeper than that at any field of view below ~179.8°.
   const glm::vec3 eye = to_glm(f.origin);
-  const bool ortho = f.kind == CameraKind::orthographic;  // no eye: the film plane itself
+  const bool ortho = seen_from_camera(f).w == 0.f;  // no eye: the film plane itself
   const float near = ortho ? 0.f : 1e-3f * std::max(glm::length(p0 - eye), glm::length(p1 - eye));
   if (!(near > 0.f || ortho) || (z0 < near && z1 < near)) return false;
   e.s0 = z0 < near ? (near - z0) / (z1 - z0) : 0.f;

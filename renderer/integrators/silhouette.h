@@ -76,10 +76,6 @@ bool silhouette_from_ball(const Scene& scene, const SilhouetteElement& e, const 
 // infinitely far away (an environment) the direction toward it (w = 0).
 inline glm::vec4 seen_from_point(const glm::vec3& p) { return glm::vec4(p, 1.f); }
 inline glm::vec4 seen_from_direction(const glm::vec3& d) { return glm::vec4(d, 0.f); }
-// Where the camera sees from: its eye, or for an orthographic camera the direction it looks from.
-inline glm::vec4 seen_from_camera(const CameraFrame<float>& f) {
-  return f.kind == CameraKind::orthographic ? seen_from_direction(-to_glm(f.forward)) : seen_from_point(to_glm(f.origin));
-}
 
 // An sdfgrid voxel element's silhouette voxels seen from `from` (nullptr: from anywhere), weighted by
 // `weight` of the voxel (its centre and its edge vectors in world space): voxel elements of

@@ -1,42 +1,46 @@
 #include "renderer/io/camera_reader.h"
 
 #include <cmath>
+#include <tuple>
 
 #include <glm/geometric.hpp>
 
+#include "renderer/core/registry.h"
+#include "renderer/io/json_props.h"
 #include "renderer/scene_params.h"
 
 namespace dray {
 
-const char* camera_kind_name(CameraKind k) {
-  switch (k) {
-    case CameraKind::thinlens: return "thinlens";
-    case CameraKind::orthographic: return "orthographic";
-    case CameraKind::perspective: break;
-  }
-  return "perspective";
-}
-
 namespace {
 
-CameraKind read_kind(const JsonReader& rd, const nlohmann::json& j, const std::string& p) {
-  if (!j.contains("type")) return CameraKind::perspective;
-  const std::string t = rd.string(j["type"], p + "/type");
-  for (CameraKind k : {CameraKind::perspective, CameraKind::thinlens, CameraKind::orthographic})
-    if (t == camera_kind_name(k)) return k;
-  rd.fail(p + "/type", "unknown camera type \"" + t + "\" (expected perspective, thinlens or orthographic)");
+// The keys every camera takes besides its plugin's (medium, name: the loader's).
+const std::vector<std::string> kCommonKeys{"origin", "target", "up", "principal_point_offset", "near_clip", "far_clip",
+                                           "width", "height", "medium", "name"};
+
+// A sensor plugin's keys from its camera object, its parameters named prefix + key.
+class JsonSensorProps final : public JsonProps<SensorProps> {
+ public:
+  JsonSensorProps(const JsonReader& rd, ParamTable& table, const nlohmann::json& j, const std::string& p,
+                  const std::string& prefix, const std::string& type, const SensorFilm& film)
+      : JsonProps(rd, table, j, p, prefix, kCommonKeys, type), film_(film) {}
+  const SensorFilm& film() const override { return film_; }
+
+ private:
+  SensorFilm film_;
+};
+
+// The plugin the camera object names (perspective without a type).
+SensorModel read_model(const JsonReader& rd, ParamTable& table, const nlohmann::json& j, const std::string& p,
+                       const std::string& prefix, const SensorFilm& film) {
+  const std::string type = j.contains("type") ? rd.string(j["type"], p + "/type") : "perspective";
+  const auto read = plugin_reader<SensorModel, SensorProps>(type);
+  if (!read) rd.fail(p + "/type", "unknown camera type \"" + type + "\" (expected one of: " + plugin_names<SensorModel>() + ")");
+  JsonSensorProps props(rd, table, j, p, prefix, type, film);
+  return read(props);
 }
 
-// The keys of one type only, refused on the others.
-void check_type_keys(const JsonReader& rd, const nlohmann::json& j, const std::string& p, CameraKind k) {
-  const std::pair<const char*, bool> keys[] = {{"fov_y", k != CameraKind::orthographic},
-                                               {"half_width", k == CameraKind::orthographic},
-                                               {"half_height", k == CameraKind::orthographic},
-                                               {"aperture_radius", k == CameraKind::thinlens},
-                                               {"focus_distance", k == CameraKind::thinlens}};
-  for (const auto& [key, allowed] : keys)
-    if (!allowed && j.contains(key))
-      rd.fail(p + "/" + key, std::string("not a key of ") + camera_kind_name(k) + " cameras");
+SensorScalars scalars_of(const SensorModel& m) {
+  return std::visit([](const auto& s) { return s.scalars(); }, m);
 }
 
 // Mitsuba's principal point offset and clip planes.
@@ -57,17 +61,8 @@ void read_lens_extras(const JsonReader& rd, const nlohmann::json& j, const std::
     rd.fail(p + "/near_clip", "must be less than far_clip (" + fmt_number(c.far_clip) + "), got " + fmt_number(c.near_clip));
 }
 
-}  // namespace
-
-CameraSettings read_camera(const JsonReader& rd, const nlohmann::json& j, const std::string& p) {
-  rd.object(j, p, {"type", "origin", "target", "up", "fov_y", "half_width", "half_height", "aperture_radius",
-                   "focus_distance", "principal_point_offset", "near_clip", "far_clip", "width", "height",
-                   "medium", "name"});  // medium, name: the loader's
-  CameraSettings c;
-  c.kind = read_kind(rd, j, p);
-  check_type_keys(rd, j, p, c.kind);
-  read_lens_extras(rd, j, p, c);
-  // Mitsuba's default sensor: at the origin, looking along +z.
+// The frame from origin, target and up; Mitsuba's default sensor sits at the origin looking along +z.
+void read_frame(const JsonReader& rd, const nlohmann::json& j, const std::string& p, CameraSettings& c) {
   c.origin = rd.vec3_or(j, "origin", p, glm::vec3(0.f));
   c.target = rd.vec3_or(j, "target", p, c.origin + glm::vec3(0, 0, 1));
   if (j.contains("up")) c.up = rd.vec3(j["up"], p + "/up");
@@ -83,64 +78,39 @@ CameraSettings read_camera(const JsonReader& rd, const nlohmann::json& j, const 
     rd.fail(p + (j.contains("up") ? "/up" : "/origin"),
             j.contains("up") ? "must not be parallel to the viewing direction"
                              : "the viewing direction is vertical: give " + p + "/up (the default [0, 1, 0] is parallel to it)");
-  if (j.contains("fov_y")) c.fov_y = rd.positive(j["fov_y"], p + "/fov_y");
-  if (c.fov_y >= 180.f) rd.fail(p + "/fov_y", "must be < 180 degrees, got " + fmt_number(c.fov_y));
-  // Whether the image fits in memory is checked by the command line, against the machine.
-  if (j.contains("width")) c.width = int(rd.integer(j["width"], p + "/width", 1, kMaxFilmSize));
-  if (j.contains("height")) c.height = int(rd.integer(j["height"], p + "/height", 1, kMaxFilmSize));
-  // Mitsuba's orthographic film: [-1, 1] across, its aspect ratio's share up.
-  c.half_width = j.contains("half_width") ? rd.positive(j["half_width"], p + "/half_width") : 1.f;
-  c.half_height = j.contains("half_height") ? rd.positive(j["half_height"], p + "/half_height")
-                                             : c.half_width * float(c.height) / float(c.width);
-  if (c.kind == CameraKind::thinlens) {
-    if (!j.contains("aperture_radius")) rd.fail(p + "/aperture_radius", "required key of a thinlens camera is missing");
-    c.aperture_radius = rd.positive(j["aperture_radius"], p + "/aperture_radius");
-    // Mitsuba's default: the far clip plane (10^4 without one).
-    c.focus_distance = j.contains("focus_distance") ? rd.positive(j["focus_distance"], p + "/focus_distance")
-                                                    : (std::isfinite(c.far_clip) ? c.far_clip : 1e4f);
-  }
-  return c;
-}
-
-namespace {
-
-// The camera's scalar parameters (kNoSlot where its type has none) and the settings holding them.
-constexpr std::pair<Slot Camera::*, float CameraSettings::*> kScalars[] = {
-    {&Camera::fov_y, &CameraSettings::fov_y},
-    {&Camera::half_width, &CameraSettings::half_width},
-    {&Camera::half_height, &CameraSettings::half_height},
-    {&Camera::aperture_radius, &CameraSettings::aperture_radius},
-    {&Camera::focus_distance, &CameraSettings::focus_distance}};
-
-// What a camera and its settings both hold as constants: type, film, principal point, clips.
-template <class From, class To>
-void copy_constants(const From& from, To& to) {
-  to.kind = from.kind;
-  to.offset_x = from.offset_x;
-  to.offset_y = from.offset_y;
-  to.near_clip = from.near_clip;
-  to.far_clip = from.far_clip;
-  to.width = from.width;
-  to.height = from.height;
 }
 
 }  // namespace
+
+float& CameraSettings::value(const std::string& key) {
+  for (auto& [k, v] : values)
+    if (k == key) return v;
+  throw LoadError("a " + type + " camera has no parameter \"" + key + "\"");
+}
+
+CameraSettings read_camera(const JsonReader& rd, const nlohmann::json& j, const std::string& p) {
+  if (!j.is_object()) rd.fail(p, std::string("must be an object, got ") + j.type_name());
+  CameraSettings c;
+  read_lens_extras(rd, j, p, c);
+  read_frame(rd, j, p, c);
+  // Whether the image fits in memory is checked by the command line, against the machine.
+  if (j.contains("width")) c.width = int(rd.integer(j["width"], p + "/width", 1, kMaxFilmSize));
+  if (j.contains("height")) c.height = int(rd.integer(j["height"], p + "/height", 1, kMaxFilmSize));
+  // The plugin checks its keys and fills its defaults, on a table of its own.
+  ParamTable scratch;
+  const SensorModel model = read_model(rd, scratch, j, p, "", {c.width, c.height, c.near_clip, c.far_clip});
+  c.type = std::string(sensor_type(model));
+  for (const SensorScalar& s : scalars_of(model))
+    if (s.slot != kNoSlot) c.values.emplace_back(std::string(s.key), scratch.get(s.slot));
+  return c;
+}
 
 nlohmann::json camera_json(const CameraSettings& c) {
   auto v3 = [](const glm::vec3& v) { return nlohmann::json{v.x, v.y, v.z}; };
   nlohmann::json j = {{"origin", v3(c.origin)}, {"target", v3(c.target)}, {"up", v3(c.up)}, {"width", c.width},
                       {"height", c.height}};
-  if (c.kind != CameraKind::perspective) j["type"] = camera_kind_name(c.kind);
-  if (c.kind == CameraKind::orthographic) {
-    j["half_width"] = c.half_width;
-    j["half_height"] = c.half_height;
-  } else {
-    j["fov_y"] = c.fov_y;
-  }
-  if (c.kind == CameraKind::thinlens) {
-    j["aperture_radius"] = c.aperture_radius;
-    j["focus_distance"] = c.focus_distance;
-  }
+  if (c.type != "perspective") j["type"] = c.type;
+  for (const auto& [key, value] : c.values) j[key] = value;
   if (c.offset_x != 0.f || c.offset_y != 0.f) j["principal_point_offset"] = {c.offset_x, c.offset_y};
   if (c.near_clip != 0.f) j["near_clip"] = c.near_clip;
   if (std::isfinite(c.far_clip)) j["far_clip"] = c.far_clip;
@@ -150,6 +120,17 @@ nlohmann::json camera_json(const CameraSettings& c) {
 std::string sensor_prefix(const Scene& scene, size_t index) {
   return index == 0 ? "camera" : "sensors." + scene.sensors[index].name;
 }
+
+namespace {
+
+// What a camera and its settings both hold as constants: film, principal point, clips.
+template <class From, class To>
+void copy_constants(const From& from, To& to) {
+  std::tie(to.offset_x, to.offset_y, to.near_clip, to.far_clip, to.width, to.height) =
+      std::tie(from.offset_x, from.offset_y, from.near_clip, from.far_clip, from.width, from.height);
+}
+
+}  // namespace
 
 int add_sensor(Scene& scene, const std::string& name, const CameraSettings& c) {
   const bool first = scene.sensors.size() == 1 && scene.sensors[0].camera.origin == kNoSlot;
@@ -166,16 +147,8 @@ int add_sensor(Scene& scene, const std::string& name, const CameraSettings& c) {
   cam.origin = scene.params.add(p + ".origin", c.origin);
   cam.target = scene.params.add(p + ".target", c.target);
   cam.up = scene.params.add(p + ".up", c.up);
-  if (c.kind == CameraKind::orthographic) {
-    cam.half_width = scene.params.add(p + ".half_width", c.half_width, Domain::positive());
-    cam.half_height = scene.params.add(p + ".half_height", c.half_height, Domain::positive());
-  } else {
-    cam.fov_y = scene.params.add(p + ".fov_y", c.fov_y, Domain::open(0, 180));
-  }
-  if (c.kind == CameraKind::thinlens) {
-    cam.aperture_radius = scene.params.add(p + ".aperture_radius", c.aperture_radius, Domain::positive());
-    cam.focus_distance = scene.params.add(p + ".focus_distance", c.focus_distance, Domain::positive());
-  }
+  cam.model = read_model(JsonReader(scene.path), scene.params, camera_json(c), "/camera", p + ".",
+                         {c.width, c.height, c.near_clip, c.far_clip});
   return int(index);
 }
 
@@ -192,11 +165,12 @@ CameraSettings camera_settings(const Scene& scene, int index) {
   const Camera& cam = scene.sensors[size_t(index < 0 ? scene.sensor : index)].camera;
   CameraSettings c;
   copy_constants(cam, c);
+  c.type = std::string(sensor_type(cam.model));
   c.origin = scene.params.get_vec3(cam.origin);
   c.target = scene.params.get_vec3(cam.target);
   c.up = scene.params.get_vec3(cam.up);
-  for (const auto& [slot, value] : kScalars)
-    if (cam.*slot != kNoSlot) c.*value = scene.params.get(cam.*slot);
+  for (const SensorScalar& s : scalars_of(cam.model))
+    if (s.slot != kNoSlot) c.values.emplace_back(std::string(s.key), scene.params.get(s.slot));
   return c;
 }
 

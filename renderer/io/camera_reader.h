@@ -1,7 +1,9 @@
 #pragma once
 // Reads a scene's /camera (or a job view's camera: the scene's keys overridden by the view's),
-// and adds sensors to a scene.
+// and adds sensors to a scene. A camera's own keys are its plugin's (sensors/camera.h's registry).
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
@@ -15,19 +17,18 @@ namespace dray {
 // in memory is checked by the command line, against the machine).
 inline constexpr long kMaxFilmSize = 1 << 20;
 
+// A camera as values: its plugin's name and scalar parameters by key (fov_y, half_width, …), and
+// what every sensor has.
 struct CameraSettings {
-  CameraKind kind = CameraKind::perspective;
+  std::string type = "perspective";
+  std::vector<std::pair<std::string, float>> values;
   glm::vec3 origin{0.f}, target{0.f, 0.f, -1.f}, up{0.f, 1.f, 0.f};
-  float fov_y = 40.f;  // degrees, vertical (perspective, thinlens)
-  float half_width = 1.f, half_height = 0.75f;           // orthographic
-  float aperture_radius = 0.f, focus_distance = 0.f;     // thinlens
   float offset_x = 0.f, offset_y = 0.f, near_clip = 0.f, far_clip = INFINITY;
   int width = 320, height = 240;
   bool operator==(const CameraSettings&) const = default;
+  // The value of the plugin's parameter `key` (a LoadError when it has none).
+  float& value(const std::string& key);
 };
-
-// A camera type's name in scene files ("perspective", "thinlens", "orthographic").
-const char* camera_kind_name(CameraKind k);
 
 // The camera object `j` at JSON pointer `p`, checked (errors name the file and key).
 CameraSettings read_camera(const JsonReader& rd, const nlohmann::json& j, const std::string& p);

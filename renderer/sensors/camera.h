@@ -1,27 +1,44 @@
 #pragma once
-// The sensors (Mitsuba's `perspective`, `thinlens`, `orthographic`): a frame looking from `origin`
-// at `target`. Rays are generated in the kernel's scalar type: camera parameters carry
-// derivatives like any other.
+// The sensor interface: Mitsuba 3's src/sensors as a closed set (one header each) in a
+// std::variant, dispatched without virtual calls. Every sensor looks from `origin` at `target`
+// (its frame, parameters) onto a film, and provides (sensor_frame.h's types)
+//   extent(P, frame)         its film's half extent and lens, in T;
+//   ray(frame, sample)       the ray of a film sample, in T;
+//   project(frame, p)        where a world point lands on the film, in T;
+//   seen_from(frame)         where edges are seen from (a point, or a direction: w = 0);
+//   eye(frame, lens)         the point a ray of the sky leaves from, if it has one;
+//   link(frame, p, lens)     a point's link to the camera (light tracing);
+//   motion(frame, p, dp, z)  a point's film motion (the boundary term);
+//   kAperture                whether a film sample draws an aperture point;
+//   kPinholeDifferentials    whether ray differentials share the ray's origin;
+//   kEdges                   how moving edges meet its film;
+//   kFieldOfView             whether it takes Mitsuba's fov, fov_axis, focal_length and principal point;
+// and, for loading, kPlugins (Mitsuba's names), static read(SensorProps&) and scalars() (its
+// parameters by key). The variant's list below is the registry (core/registry.h): adding a sensor
+// touches its header, this list and its test.
 #include <array>
 #include <cmath>
+#include <string>
 #include <utility>
+#include <variant>
 
 #include <glm/vec2.hpp>
 
 #include "renderer/core/param_table.h"
 #include "renderer/core/ray.h"
+#include "renderer/sensors/orthographic.h"
+#include "renderer/sensors/perspective.h"
+#include "renderer/sensors/radiancemeter.h"
+#include "renderer/sensors/thinlens.h"
 
 namespace dray {
 
-enum class CameraKind : uint8_t { perspective, thinlens, orthographic };
+using SensorModel = std::variant<PerspectiveSensor, ThinLensSensor, OrthographicSensor, RadianceMeterSensor>;
 
-// The camera's parameters (scene.h holds one).
+// A sensor: its plugin, its frame's parameters and its film.
 struct Camera {
-  CameraKind kind = CameraKind::perspective;
+  SensorModel model;
   Slot origin = kNoSlot, target = kNoSlot, up = kNoSlot;
-  Slot fov_y = kNoSlot;                                   // perspective, thinlens: degrees, vertical
-  Slot half_width = kNoSlot, half_height = kNoSlot;       // orthographic: the film's half extent (world units)
-  Slot aperture_radius = kNoSlot, focus_distance = kNoSlot;  // thinlens
   // Mitsuba's principal_point_offset_x/y: the principal point's shift from the film's centre in
   // fractions of the film (not differentiable, as Mitsuba's), and the clip distances along the
   // viewing direction: rays start at near_clip and end at far_clip.
@@ -30,10 +47,26 @@ struct Camera {
   int width = 320, height = 240;
 };
 
+// The plugin's name (Mitsuba's).
+inline std::string_view sensor_type(const SensorModel& m) {
+  return std::visit([](const auto& s) { return s.kPlugins[0]; }, m);
+}
+inline bool draws_aperture(const SensorModel& m) {
+  return std::visit([](const auto& s) { return s.kAperture; }, m);
+}
+inline bool pinhole_differentials(const SensorModel& m) {
+  return std::visit([](const auto& s) { return s.kPinholeDifferentials; }, m);
+}
+inline SensorEdges sensor_edges(const SensorModel& m) {
+  return std::visit([](const auto& s) { return s.kEdges; }, m);
+}
+
 // The camera's parameter blocks (first slot, entries); absent ones are kNoSlot.
-inline std::array<std::pair<Slot, uint32_t>, 8> camera_blocks(const Camera& c) {
-  return {{{c.origin, 3}, {c.target, 3}, {c.up, 3}, {c.fov_y, 1}, {c.half_width, 1}, {c.half_height, 1},
-           {c.aperture_radius, 1}, {c.focus_distance, 1}}};
+inline std::array<std::pair<Slot, uint32_t>, 6> camera_blocks(const Camera& c) {
+  std::array<std::pair<Slot, uint32_t>, 6> out{{{c.origin, 3}, {c.target, 3}, {c.up, 3}, {kNoSlot, 1}, {kNoSlot, 1}, {kNoSlot, 1}}};
+  const SensorScalars scalars = std::visit([](const auto& s) { return s.scalars(); }, c.model);
+  for (size_t i = 0; i < scalars.size(); ++i) out[3 + i].first = scalars[i].slot;
+  return out;
 }
 // Whether `slot` is one of the camera's parameters.
 inline bool is_camera_slot(const Camera& c, Slot slot) {
@@ -49,62 +82,35 @@ bool camera_active(const Camera& c, const P& view) {
   return false;
 }
 
-// The camera's frame in T: it depends on parameters only, so it is built once and shared by
-// many samples. half_w, half_h: the film's half extent on the plane at unit depth (perspective,
-// thin lens) or in world units (orthographic).
+// The camera's frame in T and its plugin: it depends on parameters only, so it is built once and
+// shared by many samples.
 template <class T>
-struct CameraFrame {
-  Vec3<T> origin, forward, right, up;
-  T half_w, half_h;
-  T aperture = T(0.f), focus = T(1.f);  // thin lens: the aperture's radius, the focus plane's depth
-  CameraKind kind = CameraKind::perspective;
-  float width = 0.f, height = 0.f;
-  float offset_x = 0.f, offset_y = 0.f, near_clip = 0.f, far_clip = INFINITY;
+struct CameraFrame : SensorFrame<T> {
+  SensorModel model;
 };
 
-// The frame's entries that carry no derivative.
 template <class T>
-void set_frame_constants(const Camera& cam, CameraFrame<T>& f) {
-  f.kind = cam.kind;
+CameraFrame<T> camera_frame_constants(const Camera& cam) {
+  CameraFrame<T> f;
+  f.model = cam.model;
   f.width = float(cam.width);
   f.height = float(cam.height);
   f.offset_x = cam.offset_x;
   f.offset_y = cam.offset_y;
   f.near_clip = cam.near_clip;
   f.far_clip = cam.far_clip;
+  return f;
 }
 
 template <class T>
 CameraFrame<T> camera_frame_from_params(const Camera& cam, const ParamView<T>& P) {
-  using ad::tan;
-  CameraFrame<T> f;
-  set_frame_constants(cam, f);
+  CameraFrame<T> f = camera_frame_constants<T>(cam);
   f.origin = P.vec3(cam.origin);
   f.forward = normalize(P.vec3(cam.target) - f.origin);
   f.right = normalize(cross(f.forward, P.vec3(cam.up)));
   f.up = cross(f.right, f.forward);
-  if (cam.kind == CameraKind::orthographic) {
-    f.half_w = P.scalar(cam.half_width);
-    f.half_h = P.scalar(cam.half_height);
-  } else {
-    f.half_h = tan(P.scalar(cam.fov_y) * T(kPi / 360.f));
-    f.half_w = f.half_h * T(float(cam.width) / float(cam.height));
-  }
-  if (cam.kind == CameraKind::thinlens) {
-    f.aperture = P.scalar(cam.aperture_radius);
-    f.focus = P.scalar(cam.focus_distance);
-  }
+  std::visit([&](const auto& s) { s.extent(P, f); }, cam.model);
   return f;
-}
-
-// The frame's sixteen entries that carry derivatives: origin, forward, right, up, half_w, half_h,
-// aperture, focus.
-inline constexpr int kCameraEntries = 16;
-template <class T>
-T& camera_entry(CameraFrame<T>& f, int k) {
-  Vec3<T>* v[4] = {&f.origin, &f.forward, &f.right, &f.up};
-  T* s[4] = {&f.half_w, &f.half_h, &f.aperture, &f.focus};
-  return k < 12 ? (*v[k / 3])[k % 3] : *s[k - 12];
 }
 
 // The frame in T: lifted once per pass when the view has it (a reverse pass), else derived from
@@ -113,81 +119,48 @@ template <class T>
 CameraFrame<T> camera_frame(const Camera& cam, const ParamView<T>& P) {
   if constexpr (ad::is_differentiable_v<T>)
     if (const LiftedBlock* lifted = P.lifted(cam.origin)) {
-      CameraFrame<T> f;
-      set_frame_constants(cam, f);
-      for (int k = 0; k < kCameraEntries; ++k) camera_entry(f, k) = P.lifted_input(*lifted, k);
+      CameraFrame<T> f = camera_frame_constants<T>(cam);
+      for (int k = 0; k < kCameraEntries; ++k) camera_entry<T>(f, k) = P.lifted_input(*lifted, k);
       return f;
     }
   return camera_frame_from_params(cam, P);
 }
 
-// A camera sample: a film position (pixels from the top-left corner) and, for a thin lens, a
-// point of the unit disk on its aperture.
-struct FilmSample {
-  float x = 0.f, y = 0.f;
-  glm::vec2 lens{0.f};
-};
-
 // The ray through film sample s, starting at the near clip plane and ending at the far one.
 template <class T>
 RayT<T> camera_ray(const CameraFrame<T>& f, const FilmSample& s) {
-  const float sx = 2.f * (s.x / f.width + f.offset_x) - 1.f;
-  const float sy = 1.f - 2.f * (s.y / f.height + f.offset_y);
-  RayT<T> r;
-  T along(1.f);  // the direction's component along forward
-  if (f.kind == CameraKind::orthographic) {
-    r.o = f.origin + f.right * (f.half_w * T(sx)) + f.up * (f.half_h * T(sy));
-    r.d = f.forward;
-  } else {
-    // The point at unit depth the film sample looks at.
-    const Vec3<T> d = f.forward + f.right * (f.half_w * T(sx)) + f.up * (f.half_h * T(sy));
-    if (f.kind == CameraKind::thinlens) {
-      // From the aperture point through d's point on the focus plane.
-      const Vec3<T> lens = f.right * (f.aperture * T(s.lens.x)) + f.up * (f.aperture * T(s.lens.y));
-      r.o = f.origin + lens;
-      r.d = normalize(d * f.focus - lens);
-    } else {
-      r.o = f.origin;
-      r.d = normalize(d);
-    }
-    if (f.near_clip > 0.f || std::isfinite(f.far_clip)) along = dot(r.d, f.forward);
-  }
-  if (f.near_clip > 0.f) r.o = r.o + r.d * (T(f.near_clip) / along);
-  if (std::isfinite(f.far_clip)) r.t_max = value(T(f.far_clip - f.near_clip) / along);
-  return r;
+  return std::visit([&](const auto& m) { return m.ray(f, s); }, f.model);
 }
-
 // The ray through film position (px, py) and the lens's centre.
 template <class T>
 RayT<T> camera_ray(const CameraFrame<T>& f, float px, float py) {
   return camera_ray(f, FilmSample{px, py});
 }
-
-// Where world point p lands on the film (pixels from the top-left corner, the inverse of
-// camera_ray through the lens's centre), and its depth along the viewing direction (> 0: in
-// front of the camera).
-template <class T>
-struct FilmPoint {
-  T x, y, depth;
-};
-
-template <class T>
-FilmPoint<T> project(const CameraFrame<T>& f, const Vec3<T>& p) {
-  const Vec3<T> d = p - f.origin;
-  const T z = dot(d, f.forward);
-  const T scale = f.kind == CameraKind::orthographic ? T(1.f) : z;
-  const T sx = dot(d, f.right) / (scale * f.half_w), sy = dot(d, f.up) / (scale * f.half_h);
-  return {(sx + T(1.f)) * T(0.5f * f.width) - T(f.offset_x * f.width),
-          (T(1.f) - sy) * T(0.5f * f.height) - T(f.offset_y * f.height), z};
-}
-
 template <class T>
 RayT<T> camera_ray(const Camera& cam, const ParamView<T>& P, float px, float py) {
   return camera_ray(camera_frame(cam, P), px, py);
 }
 
+// Where world point p lands on the film (the inverse of camera_ray through the lens's centre).
+template <class T>
+FilmPoint<T> project(const CameraFrame<T>& f, const Vec3<T>& p) {
+  return std::visit([&](const auto& m) { return m.project(f, p); }, f.model);
+}
+inline glm::vec4 seen_from_camera(const CameraFrame<float>& f) {
+  return std::visit([&](const auto& m) { return m.seen_from(f); }, f.model);
+}
+inline std::optional<glm::vec3> camera_eye(const CameraFrame<float>& f, glm::vec2 lens) {
+  return std::visit([&](const auto& m) { return m.eye(f, lens); }, f.model);
+}
+inline bool camera_link(const CameraFrame<float>& f, const glm::vec3& p, glm::vec2 lens, CameraLink& out) {
+  return std::visit([&](const auto& m) { return m.link(f, p, lens, out); }, f.model);
+}
+inline glm::vec2 camera_film_motion(const CameraFrame<float>& f, const glm::vec3& p, const glm::vec3& dp, float depth) {
+  return std::visit([&](const auto& m) { return m.motion(f, p, dp, depth); }, f.model);
+}
+
 // A point of the unit disk from two uniform numbers (Shirley and Chiu's concentric map, as
-// Mitsuba's square_to_uniform_disk_concentric): the thin lens's aperture sample.
+// Mitsuba's square_to_uniform_disk_concentric): a thin lens's aperture sample.
 inline glm::vec2 concentric_disk(float u, float v) {
   const float a = 2.f * u - 1.f, b = 2.f * v - 1.f;
   if (a == 0.f && b == 0.f) return glm::vec2(0.f);

@@ -96,13 +96,13 @@ TEST_CASE("Mitsuba sensors: what is refused, at its element", "[mitsuba]") {
   TempDir t("dray-mitsuba-sensor-errors-");
   auto error = [&](const std::string& type, const std::string& sensor) { return load_error(t.write("e.xml", sensor_scene(type, sensor))); };
   CHECK_THAT(error("orthographic", R"(<float name="fov" value="30"/>)"),
-             Catch::Contains("<float name=\"fov\">: unsupported orthographic property (supported: to_world, near_clip, far_clip)"));
-  CHECK_THAT(error("thinlens", ""), Catch::Contains("a thinlens sensor needs an aperture_radius"));
-  CHECK_THAT(error("perspective", R"(<float name="aperture_radius" value="0.1"/>)"), Catch::Contains("unsupported perspective property"));
+             Catch::Contains("<sensor type=\"orthographic\"> fov: unknown key"));
+  CHECK_THAT(error("thinlens", ""), Catch::Contains("<sensor type=\"thinlens\"> aperture_radius: required key is missing"));
+  CHECK_THAT(error("perspective", R"(<float name="aperture_radius" value="0.1"/>)"), Catch::Contains("<sensor type=\"perspective\"> aperture_radius: unknown key"));
   CHECK_THAT(error("perspective", R"(<float name="near_clip" value="0"/>)"), Catch::Contains("near_clip must be greater than zero"));
   CHECK_THAT(error("perspective", R"(<float name="near_clip" value="5"/><float name="far_clip" value="4"/>)"),
              Catch::Contains("near_clip must be smaller than far_clip"));
-  CHECK_THAT(error("fisheye", ""), Catch::Contains("unsupported sensor type (supported: perspective, thinlens, orthographic)"));
+  CHECK_THAT(error("fisheye", ""), Catch::Contains("unsupported sensor type (supported: perspective, thinlens, orthographic, radiancemeter)"));
 }
 
 TEST_CASE("Mitsuba scenes with several sensors: /camera an array, ids as names, the first's sampler for all", "[mitsuba]") {

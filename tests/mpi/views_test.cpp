@@ -83,7 +83,7 @@ TEST_CASE("a multi-view gradient is bitwise the same for every group layout", "[
   // the scene).
   CameraSettings a = camera_settings(scene), b = a, c = a;
   b.origin.x += 0.7f;
-  c.fov_y *= 1.3f;
+  c.value("fov_y") *= 1.3f;
   c.width = 20;
   const int sb = add_sensor(scene, "aside", b), sc = add_sensor(scene, "wide", c);
   Image target(24, 16, 3), target_c(20, 16, 3);

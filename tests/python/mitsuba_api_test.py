@@ -221,6 +221,21 @@ def test_load_dict_reads_mitsubas_phase_functions_by_the_registry():
     assert dray._dray.plugin_names('phase') == "isotropic, hg, rayleigh, tabphase, blendphase"
 
 
+@pytest.mark.parametrize("radiance", [1e-3, 1.0, 1e3])
+def test_load_dict_radiancemeter_is_mitsubas_test_render(radiance):
+    # Mitsuba's src/sensors/tests/test_radiancemeter.py (test_render), with the sensor's origin and
+    # direction (its alternative to a to_world) and the sensor kind's names from the registry.
+    scene = dray.load_dict({'type': 'scene', 'integrator': {'type': 'path'},
+                            'sensor': {'type': 'radiancemeter', 'origin': [1, 2, 3], 'direction': [0, 1, 0],
+                                       'film': {'type': 'hdrfilm', 'width': 1, 'height': 1, 'rfilter': {'type': 'box'}},
+                                       'sampler': {'type': 'independent', 'sample_count': 1}},
+                            'emitter': {'type': 'constant', 'radiance': {'type': 'rgb', 'value': radiance}}})
+    image = dray.render(scene)
+    assert image.shape[:2] == (1, 1)
+    assert np.allclose(image[0, 0, :3], radiance, rtol=1e-5)
+    assert dray._dray.plugin_names('sensor') == "perspective, thinlens, orthographic, radiancemeter"
+
+
 def test_a_meshs_faces_read_by_mitsubas_key(tmp_path):
     (tmp_path / "t.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
     d = dict_scene()

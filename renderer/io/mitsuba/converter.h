@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -233,6 +234,8 @@ class Converter {
   void emitter(const pugi::xml_node& n);
   void sensor(const pugi::xml_node& n);
   json sensor_camera(const pugi::xml_node& n);  // one <sensor> as a /camera object
+  glm::dmat4 origin_direction(const pugi::xml_node& n, const std::optional<glm::dvec3>& origin,
+                              const std::optional<glm::dvec3>& direction);
   void aov_integrator(const pugi::xml_node& n);
   void film(const pugi::xml_node& n, int& width, int& height);  // hdrfilm: its size; its crop as render.crop
   double fov_y(const pugi::xml_node& n, double fov, std::string axis, const std::string& focal_length, int width,

@@ -11,6 +11,7 @@
 #include "renderer/io/mitsuba/converter.h"
 #include "renderer/io/camera_reader.h"
 #include "renderer/io/mitsuba/xml.h"
+#include "renderer/core/registry.h"
 
 namespace dray {
 
@@ -204,9 +205,11 @@ void Converter::sensor(const pugi::xml_node& n) {
 
 json Converter::sensor_camera(const pugi::xml_node& n) {
   const std::string type = x_.attr(n, "type");
-  if (type != "perspective" && type != "thinlens" && type != "orthographic")
-    x_.fail(n, "unsupported sensor type (supported: perspective, thinlens, orthographic)");
-  const bool ortho = type == "orthographic";
+  bool has_fov = false;  // Mitsuba's fov, fov_axis, focal_length and principal point
+  bool lens = false;     // whether it uses focus_distance (Mitsuba's every projective camera reads it)
+  if (!with_plugin<SensorModel>(type, [&](const auto& s) { has_fov = s.kFieldOfView, lens = s.kAperture; }))
+    x_.fail(n, "unsupported sensor type (supported: " + plugin_names<SensorModel>() + ")");
+  const bool ortho = type == "orthographic";  // its film's extent is to_world's scale
   glm::dmat4 to_world(1.0);
   double fov = -1;
   std::string axis = "x", focal_length;
@@ -215,12 +218,15 @@ json Converter::sensor_camera(const pugi::xml_node& n) {
   json cam = {{"type", type}};
   double near_clip = 1e-2, far_clip = 1e4, offset[2] = {0, 0};  // Mitsuba's defaults
   std::optional<XmlFiles::LookAt> lookat;  // its lookat, as written
+  std::optional<glm::dvec3> origin_key, direction_key;  // Mitsuba's alternative to a to_world (radiance meter)
+  bool has_to_world = false;
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string t = tag(c);
     if (t == "transform") {
       to_world = x_.transform(c);
       lookat = x_.lookat(c);
+      has_to_world = true;
     } else if (t == "medium" || t == "ref") {
       if (!medium_name.empty()) x_.fail(c, "a sensor sits in one medium");
       medium_name = medium(c);
@@ -232,24 +238,24 @@ json Converter::sensor_camera(const pugi::xml_node& n) {
       const std::string key = x_.attr(c, "name");
       if (key == "near_clip") near_clip = x_.number(c);
       else if (key == "far_clip") far_clip = x_.number(c);
-      else if (!ortho && key == "fov") fov = x_.number(c);
-      else if (!ortho && key == "fov_axis") axis = x_.attr(c, "value");
-      else if (!ortho && key == "focal_length") focal_length = x_.attr(c, "value");
-      else if (!ortho && key == "principal_point_offset_x") offset[0] = x_.number(c);
-      else if (!ortho && key == "principal_point_offset_y") offset[1] = x_.number(c);
-      else if (type == "thinlens" && (key == "aperture_radius" || key == "focus_distance")) cam[key] = x_.number(c);
-      else if (key == "focus_distance") x_.number(c);  // Mitsuba's projective cameras read it; only a lens uses it
+      else if (has_fov && key == "fov") fov = x_.number(c);
+      else if (has_fov && key == "fov_axis") axis = x_.attr(c, "value");
+      else if (has_fov && key == "focal_length") focal_length = x_.attr(c, "value");
+      else if (has_fov && key == "principal_point_offset_x") offset[0] = x_.number(c);
+      else if (has_fov && key == "principal_point_offset_y") offset[1] = x_.number(c);
+      else if (key == "focus_distance" && !lens) x_.number(c);  // read by Mitsuba's projective cameras, unused
+      else if (key == "origin" && (t == "point" || t == "vector")) origin_key = x_.triple(c);
+      else if (key == "direction" && (t == "point" || t == "vector")) direction_key = x_.triple(c);
+      else if (t == "float" || t == "integer") cam[key] = x_.number(c);  // the plugin's own (read by its reader)
       else
         x_.fail(c, "unsupported " + type + " property (supported: to_world, near_clip, far_clip" +
-                       (ortho ? std::string(")")
-                              : std::string(", fov, fov_axis, focal_length, principal_point_offset_x, "
-                                            "principal_point_offset_y") +
-                                    (type == "thinlens" ? ", aperture_radius, focus_distance)" : ")")));
+                       (has_fov ? ", fov, fov_axis, focal_length, principal_point_offset_x, principal_point_offset_y" : "") +
+                       ", and the plugin's numbers)");
     }
   }
   if (!(near_clip > 0)) x_.fail(n, "near_clip must be greater than zero");
   if (!(near_clip < far_clip)) x_.fail(n, "near_clip must be smaller than far_clip");
-  if (type == "thinlens" && !cam.contains("aperture_radius")) x_.fail(n, "a thinlens sensor needs an aperture_radius");
+  if (!has_to_world && (origin_key || direction_key)) to_world = origin_direction(n, origin_key, direction_key);
   // Mitsuba's camera looks along local +z with +y up and +x to the left of the image.
   const glm::dvec3 origin(to_world[3]), dir(to_world * glm::dvec4(0, 0, 1, 0)), up(to_world * glm::dvec4(0, 1, 0, 0)),
       left(to_world * glm::dvec4(1, 0, 0, 0));
@@ -264,13 +270,30 @@ json Converter::sensor_camera(const pugi::xml_node& n) {
     // The film spans [-1, 1] x [-1/aspect, 1/aspect] in camera space, under to_world's scale.
     cam["half_width"] = glm::length(left);
     cam["half_height"] = glm::length(up) * double(height) / double(width);
-  } else {
+  } else if (has_fov) {
     cam["fov_y"] = fov_y(n, fov, axis, focal_length, width, height);
     if (offset[0] != 0 || offset[1] != 0) cam["principal_point_offset"] = {offset[0], offset[1]};
   }
   if (!medium_name.empty()) cam["medium"] = medium_name;
   if (n.attribute("id")) cam["name"] = std::string(n.attribute("id").value());
   return cam;
+}
+
+// Mitsuba's `origin` and `direction` (both or neither), a to_world looking from the origin along
+// the direction, up any vector perpendicular to it.
+glm::dmat4 Converter::origin_direction(const pugi::xml_node& n, const std::optional<glm::dvec3>& origin,
+                                       const std::optional<glm::dvec3>& direction) {
+  if (!origin || !direction) x_.fail(n, "give both origin and direction (or a to_world)");
+  if (!(glm::length(*direction) > 0.0)) x_.fail(n, "direction must not be zero");
+  const glm::dvec3 d = glm::normalize(*direction);
+  const glm::dvec3 up = glm::normalize(std::fabs(d.x) > std::fabs(d.z) ? glm::dvec3(-d.y, d.x, 0) : glm::dvec3(0, -d.z, d.y));
+  const glm::dvec3 left = glm::cross(up, d);
+  glm::dmat4 m(1.0);
+  m[0] = glm::dvec4(left, 0);
+  m[1] = glm::dvec4(up, 0);
+  m[2] = glm::dvec4(d, 0);
+  m[3] = glm::dvec4(*origin, 1);
+  return m;
 }
 
 void Converter::sampler(const pugi::xml_node& c) {

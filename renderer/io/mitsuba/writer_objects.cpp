@@ -3,6 +3,8 @@
 #include <glm/geometric.hpp>
 
 #include "renderer/io/mitsuba/writer.h"
+#include "renderer/core/registry.h"
+#include "renderer/sensors/camera.h"
 
 namespace dray::mitsuba {
 
@@ -37,7 +39,10 @@ void Writer::sensor(pugi::xml_node scene, const json& cam, const std::string& pa
   attr(n, "type", type);
   if (named) attr(n, "id", unique_id(at(cam, "name", path == "/camera/0" ? "camera" : "sensor" + path.substr(8)).get<std::string>(), "sensor", path));
   const int width = at(cam, "width", 320).get<int>(), height = at(cam, "height", 240).get<int>();
-  if (type != "orthographic") {
+  bool has_fov = false;
+  if (!with_plugin<SensorModel>(type, [&](const auto& s) { has_fov = s.kFieldOfView; }))
+    fail(path + "/type", "unknown camera type \"" + type + "\"");
+  if (has_fov) {
     typed(n, "float", "fov", num(at(cam, "fov_y", 40.0).get<double>()));
     typed(n, "string", "fov_axis", "y");
   }
@@ -45,8 +50,11 @@ void Writer::sensor(pugi::xml_node scene, const json& cam, const std::string& pa
     typed(n, "float", "principal_point_offset_x", num(cam["principal_point_offset"][0].get<double>()));
     typed(n, "float", "principal_point_offset_y", num(cam["principal_point_offset"][1].get<double>()));
   }
-  for (const char* key : {"aperture_radius", "focus_distance"})
-    if (cam.contains(key)) typed(n, "float", key, num(cam[key].get<double>()));
+  // The plugin's own numbers under their keys (the orthographic film's extent is to_world's scale).
+  for (const auto& [key, v] : cam.items())
+    if (v.is_number() && key != "fov_y" && key != "half_width" && key != "half_height" && key != "near_clip" &&
+        key != "far_clip" && key != "width" && key != "height")
+      typed(n, "float", key, num(v.get<double>()));
   // dray's clip planes default to 0 and ∞, which Mitsuba cannot say (its near clip is > 0).
   if (!cam.contains("near_clip") || !cam.contains("far_clip") || !(cam["near_clip"].get<double>() > 0))
     warnings_.push_back(path + ": dray's clip planes 0 and infinity have no Mitsuba form (its near clip is > 0): "
