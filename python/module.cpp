@@ -339,7 +339,8 @@ PYBIND11_MODULE(_dray, m) {
     if (kind == "bsdf") return plugin_names<Bsdf>();
     if (kind == "texture") return plugin_names<TextureModel>();
     if (kind == "sensor") return plugin_names<SensorModel>();
-    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf, texture, sensor)");
+    if (kind == "medium") return plugin_names<MediumModel>();
+    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf, texture, sensor, medium)");
   });
   // The one Adam (ad/adam.h) for dray.ad.Adam: m and v (float64, C-contiguous) advance in place.
   using Doubles = py::array_t<double, py::array::c_style>;

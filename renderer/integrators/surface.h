@@ -237,6 +237,7 @@ TexCoord<T> surface_texcoord(const Scene& scene, uint32_t prim, const PrimT<floa
   AttributeSite site;
   TexCoord<T> out(surface_uv(scene, prim, pf, p, &site));
   out.site = site;
+  out.site.p = p;
   return out;
 }
 

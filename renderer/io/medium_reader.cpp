@@ -1,13 +1,12 @@
 #include "renderer/io/medium_reader.h"
 
-#include <glm/gtc/matrix_inverse.hpp>
-
 #include <algorithm>
 #include <tuple>
+#include <variant>
 
 #include "renderer/core/registry.h"
 #include "renderer/io/json_props.h"
-#include "renderer/io/vol_file.h"
+#include "renderer/io/volume_reader.h"
 
 namespace dray {
 
@@ -16,118 +15,88 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
+// The media whose coefficients may be volumes (kVolumes), by name.
+template <std::size_t I = 0>
+std::string volume_media() {
+  if constexpr (I == std::variant_size_v<MediumModel>) {
+    return {};
+  } else {
+    using M = std::variant_alternative_t<I, MediumModel>;
+    const std::string rest = volume_media<I + 1>();
+    if (!M::kVolumes) return rest;
+    return rest.empty() ? std::string(M::kPlugins[0]) : std::string(M::kPlugins[0]) + ", " + rest;
+  }
+}
+
 struct MediumReader {
   const JsonReader& rd;
   Scene& scene;
   fs::path base_dir;
 
-  // A 4x4 matrix, row-major (16 numbers).
-  glm::mat4 matrix(const json& j, const std::string& p) const {
-    if (!j.is_array() || j.size() != 16) rd.fail(p, "must be 16 numbers (a 4x4 matrix, row-major)");
-    glm::mat4 m;
-    for (int r = 0; r < 4; ++r)
-      for (int c = 0; c < 4; ++c) m[c][r] = float(rd.number(j[size_t(4 * r + c)], p + "/" + std::to_string(4 * r + c)));
-    return m;
-  }
-
-  // A grid volume's values (res.z × res.y × res.x × channels) as the block `name`, on the unit cube
-  // under the volume's to_world (identity without one); returns its index in scene.volumes.
-  int add_grid(GridVolume g, const std::vector<float>& values, const json& volume, const std::string& kp,
-               const std::string& name, Domain domain) {
-    const glm::mat4 to_world = volume.contains("to_world") ? matrix(volume["to_world"], kp + "/to_world") : glm::mat4(1.f);
-    g.to_local = glm::inverse(to_world);
-    g.lo = glm::vec3(INFINITY);
-    g.hi = glm::vec3(-INFINITY);
-    for (int k = 0; k < 8; ++k) {
-      const glm::vec3 c = glm::vec3(to_world * glm::vec4(float(k & 1), float((k >> 1) & 1), float((k >> 2) & 1), 1.f));
-      g.lo = glm::min(g.lo, c);
-      g.hi = glm::max(g.hi, c);
-    }
-    g.data = scene.params.add_block(name, values, {uint32_t(g.res.z), uint32_t(g.res.y), uint32_t(g.res.x), uint32_t(g.channels)},
-                                    domain);
-    scene.volumes.push_back(std::move(g));
-    return int(scene.volumes.size()) - 1;
-  }
-
-  // `key` of medium m: a colour (a parameter, in `domain`) or, in a heterogeneous medium, a grid
-  // volume ({"type": "gridvolume", "filename", "to_world"}: a block) or a constant volume (a colour;
-  // given a to_world, Mitsuba's constvolume: a one-voxel block, the medium only inside its box).
-  void coefficient(const json& m, const std::string& p, const std::string& prefix, const char* key, bool grids,
-                   const glm::vec3& fallback, Domain domain, Slot& slot, int& grid) {
+  // `key` of medium m (of plugin `type`): a colour (a parameter, in `domain`) or, where `grids`, a
+  // volume object (io/volume_reader.h): a grid (a block) added to scene.volumes, or a constvolume
+  // without a to_world (a colour).
+  MediumVolume coefficient(const json& m, const std::string& p, const std::string& prefix, const std::string& type,
+                           const std::string& key, bool grids, const glm::vec3& fallback, Domain domain) {
+    MediumVolume out;
     const std::string kp = p + "/" + key;
-    const json* j = m.contains(key) ? &m[key] : nullptr;
-    if (j && j->is_object()) {
-      if (!grids) rd.fail(kp, "a homogeneous medium takes a colour (a grid needs \"type\": \"heterogeneous\")");
-      rd.object(*j, kp, {"type", "filename", "to_world", "value"}, {"type"});
-      const std::string type = rd.string((*j)["type"], kp + "/type");
-      if (type == "constvolume" && !j->contains("to_world")) {  // the value everywhere: a colour
-        rd.object(*j, kp, {"type", "value"});
-        j = j->contains("value") ? &(*j)["value"] : nullptr;
-      } else if (type == "constvolume") {  // Mitsuba's: the value inside the unit cube under to_world
-        const glm::vec3 v = j->contains("value") ? rd.colour((*j)["value"], kp + "/value") : fallback;
-        for (int c = 0; c < 3; ++c)
-          if (auto why = domain.violation(v[c])) rd.fail(kp + "/value", *why);
-        GridVolume g;
-        g.channels = 3;
-        grid = add_grid(std::move(g), {v.x, v.y, v.z}, *j, kp, prefix + key, domain);
-        return;
-      } else if (type == "gridvolume") {
-        rd.object(*j, kp, {"type", "filename", "to_world"}, {"filename"});
-        GridVolume g;
-        std::vector<float> values;
-        const std::string rel = rd.string((*j)["filename"], kp + "/filename");
-        const fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir / rel;
-        try {
-          read_vol_file(file.string(), g, values);
-        } catch (const LoadError& e) {
-          rd.fail(kp + "/filename", e.what());
-        }
-        for (size_t i = 0; i < values.size(); ++i)
-          if (auto why = domain.violation(values[i]))
-            rd.fail(kp + "/filename", file.string() + ": voxel value " + std::to_string(i) + ": " + key + " " + *why);
-        grid = add_grid(std::move(g), values, *j, kp, prefix + key, domain);
-        return;
-      } else {
-        rd.fail(kp + "/type", "unknown volume \"" + type + "\" (known: gridvolume, constvolume)");
+    glm::vec3 v = fallback;
+    if (m.contains(key) && m[key].is_object()) {
+      if (!grids)
+        rd.fail(kp, "a " + type + " medium takes a colour (a grid needs a medium that takes volumes: " + volume_media() + ")");
+      VolumeObject volume = read_volume_object(rd, scene.params, m[key], kp, base_dir, prefix + key, key, domain, fallback);
+      if (volume.grid) {
+        scene.volumes.push_back(std::move(*volume.grid));
+        out.grid = int(scene.volumes.size()) - 1;
+        return out;
       }
+      v = volume.constant;
+    } else if (m.contains(key)) {
+      v = rd.colour(m[key], kp);
+      for (int c = 0; c < 3; ++c)
+        if (auto why = domain.violation(v[c])) rd.fail(kp, *why);
     }
-    glm::vec3 v = j ? rd.colour(*j, kp) : fallback;
-    for (int c = 0; c < 3; ++c)
-      if (auto why = domain.violation(v[c])) rd.fail(kp, *why);
-    slot = scene.params.add(prefix + key, v, domain);
+    out.constant = scene.params.add(prefix + key, v, domain);
+    return out;
   }
 
   // A phase function object, read by its plugin in the registry (the Phase variant's list,
   // media/phase.h); Mitsuba's isotropic without one.
   Phase phase(const json& j, const std::string& p, const std::string& prefix);
 
-  Medium read(const std::string& name, const json& m, const std::string& p) {
-    if (!m.is_object() || !m.contains("type")) rd.fail(p + "/type", "required key is missing");
-    const std::string type = rd.string(m["type"], p + "/type"), prefix = "media." + name + ".";
-    if (type != "homogeneous" && type != "heterogeneous")
-      rd.fail(p + "/type", "unknown medium \"" + type + "\" (known: homogeneous, heterogeneous)");
-    rd.object(m, p, {"type", "sigma_t", "albedo", "scale", "phase", "sample_emitters", "majorant_factor"});
-    Medium md;
-    md.name = name;
-    md.homogeneous = type == "homogeneous";
-    const bool grids = !md.homogeneous;
-    // Mitsuba's defaults: σt 1, albedo 0.75, scale 1.
-    coefficient(m, p, prefix, "sigma_t", grids, glm::vec3(1.f), Domain::at_least(0), md.sigma_t, md.sigma_t_grid);
-    coefficient(m, p, prefix, "albedo", grids, glm::vec3(0.75f), Domain::closed(0, 1), md.albedo, md.albedo_grid);
-    md.scale = scene.params.add(prefix + "scale", m.contains("scale") ? rd.positive(m["scale"], p + "/scale") : 1.f,
-                                Domain::positive());
-    if (m.contains("phase")) md.phase = phase(m["phase"], p + "/phase", prefix + "phase.");
-    if (m.contains("sample_emitters")) md.sample_emitters = rd.boolean(m["sample_emitters"], p + "/sample_emitters");
-    if (m.contains("majorant_factor")) {
-      const std::string mp = p + "/majorant_factor";
-      if (md.homogeneous) rd.fail(mp, "only a heterogeneous medium has a majorant (a homogeneous one samples σt exactly)");
-      const double f = rd.number(m["majorant_factor"], mp);
-      if (!(f >= 1.0)) rd.fail(mp, "must be >= 1 (a majorant below the density biases the image), got " + fmt_number(f));
-      md.majorant_factor = float(f);
-    }
-    return md;
-  }
+  // Medium `name`: its plugin (the MediumModel variant's list, media/medium.h) reads its keys;
+  // then what every medium has (Mitsuba's default scale 1).
+  Medium read(const std::string& name, const json& m, const std::string& p);
 };
+
+// A medium plugin's keys from its object, its coefficients read by the medium reader.
+class JsonMediumProps final : public JsonProps<MediumProps> {
+ public:
+  JsonMediumProps(MediumReader& r, const json& j, const std::string& p, const std::string& prefix, const std::string& type)
+      : JsonProps(r.rd, r.scene.params, j, p, prefix, {"scale", "phase", "sample_emitters"}, type), r_(r) {}
+  MediumVolume volume(const std::string& key, bool volumes, const glm::vec3& fallback, Domain domain) override {
+    return r_.coefficient(m_, p_, prefix_, type_, key, volumes, fallback, domain);
+  }
+
+ private:
+  MediumReader& r_;
+};
+
+Medium MediumReader::read(const std::string& name, const json& m, const std::string& p) {
+  if (!m.is_object() || !m.contains("type")) rd.fail(p + "/type", "required key is missing");
+  const std::string type = rd.string(m["type"], p + "/type"), prefix = "media." + name + ".";
+  const auto read_model = plugin_reader<MediumModel, MediumProps>(type);
+  if (!read_model) rd.fail(p + "/type", "unknown medium \"" + type + "\" (known: " + plugin_names<MediumModel>() + ")");
+  Medium md;
+  md.name = name;
+  JsonMediumProps props(*this, m, p, prefix, type);
+  md.model = read_model(props);
+  md.scale = scene.params.add(prefix + "scale", m.contains("scale") ? rd.positive(m["scale"], p + "/scale") : 1.f,
+                              Domain::positive());
+  if (m.contains("phase")) md.phase = phase(m["phase"], p + "/phase", prefix + "phase.");
+  if (m.contains("sample_emitters")) md.sample_emitters = rd.boolean(m["sample_emitters"], p + "/sample_emitters");
+  return md;
+}
 
 // A phase function's keys as it reads them (media/phase_props.h).
 class JsonPhaseProps final : public JsonProps<PhaseProps> {

@@ -1,6 +1,6 @@
 #pragma once
-// The scene document's /media (DESIGN.md): participating media by name, as Mitsuba's
-// `homogeneous` and `heterogeneous`, with their phase functions and grid volumes.
+// The scene document's /media (DESIGN.md): participating media by name, each read by its plugin
+// (media/medium.h's registry), with their phase functions and grid volumes.
 #include <filesystem>
 #include <map>
 #include <string>

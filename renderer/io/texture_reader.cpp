@@ -4,6 +4,7 @@
 
 #include "renderer/core/registry.h"
 #include "renderer/io/json_props.h"
+#include "renderer/io/volume_reader.h"
 
 namespace dray {
 
@@ -73,6 +74,22 @@ class JsonTextureProps final : public JsonProps<TextureProps> {
     return out;
   }
   int attribute_id(const std::string& name) override { return scene_.attribute_id(name); }
+  Volume volume(const std::string& key, const glm::vec3& fallback) override {
+    Volume out;
+    glm::vec3 value = has(key) ? glm::vec3(0.f) : fallback;
+    if (has(key) && m_[key].is_object()) {
+      VolumeObject v = read_volume_object(rd_, table_, m_[key], path(key), base_dir_, prefix_ + key, key, Domain::finite(), fallback);
+      if (v.grid) {
+        out.grid = std::move(v.grid);
+        return out;
+      }
+      value = v.constant;
+    } else if (has(key)) {
+      value = colour_value(key);
+    }
+    out.constant = param(key, value, Domain::finite());
+    return out;
+  }
 
  private:
   Scene& scene_;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 #include "renderer/core/param_table.h"
 
@@ -20,12 +21,14 @@ struct MeshAttribute {
 };
 
 // Where a texture reads a mesh's attributes: the triangle's attributes, its index and vertices, and
-// the point's barycentrics (b1, b2). No attributes: not a mesh point.
+// the point's barycentrics (b1, b2). No attributes: not a mesh point. And the surface point in
+// world space (a 3D texture's lookup; its value, not moving).
 struct AttributeSite {
   const MeshAttribute* attributes = nullptr;
   size_t count = 0;
   uint32_t face = 0, v[3] = {0, 0, 0};
   glm::vec2 b{0.f};
+  glm::vec3 p{0.f};
 };
 
 // The luminance Mitsuba reads a colour's scalar as (eval_1).

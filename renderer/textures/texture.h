@@ -1,8 +1,8 @@
 #pragma once
-// The texture interface: Mitsuba 3's src/textures as a closed set (one header each: `bitmap`,
-// `checkerboard`, `rawconstant`, `mesh_attribute`) in a std::variant, dispatched without virtual
-// calls. A texture is a colour that varies over the surface with its UV coordinates (a mesh
-// attribute: with the point's triangle and barycentrics). Every texture provides
+// The texture interface: Mitsuba 3's src/textures as a closed set (one header each) in a
+// std::variant, dispatched without virtual calls. A texture is a colour that varies over the
+// surface with its UV coordinates (a mesh attribute: with the point's triangle and barycentrics; a
+// 3D texture: with its position). Every texture provides
 //   eval(P, c, scalar)   in T   its colour at coordinates c (`scalar`: read for a scalar, Mitsuba's
 //                               eval_1, where a texture may differ: checkerboard.h);
 //   seeded(P)                   whether the pass seeds any of its values;
@@ -18,10 +18,11 @@
 #include "renderer/textures/checkerboard.h"
 #include "renderer/textures/mesh_attribute.h"
 #include "renderer/textures/rawconstant.h"
+#include "renderer/textures/volume.h"
 
 namespace dray {
 
-using TextureModel = std::variant<BitmapTexture, CheckerboardTexture, RawConstantTexture, MeshAttributeTexture>;
+using TextureModel = std::variant<BitmapTexture, CheckerboardTexture, RawConstantTexture, MeshAttributeTexture, VolumeTexture>;
 
 struct Texture {
   std::string name;

@@ -2,10 +2,12 @@
 // What a texture reads when a loader builds it: Props (core/props.h), its parameters named
 // textures.NAME.KEY, and what textures read besides: an image (a file, or a constant start), Mitsuba's
 // `to_uv`, a mesh attribute's id.
+#include <optional>
 #include <string>
 
 #include "renderer/core/props.h"
 #include "renderer/image/image.h"
+#include "renderer/media/grid_volume.h"
 #include "renderer/textures/tex_coord.h"
 
 namespace dray {
@@ -19,6 +21,14 @@ class TextureProps : public Props {
   virtual ToUv to_uv() = 0;
   // The scene's id of a mesh attribute's name (vertex_* or face_*).
   virtual int attribute_id(const std::string& name) = 0;
+  // `key`: a volume object (a gridvolume, or a constvolume under a to_world: a grid whose values are
+  // the parameter block named after the key), or a colour, a constvolume without a to_world, or
+  // `fallback` without one (a parameter).
+  struct Volume {
+    std::optional<GridVolume> grid;
+    Slot constant = kNoSlot;
+  };
+  virtual Volume volume(const std::string& key, const glm::vec3& fallback) = 0;
 };
 
 }  // namespace dray

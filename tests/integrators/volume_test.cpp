@@ -41,7 +41,7 @@ TEST_CASE("an absorbing homogeneous medium: the sky times exp(-sigma_t s d), and
   Scene s = load_scene(absorbing_scene({{"type", "homogeneous"}, {"sigma_t", {0.5, 1, 2}}, {"albedo", 0}, {"scale", 1.5}}), "m.json");
   std::vector<int> seeds(s.params.values().size(), -1);
   seeds[s.media[0].scale] = 0;
-  seeds[s.media[0].sigma_t + 2] = 1;
+  seeds[std::get<HomogeneousMedium>(s.media[0].model).sigma_t + 2] = 1;
   const ParamView<D8> P(s.params, seeds.data());
   const Vec3<D8> L = mean_radiance(s, P, {0.1f, 0.2f, 5.f}, {0.f, 0.f, -1.f}, 20000);
   for (int c = 0; c < 3; ++c) {

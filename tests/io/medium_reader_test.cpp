@@ -56,12 +56,13 @@ TEST_CASE("media load with Mitsuba's defaults and name their parameters media.ID
   CHECK(s.params.get(s.params.find("media.fog.albedo")->slot) == 0.75f);  // Mitsuba's default
   CHECK(s.params.get(s.params.find("media.fog.phase.g")->slot) == 0.8f);
   CHECK(s.volumes[0].max == 0.5f);
-  CHECK(s.media[0].majorant_factor == 1.01f);  // Mitsuba's default
+  CHECK(std::get<HeterogeneousMedium>(s.media[0].model).majorant_factor == 1.01f);  // Mitsuba's default
   json slack = grid;
   slack["majorant_factor"] = 1.3;
-  CHECK(load_scene(scene_with(slack), (t.dir / "scene.json").string()).media[0].majorant_factor == 1.3f);
+  CHECK(std::get<HeterogeneousMedium>(load_scene(scene_with(slack), (t.dir / "scene.json").string()).media[0].model).majorant_factor ==
+        1.3f);
   const Scene h = load_scene(scene_with({{"type", "homogeneous"}, {"sigma_t", {1, 2, 3}}, {"scale", 2}}), "scene.json");
-  CHECK(h.params.get_vec3(h.media[0].sigma_t) == glm::vec3(1, 2, 3));
+  CHECK(h.params.get_vec3(std::get<HomogeneousMedium>(h.media[0].model).sigma_t) == glm::vec3(1, 2, 3));
   CHECK(h.params.get(h.media[0].scale) == 2.f);
 }
 
@@ -96,7 +97,11 @@ TEST_CASE("bad media input fails naming the file and the element", "[media][io]"
   below["media"]["fog"]["majorant_factor"] = 0.9;
   CHECK_THAT(error_of(below, path), Catch::Contains("/media/fog/majorant_factor: must be >= 1") && Catch::Contains("got 0.9"));
   CHECK_THAT(error_of(scene_with({{"type", "homogeneous"}, {"majorant_factor", 1.2}}), path),
-             Catch::Contains("/media/fog/majorant_factor: only a heterogeneous medium has a majorant"));
+             Catch::Contains("/media/fog/majorant_factor: unknown key (expected one of: type, sigma_t, albedo, scale"));
+  CHECK_THAT(error_of(scene_with({{"type", "homogeneous"}, {"sigma_t", {{"type", "gridvolume"}, {"filename", "ok.vol"}}}}), path),
+             Catch::Contains("/media/fog/sigma_t: a homogeneous medium takes a colour (a grid needs a medium that takes volumes: "
+                             "heterogeneous)"));
+  CHECK_THAT(error_of(scene_with({{"type", "fog"}}), path), Catch::Contains("(known: homogeneous, heterogeneous)"));
   const json quad = {{"name", "pane"}, {"type", "quad"}, {"material", "none"}, {"interior", "fog"}};
   CHECK_THAT(error_of(scene_with({{"type", "homogeneous"}}, quad), path),
              Catch::Contains("/shapes/0 (pane)/interior: the shape is not closed (4 open edges)"));
@@ -127,10 +132,10 @@ TEST_CASE("Mitsuba's <medium>, <volume> and <phase> convert, with shapes' interi
   CHECK(s.render.volpath);
   CHECK(s.render.max_depth == 7);
   CHECK(s.media[s.shapes[0].interior].name == "smoke");
-  CHECK(s.media[s.shapes[0].exterior].homogeneous);
+  CHECK(std::holds_alternative<HomogeneousMedium>(s.media[s.shapes[0].exterior].model));
   CHECK(std::holds_alternative<RayleighPhase>(s.media[s.shapes[0].interior].phase));
   CHECK(s.params.get(s.media[s.shapes[0].interior].scale) == 3.f);
-  CHECK(s.media[s.shapes[0].interior].majorant_factor == 1.25f);
+  CHECK(std::get<HeterogeneousMedium>(s.media[s.shapes[0].interior].model).majorant_factor == 1.25f);
   CHECK(s.volumes[0].hi == glm::vec3(2.f));
   const std::string bad = t.write("bad.xml", R"(<scene version="3.0.0">
   <sensor type="perspective"/>

@@ -23,8 +23,10 @@ struct Fixture {
 
 Fixture homogeneous(glm::vec3 sigma_t, glm::vec3 albedo, float scale = 1.f) {
   Fixture f;
-  f.medium.sigma_t = f.params.add("m.sigma_t", sigma_t);
-  f.medium.albedo = f.params.add("m.albedo", albedo);
+  HomogeneousMedium m;
+  m.sigma_t = f.params.add("m.sigma_t", sigma_t);
+  m.albedo = f.params.add("m.albedo", albedo);
+  f.medium.model = m;
   f.medium.scale = f.params.add("m.scale", scale);
   return f;
 }
@@ -45,9 +47,10 @@ Fixture grid(int res, int channels, glm::vec3 albedo, float scale, const std::fu
   g.data = f.params.add_block("m.sigma_t", v, {uint32_t(res), uint32_t(res), uint32_t(res), uint32_t(channels)});
   g.refresh_majorants(f.params);
   f.volumes.push_back(g);
-  f.medium.homogeneous = false;
-  f.medium.sigma_t_grid = 0;
-  f.medium.albedo = f.params.add("m.albedo", albedo);
+  HeterogeneousMedium m;
+  m.sigma_t.grid = 0;
+  m.albedo.constant = f.params.add("m.albedo", albedo);
+  f.medium.model = m;
   f.medium.scale = f.params.add("m.scale", scale);
   return f;
 }

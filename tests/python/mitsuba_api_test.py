@@ -236,6 +236,20 @@ def test_load_dict_radiancemeter_is_mitsubas_test_render(radiance):
     assert dray._dray.plugin_names('sensor') == "perspective, thinlens, orthographic, radiancemeter"
 
 
+def test_load_dict_volume_texture_of_a_grid_is_its_value():
+    # Mitsuba's test_volume (test04_load_tensor): a volume texture of a gridvolume given as data.
+    # A grid of 0.7, 0.2, 0.1 everywhere renders as the plain reflectance it stands for.
+    grid = np.empty((3, 3, 3, 3), dtype=np.float32)
+    grid[...] = [0.7, 0.2, 0.1]
+    d = dict_scene()
+    d['red'] = {'type': 'diffuse', 'reflectance': {'type': 'volume',
+                                                   'volume': {'type': 'gridvolume', 'grid': dray.VolumeGrid(grid)}}}
+    textured = dray.render(dray.load_dict(d), seed=3)
+    plain = dray.render(dray.load_dict(dict_scene()), seed=3)
+    assert np.abs(textured - plain).max() < 1e-5
+    assert "volume" in dray._dray.plugin_names('texture').split(", ")
+
+
 def test_a_meshs_faces_read_by_mitsubas_key(tmp_path):
     (tmp_path / "t.obj").write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
     d = dict_scene()

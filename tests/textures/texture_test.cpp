@@ -168,7 +168,7 @@ TEST_CASE("bitmaps from PNG (sRGB or raw) and EXR; blocks listed by shape and na
   CHECK_THROWS_WITH(load({{"type", "bitmap"}, {"filename", "missing.png"}}), Catch::Contains("/textures/t/filename:") && Catch::Contains("no such file"));
   CHECK_THROWS_WITH(load({{"type", "bitmap"}, {"filename", "t.png"}, {"wrap_mode", "wrap"}}), Catch::Contains("/textures/t/wrap_mode: must be"));
   CHECK_THROWS_WITH(load({{"type", "marble"}}), Catch::Contains("/textures/t/type: unknown texture type \"marble\"") &&
-                                                   Catch::Contains("(expected bitmap, checkerboard, rawconstant, mesh_attribute)"));
+                                                   Catch::Contains("(expected bitmap, checkerboard, rawconstant, mesh_attribute, volume)"));
   json doc = plane_scene(json::object(), "wood");
   CHECK_THROWS_WITH(load_scene(doc, "s.json"), Catch::Contains("/materials/m/reflectance: no texture named \"wood\""));
 }

@@ -227,7 +227,7 @@ class Converter {
   // A <medium> (or a <ref> to one): added to /media under its id (renderer/io/mitsuba/media.cpp);
   // its name there.
   std::string medium(const pugi::xml_node& ref_or_medium);
-  // A medium's <volume>; `bounded`: its sigma_t, whose box bounds a heterogeneous medium.
+  // A medium's <volume>; `bounded`: its sigma_t, whose box bounds a medium of volumes.
   json volume(const pugi::xml_node& n, bool bounded);
   json phase(const pugi::xml_node& n);   // a medium's <phase>
 

@@ -12,7 +12,9 @@ json Converter::texture(const pugi::xml_node& n) {
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string name = x_.attr(c, "name");
-    if (tag(c) == "transform" && name == "to_uv") {
+    if (tag(c) == "volume") {
+      put(t, name, c, volume(c, false));  // a 3D texture's volume
+    } else if (tag(c) == "transform" && name == "to_uv") {
       const glm::dmat4 m = x_.transform(c);
       if (m[1][0] != 0.0 || m[0][1] != 0.0) x_.fail(c, "to_uv may scale and offset, not rotate");
       t["to_uv"] = {{"scale", {m[0][0], m[1][1]}}, {"offset", {m[3][0], m[3][1]}}};

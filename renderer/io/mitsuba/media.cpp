@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "renderer/io/mitsuba/converter.h"
+#include "renderer/core/registry.h"
+#include "renderer/media/medium.h"
 
 namespace dray::mitsuba {
 
@@ -12,7 +14,9 @@ std::string Converter::medium(const pugi::xml_node& ref_or_medium) {
   if (media_.contains(name)) return name;  // a <ref> to a medium converted before
   if (n.attribute("id")) mitsuba_id("media." + name, x_.attr(n, "id"));
   const std::string type = x_.attr(n, "type");
-  if (type != "homogeneous" && type != "heterogeneous") x_.fail(n, "unsupported medium (supported: homogeneous, heterogeneous)");
+  bool volumes = false;  // whether its coefficients may be volumes (media/medium.h's registry)
+  if (!with_plugin<MediumModel>(type, [&](const auto& m) { volumes = m.kVolumes; }))
+    x_.fail(n, "unsupported medium (supported: " + plugin_names<MediumModel>() + ")");
   Properties props(x_, n);
   json m = {{"type", type}};
   for (pugi::xml_node c : n.children()) {
@@ -22,7 +26,7 @@ std::string Converter::medium(const pugi::xml_node& ref_or_medium) {
     } else if (tag(c) == "volume") {
       const std::string key = x_.attr(c, "name");
       if (key != "sigma_t" && key != "albedo") x_.fail(c, "a medium's volume is named sigma_t or albedo");
-      if (type == "homogeneous") x_.fail(c, "a homogeneous medium takes no volume (use heterogeneous)");
+      if (!volumes) x_.fail(c, "a " + type + " medium takes no volume");
       put(m, key, c, volume(c, key == "sigma_t"));
     } else {
       props.set(c, property(c));
@@ -30,14 +34,13 @@ std::string Converter::medium(const pugi::xml_node& ref_or_medium) {
   }
   for (const char* key : {"sigma_t", "albedo"})
     if (json v = props.take(key, nullptr); !v.is_null()) m[key] = v;
-  // Mitsuba's heterogeneous medium wraps a plain sigma_t (default 1) in a constvolume, whose box,
-  // the unit cube, bounds the medium.
-  if (type == "heterogeneous" && (!m.contains("sigma_t") || !m["sigma_t"].is_object()))
+  // Mitsuba's medium of volumes wraps a plain sigma_t (default 1) in a constvolume, whose box, the
+  // unit cube, bounds the medium.
+  if (volumes && (!m.contains("sigma_t") || !m["sigma_t"].is_object()))
     m["sigma_t"] = {{"type", "constvolume"}, {"value", m.value("sigma_t", json(1.0))}, {"to_world", matrix(glm::dmat4(1.0))}};
   if (const double scale = props.number("scale", 1.0); scale != 1.0) m["scale"] = scale;
   if (!props.flag("sample_emitters", true)) m["sample_emitters"] = false;
-  if (type == "heterogeneous")
-    if (const double f = props.number("majorant_factor", 1.01); f != 1.01) m["majorant_factor"] = f;
+  if (json f = props.take("majorant_factor", nullptr); !f.is_null()) m["majorant_factor"] = f;  // its plugin reads it
   props.flag("has_spectral_extinction", true);  // a hint for Mitsuba's sampling: dray's is unbiased either way
   props.finish("a " + type + " medium");
   media_[name] = m;
@@ -68,7 +71,7 @@ json Converter::volume(const pugi::xml_node& n, bool bounded) {
     if (to_world != glm::dmat4(1.0)) v["to_world"] = matrix(to_world);
   } else if (type == "constvolume") {
     v["value"] = props.take("value", 1.0);
-    // Mitsuba bounds a heterogeneous medium by its sigma_t volume's box, the unit cube under the
+    // Mitsuba bounds a medium of volumes by its sigma_t volume's box, the unit cube under the
     // volume's to_world, a constant one's too: the box goes along (an albedo's changes nothing).
     if (bounded) v["to_world"] = matrix(to_world);
   } else {
