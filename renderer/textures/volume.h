@@ -5,7 +5,9 @@
 // textures.NAME.volume; or a constant, Mitsuba's default 0.75). Read for a scalar: a one-channel
 // grid's value, else the luminance. The point's motion with the parameters is not followed (the
 // voxels' derivatives are).
+#include <optional>
 #include <string_view>
+#include <utility>
 
 #include <glm/mat4x4.hpp>
 
@@ -18,32 +20,28 @@ struct VolumeTexture {
   static VolumeTexture read(TextureProps& p) {
     p.keys({"volume"});
     TextureProps::Volume v = p.volume("volume", glm::vec3(0.75f));
-    VolumeTexture t;
-    t.constant = v.constant;
-    if (v.grid) t.grid = std::move(*v.grid), t.has_grid = true;
-    return t;
+    return {std::move(v.grid), v.constant};
   }
 
-  GridVolume grid;
-  bool has_grid = false;
+  std::optional<GridVolume> grid;  // else the constant
   Slot constant = kNoSlot;
 
   // The point in the grid's unit cube.
-  glm::vec3 local(const AttributeSite& site) const { return glm::vec3(grid.to_local * glm::vec4(site.p, 1.f)); }
+  glm::vec3 local(const AttributeSite& site) const { return glm::vec3(grid->to_local * glm::vec4(site.p, 1.f)); }
 
   template <class T>
   Vec3<T> eval(const ParamView<T>& P, const TexCoord<T>& c, bool) const {
-    if (!has_grid) return P.vec3(constant);
-    if (grid.channels == 1) return Vec3<T>(grid.eval_channel(P, local(c.site), 0));
-    return grid.eval(P, local(c.site));
+    if (!grid) return P.vec3(constant);
+    if (grid->channels == 1) return Vec3<T>(grid->eval_channel(P, local(c.site), 0));
+    return grid->eval(P, local(c.site));
   }
   template <class T>
   T eval_1(const ParamView<T>& P, const TexCoord<T>& c) const {
-    if (has_grid && grid.channels == 1) return grid.eval_channel(P, local(c.site), 0);
+    if (grid && grid->channels == 1) return grid->eval_channel(P, local(c.site), 0);
     return luminance(eval(P, c, true));
   }
   bool seeded(const auto& P) const {
-    return has_grid ? P.active(grid.data, uint32_t(grid.voxels() * size_t(grid.channels))) : P.active(constant, 3);
+    return grid ? P.active(grid->data, uint32_t(grid->voxels() * size_t(grid->channels))) : P.active(constant, 3);
   }
 };
 
