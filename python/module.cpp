@@ -340,7 +340,8 @@ PYBIND11_MODULE(_dray, m) {
     if (kind == "texture") return plugin_names<TextureModel>();
     if (kind == "sensor") return plugin_names<SensorModel>();
     if (kind == "medium") return plugin_names<MediumModel>();
-    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf, texture, sensor, medium)");
+    if (kind == "emitter") return plugin_names<EmitterModel>();
+    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf, texture, sensor, medium, emitter)");
   });
   // The one Adam (ad/adam.h) for dray.ad.Adam: m and v (float64, C-contiguous) advance in place.
   using Doubles = py::array_t<double, py::array::c_style>;

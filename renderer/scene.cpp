@@ -162,8 +162,7 @@ bool Scene::needs_rebuild(Slot slot) const {
 }
 
 void Scene::refresh_tables() {
-  for (Light& l : lights)
-    if (l.env.data != kNoSlot) build_envmap_tables(l.env, params);
+  for (Light& l : lights) refresh_light_tables(l, params);
   for (Bsdf& b : bsdfs) refresh_bsdf(b, params);
   for (GridVolume& g : volumes) g.refresh_majorants(params, render.majorant_cells);
 }
@@ -237,11 +236,12 @@ void Scene::build_geometry() {
 
   // Area lights: the emissive primitives of each emissive shape, with their area CDF, in the
   // scene's order (not the tree's: a refitted tree keeps the order of the build it came from).
-  for (Light& l : lights) {
-    l.prims.clear();
-    l.cdf.clear();
-    l.area = 0.f;
-  }
+  for (Light& l : lights)
+    if (AreaEmitter* area = area_emitter(l)) {
+      area->prims.clear();
+      area->cdf.clear();
+      area->area = 0.f;
+    }
   // (Instances emit nothing: the loader refuses emitters in groups, as Mitsuba does.)
   const Bvh& world = bvh.world();
   const size_t n = world.prim_refs().size();
@@ -250,7 +250,7 @@ void Scene::build_geometry() {
   for (uint32_t i : by_input) {
     const Shape& s = shapes[world.prim_refs()[i].shape];
     if (s.light < 0 || !materials[material_of(i)].emissive) continue;
-    Light& l = lights[s.light];
+    AreaEmitter& l = std::get<AreaEmitter>(lights[s.light].model);
     l.area += geom_area(world.prim_geoms()[i]);
     l.prims.push_back(i);
     l.cdf.push_back(l.area);

@@ -61,16 +61,8 @@ std::optional<std::string> camera_violation(const Scene& scene, const Camera& c)
 }
 
 std::optional<std::string> light_violation(const Scene& scene, const Light& l) {
-  const ParamTable& t = scene.params;
-  if (l.kind == Light::Kind::directional && !(glm::length(t.get_vec3(l.direction)) > 0.f))
-    return name_of(scene, l.direction) + ": must not be zero";
-  if (l.kind != Light::Kind::spot && l.kind != Light::Kind::projector) return std::nullopt;
-  const glm::vec3 pos = t.get_vec3(l.position), target = t.get_vec3(l.target);
-  if (!(glm::length(target - pos) > 0.f)) return name_of(scene, l.target) + ": must differ from " + name_of(scene, l.position);
-  if (l.kind == Light::Kind::spot && !(t.get(l.beam) < t.get(l.cutoff)))
-    return name_of(scene, l.beam) + ": must be below " + name_of(scene, l.cutoff) + " (" + fmt_number(t.get(l.cutoff)) +
-           "), got " + fmt_number(t.get(l.beam));
-  return std::nullopt;
+  auto name = [&](Slot slot) { return name_of(scene, slot); };
+  return std::visit([&](const auto& e) { return e.violation(scene.params, name); }, l.model);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #pragma once
 // The parameters' rules, enforced wherever values change (the loaders, --set, scene.update, the
 // optimizer): each value inside its domain (core/param_domain.h), and the rules between values: a
-// camera frame that exists, a spot's beam inside its cutoff, a quad with area, a light direction.
+// camera frame that exists, a quad with area, each light's own (its plugin's violation(): a beam
+// inside its cutoff, a direction that is not zero).
 // Updates by name are all or nothing.
 #include <optional>
 #include <string>

@@ -16,9 +16,9 @@ namespace dray {
 inline std::vector<Ray> make_rays(const Scene& scene, std::vector<Ray>& shadow) {
   ParamView<float> P(scene.params);
   std::vector<Ray> rays;
-  const Light* sun = nullptr;
+  Slot sun = kNoSlot;  // the first point light's position
   for (const Light& l : scene.lights)
-    if (!sun && l.kind == Light::Kind::point) sun = &l;
+    if (sun == kNoSlot && placement(l) == EmitterPlacement::point) sun = light_place(l);
   const int w = scene.camera().width, h = scene.camera().height;
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
@@ -31,8 +31,8 @@ inline std::vector<Ray> make_rays(const Scene& scene, std::vector<Ray>& shadow) 
       glm::vec3 n = glm::normalize(glm::cross(to_glm(scene.bvh.prim_geom(hit.prim).b),
                                               to_glm(scene.bvh.prim_geom(hit.prim).c)));
       if (glm::dot(n, r.d) > 0) n = -n;
-      if (sun) {
-        const glm::vec3 q = p + n * 1e-4f, to = scene.params.get_vec3(sun->position) - q;
+      if (sun != kNoSlot) {
+        const glm::vec3 q = p + n * 1e-4f, to = scene.params.get_vec3(sun) - q;
         const float dist = glm::length(to);
         shadow.push_back(Ray{q, to / dist, dist * (1.f - 1e-4f)});
       }

@@ -26,7 +26,7 @@ from . import _dray
 KINDS = {
     "bsdf": "twosided mask bumpmap normalmap null",  # the material-level wrappers; the BSDFs from the registry (below)
     "shape": "obj ply serialized sphere rectangle cube disk cylinder sdfgrid merge shapegroup instance",
-    "emitter": "area point spot projector directional directionalarea constant envmap sunsky",
+    "emitter": "directionalarea",  # an area emitter along its normal; the emitters from the registry (below)
     "film": "hdrfilm",
     "rfilter": "box tent gaussian",
     "sampler": "independent stratified multijitter orthogonal ldsampler",
@@ -34,7 +34,7 @@ KINDS = {
     "volume": "gridvolume constvolume",
 }
 # The kinds whose plugins are a registry in dray (core/registry.h): their names come from there.
-for _kind in ("bsdf", "phase", "texture", "sensor", "medium"):
+for _kind in ("bsdf", "phase", "texture", "sensor", "medium", "emitter"):
     KINDS[_kind] = (KINDS.get(_kind, "") + " " + _dray.plugin_names(_kind).replace(",", "")).strip()
 KIND_OF = {t: kind for kind, types in KINDS.items() for t in types.split()}
 

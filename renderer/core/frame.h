@@ -100,6 +100,22 @@ inline glm::vec3 cosine_hemisphere(glm::vec2 u) {
   return {r * std::cos(phi), r * std::sin(phi), std::sqrt(std::max(0.f, 1.f - u.x))};
 }
 
+// A point of the unit disk from two uniform numbers (Shirley and Chiu's concentric map, as
+// Mitsuba's square_to_uniform_disk_concentric): a thin lens's aperture sample, a far light's disk.
+inline glm::vec2 concentric_disk(float u, float v) {
+  const float a = 2.f * u - 1.f, b = 2.f * v - 1.f;
+  if (a == 0.f && b == 0.f) return glm::vec2(0.f);
+  float r, phi;
+  if (a * a > b * b) {
+    r = a;
+    phi = (kPi / 4.f) * (b / a);
+  } else {
+    r = b;
+    phi = kPi / 2.f - (kPi / 4.f) * (a / b);
+  }
+  return {r * std::cos(phi), r * std::sin(phi)};
+}
+
 inline float mean(const glm::vec3& v) { return (v.x + v.y + v.z) * (1.f / 3.f); }
 
 }  // namespace dray

@@ -1,7 +1,9 @@
 #pragma once
-// Mitsuba 3's `envmap`: an equirectangular image of the radiance arriving from every direction
-// (y up: u = atan2(x, -z) / 2π, v = acos(y) / π, as Mitsuba's), times `scale`, turned about +y by
-// `rotate_y`. Its texels are the parameter block `lights.NAME.data`, looked up bilinearly as
+// Mitsuba 3's `envmap`: an equirectangular image (`filename`, any format textures read, linear:
+// HDR or EXR; 8-bit images decoded from sRGB; dray's `width`, `height` and `value` give a constant
+// start instead) of the radiance arriving from every direction (y up: u = atan2(x, -z) / 2π,
+// v = acos(y) / π, as Mitsuba's), times `scale`, turned about +y by `rotate_y` degrees, then by
+// `matrix` (Mitsuba's to_world: 4x4 row-major, its 3x3 a rotation, the translation unused). Its texels are the parameter block `lights.NAME.data`, looked up bilinearly as
 // Mitsuba's (u texel-centred and wrapping, v corner-aligned: the first and last rows at the poles); next-event estimation samples it by a 2D table of texel luminance × sin θ, built from
 // the texels' values (rebuilt whenever they change: Scene::refresh_tables).
 #include <algorithm>
@@ -15,6 +17,8 @@
 #include <glm/vec3.hpp>
 
 #include "renderer/core/param_table.h"
+#include "renderer/emitters/emitter_props.h"
+#include "renderer/emitters/sky.h"
 
 namespace dray {
 
@@ -133,5 +137,40 @@ inline glm::vec3 sample_envmap(const EnvMap& e, float u1, float u2, float& pdf) 
   pdf = envmap_pdf(e, d);
   return d;
 }
+
+struct EnvMapEmitter : SkyEmitter<EnvMapEmitter> {
+  static constexpr std::string_view kPlugins[] = {"envmap"};
+  static constexpr bool kRotateY = true;
+  static EnvMapEmitter read(EmitterProps& p) {
+    p.keys({"filename", "scale", "rotate_y", "matrix", "width", "height", "value"});
+    const Image img = p.image();
+    for (float x : img.data)
+      if (x < 0.f) p.fail("filename", "has a negative radiance, " + fmt_number(x));
+    EnvMapEmitter e;
+    e.env.width = img.width;
+    e.env.height = img.height;
+    e.env.data = p.block("data", img.data, {uint32_t(img.height), uint32_t(img.width), 3u}, Domain::at_least(0));
+    e.env.scale = p.param("scale", p.positive_or_one("scale"), Domain::positive());
+    e.env.rotate_y = p.has("rotate_y") ? float(p.number("rotate_y")) * kPi / 180.f : 0.f;
+    if (p.has("matrix")) {
+      e.env.to_world = p.rotation("matrix", "an envmap");
+      e.env.rotated = true;
+    }
+    return e;
+  }
+
+  EnvMap env;
+
+  EmitterParams params() const {
+    return {{}, {{{env.data, uint32_t(3 * size_t(env.width) * size_t(env.height))}, {env.scale, 1}}}, -1};
+  }
+  template <class T>
+  Vec3<T> radiance(const ParamView<T>& P, const glm::vec3& d) const {
+    return envmap_radiance(env, P, d);
+  }
+  float pdf(const glm::vec3& d) const { return envmap_pdf(env, d); }
+  glm::vec3 sample_direction(float u1, float u2, float& pdf) const { return sample_envmap(env, u1, u2, pdf); }
+  void refresh_tables(const ParamTable& params) { build_envmap_tables(env, params); }
+};
 
 }  // namespace dray

@@ -267,4 +267,49 @@ glm::vec3 SunSky::sample(float u1, float u2, float& pdf_out) const {
   return d;
 }
 
+SunSkyEmitter SunSkyEmitter::read(EmitterProps& p) {
+  static const char* kTime[] = {"latitude", "longitude", "timezone", "year", "month", "day", "hour", "minute", "second"};
+  p.keys({"turbidity", "albedo", "sun_direction", "latitude", "longitude", "timezone", "year", "month", "day", "hour", "minute",
+          "second", "sun_scale", "sky_scale", "sun_aperture", "complex_sun", "matrix"});
+  SunSkySettings s;
+  auto number = [&](const char* key, double fallback, double lo, double hi, const char* range) {
+    if (!p.has(key)) return fallback;
+    const double v = p.number(key);
+    if (!(v >= lo && v <= hi)) p.fail(key, std::string("must be in ") + range + ", got " + fmt_number(float(v)));
+    return v;
+  };
+  s.turbidity = number("turbidity", 3, 1, 10, "[1, 10]");
+  s.albedo = p.colour_or("albedo", glm::vec3(0.3f));
+  for (int c = 0; c < 3; ++c)
+    if (!(s.albedo[c] >= 0.f && s.albedo[c] <= 1.f)) p.fail("albedo", "must be in [0, 1]");
+  s.sun_scale = number("sun_scale", 1, 0, INFINITY, "[0, inf)");
+  s.sky_scale = number("sky_scale", 1, 0, INFINITY, "[0, inf)");
+  s.sun_aperture = number("sun_aperture", 0.5358, 1e-9, 180 - 1e-9, "(0, 180) degrees");
+  if (p.has("complex_sun")) s.complex_sun = p.boolean("complex_sun");
+  if (p.has("matrix")) s.to_world = p.rotation("matrix", "a sunsky");
+  if (p.has("sun_direction")) {
+    for (const char* key : kTime)
+      if (p.has(key)) p.fail(key, "give either sun_direction or a place and time, not both (as Mitsuba)");
+    const glm::vec3 d = p.vec3_value("sun_direction");
+    if (!(glm::length(d) > 0.f)) p.fail("sun_direction", "must not be zero");
+    s.sun_direction = glm::normalize(d);
+  } else {
+    SunTime& t = s.time;
+    t.latitude = number("latitude", t.latitude, -90, 90, "[-90, 90] degrees");
+    t.longitude = number("longitude", t.longitude, -360, 360, "[-360, 360] degrees");
+    t.timezone = number("timezone", t.timezone, -24, 24, "[-24, 24] hours");
+    if (p.has("year")) t.year = int(p.integer("year", -4000, 10000));
+    if (p.has("month")) t.month = int(p.integer("month", 1, 12));
+    if (p.has("day")) t.day = int(p.integer("day", 1, 31));
+    t.hour = number("hour", t.hour, 0, 24, "[0, 24]");
+    t.minute = number("minute", t.minute, 0, 60, "[0, 60]");
+    t.second = number("second", t.second, 0, 60, "[0, 60]");
+  }
+  SunSkyEmitter e;
+  e.model = std::make_shared<const SunSky>(s);
+  if (e.model->below_horizon())
+    p.warn("light " + p.name() + " (sunsky): the sun is below the horizon: the sun and the sky are black, as in Mitsuba");
+  return e;
+}
+
 }  // namespace dray

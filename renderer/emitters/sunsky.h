@@ -20,6 +20,9 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
+#include "renderer/emitters/emitter_props.h"
+#include "renderer/emitters/sky.h"
+
 namespace dray {
 
 // A place and a time (Mitsuba's LocationRecord and DateTimeRecord, with its defaults: Tokyo,
@@ -88,6 +91,23 @@ class SunSky {
   static constexpr int kRows = 64, kCols = 128;
   std::vector<float> row_cdf_, col_cdf_;
   float sky_weight_ = 1.f;
+};
+
+// The plugin: turbidity, albedo, the sun by `sun_direction` or by a place and time, the scales and
+// the sun's aperture, a rotation `matrix` (Mitsuba's to_world). Constants: no parameters.
+struct SunSkyEmitter : SkyEmitter<SunSkyEmitter> {
+  static constexpr std::string_view kPlugins[] = {"sunsky"};
+  static SunSkyEmitter read(EmitterProps& p);  // sunsky.cpp
+
+  std::shared_ptr<const SunSky> model;
+
+  EmitterParams params() const { return {}; }
+  template <class T>
+  Vec3<T> radiance(const ParamView<T>&, const glm::vec3& d) const {
+    return Vec3<T>(model->radiance(d));
+  }
+  float pdf(const glm::vec3& d) const { return model->pdf(d); }
+  glm::vec3 sample_direction(float u1, float u2, float& pdf) const { return model->sample(u1, u2, pdf); }
 };
 
 }  // namespace dray

@@ -29,9 +29,7 @@ bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
   for (Slot s : slots) {
     if (scene.moves_geometry(s) || is_camera_slot(scene.camera(), s)) return true;
     for (const Light& l : scene.lights)  // a point light's position, a directional one's direction
-      if ((l.at_point() && in(s, l.position, 3)) ||
-          (l.kind == Light::Kind::directional && in(s, l.direction, 3)))
-        return true;
+      if (in(s, light_place(l), 3)) return true;
   }
   return false;
 }

@@ -222,10 +222,11 @@ Vec3<T> shadow_point(const Scene& scene, const ParamView<T>& P, const BoundarySa
   const Light& light = scene.lights[b.light];
   // The light point q; from infinitely far, any point along the line from p toward the light
   // (a directional light's direction is a parameter: in T).
-  const Vec3<T> q = light.at_point() ? P.vec3(light.position)
-                    : light.kind == Light::Kind::environment ? p + Vec3<T>(b.light_dir)
-                    : light.kind == Light::Kind::directional ? p - normalize(P.vec3(light.direction))
-                                                             : sample_prim(lift_prim(scene, P, b.light_prim), b.lu, b.lv).p;
+  const EmitterPlacement at = placement(light);
+  const Vec3<T> q = at == EmitterPlacement::point       ? P.vec3(light_place(light))
+                    : at == EmitterPlacement::sky       ? p + Vec3<T>(b.light_dir)
+                    : at == EmitterPlacement::direction ? p - normalize(P.vec3(light_place(light)))
+                                                        : sample_prim(lift_prim(scene, P, b.light_prim), b.lu, b.lv).p;
   const PrimT<T> rp = lift_prim(scene, P, b.receiver);
   const Vec3<T> r = prim_point(rp, b.receiver_at);
   const Vec3<T> n(b.receiver_normal);

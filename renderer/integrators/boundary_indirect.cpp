@@ -41,7 +41,7 @@ constexpr uint64_t kIndirectShadowStream = 0x696e647368616477ull;  // "indshadw"
 // shadow edges, a surface that takes direct light.
 int candidate_vertices(const Scene& scene, const std::vector<VertexRecord>& path, bool shadows, int* at) {
   bool emitters = scene.environment >= 0;
-  for (const Light& l : scene.lights) emitters = emitters || l.kind == Light::Kind::area;
+  for (const Light& l : scene.lights) emitters = emitters || area_emitter(l);
   const int max_depth = scene.render.max_depth;
   int m = 0;
   for (size_t i = 0; i < path.size(); ++i) {

@@ -46,20 +46,22 @@ ShadowEdges find_shadow_edges(const Scene& scene) {
   for (uint32_t i = 0; i < scene.lights.size(); ++i) {
     const Light& l = scene.lights[i];
     // Seen from a point light's position or a directional light's direction: silhouettes now.
-    const bool positioned = l.at_point();
-    const glm::vec4 from = positioned                           ? seen_from_point(scene.params.get_vec3(l.position))
-                           : l.kind == Light::Kind::directional ? seen_from_direction(-scene.params.get_vec3(l.direction))
-                                                                : glm::vec4(0.f);
-    const bool fixed = positioned || l.kind == Light::Kind::directional;
+    const EmitterPlacement at = placement(l);
+    const bool positioned = at == EmitterPlacement::point;
+    const glm::vec4 from = positioned                            ? seen_from_point(scene.params.get_vec3(light_place(l)))
+                           : at == EmitterPlacement::direction ? seen_from_direction(-scene.params.get_vec3(light_place(l)))
+                                                                 : glm::vec4(0.f);
+    const bool fixed = positioned || at == EmitterPlacement::direction;
     // A sphere or quad lamp cannot shadow its own light.
-    const bool convex_lamp = l.kind == Light::Kind::area && scene.shapes[l.shape].kind != Shape::Kind::mesh;
+    const AreaEmitter* area = area_emitter(l);
+    const bool convex_lamp = area && scene.shapes[area->shape].kind != Shape::Kind::mesh;
     // An area light's points lie in its shape's bounding ball: edges no point of it sees as a
     // silhouette cast no shadow edge (most of a smooth mesh's, under a small lamp).
-    const glm::vec4 ball = l.kind == Light::Kind::area ? bounding_ball(scene, scene.shapes[l.shape]) : glm::vec4(0.f);
-    Silhouettes e = occluder_edges(scene, fixed ? &from : nullptr, convex_lamp ? l.shape : UINT32_MAX,
-                                   l.kind == Light::Kind::area ? &ball : nullptr);
+    const glm::vec4 ball = area ? bounding_ball(scene, scene.shapes[area->shape]) : glm::vec4(0.f);
+    Silhouettes e = occluder_edges(scene, fixed ? &from : nullptr, convex_lamp ? area->shape : UINT32_MAX,
+                                   area ? &ball : nullptr);
     if (e.elements.empty()) continue;
-    if (l.kind == Light::Kind::environment) {
+    if (at == EmitterPlacement::sky) {
       // Seen from a direction drawn within its lune, an edge is always a silhouette: weigh it
       // by the lune's share of the sphere (a smooth mesh's nearly flat edges: small).
       for (SilhouetteElement& el : e.elements) {
@@ -94,12 +96,6 @@ bool hit_past_edge(const Scene& scene, const SilhouetteElement& e, const glm::ve
   }
   t += hit.t;
   return true;
-}
-
-// A projector's intensity (W/sr) toward y: what arrives times the distance squared; 0 outside.
-glm::vec3 projector_intensity(const Scene& scene, const ParamView<float>& P, const Light& light, const glm::vec3& y) {
-  const ProjectorArrival<float> a = projector_arrival(scene.textures.data(), P, light, Vec3<float>(y));
-  return a.valid ? to_glm(a.weight) * a.dist2 : glm::vec3(0.f);
 }
 
 }  // namespace
@@ -145,7 +141,8 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   const ParamView<float> P(scene.params);
   const glm::vec3 y = at.y;
   // From infinitely far (the environment, a directional light), q is the direction toward it.
-  const bool env = light.kind == Light::Kind::environment || light.kind == Light::Kind::directional;
+  const EmitterPlacement at_light = placement(light);
+  const bool env = at_light == EmitterPlacement::sky || at_light == EmitterPlacement::direction;
   const glm::vec3 to = env ? q : q - y;
   const float d2 = env ? 1.f : glm::dot(to, to), d = std::sqrt(d2);
   const glm::vec3 f = at.f_cos(to / d);
@@ -153,12 +150,12 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   const float cos_y = std::fabs(glm::dot(to_glm(at.sf->frame.n), to / d));
   glm::vec3 radiance;
   float cos_q = 1.f;
-  if (light.kind != Light::Kind::area) {
+  if (at_light != EmitterPlacement::surface) {
     // W/sr, the environment's radiance (q: the direction toward it), or irradiance
-    radiance = light.kind == Light::Kind::environment ? to_glm(environment_radiance(light, P, q))
-               : light.kind == Light::Kind::spot  ? to_glm(spot_intensity(scene.textures.data(), P, light, Vec3<float>(-to / d)))
-               : light.kind == Light::Kind::projector ? projector_intensity(scene, P, light, y)
-                                                  : scene.params.get_vec3(light.intensity);
+    radiance = std::visit([&](const auto& e) {
+      if constexpr (std::decay_t<decltype(e)>::kPlacement == EmitterPlacement::surface) return glm::vec3(0.f);
+      else return e.toward(scene, P, y, to / d);
+    }, light.model);
   } else {
     const Material& lm = scene.materials[scene.material_of(q_prim)];
     if (lm.directional) return glm::vec3(0.f);  // it lights no point by a sample of its area
@@ -177,7 +174,7 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
     // An area light's point is moved off its surface along the line toward y, not along its
     // normal: shifted sideways by the offset, the line missed the edge on both sides of the step
     // when the lamp's normal was oblique to it (a sphere lamp's: 0.85x of differences).
-    const glm::vec3 target = light.kind != Light::Kind::area ? q : q - to * (detail::ray_epsilon(q) / (d * std::max(cos_q, 1e-2f)));
+    const glm::vec3 target = at_light != EmitterPlacement::surface ? q : q - to * (detail::ray_epsilon(q) / (d * std::max(cos_q, 1e-2f)));
     if (scene.bvh.occluded(detail::shadow_ray(origin, target))) return glm::vec3(0.f);
   }
   return f * radiance * (cos_q / d2);
@@ -197,26 +194,26 @@ bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampl
   // for an environment a direction uniform on the sphere.
   glm::vec3 q, nq(0.f);
   double weight = double(n_lights);  // 1 / (pdf of the light and of q)
-  if (light.at_point()) {
-    q = scene.params.get_vec3(light.position);
-  } else if (light.kind == Light::Kind::directional) {
-    q = b.light_dir = -glm::normalize(scene.params.get_vec3(light.direction));
-  } else if (light.kind == Light::Kind::environment) {
+  const EmitterPlacement at_light = placement(light);
+  if (at_light == EmitterPlacement::point) {
+    q = scene.params.get_vec3(light_place(light));
+  } else if (at_light == EmitterPlacement::direction) {
+    q = b.light_dir = -glm::normalize(scene.params.get_vec3(light_place(light)));
+  } else if (at_light == EmitterPlacement::sky) {
     // The direction is drawn once the edge is known (below).
   } else {
+    const AreaEmitter& area = std::get<AreaEmitter>(light.model);
     const float u3 = sampler.next();
     b.lu = sampler.next();
     b.lv = sampler.next();
-    const size_t i = std::min(size_t(std::upper_bound(light.cdf.begin(), light.cdf.end(), u3 * light.area) - light.cdf.begin()),
-                              light.prims.size() - 1);
-    b.light_prim = light.prims[i];
+    b.light_prim = area.pick_prim(u3);
     const SurfacePoint<float> s = sample_prim(lift_prim(scene, ParamView<float>(scene.params), b.light_prim), b.lu, b.lv);
     q = to_glm(s.p);
     nq = to_glm(s.n);
-    weight *= double(light.area);
+    weight *= double(area.area);
   }
-  const bool env = light.kind == Light::Kind::environment;
-  const bool at_infinity = env || light.kind == Light::Kind::directional;
+  const bool env = at_light == EmitterPlacement::sky;
+  const bool at_infinity = env || at_light == EmitterPlacement::direction;
   // An occluder edge point p, and p as a function of the edge parameter (a dual: its tangent is
   // the derivative along the edge).
   using D1 = ad::Dual<1>;

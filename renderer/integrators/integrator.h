@@ -114,9 +114,9 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
       L += beta * emitted(scene, P, mat, hit.prim, prim, sp.p, false);
     } else {
       const Shape& shape = scene.shapes[bvh.prim_ref(hit.prim).shape];
-      const Light& light = scene.lights[shape.light];
+      const AreaEmitter& light = std::get<AreaEmitter>(scene.lights[shape.light].model);
       // Only the value weighs the sample: computed without derivatives (no tape work).
-      float light_pdf = area_light_pdf(scene, light, value(prim), value(sp), Vec3<float>(value(st.prev_p)));
+      float light_pdf = light.pdf<float>(scene, value(prim), value(sp), Vec3<float>(value(st.prev_p)));
       // From the camera's first hit, at the light's material point (where the shadow edges'
       // boundary term is taken); further on (no boundary term there) at the fixed direction,
       // which has lighter tails: at a fixed light point, indirect vertices sliding past a

@@ -7,7 +7,6 @@
 #include <omp.h>
 
 #include "renderer/core/parallel.h"
-#include "renderer/emitters/directional.h"
 #include "renderer/integrators/integrator.h"
 #include "renderer/integrators/light_sample.h"
 #include "renderer/integrators/masks.h"
@@ -78,105 +77,8 @@ struct Film {
   }
 };
 
-// Where a light path starts: a point (and its surface normal, zero for a point light), the
-// direction it leaves along and its flux weight β (with the light's pick).
-struct Emission {
-  glm::vec3 p, n{0.f}, d, beta{0.f};
-};
-
-// A point on area light `light` uniform in area (its pdf 1 / light.area), its front normal.
-SurfacePoint<float> area_point(const Scene& scene, const Light& light, Sampler& s, uint32_t& prim) {
-  const float u1 = s.next(), u2 = s.next(), u3 = s.next();
-  const size_t k = std::min(size_t(std::upper_bound(light.cdf.begin(), light.cdf.end(), u3 * light.area) - light.cdf.begin()),
-                            light.prims.size() - 1);
-  prim = light.prims[k];
-  return sample_prim(lift_prim(scene, ParamView<float>(scene.params), prim), u1, u2);
-}
-
-glm::vec3 area_radiance(const Scene& scene, uint32_t prim, const glm::vec3& p) {
-  const ParamView<float> P(scene.params);
-  const Material& m = scene.materials[scene.material_of(prim)];
-  return value(emitted(scene, P, m, prim, lift_prim(scene, P, prim), Vec3<float>(p), true));
-}
-
-// A particle arriving from infinitely far along d (Mitsuba's sample_ray of directional and
-// environment lights): from a point uniform on the disk of the scene's bounding sphere across d,
-// placed behind the scene. Returns the disk's area π R².
-float far_origin(const Scene& scene, const glm::vec3& d, Sampler& s, glm::vec3& p) {
-  const Aabb b = scene.bvh.bounds();
-  const glm::vec3 c = 0.5f * (b.lo + b.hi);
-  const float r = std::max(0.5f * glm::length(b.hi - b.lo), 1e-6f) * 1.001f;
-  const glm::vec2 q = concentric_disk(s.next(), s.next()) * r;
-  p = c - d * r + to_glm(Frame<float>(Vec3<float>(d)).to_world(Vec3<float>(glm::vec3(q, 0.f))));
-  return kPi * r * r;
-}
-
-// A projector's particle: a point of its image uniform in (u, v), leaving the pinhole through it.
-// Its intensity there is π scale E(uv) / cos³θ (projector.h: what arrives at distance r is that
-// / r², θ from the axis) and the direction's pdf is aspect / (4 t² cos³θ) (the image plane at
-// unit depth spans 2t × 2t / aspect, and dω = dA cos³θ): β = π scale E(uv) 4 t² / (aspect pick).
-bool projector_emission(const Scene& scene, const Light& light, float pick, Sampler& s, Emission& e) {
-  const ParamView<float> P(scene.params);
-  const glm::vec2 uv(s.next(), s.next());
-  const glm::vec3 p = value(P.vec3(light.position)), axis = glm::normalize(value(P.vec3(light.target)) - p);
-  const glm::vec3 left = glm::normalize(glm::cross(light.up, axis)), up = glm::cross(axis, left);
-  const float t = std::tan(0.5f * light.fov * kPi / 180.f);
-  e.p = p;
-  e.d = glm::normalize(axis + left * ((0.5f - uv.x) * 2.f * t) + up * ((0.5f - uv.y) * 2.f * t / light.aspect));
-  const glm::vec3 E = light.texture >= 0 ? value(eval_texture(scene.textures[size_t(light.texture)], P, TexCoord<float>(uv)))
-                                         : value(P.vec3(light.intensity));
-  e.beta = E * (kPi * P.scalar(light.scale) * 4.f * t * t / (light.aspect * pick));
-  return e.beta != glm::vec3(0.f);
-}
-
 bool sample_emission(const Scene& scene, const Light& light, float pick, Sampler& s, Emission& e) {
-  const ParamView<float> P(scene.params);
-  if (light.kind == Light::Kind::area) {
-    uint32_t prim;
-    const SurfacePoint<float> q = area_point(scene, light, s, prim);
-    e.p = to_glm(q.p);
-    e.n = to_glm(q.n);
-    if (scene.materials[scene.material_of(prim)].directional) {  // directionalarea: along the normal, β = Le A / pick
-      e.d = e.n;
-      e.beta = area_radiance(scene, prim, e.p) * (light.area / pick);
-      return e.beta != glm::vec3(0.f);
-    }
-    float sides = 1.f;
-    if (scene.materials[scene.material_of(prim)].two_sided) {
-      sides = 2.f;
-      if (s.next() < 0.5f) e.n = -e.n;
-    }
-    // Cosine-weighted about the emitting side: β = Le cos / (pick pdf_A cos / π).
-    const glm::vec3 l = cosine_hemisphere({s.next(), s.next()});
-    e.d = to_glm(Frame<float>(Vec3<float>(e.n)).to_world(Vec3<float>(l)));
-    e.beta = area_radiance(scene, prim, e.p) * (kPi * light.area * sides / pick);
-    return l.z > 0.f;
-  }
-  if (light.kind == Light::Kind::directional) {  // β = E π R² / pick
-    e.d = -to_glm(directional_wi(P, light));
-    e.beta = value(P.vec3(light.intensity)) * (far_origin(scene, e.d, s, e.p) / pick);
-    return e.beta != glm::vec3(0.f);
-  }
-  if (light.kind == Light::Kind::environment) {
-    // Mitsuba's envmap sample_ray: a direction toward the sky by its importance (as next-event
-    // estimation draws it), the particle coming from there: β = L π R² / (pdf pick).
-    float pdf = 0.f;
-    const glm::vec3 wi = sample_environment(light, s.next(), s.next(), pdf);
-    if (!(pdf > 0.f)) return false;
-    e.d = -wi;
-    e.beta = value(environment_radiance(light, P, wi)) * (far_origin(scene, e.d, s, e.p) / (pdf * pick));
-    return e.beta != glm::vec3(0.f);
-  }
-  if (light.kind == Light::Kind::projector) return projector_emission(scene, light, pick, s, e);
-  // A point or spot light: a direction uniform on the sphere, β = I(d) 4π / pick.
-  const float z = 1.f - 2.f * s.next(), r = std::sqrt(std::max(0.f, 1.f - z * z)), phi = 2.f * kPi * s.next();
-  e.d = {r * std::cos(phi), r * std::sin(phi), z};
-  e.p = value(P.vec3(light.position));
-  const glm::vec3 I = light.kind == Light::Kind::spot
-                          ? value(spot_intensity(scene.textures.data(), P, light, Vec3<float>(e.d)))
-                          : value(P.vec3(light.intensity));
-  e.beta = I * (4.f * kPi / pick);
-  return e.beta != glm::vec3(0.f);
+  return std::visit([&](const auto& emitter) { return emitter.emit(scene, pick, s, e); }, light.model);
 }
 
 // The sky the camera sees (Mitsuba's sample_visible_emitters for infinite emitters): a direction
@@ -201,10 +103,11 @@ void splat_visible_sky(Film& film, int thread, const Light& light, float pick, S
 
 // An emitter the camera sees: a point on an area light connected straight to the camera, or the sky.
 void splat_visible_emitter(Film& film, int thread, const Light& light, float pick, Sampler& s) {
-  if (light.kind == Light::Kind::environment) return splat_visible_sky(film, thread, light, pick, s);
-  if (light.kind != Light::Kind::area) return;
+  if (placement(light) == EmitterPlacement::sky) return splat_visible_sky(film, thread, light, pick, s);
+  const AreaEmitter* area = area_emitter(light);
+  if (!area) return;
   uint32_t prim;
-  const SurfacePoint<float> q = area_point(film.scene, light, s, prim);
+  const SurfacePoint<float> q = area->surface_point(film.scene, s, prim);
   if (film.scene.materials[film.scene.material_of(prim)].directional) return;  // no camera sees along its normal
   const glm::vec3 p = to_glm(q.p), n = to_glm(q.n);
   CameraLink link;
@@ -212,7 +115,7 @@ void splat_visible_emitter(Film& film, int thread, const Light& light, float pic
   const float cos_l = glm::dot(n, link.to_camera);
   if (!(cos_l > 0.f || (film.scene.materials[film.scene.material_of(prim)].two_sided && cos_l < 0.f))) return;
   if (!film.visible(p, n, link)) return;
-  film.splat(thread, link, area_radiance(film.scene, prim, p) * (std::fabs(cos_l) * light.area / pick));
+  film.splat(thread, link, area->radiance_at(film.scene, prim, p) * (std::fabs(cos_l) * area->area / pick));
 }
 
 // One light path from its emission on: at each surface vertex the connection to the camera, then

@@ -4,12 +4,13 @@
 // or bump map, or a refracting IOR is differentiated) and S for shading (BSDF values, emission,
 // textures, opacity, the throughput and the radiance). G is S, or float when the pass seeds no
 // geometry (geometry_seeded): the appearance mode, where no work in S is spent on geometry. The
-// helpers below cross from one type to the other; with G = S they are the identity, so the
-// one-type kernel is the same statements as before.
+// helpers (core/two_types.h, and below for texture coordinates) cross from one type to the other;
+// with G = S they are the identity, so the one-type kernel is the same statements as before.
 #include <type_traits>
 
 #include "renderer/bsdfs/bsdf.h"
 #include "renderer/core/param_table.h"
+#include "renderer/core/two_types.h"
 #include "renderer/core/vec.h"
 #include "renderer/integrators/surface.h"
 #include "renderer/scene.h"
@@ -17,36 +18,11 @@
 
 namespace dray {
 
-// A geometry value where shading needs it: itself, or (G = float) a constant of S.
-template <class S, class G>
-S to_shading(const G& g) {
-  if constexpr (std::is_same_v<S, G>) return g;
-  else return S(value(g));
-}
-template <class S, class G>
-Vec3<S> to_shading(const Vec3<G>& v) {
-  if constexpr (std::is_same_v<S, G>) return v;
-  else return Vec3<S>(value(v));
-}
+// Texture coordinates where shading needs them.
 template <class S, class G>
 TexCoord<S> to_shading(const TexCoord<G>& c) {
   if constexpr (std::is_same_v<S, G>) return c;
   else return as_fixed<S>(c);  // float coordinates do not move
-}
-
-// A direction computed in S (a Dirac lobe's) where geometry goes on: itself, or its value. With G =
-// float nothing geometric is seeded, so the value is all there is.
-template <class G, class S>
-Vec3<G> to_geometry(const Vec3<S>& v) {
-  if constexpr (std::is_same_v<S, G>) return v;
-  else return Vec3<G>(value(v));
-}
-
-// The parameters as geometry reads them: the pass's view, or its values (G = float).
-template <class G, class S>
-ParamView<G> geometry_view(const ParamView<S>& P) {
-  if constexpr (std::is_same_v<S, G>) return P;
-  else return P.values_only();
 }
 
 namespace detail {
@@ -80,7 +56,8 @@ bool geometry_seeded(const Scene& scene, const ParamView<T>& P) {
         mesh_active(scene, P, s) || normals_active(scene, P, s))
       return true;
   for (const Light& l : scene.lights)
-    if (P.active(l.position, 3) || P.active(l.target, 3) || P.active(l.direction, 3)) return true;
+    for (const ParamBlock& b : emitter_params(l).where)
+      if (P.active(b.first, b.n)) return true;
   for (const Material& m : scene.materials)
     if (detail::texture_seeded_any(scene, m.normal_map, P) || detail::texture_seeded_any(scene, m.bump_map, P)) return true;
   for (const Bsdf& b : scene.bsdfs)

@@ -1,6 +1,7 @@
 #pragma once
-// Reads the scene's /lights: Mitsuba 3's emitters (point, spot, projector, directional, constant as
-// `environment`, envmap, sunsky), each value a parameter under `lights.NAME.KEY` (sunsky: constants).
+// Reads the scene's /lights: each by its plugin in the registry (emitters/light.h's list of Mitsuba
+// 3's emitters), each value a parameter under `lights.NAME.KEY`. Area lights come from emissive
+// shapes.
 #include <filesystem>
 #include <string>
 
@@ -15,18 +16,12 @@ class LightReader {
   LightReader(const JsonReader& rd, Scene& scene, TextureReader& textures, std::filesystem::path base_dir)
       : rd_(rd), scene_(scene), textures_(textures), base_dir_(std::move(base_dir)) {}
 
-  // Light `name` of kind `type` from its JSON object at path p, its parameters named prefix + key
-  // ("lights.NAME."); an environment light also sets scene.environment.
+  // Light `name` of plugin `type` from its JSON object at path p, its parameters named prefix + key
+  // ("lights.NAME."); a sky also sets scene.environment (one at most).
   Light read(const nlohmann::json& l, const std::string& p, const std::string& name, const std::string& type,
              const std::string& prefix);
 
  private:
-  void read_projector(const nlohmann::json& l, const std::string& p, const std::string& name, const std::string& prefix,
-                      Light& light);
-  void read_sunsky(const nlohmann::json& l, const std::string& p, Light& light);  // sunsky_reader.cpp
-  // A 4x4 row-major matrix whose 3x3 part must be a rotation (Mitsuba's to_world of `what`).
-  glm::mat3 rotation(const nlohmann::json& m, const std::string& p, const std::string& what) const;
-
   const JsonReader& rd_;
   Scene& scene_;
   TextureReader& textures_;

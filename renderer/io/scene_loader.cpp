@@ -149,12 +149,10 @@ struct Loader {
         emits = scene.materials[s.material].emissive;
       }
       if (!emits) continue;
-      Light l;
-      l.name = s.name;
-      l.kind = Light::Kind::area;
-      l.shape = si;
+      AreaEmitter area;
+      area.shape = si;
       s.light = int(scene.lights.size());
-      scene.lights.push_back(l);
+      scene.lights.push_back(Light{s.name, std::move(area)});
     }
   }
 

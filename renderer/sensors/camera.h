@@ -25,6 +25,7 @@
 #include <glm/vec2.hpp>
 
 #include "renderer/core/param_table.h"
+#include "renderer/core/frame.h"
 #include "renderer/core/ray.h"
 #include "renderer/sensors/orthographic.h"
 #include "renderer/sensors/perspective.h"
@@ -157,22 +158,6 @@ inline bool camera_link(const CameraFrame<float>& f, const glm::vec3& p, glm::ve
 }
 inline glm::vec2 camera_film_motion(const CameraFrame<float>& f, const glm::vec3& p, const glm::vec3& dp, float depth) {
   return std::visit([&](const auto& m) { return m.motion(f, p, dp, depth); }, f.model);
-}
-
-// A point of the unit disk from two uniform numbers (Shirley and Chiu's concentric map, as
-// Mitsuba's square_to_uniform_disk_concentric): a thin lens's aperture sample.
-inline glm::vec2 concentric_disk(float u, float v) {
-  const float a = 2.f * u - 1.f, b = 2.f * v - 1.f;
-  if (a == 0.f && b == 0.f) return glm::vec2(0.f);
-  float r, phi;
-  if (a * a > b * b) {
-    r = a;
-    phi = (kPi / 4.f) * (b / a);
-  } else {
-    r = b;
-    phi = kPi / 2.f - (kPi / 4.f) * (a / b);
-  }
-  return {r * std::cos(phi), r * std::sin(phi)};
 }
 
 }  // namespace dray

@@ -75,10 +75,10 @@ TEST_CASE("envmap: samples follow the pdf (chi2), rotated or not, turned Z-up", 
   for (float rot : {0.f, 40.f, -1.f}) {  // -1: a Z-up matrix instead (the pdf's sin θ about the map's up)
     Scene s = test_map(rot < 0.f ? 0.f : rot);
     if (rot < 0.f) {
-      s.lights[0].env.to_world = glm::mat3(glm::vec3(1, 0, 0), glm::vec3(0, 0, 1), glm::vec3(0, -1, 0));
-      s.lights[0].env.rotated = true;
+      std::get<EnvMapEmitter>(s.lights[0].model).env.to_world = glm::mat3(glm::vec3(1, 0, 0), glm::vec3(0, 0, 1), glm::vec3(0, -1, 0));
+      std::get<EnvMapEmitter>(s.lights[0].model).env.rotated = true;
     }
-    const EnvMap& e = s.lights[0].env;
+    const EnvMap& e = std::get<EnvMapEmitter>(s.lights[0].model).env;
     auto draw = [&](Sampler& sampler) {
       float pdf;
       const float u1 = sampler.next(), u2 = sampler.next();
@@ -136,7 +136,7 @@ TEST_CASE("envmap: a Z-up to_world (its matrix) turns the map's +y to the world'
   floor["camera"] = {{"origin", {0, 0.01, 3}}, {"target", {0, 0, 0}}, {"fov_y", 10}, {"width", 8}, {"height", 8}};
   floor["render"]["max_depth"] = 1;
   Scene p = load_scene(floor, "floor.json");
-  CHECK(envmap_uv(p.lights[size_t(p.environment)].env, {0, 0, 1}).y == Approx(0).margin(1e-6));  // world up: the top row
+  CHECK(envmap_uv(std::get<EnvMapEmitter>(p.lights[size_t(p.environment)].model).env, {0, 0, 1}).y == Approx(0).margin(1e-6));  // world up: the top row
   CHECK(mean_dark_below(p) == Approx(0.6).epsilon(0.01));
   // Not a rotation: refused.
   json scaled = floor;
@@ -147,7 +147,7 @@ TEST_CASE("envmap: a Z-up to_world (its matrix) turns the map's +y to the world'
 TEST_CASE("envmap: derivatives of the radiance by a texel and by scale", "[envmap]") {
   Scene s = test_map(0.f);
   const glm::vec3 d = glm::normalize(glm::vec3(0.3f, 0.4f, -0.8f));
-  const glm::vec2 uv = envmap_uv(s.lights[0].env, d);
+  const glm::vec2 uv = envmap_uv(std::get<EnvMapEmitter>(s.lights[0].model).env, d);
   // The texel below and left of uv's sample point: weight (1 - wx)(1 - wy); u texel-centred, v
   // corner-aligned (Mitsuba's).
   const float x = uv.x * 16.f - 0.5f, y = uv.y * 7.f;

@@ -43,7 +43,7 @@ D down(const Scene& s, float x, float y, const char* name = nullptr) {
 TEST_CASE("a projector lights a plane facing it with pi irradiance / depth^2 inside its frustum", "[emitter]") {
   const Scene s = load_scene(projector_scene(1.0), "s.json");
   // Default fov: 50 mm on 35 mm film, square: 34.0221 degrees; the frustum at depth 3 is ±0.9178.
-  CHECK(s.lights[0].fov == Approx(34.0221f).epsilon(1e-5));
+  CHECK(std::get<ProjectorEmitter>(s.lights[0].model).fov == Approx(34.0221f).epsilon(1e-5));
   for (glm::vec2 at : {glm::vec2(0, 0), glm::vec2(0.5f, 0.3f), glm::vec2(-0.9f, 0.9f)}) {
     const D L = down(s, at.x, at.y, "shapes.plane.corner[2]");
     INFO(at.x << ", " << at.y);

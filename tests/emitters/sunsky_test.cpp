@@ -266,7 +266,7 @@ TEST_CASE("a plane under the sunsky against quadrature of the model", "[sunsky]"
   // the sky's integral by a fine midpoint rule.
   const json light = {{"name", "sky"}, {"type", "sunsky"}, {"hour", 10.5}, {"turbidity", 4}};
   const Scene scene = load_scene(sky_scene(light, 16, 256), "sky.json");  // measured: 0.7% low at 64 spp, 0.3% at 512, 0.09% at 2048
-  const SunSky& sky = *scene.lights[0].sunsky;
+  const SunSky& sky = *std::get<SunSkyEmitter>(scene.lights[0].model).model;
   glm::dvec3 E(0.0);
   const int n = 1000;
   for (int i = 0; i < n; ++i)
@@ -299,17 +299,17 @@ TEST_CASE("Mitsuba's sunsky from XML and back; refusals name the key", "[sunsky]
 </scene>)");
   const Scene scene = load_scene(xml);
   REQUIRE(scene.environment == 0);
-  REQUIRE(scene.lights[0].sunsky);
-  CHECK(scene.lights[0].sunsky->settings().time.latitude == Approx(48.1));
-  CHECK(scene.lights[0].sunsky->settings().albedo == glm::vec3(0.2f, 0.3f, 0.4f));
-  CHECK(scene.lights[0].sunsky->sun_world().y > 0.5f);  // Z-up turned to Y-up: a morning sun is up
+  REQUIRE(std::get<SunSkyEmitter>(scene.lights[0].model).model);
+  CHECK(std::get<SunSkyEmitter>(scene.lights[0].model).model->settings().time.latitude == Approx(48.1));
+  CHECK(std::get<SunSkyEmitter>(scene.lights[0].model).model->settings().albedo == glm::vec3(0.2f, 0.3f, 0.4f));
+  CHECK(std::get<SunSkyEmitter>(scene.lights[0].model).model->sun_world().y > 0.5f);  // Z-up turned to Y-up: a morning sun is up
   std::vector<std::string> warnings;
   const std::string written = mitsuba::write_xml(read_scene_document(xml, {}, warnings), warnings);
   CHECK_THAT(written, Catch::Contains("type=\"sunsky\""));
   CHECK(render_local(scene, 2).data == render_local(load_scene(t.write("w.xml", written)), 2).data);
   // Mitsuba's documented example: the sun set at 20:00 in Tokyo in July: black, with a warning.
   const Scene night = load_scene(t.write("n.xml", R"(<scene version="3.0.0"><sensor type="perspective"/><emitter type="sunsky"><float name="hour" value="20.0"/></emitter></scene>)"));
-  CHECK(night.lights[0].sunsky->radiance(glm::vec3(0, 0, 1)) == glm::vec3(0.f));
+  CHECK(std::get<SunSkyEmitter>(night.lights[0].model).model->radiance(glm::vec3(0, 0, 1)) == glm::vec3(0.f));
   REQUIRE(!night.warnings.empty());
   CHECK_THAT(night.warnings.back(), Catch::Contains("below the horizon"));
   auto error = [&](const json& light) {

@@ -1,7 +1,7 @@
 // Mitsuba 3 XML scenes (renderer/io/mitsuba/xml.h) against the equivalent dray JSON scenes:
 // bitwise the same images; $name, <default> and -D; includes, refs and aliases; version-1 files;
-// the sensor's field of view on every axis; max_depth's mapping; every refusal names the file,
-// line and element.
+// spectra in RGB; every refusal names the file, line and element (the sensors, film and filters:
+// mitsuba_sensors_test).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -186,77 +186,6 @@ TEST_CASE("Mitsuba structure: includes, aliases, refs, version-1 names", "[mitsu
   CHECK(doc["render"]["filter"] == "gaussian");  // no rfilter: Mitsuba's default
 }
 
-TEST_CASE("Mitsuba sensors: the field of view on each axis, max_depth as bounces", "[mitsuba]") {
-  TempDir t("dray-mitsuba-f-");
-  auto fov_y = [&](const std::string& axis, int w, int h) {
-    const std::string xml = t.write("f.xml", R"(<scene version="3.0.0"><sensor type="perspective">
-      <float name="fov" value="50"/><string name="fov_axis" value=")" + axis + R"("/>
-      <film type="hdrfilm"><integer name="width" value=")" + std::to_string(w) + R"("/><integer name="height" value=")" +
-                                                 std::to_string(h) + R"("/></film></sensor>
-      <shape type="sphere"><transform name="to_world"><translate z="5"/></transform></shape></scene>)");
-    std::vector<std::string> warnings;
-    return read_scene_document(xml, {}, warnings)["camera"]["fov_y"].get<double>();
-  };
-  const double t50 = std::tan(25.0 * M_PI / 180.0);
-  auto from_tan = [](double t) { return 2.0 * std::atan(t) * 180.0 / M_PI; };
-  CHECK(fov_y("y", 40, 20) == Approx(50));
-  CHECK(fov_y("x", 40, 20) == Approx(from_tan(t50 / 2.0)));
-  CHECK(fov_y("diagonal", 40, 20) == Approx(from_tan(t50 * 20.0 / std::sqrt(40.0 * 40 + 20 * 20))));
-  CHECK(fov_y("smaller", 40, 20) == Approx(50));                       // the height is smaller
-  CHECK(fov_y("larger", 40, 20) == Approx(from_tan(t50 / 2.0)));        // the width is larger
-  CHECK(fov_y("smaller", 20, 40) == Approx(from_tan(t50 * 2.0)));       // the width is smaller
-
-  // focal_length (35 mm equivalent, default 50mm): the diagonal field of view 2 atan(43.27 / 2f).
-  auto sensor_doc = [&](const std::string& sensor, const std::string& film = "") {
-    const std::string xml = t.write("fl.xml", R"(<scene version="3.0.0"><sensor type="perspective">)" + sensor +
-                                                 R"(<film type="hdrfilm"><integer name="width" value="40"/><integer name="height" value="20"/>)" +
-                                                 film + R"(</film></sensor>
-      <shape type="sphere"><transform name="to_world"><translate z="5"/></transform></shape></scene>)");
-    std::vector<std::string> warnings;
-    return read_scene_document(xml, {}, warnings);
-  };
-  auto diagonal_fov_y = [&](double mm) {
-    return from_tan(std::sqrt(36.0 * 36 + 24 * 24) / (2 * mm) * 20.0 / std::sqrt(40.0 * 40 + 20 * 20));
-  };
-  CHECK(sensor_doc(R"(<string name="focal_length" value="35mm"/>)")["camera"]["fov_y"].get<double>() == Approx(diagonal_fov_y(35)));
-  CHECK(sensor_doc(R"(<string name="focal_length" value="24"/>)")["camera"]["fov_y"].get<double>() == Approx(diagonal_fov_y(24)));
-  CHECK(sensor_doc("")["camera"]["fov_y"].get<double>() == Approx(diagonal_fov_y(50)));
-  // The film's crop window is render.crop, [x0, y0, x1, y1]; the whole film is no crop.
-  const json cropped = sensor_doc("", R"(<integer name="crop_offset_x" value="4"/><integer name="crop_offset_y" value="2"/>
-      <integer name="crop_width" value="10"/><integer name="crop_height" value="8"/>)");
-  CHECK(cropped["render"]["crop"] == json{4, 2, 14, 10});
-  CHECK(cropped["camera"]["width"] == 40);
-  CHECK(!sensor_doc("", R"(<integer name="crop_width" value="40"/>)")["render"].contains("crop"));
-  auto error = [&](const std::string& sensor, const std::string& film = "") {
-    return load_error(t.write("fe.xml", R"(<scene version="3.0.0"><sensor type="perspective">)" + sensor +
-                                            R"(<film type="hdrfilm"><integer name="width" value="40"/><integer name="height" value="20"/>)" +
-                                            film + R"(</film></sensor><shape type="sphere"/></scene>)"));
-  };
-  CHECK(error(R"(<float name="fov" value="40"/><string name="focal_length" value="50mm"/>)").find("either a fov or a focal_length") !=
-        std::string::npos);
-  CHECK(error(R"(<string name="focal_length" value="long"/>)").find("focal_length must be a length in millimetres") != std::string::npos);
-  CHECK(error("", R"(<integer name="crop_offset_x" value="4"/>)").find("the crop window must lie inside the 40x20 film") !=
-        std::string::npos);
-
-  auto depth = [&](const std::string& integrator) {
-    const std::string xml = t.write("d.xml", scene_xml(integrator + "<shape type=\"sphere\"/>"));
-    std::vector<std::string> warnings;
-    return read_scene_document(xml, {}, warnings)["render"]["max_depth"].get<int>();
-  };
-  CHECK(depth(R"(<integrator type="path"><integer name="max_depth" value="2"/></integrator>)") == 1);  // direct light
-  CHECK(depth(R"(<integrator type="path"/>)") == 1024);                                               // unlimited
-  CHECK(depth(R"(<integrator type="direct"/>)") == 1);
-  CHECK(depth(R"(<integrator type="moment"><integrator type="path"><integer name="max_depth" value="4"/></integrator></integrator>)") == 3);
-  // hide_emitters is the render's, as Mitsuba's path, volpath and direct take it.
-  for (const char* type : {"path", "volpath", "direct"}) {
-    const std::string xml =
-        t.write("h.xml", scene_xml(std::string("<integrator type=\"") + type +
-                                   "\"><boolean name=\"hide_emitters\" value=\"true\"/></integrator><shape type=\"sphere\"/>"));
-    std::vector<std::string> warnings;
-    CHECK(read_scene_document(xml, {}, warnings)["render"]["hide_emitters"] == true);
-  }
-}
-
 TEST_CASE("Mitsuba spectra in RGB: constants, wavelength:value pairs and .spd files, emitted or reflected", "[mitsuba]") {
   TempDir t("dray-mitsuba-sp-");
   // The colour a property becomes: in a diffuse BSDF or as a constant emitter's radiance.
@@ -299,42 +228,6 @@ TEST_CASE("Mitsuba spectra in RGB: constants, wavelength:value pairs and .spd fi
   CHECK(error("<spectrum name=\"reflectance\" filename=\"none.spd\"/>").find("cannot open the spectrum file") != std::string::npos);
   t.write("bad.spd", "400 0.5\n500\n");
   CHECK(error("<spectrum name=\"reflectance\" filename=\"bad.spd\"/>").find("bad.spd: line 2: expected \"wavelength value\"") !=
-        std::string::npos);
-}
-
-TEST_CASE("Mitsuba rfilters: box, tent and gaussian with their parameters", "[mitsuba]") {
-  TempDir t("dray-mitsuba-r-");
-  auto filter = [&](const std::string& rfilter) {
-    const std::string xml = t.write("r.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
-      <film type="hdrfilm">)" + rfilter + R"(</film></sensor><shape type="sphere"/></scene>)");
-    std::vector<std::string> warnings;
-    return read_scene_document(xml, {}, warnings)["render"]["filter"];
-  };
-  CHECK(filter("<rfilter type=\"box\"/>") == "box");
-  CHECK(filter("<rfilter type=\"tent\"/>") == "tent");
-  CHECK(filter("<rfilter type=\"tent\"><float name=\"radius\" value=\"1.5\"/></rfilter>") == json{{"type", "tent"}, {"radius", 1.5}});
-  CHECK(filter("<rfilter type=\"gaussian\"><float name=\"stddev\" value=\"0.25\"/></rfilter>") ==
-        json{{"type", "gaussian"}, {"stddev", 0.25}});
-  CHECK(filter("") == "gaussian");
-  // The scene loads with it: radius 4 stddev.
-  const std::string xml = t.write("g.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
-    <film type="hdrfilm"><rfilter type="gaussian"><float name="stddev" value="0.25"/></rfilter></film></sensor>
-    <shape type="sphere"><transform name="to_world"><translate z="5"/></transform></shape></scene>)");
-  CHECK(load_scene(xml, {}, false).render.filter.radius == 1.0);
-  CHECK_FALSE(load_scene(xml, {}, false).render.sample_border);  // hdrfilm's default
-  const std::string border = t.write("b.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
-    <film type="hdrfilm"><boolean name="sample_border" value="true"/></film></sensor>
-    <shape type="sphere"><transform name="to_world"><translate z="5"/></transform></shape></scene>)");
-  CHECK(load_scene(border, {}, false).render.sample_border);
-  auto error = [&](const std::string& rfilter) {
-    return load_error(t.write("e.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
-      <film type="hdrfilm">)" + rfilter + R"(</film></sensor><shape type="sphere"/></scene>)"));
-  };
-  CHECK(error("<rfilter type=\"lanczos\"/>").find("e.xml:2:28: <rfilter type=\"lanczos\">: unsupported rfilter (supported: box, tent, gaussian)") !=
-        std::string::npos);
-  CHECK(error("<rfilter type=\"tent\"><float name=\"stddev\" value=\"1\"/></rfilter>")
-            .find("<float name=\"stddev\">: unsupported tent filter property (supported: radius)") != std::string::npos);
-  CHECK(error("<rfilter type=\"gaussian\"><float name=\"stddev\" value=\"9\"/></rfilter>").find("e.xml:1:24: <sensor type=\"perspective\"> filter.stddev: must be in [0.125, 4], got 9") !=
         std::string::npos);
 }
 

@@ -60,9 +60,9 @@ TEST_CASE("the Cornell box takes its materials and area light from the OBJ", "[l
   Scene s = load_scene(kScenes + "/cornell-box.json");
   REQUIRE(s.lights.size() == 1);
   const Light& l = s.lights[0];
-  CHECK(l.kind == Light::Kind::area);
-  CHECK(l.prims.size() == 2);                     // one quad, triangulated
-  CHECK(l.area == Approx(130.f * 105.f).epsilon(1e-4));
+  REQUIRE(area_emitter(l));
+  CHECK(area_emitter(l)->prims.size() == 2);  // one quad, triangulated
+  CHECK(area_emitter(l)->area == Approx(130.f * 105.f).epsilon(1e-4));
   auto e = s.params.find("materials.cbox.light.emission");
   REQUIRE(e);
   CHECK(s.params.get_vec3(e->slot) == glm::vec3(20.f));  // Ka 20 -> emission

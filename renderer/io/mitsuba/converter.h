@@ -76,6 +76,12 @@ class Properties {
       x_.fail(n_, std::string(key) + " must be a point or vector");
     return {v[0].get<double>(), v[1].get<double>(), v[2].get<double>()};
   }
+  // The properties nobody took (a plugin's own, passed to its reader), taken.
+  json rest() {
+    json out = std::move(values_);
+    values_ = json::object();
+    return out;
+  }
   // Fails naming the first property nobody took.
   void finish(const std::string& what) const {
     if (!values_.empty()) x_.fail(n_, "unsupported property \"" + values_.begin().key() + "\" for " + what);
@@ -232,6 +238,8 @@ class Converter {
   json phase(const pugi::xml_node& n);   // a medium's <phase>
 
   void emitter(const pugi::xml_node& n);
+  void emitter_lookat(const pugi::xml_node& n, const std::string& type, const glm::dmat4& to_world,
+                      const std::optional<XmlFiles::LookAt>& lookat, json& l);
   void sensor(const pugi::xml_node& n);
   json sensor_camera(const pugi::xml_node& n);  // one <sensor> as a /camera object
   glm::dmat4 origin_direction(const pugi::xml_node& n, const std::optional<glm::dvec3>& origin,

@@ -7,6 +7,8 @@
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
 
+#include "renderer/core/registry.h"
+#include "renderer/emitters/light.h"
 #include "renderer/io/mitsuba/converter.h"
 #include "renderer/io/mitsuba/xml.h"
 
@@ -17,6 +19,11 @@ namespace mitsuba {
 namespace {
 
 double deg(double radians) { return radians * 180.0 / M_PI; }
+
+// "a spot", "an envmap".
+std::string with_article(const std::string& noun) {
+  return (noun.find_first_of("aeiou") == 0 ? "an " : "a ") + noun;
+}
 
 // Whether r is a rotation: orthonormal, no mirror.
 bool is_rotation(const glm::dmat3& r) {
@@ -30,10 +37,18 @@ bool is_rotation(const glm::dmat3& r) {
 
 void Converter::emitter(const pugi::xml_node& n) {
   const std::string type = x_.attr(n, "type"), name = unique_name(n, "light", lights_.size());
+  if (type == "area") x_.fail(n, "an area emitter belongs inside the <shape> that emits");
+  EmitterWorld world = EmitterWorld::none;
+  bool rotate_y = false;  // a turn about +y is its rotate_y
+  if (!with_plugin<EmitterModel>(type, [&](const auto& e) {
+        world = e.kWorld;
+        if constexpr (requires { e.kRotateY; }) rotate_y = e.kRotateY;
+      }))
+    x_.fail(n, "unsupported emitter type (supported: " + plugin_names<EmitterModel>() + ")");
   Properties props(x_, n);
   glm::dmat4 to_world(1.0);
   bool has_to_world = false;
-  std::optional<XmlFiles::LookAt> lookat;  // a spot's or projector's lookat, as written
+  std::optional<XmlFiles::LookAt> lookat;  // its lookat, as written
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     if (tag(c) == "transform") {
@@ -45,73 +60,59 @@ void Converter::emitter(const pugi::xml_node& n) {
       props.set(c, property(c, true));
     }
   }
-  json l = {{"name", name}};
-  const json one = {1, 1, 1};
-  if (type == "point") {
-    l.update({{"type", "point"}, {"position", vec(props.point("position", glm::dvec3(to_world[3])))},
-              {"intensity", props.take("intensity", one)}});
-  } else if (type == "constant") {
-    l.update({{"type", "environment"}, {"radiance", props.take("radiance", one)}});
-  } else if (type == "envmap") {
-    // A rotation about +y is dray's rotate_y; any other rotation its matrix (the translation unused).
-    const glm::dmat3 r(to_world);
-    const double angle = std::atan2(r[2][0], r[0][0]);
-    const glm::dmat3 about_y(glm::dvec3(std::cos(angle), 0, -std::sin(angle)), glm::dvec3(0, 1, 0),
-                             glm::dvec3(std::sin(angle), 0, std::cos(angle)));
-    bool turns_about_y = true;
-    for (int i = 0; i < 3; ++i) turns_about_y = turns_about_y && glm::length(r[i] - about_y[i]) <= 1e-6;
-    if (!is_rotation(r)) x_.fail(n, "an envmap's to_world must be a rotation (no scale, no mirror)");
-    l.update({{"type", "envmap"}, {"filename", file_ref(n, props.take("filename", ""))}, {"scale", props.take("scale", 1.0)}});
-    if (turns_about_y && angle != 0.0) l["rotate_y"] = deg(angle);
-    if (!turns_about_y) l["matrix"] = matrix(glm::dmat4(r));
-  } else if (type == "sunsky") {
-    l["type"] = "sunsky";
-    for (const char* key : {"turbidity", "albedo", "sun_direction", "latitude", "longitude", "timezone", "year", "month", "day", "hour",
-                            "minute", "second", "sun_scale", "sky_scale", "sun_aperture", "complex_sun"}) {
-      const json v = props.take(key, nullptr);
-      if (!v.is_null()) l[key] = v;
+  json l = {{"name", name}, {"type", type}};
+  const glm::dmat3 r(to_world);
+  switch (world) {
+    case EmitterWorld::position:
+      l["position"] = vec(props.point("position", glm::dvec3(to_world[3])));
+      break;
+    case EmitterWorld::direction:
+      l["direction"] = vec(props.point("direction", glm::dvec3(to_world * glm::dvec4(0, 0, 1, 0))));
+      break;
+    case EmitterWorld::lookat:
+      if (!has_to_world) x_.fail(n, with_article(type) + " emitter needs a to_world (a lookat: where it is and where it points)");
+      emitter_lookat(n, type, to_world, lookat, l);
+      break;
+    case EmitterWorld::rotation: {
+      if (!is_rotation(r)) x_.fail(n, with_article(type) + "'s to_world must be a rotation (no scale, no mirror)");
+      // A turn about +y is an envmap's rotate_y; any other rotation its matrix (the translation unused).
+      const double angle = std::atan2(r[2][0], r[0][0]);
+      const glm::dmat3 about_y(glm::dvec3(std::cos(angle), 0, -std::sin(angle)), glm::dvec3(0, 1, 0),
+                               glm::dvec3(std::sin(angle), 0, std::cos(angle)));
+      bool turns_about_y = true;
+      for (int i = 0; i < 3; ++i) turns_about_y = turns_about_y && glm::length(r[i] - about_y[i]) <= 1e-6;
+      if (rotate_y && turns_about_y) {
+        if (angle != 0.0) l["rotate_y"] = deg(angle);
+      } else if (r != glm::dmat3(1.0)) {
+        l["matrix"] = matrix(glm::dmat4(r));
+      }
+      break;
     }
-    if (!is_rotation(glm::dmat3(to_world))) x_.fail(n, "a sunsky's to_world must be a rotation (no scale, no mirror)");
-    if (glm::dmat3(to_world) != glm::dmat3(1.0)) l["matrix"] = matrix(glm::dmat4(glm::dmat3(to_world)));
-  } else if (type == "directional") {
-    const glm::dvec3 d = props.point("direction", glm::dvec3(to_world * glm::dvec4(0, 0, 1, 0)));
-    l.update({{"type", "directional"}, {"direction", vec(d)}, {"irradiance", props.take("irradiance", one)}});
-  } else if (type == "spot") {
-    if (!has_to_world) x_.fail(n, "a spot light needs a to_world (a lookat: where it is and where it points)");
-    const glm::dvec3 p(to_world[3]), d(to_world * glm::dvec4(0, 0, 1, 0));
-    if (!(glm::length(d) > 0.0)) x_.fail(n, "the spot light's to_world is degenerate");
-    const double cutoff = props.number("cutoff_angle", 20.0);
-    const glm::dvec3 up(to_world * glm::dvec4(0, 1, 0, 0));  // a lookat's up, made orthogonal
-    l.update({{"type", "spot"}, {"position", vec(p)}, {"target", vec(p + glm::normalize(d))},
-              {"intensity", props.take("intensity", one)}, {"cutoff_angle", cutoff},
-              {"beam_width", props.take("beam_width", cutoff * 0.75)}});
-    if (glm::length(up - glm::dvec3(0, 1, 0)) > 1e-9) l["up"] = vec(glm::normalize(up));
-    if (lookat) {  // the scene's own numbers
-      l["position"] = vec(lookat->origin);
-      l["target"] = vec(lookat->target);
-      if (lookat->up != glm::dvec3(0, 1, 0)) l["up"] = vec(lookat->up);
-      else l.erase("up");
-    }
-    const json texture = props.take("texture", nullptr);
-    if (!texture.is_null()) l["texture"] = texture;
-  } else if (type == "projector") {
-    if (!has_to_world) x_.fail(n, "a projector needs a to_world (a lookat: where it is and where it points)");
-    const glm::dvec3 p(to_world[3]), d(to_world * glm::dvec4(0, 0, 1, 0)), up(to_world * glm::dvec4(0, 1, 0, 0));
-    if (!(glm::length(d) > 0.0)) x_.fail(n, "the projector's to_world is degenerate");
-    if (props.take("fov_axis", "x") != "x") x_.fail(n, "a projector's fov_axis must be x (dray's fov is horizontal)");
-    l.update({{"type", "projector"}, {"position", vec(p)}, {"target", vec(p + glm::normalize(d))}, {"up", vec(glm::normalize(up))},
-              {"irradiance", props.take("irradiance", one)}, {"scale", props.take("scale", 1.0)}});
-    if (lookat) l.update({{"position", vec(lookat->origin)}, {"target", vec(lookat->target)}, {"up", vec(lookat->up)}});
-    const json fov = props.take("fov", nullptr);
-    if (!fov.is_null()) l["fov"] = fov;
-  } else if (type == "area") {
-    x_.fail(n, "an area emitter belongs inside the <shape> that emits");
-  } else {
-    x_.fail(n, "unsupported emitter type (supported: point, spot, projector, directional, constant, envmap, sunsky, area)");
+    case EmitterWorld::none:
+      break;
   }
-  props.finish("a " + type + " emitter");
+  // The plugin's own properties, checked by its reader.
+  const json own = props.rest();
+  for (const auto& [key, value] : own.items()) l[key] = key == "filename" ? file_ref(n, value) : value;
   locate("/lights/" + std::to_string(lights_.size()), n);
   lights_.push_back(l);
+}
+
+// An emitter placed by a lookat (EmitterWorld::lookat): where it is, the point its axis passes through, its up
+// (Mitsuba's local +z and +y), the scene's own numbers where the transform is a lookat.
+void Converter::emitter_lookat(const pugi::xml_node& n, const std::string& type, const glm::dmat4& to_world,
+                               const std::optional<XmlFiles::LookAt>& lookat, json& l) {
+  const glm::dvec3 p(to_world[3]), d(to_world * glm::dvec4(0, 0, 1, 0));
+  if (!(glm::length(d) > 0.0)) x_.fail(n, "the " + type + " emitter's to_world is degenerate");
+  const glm::dvec3 up(to_world * glm::dvec4(0, 1, 0, 0));  // a lookat's up, made orthogonal
+  l.update({{"position", vec(p)}, {"target", vec(p + glm::normalize(d))}});
+  if (glm::length(up - glm::dvec3(0, 1, 0)) > 1e-9) l["up"] = vec(glm::normalize(up));
+  if (lookat) {
+    l["position"] = vec(lookat->origin);
+    l["target"] = vec(lookat->target);
+    if (lookat->up != glm::dvec3(0, 1, 0)) l["up"] = vec(lookat->up);
+    else l.erase("up");
+  }
 }
 
 

@@ -1,9 +1,12 @@
 // The XML writer's scene objects: integrator, sensors (film, filter, sampler), shapes with their
 // emitters, and lights, each as the converter (renderer/io/mitsuba/) reads it back.
+#include <set>
+
 #include <glm/geometric.hpp>
 
 #include "renderer/io/mitsuba/writer.h"
 #include "renderer/core/registry.h"
+#include "renderer/emitters/light.h"
 #include "renderer/sensors/camera.h"
 
 namespace dray::mitsuba {
@@ -178,53 +181,39 @@ void Writer::emitter(pugi::xml_node shape, const std::string& material, const st
 
 void Writer::light(pugi::xml_node scene, const json& l, const std::string& path) {
   const std::string type = l["type"].get<std::string>();
-  pugi::xml_node n = add(scene, "emitter");
-  const json one = 1.0;
-  if (type == "point") {
-    attr(n, "type", "point");
-    xyz(n, "point", "position", float_triple(at(l, "position", json{0, 0, 0})));
-    value(n, "intensity", at(l, "intensity", one), path + "/intensity");
-  } else if (type == "spot" || type == "projector") {
-    attr(n, "type", type);
-    const json pos = at(l, "position", json{0, 0, 0});
-    const glm::dvec3 p = float_triple(pos);
-    lookat(add(n, "transform", "to_world"), pos, at(l, "target", json{p.x, p.y, p.z + 1}), at(l, "up", json{0, 1, 0}));
-    for (auto it = l.begin(); it != l.end(); ++it)
-      if (it.key() != "name" && it.key() != "type" && it.key() != "position" && it.key() != "target" && it.key() != "up")
-        value(n, it.key(), it.value(), path + "/" + it.key());
-  } else if (type == "directional") {
-    attr(n, "type", "directional");
-    xyz(n, "vector", "direction", float_triple(at(l, "direction", json{0, 0, 1})));
-    value(n, "irradiance", at(l, "irradiance", one), path + "/irradiance");
-  } else if (type == "environment") {
-    attr(n, "type", "constant");
-    value(n, "radiance", at(l, "radiance", one), path + "/radiance");
-  } else if (type == "envmap") {
-    attr(n, "type", "envmap");
-    if (!l.contains("filename")) fail(path, "a constant environment image (width, height, value) has no Mitsuba form: give a filename");
-    typed(n, "string", "filename", l["filename"].get<std::string>());
-    if (l.contains("scale")) typed(n, "float", "scale", num(l["scale"].get<double>()));
-    if (l.contains("rotate_y") || l.contains("matrix")) {
-      pugi::xml_node tr = add(n, "transform", "to_world");
-      if (l.contains("matrix")) typed(tr, "matrix", "", nums(l["matrix"]));
-      if (l.contains("rotate_y")) {
-        pugi::xml_node r = add(tr, "rotate");
-        attr(r, "y", "1");
-        attr(r, "angle", num(l["rotate_y"].get<double>()));
-      }
-    }
-  } else if (type == "sunsky") {
-    attr(n, "type", "sunsky");
-    for (const char* key : {"turbidity", "latitude", "longitude", "timezone", "hour", "minute", "second", "sun_scale", "sky_scale", "sun_aperture"})
-      if (l.contains(key)) typed(n, "float", key, num(l[key].get<double>()));
-    for (const char* key : {"year", "month", "day"})
-      if (l.contains(key)) typed(n, "integer", key, std::to_string(l[key].get<long>()));
-    if (l.contains("albedo")) value(n, "albedo", l["albedo"], path + "/albedo");
-    if (l.contains("complex_sun")) typed(n, "boolean", "complex_sun", l["complex_sun"].get<bool>() ? "true" : "false");
-    if (l.contains("sun_direction")) xyz(n, "vector", "sun_direction", float_triple(l["sun_direction"]));
-    if (l.contains("matrix")) typed(add(n, "transform", "to_world"), "matrix", "", nums(l["matrix"]));
-  } else {
+  EmitterWorld world = EmitterWorld::none;
+  std::string mitsuba_type;  // the plugin's first name is Mitsuba's
+  if (!with_plugin<EmitterModel>(type, [&](const auto& e) {
+        world = e.kWorld;
+        mitsuba_type = e.kPlugins[0];
+      }))
     fail(path + "/type", "\"" + type + "\" has no Mitsuba XML form");
+  pugi::xml_node n = add(scene, "emitter");
+  attr(n, "type", mitsuba_type);
+  // Where it is: the keys of its to_world (emitter_sample.h's EmitterWorld), as dray defaults them.
+  const json pos = at(l, "position", json{0, 0, 0});
+  const glm::dvec3 p = float_triple(pos);
+  if (world == EmitterWorld::position) xyz(n, "point", "position", p);
+  if (world == EmitterWorld::direction) xyz(n, "vector", "direction", float_triple(at(l, "direction", json{0, 0, 1})));
+  if (world == EmitterWorld::lookat)
+    lookat(add(n, "transform", "to_world"), pos, at(l, "target", json{p.x, p.y, p.z + 1}), at(l, "up", json{0, 1, 0}));
+  if (world == EmitterWorld::rotation && (l.contains("rotate_y") || l.contains("matrix"))) {
+    pugi::xml_node tr = add(n, "transform", "to_world");
+    if (l.contains("matrix")) typed(tr, "matrix", "", nums(l["matrix"]));
+    if (l.contains("rotate_y")) {
+      pugi::xml_node r = add(tr, "rotate");
+      attr(r, "y", "1");
+      attr(r, "angle", num(l["rotate_y"].get<double>()));
+    }
+  }
+  // Its own properties.
+  static const std::set<std::string> kPlace = {"name", "type", "position", "target", "up", "direction", "matrix", "rotate_y"};
+  for (auto it = l.begin(); it != l.end(); ++it) {
+    const std::string key = it.key();
+    if (kPlace.count(key)) continue;
+    if (key == "width" || key == "height" || key == "value")
+      fail(path, "a constant environment image (width, height, value) has no Mitsuba form: give a filename");
+    value(n, key, it.value(), path + "/" + key);
   }
   if (l.contains("name")) attr(n, "id", unique_id(l["name"].get<std::string>(), "emitter", path));
 }

@@ -49,8 +49,11 @@ std::string write_xml(const json& doc, std::vector<std::string>& warnings, const
 namespace {
 
 // Keys whose strings are strings, never a texture's name.
-const std::set<std::string> kStringKeys = {"material", "distribution", "int_ior", "ext_ior", "filename", "filter_type",
+const std::set<std::string> kStringKeys = {"material", "distribution", "int_ior", "ext_ior", "filename", "filter_type", "fov_axis",
                                            "wrap_mode", "format", "name", "type"};
+// Keys Mitsuba reads as integers, and triples it reads as vectors (not colours).
+const std::set<std::string> kIntegerKeys = {"year", "month", "day"};
+const std::set<std::string> kVectorKeys = {"sun_direction"};
 
 }  // namespace
 
@@ -133,7 +136,9 @@ void Writer::lookat(pugi::xml_node transform, const json& origin, const json& ta
 
 void Writer::value(pugi::xml_node parent, const std::string& key, const json& v, const std::string& path) {
   if (v.is_boolean()) typed(parent, "boolean", key, v.get<bool>() ? "true" : "false");
+  else if (v.is_number_integer() && kIntegerKeys.count(key)) typed(parent, "integer", key, std::to_string(v.get<long>()));
   else if (v.is_number()) typed(parent, "float", key, num(v.get<double>()));
+  else if (is_triple(v) && kVectorKeys.count(key)) xyz(parent, "vector", key, float_triple(v));
   else if (is_triple(v)) typed(parent, "rgb", key, nums(v));
   else if (v.is_string() && !kStringKeys.count(key) && textures_.contains(v.get<std::string>()))
     attr(add(parent, "ref", key), "id", texture_ids_.at(v.get<std::string>()));
