@@ -71,7 +71,7 @@ struct PointEmitter {
   }
   // What reaches y from the light along wi (unit, toward it), per 1 / distance².
   template <class SceneT>
-  glm::vec3 toward(const SceneT& scene, const ParamView<float>& P, const glm::vec3&, const glm::vec3&) const {
+  glm::vec3 toward(const SceneT& scene, const ParamView<float>&, const glm::vec3&, const glm::vec3&) const {
     return scene.params.get_vec3(intensity);
   }
   std::optional<std::string> violation(const ParamTable&, const auto&) const { return std::nullopt; }

@@ -13,6 +13,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "renderer/emitters/lookat.h"
 #include "renderer/emitters/point.h"
 #include "renderer/textures/texture.h"
 
@@ -34,13 +35,7 @@ struct ProjectorEmitter {
     p.keys({"position", "target", "up", "irradiance", "scale", "fov", "fov_axis"});
     if (p.has("fov_axis") && p.string("fov_axis") != "x") p.fail("fov_axis", "must be x (dray's fov is horizontal)");
     ProjectorEmitter e;
-    const glm::vec3 pos = p.vec3_or("position", glm::vec3(0.f)), target = p.vec3_or("target", pos + glm::vec3(0, 0, 1));
-    if (!(glm::length(target - pos) > 0.f)) p.fail("target", "must differ from position");
-    e.up = p.vec3_or("up", e.up);
-    if (!(glm::length(glm::cross(e.up, target - pos)) > 0.f))
-      p.fail("up", "must not be parallel to the axis (target - position): it orients the image (default [0, 1, 0])");
-    e.position = p.param("position", pos);
-    e.target = p.param("target", target);
+    e.at = LookAt::read(p, true, "image");
     if (p.is_texture("irradiance")) {
       e.texture = p.texture("irradiance");
       const glm::ivec2 size = p.texture_size(e.texture);
@@ -56,24 +51,22 @@ struct ProjectorEmitter {
     return e;
   }
 
-  Slot position = kNoSlot, target = kNoSlot;
+  LookAt at;                 // where it is; its up orients the image
   Slot intensity = kNoSlot;  // its irradiance where it has no texture
   Slot scale = kNoSlot;      // the factor on its irradiance
   int texture = -1;          // its image (the scene's index), or -1
-  glm::vec3 up{0.f, 1.f, 0.f};
   float fov = 0.f, aspect = 1.f;  // horizontal field of view (degrees), its image's width / height
 
-  EmitterParams params() const { return {{{{position, 3}, {target, 3}}}, {{{intensity, 3}, {scale, 1}}}, texture}; }
-  Slot place() const { return position; }
+  EmitterParams params() const { return {{{{at.position, 3}, {at.target, 3}}}, {{{intensity, 3}, {scale, 1}}}, texture}; }
+  Slot place() const { return at.position; }
 
   template <class T>
   ProjectorArrival<T> arrival(const Texture* textures, const ParamView<T>& P, const Vec3<T>& x) const {
     ProjectorArrival<T> out;
-    const Vec3<T> p = P.vec3(position);
-    const Vec3<T> axis = normalize(P.vec3(target) - p);
-    const Vec3<T> left = normalize(cross(Vec3<T>(up), axis)), v_axis = cross(axis, left);
+    const Vec3<T> p = P.vec3(at.position);
+    const LookAtFrame<T> f = at.frame(P, p);
     const Vec3<T> rel = x - p;
-    const T a = dot(rel, left), b = dot(rel, v_axis), c = dot(rel, axis);
+    const T a = dot(rel, f.left), b = dot(rel, f.up), c = dot(rel, f.axis);
     if (!(value(c) > 0.f)) return out;
     const float t = std::tan(0.5f * fov * kPi / 180.f);
     const T u = T(0.5f) - T(0.5f / t) * a / c, v = T(0.5f) - T(0.5f * aspect / t) * b / c;
@@ -96,7 +89,7 @@ struct ProjectorEmitter {
     if (!a.valid || !any_light(a.weight)) return s;
     s.wi = to_geometry<G>(a.wi);
     s.weight = a.weight * S(1.f / pick);
-    s.target = value(P.vec3(position));
+    s.target = value(P.vec3(at.position));
     s.valid = true;
     return s;
   }
@@ -108,8 +101,8 @@ struct ProjectorEmitter {
   bool emit(const SceneT& scene, float pick, Sampler& s, Emission& e) const {
     const ParamView<float> P(scene.params);
     const glm::vec2 uv(s.next(), s.next());
-    const glm::vec3 p = value(P.vec3(position)), axis = glm::normalize(value(P.vec3(target)) - p);
-    const glm::vec3 left = glm::normalize(glm::cross(up, axis)), v_axis = glm::cross(axis, left);
+    const glm::vec3 p = value(P.vec3(at.position)), axis = glm::normalize(value(P.vec3(at.target)) - p);
+    const glm::vec3 left = glm::normalize(glm::cross(at.up, axis)), v_axis = glm::cross(axis, left);
     const float t = std::tan(0.5f * fov * kPi / 180.f);
     e.p = p;
     e.d = glm::normalize(axis + left * ((0.5f - uv.x) * 2.f * t) + v_axis * ((0.5f - uv.y) * 2.f * t / aspect));
@@ -124,11 +117,7 @@ struct ProjectorEmitter {
     const ProjectorArrival<float> a = arrival(scene.textures.data(), P, Vec3<float>(y));
     return a.valid ? to_glm(a.weight) * a.dist2 : glm::vec3(0.f);
   }
-  std::optional<std::string> violation(const ParamTable& t, const auto& name_of) const {
-    if (!(glm::length(t.get_vec3(target) - t.get_vec3(position)) > 0.f))
-      return name_of(target) + ": must differ from " + name_of(position);
-    return std::nullopt;
-  }
+  std::optional<std::string> violation(const ParamTable& t, const auto& name_of) const { return at.violation(t, name_of); }
 };
 
 }  // namespace dray
