@@ -3,6 +3,8 @@
 #include <omp.h>
 
 #include "renderer/shapes/mesh_normals.h"
+#include "renderer/shapes/prim.h"
+#include "renderer/shapes/shape.h"
 #include "renderer/integrators/silhouette.h"
 
 #include "renderer/core/transform.h"
@@ -18,9 +20,8 @@ namespace dray {
 namespace {
 
 float geom_area(const PrimGeom& g) {
-  if (g.kind == PrimGeom::sphere) return 4.f * 3.14159265358979f * g.b.x * g.b.x;
-  float a = glm::length(glm::cross(to_glm(g.b), to_glm(g.c)));
-  return g.kind == PrimGeom::quad ? a : 0.5f * a;
+  const PrimT<float> prim{g.kind, g.a, g.b, g.c, g.b.x};  // a sphere's radius: b.x
+  return with_shape_type(g.kind, [&]<class S>() { return S::area(prim); });
 }
 
 // Copies the mesh's vertex block into its object positions; whether any moved.
@@ -176,12 +177,12 @@ void Scene::build_geometry() {
       case Shape::Kind::sphere:
         refs.push_back({si, 0});
         geoms.push_back({Vec3<float>(params.get_vec3(s.a)), Vec3<float>(params.get(s.b), 0.f, 0.f),
-                         Vec3<float>(0.f), PrimGeom::sphere});
+                         Vec3<float>(0.f), kPrimKind<Sphere>});
         break;
       case Shape::Kind::quad:
         refs.push_back({si, 0});
         geoms.push_back({Vec3<float>(params.get_vec3(s.a)), Vec3<float>(params.get_vec3(s.b)),
-                         Vec3<float>(params.get_vec3(s.c)), PrimGeom::quad});
+                         Vec3<float>(params.get_vec3(s.c)), kPrimKind<Rectangle>});
         break;
       case Shape::Kind::sdf: {
         if (s.instance >= 0) break;  // traced through its group
@@ -223,7 +224,7 @@ void Scene::build_geometry() {
           glm::vec3 v2 = m.world_positions[m.indices[3 * f + 2]];
           refs.push_back({si, f});
           geoms.push_back({Vec3<float>(v0), Vec3<float>(v1 - v0), Vec3<float>(v2 - v0),
-                           PrimGeom::triangle});
+                           kPrimKind<MeshShape>});
         }
         break;
       }

@@ -19,6 +19,7 @@
 #include "renderer/shapes/height_field.h"
 #include "renderer/core/sampler.h"
 #include "renderer/io/scene_loader.h"
+#include "renderer/shapes/shape.h"
 #include "tools/bench_rays.h"
 
 #ifdef DRAY_HAVE_EMBREE
@@ -52,16 +53,16 @@ double median_seconds(int repeats, const std::function<void()>& f) {
 }
 
 #ifdef DRAY_HAVE_EMBREE
-// The same primitives in Embree: triangles, and each quad as two triangles (spheres are skipped).
+// The same primitives in Embree: triangles, and each quad as two triangles (what is not planar is skipped).
 class EmbreeScene {
  public:
   explicit EmbreeScene(const Scene& scene) : device_(rtcNewDevice("threads=1")), scene_(rtcNewScene(device_)) {
     std::vector<glm::vec3> v;
     for (const PrimGeom& g : scene.bvh.world().prim_geoms()) {
-      if (g.kind == PrimGeom::sphere) continue;
+      if (!prim_planar(g.kind)) continue;
       glm::vec3 a = to_glm(g.a), b = a + to_glm(g.b), c = a + to_glm(g.c);
       v.insert(v.end(), {a, b, c});
-      if (g.kind == PrimGeom::quad) v.insert(v.end(), {b, b + to_glm(g.c), c});
+      if (prim_parallelogram(g.kind)) v.insert(v.end(), {b, b + to_glm(g.c), c});
     }
     RTCGeometry geom = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_TRIANGLE);
     auto* vb = static_cast<float*>(rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), v.size()));

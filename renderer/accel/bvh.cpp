@@ -7,8 +7,8 @@
 #include <glm/common.hpp>
 
 #include "renderer/accel/intersect.h"
+#include "renderer/shapes/shape.h"
 #include "renderer/core/simd4.h"
-#include "renderer/shapes/sdf_grid.h"
 
 namespace dray {
 
@@ -18,38 +18,11 @@ float Aabb::half_area() const {
 }
 
 Aabb bounds_of(const PrimGeom& g) {
-  Aabb b;
-  glm::vec3 a = to_glm(g.a);
-  if (g.kind == PrimGeom::voxel) {
-    b.grow(a);
-    b.grow(to_glm(g.b));
-  } else if (g.kind == PrimGeom::sphere) {
-    glm::vec3 r(g.b.x);
-    b.grow(a - r);
-    b.grow(a + r);
-  } else {
-    glm::vec3 e1 = to_glm(g.b), e2 = to_glm(g.c);
-    b.grow(a);
-    b.grow(a + e1);
-    b.grow(a + e2);
-    if (g.kind == PrimGeom::quad) b.grow(a + e1 + e2);
-  }
-  return b;
+  return with_shape_type(g.kind, [&]<class S>() { return S::bounds(g); });
 }
 
 bool intersect_prim(const PrimGeom& g, const Ray& ray, float t_min, float t_max, float& t) {
-  if (g.kind == PrimGeom::voxel) {
-    uint32_t voxel = 0;
-    const SdfGrid* grid = sdf_voxel_grid(g, voxel);
-    return intersect_sdf_voxel(*grid, voxel, ray, t_min, t_max, t);
-  }
-  Vec3<float> o(ray.o), d(ray.d);
-  PrimHit<float> h;
-  bool hit = g.kind == PrimGeom::sphere
-                 ? intersect_sphere(o, d, g.a, g.b.x, t_min, t_max, h)
-                 : intersect_triangle(o, d, g.a, g.b, g.c, t_min, t_max, h, g.kind == PrimGeom::quad);
-  if (hit) t = h.t;
-  return hit;
+  return with_shape_type(g.kind, [&]<class S>() { return S::intersect(g, ray, t_min, t_max, t); });
 }
 
 

@@ -50,11 +50,10 @@ struct PrimRef {
 
 // Float geometry of one primitive, in world space.
 struct PrimGeom {
-  enum Kind : uint32_t { triangle, quad, sphere, voxel };
-  Vec3<float> a, b, c;  // triangle: v0, v1 - v0, v2 - v0; quad: corner, edge_u, edge_v;
-                        // sphere: centre, (radius, 0, 0), unused; voxel (an sdfgrid's,
-                        // renderer/shapes/sdf_grid.h): its box's lo and hi, its index and grid
-  Kind kind = triangle;
+  Vec3<float> a, b, c;  // as its shape plugin places them: a triangle's v0, v1 - v0, v2 - v0
+  // Its shape plugin's index in renderer/shapes/shape.h's list, which bounds and intersects it:
+  // 0, a mesh's triangle.
+  uint32_t kind = 0;
 };
 
 struct Hit {
@@ -124,13 +123,14 @@ class Bvh {
   };
   static_assert(sizeof(Node) == 128);
 
-  // A leaf's triangles and quads as structure-of-arrays, tested four at a time (Möller–Trumbore,
-  // the same float operations as intersect_prim, so the same distances); a sphere's or a voxel's
-  // lane is tested on its own. Lanes past the leaf's count are degenerate (never hit).
+  // A leaf's triangles and parallelograms (the planar shapes') as structure-of-arrays, tested four
+  // at a time (Möller–Trumbore, the same float operations as intersect_prim, so the same
+  // distances); another shape's lane is tested on its own. Lanes past the leaf's count are
+  // degenerate (never hit).
   struct alignas(16) LeafPack {
     float a[3][4], e1[3][4], e2[3][4];  // [axis][lane]
     uint32_t first;                     // the leaf's first primitive
-    uint8_t count, quads, singles;      // primitive count; lane bit masks (singles: spheres, voxels)
+    uint8_t count, quads, singles;      // primitive count; lane bit masks (quads: parallelograms; singles: not planar)
     uint8_t pad[9];
   };
   static_assert(sizeof(LeafPack) == 160);

@@ -1,4 +1,5 @@
 #include "renderer/accel/bvh_collapse.h"
+#include "renderer/shapes/shape.h"
 
 #include <algorithm>
 #include <cmath>
@@ -56,9 +57,9 @@ struct Collapser {
     p.count = uint8_t(count);
     for (uint32_t k = 0; k < count; ++k) {
       const PrimGeom& g = geoms[first + k];
-      const bool single = g.kind == PrimGeom::sphere || g.kind == PrimGeom::voxel;
+      const bool single = !prim_planar(g.kind);
       if (single) p.singles |= uint8_t(1u << k);
-      if (g.kind == PrimGeom::quad) p.quads |= uint8_t(1u << k);
+      if (prim_parallelogram(g.kind)) p.quads |= uint8_t(1u << k);
       if (single) continue;  // its lane stays degenerate
       for (int a = 0; a < 3; ++a) {
         p.a[a][k] = g.a[a];

@@ -1,6 +1,7 @@
 // The BVH's refit: the boxes of the built tree recomputed from moved primitives, its topology
 // kept; and the choice between a refit and a rebuild.
 #include "renderer/accel/bvh.h"
+#include "renderer/shapes/shape.h"
 
 namespace dray {
 
@@ -27,7 +28,7 @@ double Bvh::refit_boxes() {
   for (LeafPack& p : leaves_)
     for (uint32_t k = 0; k < p.count; ++k) {
       const PrimGeom& g = geoms_[p.first + k];
-      if (g.kind == PrimGeom::sphere || g.kind == PrimGeom::voxel) continue;
+      if (!prim_planar(g.kind)) continue;
       for (int a = 0; a < 3; ++a) {
         p.a[a][k] = g.a[a];
         p.e1[a][k] = g.b[a];

@@ -38,33 +38,4 @@ bool intersect_triangle(const Vec3<T>& o, const Vec3<T>& d, const Vec3<T>& a, co
   return true;
 }
 
-// The sphere |x - c| = r: the nearest root in (t_min, t_max). u, v are unused (0).
-template <class T>
-bool intersect_sphere(const Vec3<T>& o, const Vec3<T>& d, const Vec3<T>& c, const T& r, float t_min,
-                      float t_max, PrimHit<T>& hit) {
-  using ad::sqrt;
-  Vec3<T> oc = o - c;
-  T a = dot(d, d);
-  T half_b = dot(oc, d);
-  // c_term = |oc|^2 - r^2, written as (|oc| - r)(|oc| + r) would not help precision here;
-  // instead use the distance from the centre to the ray's closest point (Haines et al.,
-  // "Precision improvements for ray/sphere intersection", Ray Tracing Gems, 2019).
-  Vec3<T> perp = oc - d * (half_b / a);
-  T disc = r * r - dot(perp, perp);
-  if (value(disc) < 0.f) return false;
-  T root = sqrt(disc * a);
-  // q = -(b + sign(b) sqrt(disc)) avoids cancellation; the roots are q / a and c / q.
-  T q = value(half_b) < 0.f ? root - half_b : -root - half_b;
-  T c_term = dot(oc, oc) - r * r;
-  T t0 = c_term / q, t1 = q / a;
-  if (value(t0) > value(t1)) std::swap(t0, t1);
-  T t = t0;
-  if (!(value(t) > t_min && value(t) < t_max)) {
-    t = t1;
-    if (!(value(t) > t_min && value(t) < t_max)) return false;
-  }
-  hit = {t, T(0), T(0)};
-  return true;
-}
-
 }  // namespace dray

@@ -1,4 +1,5 @@
 #include "renderer/accel/scene_accel.h"
+#include "renderer/shapes/shape.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,7 +35,7 @@ void SceneAccel::set_groups(std::vector<std::vector<GroupMesh>> groups, int thre
       for (uint32_t f = 0; f < idx.size() / 3; ++f) {
         const glm::vec3 v0 = pos[idx[3 * f]], v1 = pos[idx[3 * f + 1]], v2 = pos[idx[3 * f + 2]];
         refs.push_back({k, f});
-        geoms.push_back({Vec3<float>(v0), Vec3<float>(v1 - v0), Vec3<float>(v2 - v0), PrimGeom::triangle});
+        geoms.push_back({Vec3<float>(v0), Vec3<float>(v1 - v0), Vec3<float>(v2 - v0), kPrimKind<MeshShape>});
       }
     }
     g.bvh.build(std::move(refs), std::move(geoms), threads);
@@ -220,7 +221,7 @@ PrimGeom SceneAccel::instance_geom(const InstanceXf& x, const Group& g, uint32_t
   if (m.grid) return sdf_voxel_on(g.bvh.prim_geoms()[local], *placed_[x.first_grid + r.shape]);
   const uint32_t* tri = &m.indices[3 * size_t(r.index)];
   const glm::vec3 v0 = to_world(x, m.positions[tri[0]]), v1 = to_world(x, m.positions[tri[1]]), v2 = to_world(x, m.positions[tri[2]]);
-  return {Vec3<float>(v0), Vec3<float>(v1 - v0), Vec3<float>(v2 - v0), PrimGeom::triangle};
+  return {Vec3<float>(v0), Vec3<float>(v1 - v0), Vec3<float>(v2 - v0), kPrimKind<MeshShape>};
 }
 
 PrimGeom SceneAccel::instance_geom(uint32_t prim) const {

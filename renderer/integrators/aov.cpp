@@ -40,9 +40,10 @@ CameraRays camera_rays(const CameraFrame<float>& f, const FilmSample& s, int spp
 void mitsuba_partials(const Scene& scene, uint32_t prim, const PrimT<float>& pt, const SurfacePoint<float>& sp,
                       glm::vec3& dp_du, glm::vec3& dp_dv) {
   dp_du = dp_dv = glm::vec3(0.f);
-  if (pt.kind == PrimGeom::voxel) return;
-  const Shape& s = scene.shapes[scene.bvh.prim_ref(prim).shape];
-  if (pt.kind == PrimGeom::triangle && s.kind == Shape::Kind::mesh && scene.meshes[s.mesh].corner_uvs.empty()) {
+  const PrimRef ref = scene.bvh.prim_ref(prim);
+  const Shape& s = scene.shapes[ref.shape];
+  if (s.kind == Shape::Kind::sdf) return;
+  if (s.kind == Shape::Kind::mesh && !face_uvs(scene, ref)) {
     dp_du = to_glm(pt.b);
     dp_dv = to_glm(pt.c);
     return;

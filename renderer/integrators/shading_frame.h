@@ -10,37 +10,17 @@
 
 namespace dray {
 
-// dp/du and dp/dv at p on BVH primitive `prim`, lifted as pt, of geometric normal ng, as Mitsuba 3
-// computes them (src/render/mesh.cpp before its 2026-07 mesh rewrite, src/shapes/sphere.cpp): a
-// mesh face's from its texture coordinates, without them the Duff basis of ng; a sphere's of
-// (φ / 2π, θ / π) about z; a quad's edges.
+// dp/du and dp/dv at p on BVH primitive `prim`, lifted as pt, of geometric normal ng, as its shape
+// plugin computes them (Mitsuba 3's: a sphere's of its UV, a rectangle's edges, a mesh face's from
+// its texture coordinates, else the Duff basis of ng).
 template <class T>
 void surface_derivatives(const Scene& scene, uint32_t prim, const PrimT<T>& pt, const Vec3<T>& p, const Vec3<T>& ng,
                          Vec3<T>& dp_du, Vec3<T>& dp_dv) {
-  if (pt.kind == PrimGeom::sphere) {  // in the sphere's frame, turned to world
-    const glm::mat3& r = scene.shapes[scene.bvh.prim_ref(prim).shape].rotation;
-    const Vec3<T> w = sphere_local(r, (p - pt.a) / pt.r);
-    const T rxy = sqrt(w.x * w.x + w.y * w.y);
-    dp_du = sphere_world(r, Vec3<T>(-w.y, w.x, T(0.f)) * (pt.r * T(2.f * kPi)));
-    dp_dv = sphere_world(r, value(rxy) > 0.f ? Vec3<T>(w.z * w.x / rxy, w.z * w.y / rxy, -rxy) * (pt.r * T(kPi))
-                                             : Vec3<T>(T(1.f), T(0.f), T(0.f)));  // a pole
-    return;
-  }
-  if (pt.kind == PrimGeom::quad) {
-    dp_du = pt.b;
-    dp_dv = pt.c;
-    return;
-  }
-  basis(ng, dp_du, dp_dv);
   const PrimRef ref = scene.bvh.prim_ref(prim);
   const Shape& s = scene.shapes[ref.shape];
-  if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) return;
-  const glm::vec2* uv = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];
-  const glm::vec2 d0 = uv[1] - uv[0], d1 = uv[2] - uv[0];
-  const float det = d0.x * d1.y - d0.y * d1.x;
-  if (det == 0.f) return;
-  dp_du = (pt.b * T(d1.y) - pt.c * T(d0.y)) * T(1.f / det);
-  dp_dv = (pt.c * T(d0.x) - pt.b * T(d1.x)) * T(1.f / det);
+  if (s.kind == Shape::Kind::sphere) return Sphere::derivatives(s.rotation, pt, p, dp_du, dp_dv);
+  if (s.kind == Shape::Kind::quad) return Rectangle::derivatives(pt, dp_du, dp_dv);
+  MeshShape::derivatives(face_uvs(scene, ref), pt, ng, dp_du, dp_dv);
 }
 
 // The frame of unit normal n whose s is dp_du made orthogonal to n (Gram–Schmidt); the Duff basis

@@ -1,6 +1,7 @@
 #pragma once
-// A BVH primitive lifted to the kernel's scalar type: its geometry read from the parameter
-// table, the differentiable re-evaluation of a hit found in float, and points sampled on it.
+// A BVH primitive lifted to the kernel's scalar type: its geometry read from the parameter table,
+// and what its shape plugin (renderer/shapes/shape.h) answers of it: the differentiable
+// re-evaluation of a hit found in float, normals, material points, UV and points sampled on it.
 #include <algorithm>
 #include <cmath>
 
@@ -8,10 +9,10 @@
 #include <glm/vec2.hpp>
 
 #include "renderer/sensors/camera.h"
-#include "renderer/accel/intersect.h"
 #include "renderer/scene.h"
 #include "renderer/core/transform.h"
-#include "renderer/integrators/surface_voxel.h"
+#include "renderer/shapes/prim.h"
+#include "renderer/shapes/shape.h"
 
 namespace dray {
 
@@ -46,46 +47,51 @@ Vec3<T> mesh_vertex(const Scene& scene, const ParamView<T>& P, const Shape& s, c
   return transform_point(t, p);
 }
 
+// Whether sdfgrid shape s moves with the parameters, and then its map in T from grid coordinates
+// to world space (SdfGridShape::world_map; a group member's placement in its group first).
+template <class T>
+bool sdf_world_map(const Scene& scene, const ParamView<T>& P, const Shape& s, Vec3<T>& a, Vec3<T>& b, Vec3<T>& c,
+                   Vec3<T>& d) {
+  const SdfGrid* placed = s.instance >= 0 ? scene.sdf_grids[s.grid].get() : nullptr;
+  return SdfGridShape::world_map(P, s.transform, placed, a, b, c, d);
+}
+
 template <class T>
 PrimT<T> lift_prim(const Scene& scene, const ParamView<T>& P, uint32_t prim) {
   const PrimRef ref = scene.bvh.prim_ref(prim);
   const Shape& s = scene.shapes[ref.shape];
   switch (s.kind) {
     case Shape::Kind::sphere:
-      return {PrimGeom::sphere, P.vec3(s.a), {}, {}, P.scalar(s.b)};
+      return {kPrimKind<Sphere>, P.vec3(s.a), {}, {}, P.scalar(s.b)};
     case Shape::Kind::quad:
-      return {PrimGeom::quad, P.vec3(s.a), P.vec3(s.b), P.vec3(s.c), T(0)};
+      return {kPrimKind<Rectangle>, P.vec3(s.a), P.vec3(s.b), P.vec3(s.c), T(0)};
     case Shape::Kind::sdf: {  // the grid as placed in world space (an instance's copy, for a group member)
       uint32_t voxel = 0;
-      PrimT<T> out{PrimGeom::voxel, {}, {}, {}, T(0), sdf_voxel_grid(scene.bvh.prim_geom(prim), voxel)};
+      const SdfGrid* grid = sdf_voxel_grid(scene.bvh.prim_geom(prim), voxel);
+      PrimT<T> out{kPrimKind<SdfGridShape>, {}, {}, {}, T(0), grid};
       out.moving = sdf_world_map(scene, P, s, out.a, out.b, out.c, out.d);
       return out;
     }
     case Shape::Kind::mesh: break;
   }
   const PrimGeom g = scene.bvh.prim_geom(prim);
-  if (!mesh_active(scene, P, s)) return {PrimGeom::triangle, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
+  if (!mesh_active(scene, P, s)) return {kPrimKind<MeshShape>, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
   // The transform or the vertices are being differentiated: the triangle follows them, in T.
   const uint32_t* tri = &scene.meshes[s.mesh].indices[3 * size_t(ref.index)];
   const TransformT<T> t = lift_transform(P, s.transform);
   Vec3<T> v[3];
   for (int k = 0; k < 3; ++k) v[k] = mesh_vertex(scene, P, s, t, tri[k]);
-  return {PrimGeom::triangle, v[0], v[1] - v[0], v[2] - v[0], T(0)};
+  return {kPrimKind<MeshShape>, v[0], v[1] - v[0], v[2] - v[0], T(0)};
 }
 
 template <class T>
 T prim_area(const PrimT<T>& p) {
-  if (p.kind == PrimGeom::sphere) return T(4.f * kPi) * p.r * p.r;
-  if (p.kind == PrimGeom::voxel) return T(0.f);  // never an emitter (Mitsuba's surface_area: 0)
-  T parallelogram = length(cross(p.b, p.c));
-  return p.kind == PrimGeom::quad ? parallelogram : T(0.5f) * parallelogram;
+  return with_shape_type(p.kind, [&]<class S>() { return S::area(p); });
 }
 
 template <class T>
 Vec3<T> prim_normal(const PrimT<T>& prim, const Vec3<T>& p) {
-  if (prim.kind == PrimGeom::sphere) return (p - prim.a) / prim.r;
-  if (prim.kind == PrimGeom::voxel) return voxel_normal(prim, p);
-  return normalize(cross(prim.b, prim.c));
+  return with_shape_type(prim.kind, [&]<class S>() { return S::normal(prim, p); });
 }
 
 // Re-evaluates, in T, the hit the float traversal found: the same primitive, the same root.
@@ -93,18 +99,7 @@ Vec3<T> prim_normal(const PrimT<T>& prim, const Vec3<T>& p) {
 // derivative-carrying types intersect again.
 template <class T>
 SurfacePoint<T> eval_hit(const PrimT<T>& prim, const RayT<T>& ray, const Hit& hit, float t_min) {
-  PrimHit<T> h{T(hit.t), T(0), T(0)};
-  if (prim.kind == PrimGeom::voxel) return eval_voxel_hit(prim, ray, hit);
-  if constexpr (ad::is_differentiable_v<T>) {
-    bool ok = prim.kind == PrimGeom::sphere
-                  ? intersect_sphere(ray.o, ray.d, prim.a, prim.r, t_min, INFINITY, h)
-                  : intersect_triangle(ray.o, ray.d, prim.a, prim.b, prim.c, t_min, INFINITY, h,
-                                       prim.kind == PrimGeom::quad);
-    // A hit exactly on an edge can fail the re-test in T by rounding; keep the float distance.
-    if (!ok) h.t = T(hit.t);
-  }
-  Vec3<T> p = ray.o + ray.d * h.t;
-  return {p, prim_normal(prim, p)};
+  return with_shape_type(prim.kind, [&]<class S>() { return S::hit(prim, ray, hit.t, t_min); });
 }
 
 // The shading normal at p (in T) on BVH primitive `prim`, lifted as `pt`, whose geometric
@@ -116,15 +111,12 @@ Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim,
                        const Vec3<T>& ng) {
   const PrimRef ref = scene.bvh.prim_ref(prim);
   const Shape& s = scene.shapes[ref.shape];
-  if (s.kind == Shape::Kind::sdf) return voxel_shading_normal(pt, p, ng);
+  if (s.kind == Shape::Kind::sdf) return SdfGridShape::shading_normal(pt, p, ng);
   if (s.kind != Shape::Kind::mesh) return ng;
   const Mesh& m = scene.meshes[s.mesh];
   if (m.object_normals.empty()) return ng;
-  const Vec3<T> rel = p - pt.a;
-  const T bb = dot(pt.b, pt.b), bc = dot(pt.b, pt.c), cc = dot(pt.c, pt.c), det = bb * cc - bc * bc;
-  if (!(value(det) > 0.f)) return ng;
-  const T rb = dot(rel, pt.b), rc = dot(rel, pt.c);
-  const T u = (rb * cc - rc * bc) / det, v = (rc * bb - rb * bc) / det;
+  T u, v;
+  if (!MeshShape::plane_coords(pt, p, u, v)) return ng;
   const size_t base = 3 * size_t(ref.index);
   Vec3<T> n[3];
   if (normals_active(scene, P, s)) {
@@ -144,52 +136,23 @@ Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim,
   return ns / len;
 }
 
-// A material point of a primitive: surface coordinates that stay with the surface when its
-// parameters move (a triangle's or quad's a + u b + v c; a sphere's direction from its centre; a
-// voxel's world point at the grid's current placement, taken to object space when it moves).
-// A sphere's direction w (world) in its frame (Shape::rotation R: Rᵀ w), and back (R v).
-template <class T>
-Vec3<T> sphere_local(const glm::mat3& r, const Vec3<T>& w) {
-  auto row = [&](int i) { return w.x * T(r[i][0]) + w.y * T(r[i][1]) + w.z * T(r[i][2]); };
-  return {row(0), row(1), row(2)};
-}
-template <class T>
-Vec3<T> sphere_world(const glm::mat3& r, const Vec3<T>& v) {
-  auto row = [&](int j) { return v.x * T(r[0][j]) + v.y * T(r[1][j]) + v.z * T(r[2][j]); };
-  return {row(0), row(1), row(2)};
-}
-
-struct PrimCoords {
-  glm::vec2 uv{0.f};
-  glm::vec3 omega{0.f};
-};
-
-// The coordinates of the float point p on the primitive (least squares in its plane). False for
-// a degenerate primitive.
+// A material point of a primitive (PrimCoords): coordinates that stay with the surface when its
+// parameters move. The coordinates of the float point p (false for a degenerate primitive), and
+// the point with coordinates c, in T.
 inline bool prim_coords(const PrimT<float>& prim, const glm::vec3& p, PrimCoords& out) {
-  if (prim.kind == PrimGeom::sphere) {
-    out.omega = (p - to_glm(prim.a)) / prim.r;
-    return prim.r > 0.f;
-  }
-  if (prim.kind == PrimGeom::voxel) {
-    out.omega = p;
-    return true;
-  }
-  const glm::vec3 rel = p - to_glm(prim.a), eb = to_glm(prim.b), ec = to_glm(prim.c);
-  const float bb = glm::dot(eb, eb), bc = glm::dot(eb, ec), cc = glm::dot(ec, ec), det = bb * cc - bc * bc;
-  if (!(det > 0.f)) return false;
-  const float rb = glm::dot(rel, eb), rc = glm::dot(rel, ec);
-  out.uv = {(rb * cc - rc * bc) / det, (rc * bb - rb * bc) / det};
-  return true;
+  return with_shape_type(prim.kind, [&]<class S>() { return S::coords(prim, p, out); });
 }
-
-// The material point with coordinates c, in T: it moves with the primitive.
 template <class T>
 Vec3<T> prim_point(const PrimT<T>& prim, const PrimCoords& c) {
-  if (prim.kind == PrimGeom::voxel)  // the point in the grid's object space, moved with its map
-    return prim.moving ? voxel_to_world(prim, Vec3<T>(sdf_detail::to_object(*prim.sdf, Vec3<float>(c.omega)))) : Vec3<T>(c.omega);
-  return prim.kind == PrimGeom::sphere ? prim.a + Vec3<T>(c.omega) * prim.r
-                                       : prim.a + prim.b * T(c.uv.x) + prim.c * T(c.uv.y);
+  return with_shape_type(prim.kind, [&]<class S>() { return S::point(prim, c); });
+}
+
+// The texture coordinates of the corners of mesh face ref (3), or null: not a mesh's, or a mesh
+// without them.
+inline const glm::vec2* face_uvs(const Scene& scene, const PrimRef& ref) {
+  const Shape& s = scene.shapes[ref.shape];
+  if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) return nullptr;
+  return &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];
 }
 
 // What a mesh_attribute texture reads at barycentrics b of BVH primitive ref: its mesh's
@@ -216,19 +179,13 @@ inline AttributeSite attribute_site(const Scene& scene, const PrimRef& ref, glm:
 inline glm::vec2 surface_uv(const Scene& scene, uint32_t prim, const PrimT<float>& pf, const glm::vec3& p,
                             AttributeSite* site = nullptr) {
   PrimCoords c;
-  if (pf.kind == PrimGeom::voxel || !prim_coords(pf, p, c)) return glm::vec2(0.f);
-  if (pf.kind == PrimGeom::sphere) {
-    const glm::vec3 w = glm::transpose(scene.shapes[scene.bvh.prim_ref(prim).shape].rotation) * c.omega;
-    float u = std::atan2(w.y, w.x) * (0.5f / kPi);
-    if (u < 0.f) u += 1.f;
-    return {u, std::acos(std::clamp(w.z, -1.f, 1.f)) / kPi};
-  }
   const PrimRef ref = scene.bvh.prim_ref(prim);
-  if (site) *site = attribute_site(scene, ref, c.uv);
   const Shape& s = scene.shapes[ref.shape];
-  if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) return c.uv;
-  const glm::vec2* t = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];
-  return t[0] * (1.f - c.uv.x - c.uv.y) + t[1] * c.uv.x + t[2] * c.uv.y;
+  if (s.kind == Shape::Kind::sdf || !prim_coords(pf, p, c)) return glm::vec2(0.f);
+  if (s.kind == Shape::Kind::sphere) return Sphere::uv(s.rotation, c);
+  if (site) *site = attribute_site(scene, ref, c.uv);
+  if (s.kind == Shape::Kind::quad) return Rectangle::uv(c);
+  return MeshShape::uv(face_uvs(scene, ref), c);
 }
 
 // surface_uv's coordinates, fixed, with the point's mesh attributes.
@@ -258,37 +215,22 @@ TexCoord<T> surface_coord(const Scene& scene, uint32_t prim, const PrimT<T>& pt,
       return out;
     };
     // Nothing moves (an appearance pass, most hits): the float coordinates, with no work in T.
-    if (pt.kind == PrimGeom::voxel) return fixed_coord;  // no UV to slide
+    const PrimRef ref = scene.bvh.prim_ref(prim);
+    const Shape& s = scene.shapes[ref.shape];
+    if (s.kind == Shape::Kind::sdf) return fixed_coord;  // no UV to slide
     using ad::is_constant;
     auto fixed = [](const Vec3<T>& v) { return is_constant(v.x) && is_constant(v.y) && is_constant(v.z); };
     if (fixed(p) && fixed(pt.a) && fixed(pt.b) && fixed(pt.c) && is_constant(pt.r)) return fixed_coord;
-    const T inv_2pi(0.5f / kPi), inv_pi(1.f / kPi);
-    if (pt.kind == PrimGeom::sphere) {
-      // (atan2(ω.y, ω.x) / 2π, acos(ω.z) / π) in the sphere's frame, to first order about the float value.
-      const Vec3<T> w = sphere_local(scene.shapes[scene.bvh.prim_ref(prim).shape].rotation, (p - pt.a) / pt.r);
-      const glm::vec3 wf = value(w);
-      const float rxy2 = wf.x * wf.x + wf.y * wf.y;
-      if (!(rxy2 > 0.f)) return fixed_coord;
-      const T du = (T(wf.x) * (w.y - T(wf.y)) - T(wf.y) * (w.x - T(wf.x))) * T(1.f / rxy2) * inv_2pi;
-      const T dv = -(w.z - T(wf.z)) * T(1.f / std::sqrt(rxy2)) * inv_pi;
-      return moved(T(at.x) + du, T(at.y) + dv);
+    T u, v;
+    if (s.kind == Shape::Kind::sphere) {
+      if (!Sphere::uv_moving(s.rotation, pt, p, at, u, v)) return fixed_coord;
+      return moved(u, v);
     }
     // The point's coordinates (b1, b2) in the primitive's plane, by least squares, in T.
-    const Vec3<T> rel = p - pt.a;
-    const T bb = dot(pt.b, pt.b), bc = dot(pt.b, pt.c), cc = dot(pt.c, pt.c), det = bb * cc - bc * bc;
-    if (!(value(det) > 0.f)) return fixed_coord;
-    const T rb = dot(rel, pt.b), rc = dot(rel, pt.c);
-    const T b1 = (rb * cc - rc * bc) / det, b2 = (rc * bb - rb * bc) / det;
-    const PrimRef ref = scene.bvh.prim_ref(prim);
-    const Shape& s = scene.shapes[ref.shape];
-    TexCoord<T> out;
-    if (s.kind != Shape::Kind::mesh || scene.meshes[s.mesh].corner_uvs.empty()) {
-      out = moved(b1, b2);
-    } else {
-      const glm::vec2* t = &scene.meshes[s.mesh].corner_uvs[3 * size_t(ref.index)];
-      const T b0 = T(1.f) - b1 - b2;
-      out = moved(b0 * T(t[0].x) + b1 * T(t[1].x) + b2 * T(t[2].x), b0 * T(t[0].y) + b1 * T(t[1].y) + b2 * T(t[2].y));
-    }
+    T b1, b2;
+    if (!MeshShape::plane_coords(pt, p, b1, b2)) return fixed_coord;
+    MeshShape::uv(face_uvs(scene, ref), b1, b2, u, v);
+    TexCoord<T> out = moved(u, v);
     out.b1 = b1;
     out.b2 = b2;
     return out;
@@ -298,20 +240,7 @@ TexCoord<T> surface_coord(const Scene& scene, uint32_t prim, const PrimT<T>& pt,
 // A point on the primitive from two uniform numbers, uniform in area.
 template <class T>
 SurfacePoint<T> sample_prim(const PrimT<T>& prim, float u1, float u2) {
-  using std::sqrt;
-  if (prim.kind == PrimGeom::sphere) {
-    float z = 1.f - 2.f * u1, rxy = sqrt(std::max(0.f, 1.f - z * z)), phi = 2.f * kPi * u2;
-    Vec3<T> dir(T(rxy * std::cos(phi)), T(rxy * std::sin(phi)), T(z));
-    return {prim.a + dir * prim.r, dir};
-  }
-  Vec3<T> p;
-  if (prim.kind == PrimGeom::quad) {
-    p = prim.a + prim.b * T(u1) + prim.c * T(u2);
-  } else {
-    float su = sqrt(u1);  // uniform barycentrics (Shirley & Chiu)
-    p = prim.a + prim.b * T(su * (1.f - u2)) + prim.c * T(su * u2);
-  }
-  return {p, prim_normal(prim, p)};
+  return with_shape_type(prim.kind, [&]<class S>() { return S::sample(prim, u1, u2); });
 }
 
 }  // namespace dray

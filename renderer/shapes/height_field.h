@@ -6,7 +6,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "renderer/accel/bvh.h"
+#include "renderer/shapes/shape.h"
 
 namespace dray {
 
@@ -18,8 +18,8 @@ inline std::vector<PrimGeom> height_field(int n, float amplitude, float fx, floa
     for (int i = 0; i < n; ++i) {
       const glm::vec3 p00(i, y(i, j), j), p10(i + 1, y(i + 1, j), j), p01(i, y(i, j + 1), j + 1),
           p11(i + 1, y(i + 1, j + 1), j + 1);
-      geoms.push_back({Vec3<float>(p00), Vec3<float>(p10 - p00), Vec3<float>(p11 - p00), PrimGeom::triangle});
-      geoms.push_back({Vec3<float>(p00), Vec3<float>(p11 - p00), Vec3<float>(p01 - p00), PrimGeom::triangle});
+      geoms.push_back({Vec3<float>(p00), Vec3<float>(p10 - p00), Vec3<float>(p11 - p00), kPrimKind<MeshShape>});
+      geoms.push_back({Vec3<float>(p00), Vec3<float>(p11 - p00), Vec3<float>(p01 - p00), kPrimKind<MeshShape>});
     }
   return geoms;
 }

@@ -1,4 +1,5 @@
 #include "renderer/shapes/sdf_grid.h"
+#include "renderer/shapes/shape.h"
 
 #include <algorithm>
 #include <cstring>
@@ -126,7 +127,7 @@ glm::vec4 sdf_voxel_view(const SdfGrid& g, const glm::ivec3& v, const glm::vec4&
 // The primitive: its box (a, b) and, in c, the voxel index and the grid's address as raw bits.
 PrimGeom sdf_voxel_geom(const SdfGrid& g, size_t k) {
   PrimGeom geom;
-  geom.kind = PrimGeom::voxel;
+  geom.kind = kPrimKind<SdfGridShape>;
   geom.a = Vec3<float>(g.boxes[k].lo);
   geom.b = Vec3<float>(g.boxes[k].hi);
   static_assert(sizeof(&g) <= 2 * sizeof(float));

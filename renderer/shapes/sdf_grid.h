@@ -2,7 +2,7 @@
 // Mitsuba 3's sdfgrid (its src/shapes/sdfgrid.cpp): signed distances sampled at the corners of a
 // grid spanning [0, 1]^3 in object space and interpolated trilinearly; the surface is their zero
 // set, its outside where they are positive. Each voxel whose corners change sign (or touch 0) is
-// one BVH primitive (PrimGeom::voxel), boxed tightly around its edges' zero crossings
+// one BVH primitive (renderer/shapes/sdfgrid.h), boxed tightly around its edges' zero crossings
 // (Hansson-Söderlund & Akenine-Möller, "Tight Bounding Boxes for Voxels and Bricks in a Signed
 // Distance Field Ray Tracer", 2023), and met by solving the cubic that the trilinear function is
 // along the ray (Hansson-Söderlund, Evans & Akenine-Möller, "Ray Tracing of Signed Distance

@@ -117,12 +117,12 @@ TEST_CASE("a BVH over primitives beyond float's range still finds the others", "
   std::vector<PrimGeom> geoms;
   for (int k = 0; k < 40; ++k) {
     const float x = float(k) * 0.1f;
-    geoms.push_back({Vec3<float>(x, 0.f, 0.f), Vec3<float>(x + 0.05f, 0.f, 0.f), Vec3<float>(x, 0.05f, 0.f), PrimGeom::triangle});
+    geoms.push_back({Vec3<float>(x, 0.f, 0.f), Vec3<float>(x + 0.05f, 0.f, 0.f), Vec3<float>(x, 0.05f, 0.f), kPrimKind<MeshShape>});
   }
   const float inf = INFINITY, nan = std::nanf("");
   for (int k = 0; k < 20; ++k)
     geoms.push_back({Vec3<float>(k % 2 ? -inf : 3e38f, 0.f, 1.f), Vec3<float>(k % 3 ? nan : 1.f, inf, 1.f), Vec3<float>(0.f, 0.f, -inf),
-                     PrimGeom::triangle});
+                     kPrimKind<MeshShape>});
   Bvh bvh;
   bvh.build(std::vector<PrimRef>(geoms.size()), geoms);
   for (int k = 0; k < 40; ++k) {  // straight down onto each ordinary triangle
@@ -141,7 +141,7 @@ TEST_CASE("BVH ties in distance go to the lower primitive index, in any traversa
   for (int k = 0; k < 8; ++k) {
     const float a0 = 0.785398f * float(k), a1 = 0.785398f * float(k + 1);
     fan.push_back({Vec3<float>(0.f), Vec3<float>(std::cos(a0), std::sin(a0), 0.f), Vec3<float>(std::cos(a1), std::sin(a1), 0.f),
-                   PrimGeom::triangle});
+                   kPrimKind<MeshShape>});
   }
   for (const auto& geoms : {fan, std::vector<PrimGeom>(100, fan[3])}) {
     Bvh bvh;
@@ -163,7 +163,7 @@ TEST_CASE("BVH over primitives with identical centroids", "[bvh]") {
   // 100 copies of the same triangle: the builder must still terminate with bounded leaves.
   std::vector<PrimRef> refs(100);
   std::vector<PrimGeom> geoms(100, PrimGeom{Vec3<float>(0.f), Vec3<float>(1, 0, 0), Vec3<float>(0, 1, 0),
-                                            PrimGeom::triangle});
+                                            kPrimKind<MeshShape>});
   Bvh bvh;
   bvh.build(refs, geoms);
   Hit h;
@@ -188,7 +188,7 @@ TEST_CASE("BVH refit: moved primitives are found as by a new build; a refit degr
   // Every primitive sheared and lifted a little: the same tree, refitted.
   for (PrimGeom& g : geoms) {
     g.a = Vec3<float>(to_glm(g.a) + glm::vec3(0.05f * g.a.y, 0.1f, 0.f));
-    if (g.kind != PrimGeom::sphere) {
+    if (prim_planar(g.kind)) {
       g.b = Vec3<float>(to_glm(g.b) + glm::vec3(0.05f * g.b.y, 0.f, 0.f));
       g.c = Vec3<float>(to_glm(g.c) + glm::vec3(0.05f * g.c.y, 0.f, 0.f));
     }

@@ -2,6 +2,7 @@
 
 #include "renderer/accel/bvh.h"
 #include "renderer/accel/intersect.h"
+#include "renderer/shapes/shape.h"
 
 using namespace dray;
 using V = Vec3<float>;
@@ -10,17 +11,17 @@ TEST_CASE("ray-sphere: distance to the near and far surface", "[intersect]") {
   PrimHit<float> h;
   V c(0.f, 0.f, 0.f);
   // From outside, along +z: enters at z = -1.
-  REQUIRE(intersect_sphere(V(0, 0, -5), V(0, 0, 1), c, 1.f, 0.f, INFINITY, h));
+  REQUIRE(Sphere::intersect(V(0, 0, -5), V(0, 0, 1), c, 1.f, 0.f, INFINITY, h));
   CHECK(h.t == Approx(4.f).epsilon(1e-6));
   // From the centre: the far root.
-  REQUIRE(intersect_sphere(V(0, 0, 0), V(0, 0, 1), c, 1.f, 0.f, INFINITY, h));
+  REQUIRE(Sphere::intersect(V(0, 0, 0), V(0, 0, 1), c, 1.f, 0.f, INFINITY, h));
   CHECK(h.t == Approx(1.f).epsilon(1e-6));
   // Unnormalised direction: t scales inversely.
-  REQUIRE(intersect_sphere(V(0, 0, -5), V(0, 0, 2), c, 1.f, 0.f, INFINITY, h));
+  REQUIRE(Sphere::intersect(V(0, 0, -5), V(0, 0, 2), c, 1.f, 0.f, INFINITY, h));
   CHECK(h.t == Approx(2.f).epsilon(1e-6));
   // Off-axis hit at the expected point: o + t d lies on the sphere.
   V o(0.3f, 0.4f, -3.f), d = normalize(V(0.f, 0.f, 1.f));
-  REQUIRE(intersect_sphere(o, d, c, 1.f, 0.f, INFINITY, h));
+  REQUIRE(Sphere::intersect(o, d, c, 1.f, 0.f, INFINITY, h));
   CHECK(length(o + d * h.t) == Approx(1.f).epsilon(1e-5));
   CHECK(h.t == Approx(3.f - std::sqrt(1.f - 0.25f)).epsilon(1e-5));
 }
@@ -28,11 +29,11 @@ TEST_CASE("ray-sphere: distance to the near and far surface", "[intersect]") {
 TEST_CASE("ray-sphere: misses", "[intersect]") {
   PrimHit<float> h;
   V c(0.f, 0.f, 0.f);
-  CHECK_FALSE(intersect_sphere(V(0, 1.01f, -5), V(0, 0, 1), c, 1.f, 0.f, INFINITY, h));  // passes above
-  CHECK_FALSE(intersect_sphere(V(0, 0, 5), V(0, 0, 1), c, 1.f, 0.f, INFINITY, h));       // behind
-  CHECK_FALSE(intersect_sphere(V(0, 0, -5), V(0, 0, 1), c, 1.f, 0.f, 3.9f, h));          // beyond t_max
+  CHECK_FALSE(Sphere::intersect(V(0, 1.01f, -5), V(0, 0, 1), c, 1.f, 0.f, INFINITY, h));  // passes above
+  CHECK_FALSE(Sphere::intersect(V(0, 0, 5), V(0, 0, 1), c, 1.f, 0.f, INFINITY, h));       // behind
+  CHECK_FALSE(Sphere::intersect(V(0, 0, -5), V(0, 0, 1), c, 1.f, 0.f, 3.9f, h));          // beyond t_max
   // A sphere far from the origin of coordinates keeps precision (large-distance robustness).
-  REQUIRE(intersect_sphere(V(0, 0, -1e4f), V(0, 0, 1), V(0, 0, 0), 0.01f, 0.f, INFINITY, h));
+  REQUIRE(Sphere::intersect(V(0, 0, -1e4f), V(0, 0, 1), V(0, 0, 0), 0.01f, 0.f, INFINITY, h));
   CHECK(h.t == Approx(1e4f - 0.01f).epsilon(1e-6));
 }
 
@@ -61,8 +62,8 @@ TEST_CASE("ray-triangle: barycentrics, edges and misses", "[intersect]") {
 TEST_CASE("intersect_prim dispatches on the primitive kind", "[intersect]") {
   Ray r{{0.5f, 0.5f, -1.f}, {0.f, 0.f, 1.f}};
   float t = 0.f;
-  PrimGeom tri{V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), PrimGeom::triangle};
-  PrimGeom sph{V(0.5f, 0.5f, 3.f), V(1, 0, 0), V(0.f), PrimGeom::sphere};
+  PrimGeom tri{V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), kPrimKind<MeshShape>};
+  PrimGeom sph{V(0.5f, 0.5f, 3.f), V(1, 0, 0), V(0.f), kPrimKind<Sphere>};
   REQUIRE(intersect_prim(tri, r, 0.f, INFINITY, t));
   CHECK(t == Approx(1.f));
   REQUIRE(intersect_prim(sph, r, 0.f, INFINITY, t));

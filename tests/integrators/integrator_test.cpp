@@ -11,6 +11,7 @@
 #include "renderer/integrators/radiance.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
+#include "renderer/shapes/sphere.h"
 
 using namespace dray;
 using nlohmann::json;
@@ -26,7 +27,7 @@ int coverage(const Scene& s, int x, int y, int m) {
     for (int cx = x - m; cx <= x + m + 1; ++cx) {
       RayT<float> r = camera_ray(s.camera(), P, float(cx), float(cy));
       PrimHit<float> h;
-      hits += intersect_sphere(r.o, r.d, Vec3<float>(0.f), 1.f, 0.f, INFINITY, h);
+      hits += Sphere::intersect(r.o, r.d, Vec3<float>(0.f), 1.f, 0.f, INFINITY, h);
       ++n;
     }
   return hits == n ? 1 : (hits == 0 ? -1 : 0);

@@ -169,7 +169,7 @@ TEST_CASE("an sdfgrid hit moves with its ray as the surface says", "[sdf]") {
   prepare_sdf_grid(g, glm::mat3(1.f), glm::vec3(0.f));
   const Bvh bvh = voxel_tree(g);
   using D = ad::Dual<1>;
-  const PrimT<D> prim{PrimGeom::voxel, {}, {}, {}, D(0.f), &g};
+  const PrimT<D> prim{kPrimKind<SdfGridShape>, {}, {}, {}, D(0.f), &g};
   for (float x : {0.45f, 0.6f, 0.7f}) {
     const glm::vec3 o(x, 0.52f, 3.f), d = glm::normalize(glm::vec3(0.05f, 0.f, -1.f));
     Hit h;

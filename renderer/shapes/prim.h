@@ -1,15 +1,20 @@
 #pragma once
-// A BVH primitive in the kernel's scalar type (surface.h lifts it from the parameter table), and
-// a point on a surface.
-#include "renderer/scene.h"
+// A BVH primitive in the kernel's scalar type (the shape lifts it from the parameter table), a
+// point on a surface, and a material point's coordinates.
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include "renderer/accel/bvh.h"
 #include "renderer/core/transform.h"
 
 namespace dray {
 
+struct SdfGrid;
+
 template <class T>
 struct PrimT {
-  PrimGeom::Kind kind;
-  Vec3<T> a, b, c;  // as in PrimGeom; sphere: centre a, radius r
+  uint32_t kind;    // as PrimGeom::kind: the shape plugin's index in shapes/shape.h's list
+  Vec3<T> a, b, c;  // as in PrimGeom; a sphere's: centre a, radius r
   T r;
   const SdfGrid* sdf = nullptr;  // voxel: its grid (the voxel holding a point is found from it)
   // voxel whose transform is being differentiated: world = a q.x + b q.y + c q.z + d for object
@@ -39,5 +44,12 @@ template <class T>
 SurfacePoint<float> value(const SurfacePoint<T>& s) {
   return {Vec3<float>(value(s.p)), Vec3<float>(value(s.n))};
 }
+
+// A material point's coordinates on its primitive, which stay with the surface when its
+// parameters move: a plane's (u, v), a curved surface's direction, a voxel's grid point.
+struct PrimCoords {
+  glm::vec2 uv{0.f};
+  glm::vec3 omega{0.f};
+};
 
 }  // namespace dray

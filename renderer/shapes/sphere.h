@@ -1,0 +1,141 @@
+#pragma once
+// Mitsuba 3's sphere (src/shapes/sphere.cpp): a centre and radius, its UV (φ / 2π, θ / π) about
+// the local z of its frame (the rotation of its to_world). Its float bounds and intersection (the
+// BVH's), its point, normal, area and area sampling in the kernel's scalar type, its material
+// points, its UV and dp/du, dp/dv.
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include <glm/mat3x3.hpp>
+
+#include "renderer/accel/intersect.h"
+#include "renderer/shapes/prim.h"
+
+namespace dray {
+
+struct Sphere {
+  static constexpr bool kPlanar = false;  // the BVH tests it alone, not four-wide
+  static constexpr bool kParallelogram = false;
+
+  // |x - c| = r: the nearest root in (t_min, t_max). u, v are unused (0). The distance from the
+  // centre to the ray's closest point keeps the discriminant precise (Haines et al., "Precision
+  // improvements for ray/sphere intersection", Ray Tracing Gems, 2019); q = -(b + sign(b) √disc)
+  // avoids cancellation, the roots being q / a and c / q.
+  template <class T>
+  static bool intersect(const Vec3<T>& o, const Vec3<T>& d, const Vec3<T>& c, const T& r, float t_min, float t_max,
+                        PrimHit<T>& hit) {
+    using ad::sqrt;
+    const Vec3<T> oc = o - c;
+    const T a = dot(d, d), half_b = dot(oc, d);
+    const Vec3<T> perp = oc - d * (half_b / a);
+    const T disc = r * r - dot(perp, perp);
+    if (value(disc) < 0.f) return false;
+    const T root = sqrt(disc * a);
+    const T q = value(half_b) < 0.f ? root - half_b : -root - half_b;
+    const T c_term = dot(oc, oc) - r * r;
+    T t0 = c_term / q, t1 = q / a;
+    if (value(t0) > value(t1)) std::swap(t0, t1);
+    T t = t0;
+    if (!(value(t) > t_min && value(t) < t_max)) {
+      t = t1;
+      if (!(value(t) > t_min && value(t) < t_max)) return false;
+    }
+    hit = {t, T(0), T(0)};
+    return true;
+  }
+
+  // The BVH's primitive: centre a, radius b.x.
+  static Aabb bounds(const PrimGeom& g) {
+    Aabb box;
+    const glm::vec3 a = to_glm(g.a), r(g.b.x);
+    box.grow(a - r);
+    box.grow(a + r);
+    return box;
+  }
+  static bool intersect(const PrimGeom& g, const Ray& ray, float t_min, float t_max, float& t) {
+    PrimHit<float> h;
+    if (!intersect(Vec3<float>(ray.o), Vec3<float>(ray.d), g.a, g.b.x, t_min, t_max, h)) return false;
+    t = h.t;
+    return true;
+  }
+
+  template <class T>
+  static T area(const PrimT<T>& p) {
+    return T(4.f * kPi) * p.r * p.r;
+  }
+  template <class T>
+  static Vec3<T> normal(const PrimT<T>& prim, const Vec3<T>& p) {
+    return (p - prim.a) / prim.r;
+  }
+  // The float hit again in T (only derivative-carrying types intersect again).
+  template <class T>
+  static SurfacePoint<T> hit(const PrimT<T>& prim, const RayT<T>& ray, float t, float t_min) {
+    PrimHit<T> h{T(t), T(0), T(0)};
+    if constexpr (ad::is_differentiable_v<T>)
+      if (!intersect(ray.o, ray.d, prim.a, prim.r, t_min, INFINITY, h)) h.t = T(t);  // a graze lost to rounding
+    const Vec3<T> p = ray.o + ray.d * h.t;
+    return {p, normal(prim, p)};
+  }
+  // A point uniform in area, from two uniform numbers.
+  template <class T>
+  static SurfacePoint<T> sample(const PrimT<T>& prim, float u1, float u2) {
+    const float z = 1.f - 2.f * u1, rxy = std::sqrt(std::max(0.f, 1.f - z * z)), phi = 2.f * kPi * u2;
+    const Vec3<T> dir(T(rxy * std::cos(phi)), T(rxy * std::sin(phi)), T(z));
+    return {prim.a + dir * prim.r, dir};
+  }
+
+  // A material point: its direction from the centre, which moves with the centre and radius.
+  static bool coords(const PrimT<float>& prim, const glm::vec3& p, PrimCoords& out) {
+    out.omega = (p - to_glm(prim.a)) / prim.r;
+    return prim.r > 0.f;
+  }
+  template <class T>
+  static Vec3<T> point(const PrimT<T>& prim, const PrimCoords& c) {
+    return prim.a + Vec3<T>(c.omega) * prim.r;
+  }
+
+  // A direction w (world) in the sphere's frame r (Rᵀ w), and back (R v).
+  template <class T>
+  static Vec3<T> to_local(const glm::mat3& r, const Vec3<T>& w) {
+    auto row = [&](int i) { return w.x * T(r[i][0]) + w.y * T(r[i][1]) + w.z * T(r[i][2]); };
+    return {row(0), row(1), row(2)};
+  }
+  template <class T>
+  static Vec3<T> to_world(const glm::mat3& r, const Vec3<T>& v) {
+    auto row = [&](int j) { return v.x * T(r[0][j]) + v.y * T(r[1][j]) + v.z * T(r[2][j]); };
+    return {row(0), row(1), row(2)};
+  }
+
+  // Mitsuba's UV of the material point c in frame r: (φ / 2π, θ / π) about the local z.
+  static glm::vec2 uv(const glm::mat3& r, const PrimCoords& c) {
+    const glm::vec3 w = glm::transpose(r) * c.omega;
+    float u = std::atan2(w.y, w.x) * (0.5f / kPi);
+    if (u < 0.f) u += 1.f;
+    return {u, std::acos(std::clamp(w.z, -1.f, 1.f)) / kPi};
+  }
+  // The UV of point p (in T) where the sphere slides under it, to first order about `at` (p's
+  // float UV); false at a pole, where it has no first order.
+  template <class T>
+  static bool uv_moving(const glm::mat3& r, const PrimT<T>& prim, const Vec3<T>& p, glm::vec2 at, T& u, T& v) {
+    const Vec3<T> w = to_local(r, (p - prim.a) / prim.r);
+    const glm::vec3 wf = value(w);
+    const float rxy2 = wf.x * wf.x + wf.y * wf.y;
+    if (!(rxy2 > 0.f)) return false;
+    const T inv_2pi(0.5f / kPi), inv_pi(1.f / kPi);
+    u = T(at.x) + (T(wf.x) * (w.y - T(wf.y)) - T(wf.y) * (w.x - T(wf.x))) * T(1.f / rxy2) * inv_2pi;
+    v = T(at.y) + -(w.z - T(wf.z)) * T(1.f / std::sqrt(rxy2)) * inv_pi;
+    return true;
+  }
+  // dp/du and dp/dv of that UV at p, in the frame r, turned to world.
+  template <class T>
+  static void derivatives(const glm::mat3& r, const PrimT<T>& prim, const Vec3<T>& p, Vec3<T>& dp_du, Vec3<T>& dp_dv) {
+    const Vec3<T> w = to_local(r, (p - prim.a) / prim.r);
+    const T rxy = sqrt(w.x * w.x + w.y * w.y);
+    dp_du = to_world(r, Vec3<T>(-w.y, w.x, T(0.f)) * (prim.r * T(2.f * kPi)));
+    dp_dv = to_world(r, value(rxy) > 0.f ? Vec3<T>(w.z * w.x / rxy, w.z * w.y / rxy, -rxy) * (prim.r * T(kPi))
+                                         : Vec3<T>(T(1.f), T(0.f), T(0.f)));  // a pole
+  }
+};
+
+}  // namespace dray
