@@ -77,8 +77,8 @@ py::object scene_value(const Scene& scene, const std::string& name) {
       name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
     const std::string shape = name.substr(7, name.size() - 7 - suffix.size());
     for (const Shape& s : scene.shapes)
-      if (s.name == shape && s.kind == Shape::Kind::mesh) {
-        const std::vector<uint32_t>& idx = scene.meshes[s.mesh].indices;
+      if (s.name == shape && s.is<MeshShape>()) {
+        const std::vector<uint32_t>& idx = scene.meshes[s.as<MeshShape>().mesh].indices;
         py::array_t<uint32_t> faces({py::ssize_t(idx.size() / 3), py::ssize_t(3)});
         std::copy(idx.begin(), idx.end(), faces.mutable_data());
         return py::object(faces);

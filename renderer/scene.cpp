@@ -24,31 +24,6 @@ float geom_area(const PrimGeom& g) {
   return with_shape_type(g.kind, [&]<class S>() { return S::area(prim); });
 }
 
-// Copies the mesh's vertex block into its object positions; whether any moved.
-bool refresh_positions(Mesh& m, const ParamTable& params) {
-  bool moved = false;
-  for (size_t i = 0; i < m.object_positions.size(); ++i) {
-    const glm::vec3 p = params.get_vec3(m.vertices + Slot(3 * i));
-    moved = moved || p != m.object_positions[i];
-    m.object_positions[i] = p;
-  }
-  return moved;
-}
-
-// A smooth mesh's normals block <-> its corner normals: each entry normalized (unit_normal, the
-// same float operations as the kernel's when the block is differentiated).
-void load_normals(Mesh& m, const ParamTable& params) {
-  for (size_t c = 0; c < m.indices.size(); ++c)
-    m.object_normals[c] = to_glm(unit_normal(Vec3<float>(params.get_vec3(m.normals + Slot(3 * m.indices[c])))));
-}
-void store_normals(const Mesh& m, ParamTable& params) {
-  for (size_t c = 0; c < m.indices.size(); ++c)
-    for (int k = 0; k < 3; ++k) params.set(m.normals + Slot(3 * m.indices[c] + uint32_t(k)), m.object_normals[c][k]);
-}
-
-}  // namespace
-
-namespace {
 
 // The indices in NAME[i] or NAME[i,j,c] (empty without brackets).
 std::vector<long> parse_indices(const std::string& name, std::string& base) {
@@ -145,13 +120,10 @@ std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vec
 }
 
 bool Scene::moves_geometry(Slot slot) const {
-  auto in = [&](Slot first, Slot n) { return first != kNoSlot && slot >= first && slot < first + n; };
   for (const Shape& s : shapes)
-    if (in(s.a, 3) || in(s.b, s.kind == Shape::Kind::sphere ? 1 : 3) || in(s.c, 3) || in(s.transform.scale, 1) ||
-        in(s.transform.rotate, 3) || in(s.transform.translate, 3))
-      return true;
+    if (std::visit([&](const auto& plugin) { return plugin.places(slot); }, s.model)) return true;
   for (const Mesh& m : meshes)
-    if (in(m.vertices, Slot(3 * m.object_positions.size()))) return true;
+    if (in_block(slot, m.vertices, uint32_t(3 * m.object_positions.size()))) return true;
   return false;
 }
 
@@ -171,65 +143,8 @@ void Scene::refresh_tables() {
 void Scene::build_geometry() {
   std::vector<PrimRef> refs;
   std::vector<PrimGeom> geoms;
-  for (uint32_t si = 0; si < shapes.size(); ++si) {
-    const Shape& s = shapes[si];
-    switch (s.kind) {
-      case Shape::Kind::sphere:
-        refs.push_back({si, 0});
-        geoms.push_back({Vec3<float>(params.get_vec3(s.a)), Vec3<float>(params.get(s.b), 0.f, 0.f),
-                         Vec3<float>(0.f), kPrimKind<Sphere>});
-        break;
-      case Shape::Kind::quad:
-        refs.push_back({si, 0});
-        geoms.push_back({Vec3<float>(params.get_vec3(s.a)), Vec3<float>(params.get_vec3(s.b)),
-                         Vec3<float>(params.get_vec3(s.c)), kPrimKind<Rectangle>});
-        break;
-      case Shape::Kind::sdf: {
-        if (s.instance >= 0) break;  // traced through its group
-        // Its transform's parameters moved (an update, an optimization step): placed anew, the
-        // samples shared with the copy the tree held.
-        const TransformT<float> xf = lift_transform(ParamView<float>(params), s.transform);
-        if (linear_matrix(xf) != sdf_grids[s.grid]->linear || to_glm(xf.translate) != sdf_grids[s.grid]->offset) {
-          auto moved = std::make_shared<SdfGrid>(*sdf_grids[s.grid]);
-          place_sdf_grid(*moved, linear_matrix(xf), to_glm(xf.translate));
-          sdf_grids[s.grid] = std::move(moved);
-        }
-        const SdfGrid& g = *sdf_grids[s.grid];
-        for (size_t k = 0; k < g.voxels.size(); ++k) {
-          refs.push_back({si, g.voxels[k]});
-          geoms.push_back(sdf_voxel_geom(g, k));
-        }
-        break;
-      }
-      case Shape::Kind::mesh: {
-        Mesh& m = meshes[s.mesh];
-        if (m.edges.empty()) m.edges = mesh_edges(m);  // topology: built once
-        if (s.instance >= 0) break;  // traced through its group (below)
-        if (m.vertices != kNoSlot && refresh_positions(m, params) && !m.object_normals.empty()) {
-          m.object_normals = vertex_normals(m.object_positions, m.indices);  // smooth shading follows the shape
-          if (m.normals != kNoSlot) store_normals(m, params);
-        } else if (m.normals != kNoSlot) {
-          load_normals(m, params);  // the block may have been set (an update, an optimization step)
-        }
-        const TransformT<float> xf = lift_transform(ParamView<float>(params), s.transform);
-        m.world_positions.resize(m.object_positions.size());
-        for (size_t i = 0; i < m.object_positions.size(); ++i)
-          m.world_positions[i] = to_glm(transform_point(xf, Vec3<float>(m.object_positions[i])));
-        m.world_normals.resize(m.object_normals.size());
-        for (size_t i = 0; i < m.object_normals.size(); ++i)
-          m.world_normals[i] = to_glm(transform_normal(xf, Vec3<float>(m.object_normals[i])));
-        for (uint32_t f = 0; f < m.indices.size() / 3; ++f) {
-          glm::vec3 v0 = m.world_positions[m.indices[3 * f]];
-          glm::vec3 v1 = m.world_positions[m.indices[3 * f + 1]];
-          glm::vec3 v2 = m.world_positions[m.indices[3 * f + 2]];
-          refs.push_back({si, f});
-          geoms.push_back({Vec3<float>(v0), Vec3<float>(v1 - v0), Vec3<float>(v2 - v0),
-                           kPrimKind<MeshShape>});
-        }
-        break;
-      }
-    }
-  }
+  for (uint32_t si = 0; si < shapes.size(); ++si)
+    std::visit([&](const auto& plugin) { plugin.add_prims(*this, shapes[si], si, refs, geoms); }, shapes[si].model);
   // Only positions moved (an optimization step, a pose): the tree is refitted, unless that
   // has made it worse than kRefitSlack times the built one's cost.
   bvh.update_world(std::move(refs), std::move(geoms), omp_get_max_threads());
@@ -266,8 +181,8 @@ void Scene::build_instances() {
     for (const ShapeGroup& g : groups) {
       members.emplace_back();
       for (const Shape& m : g.members)
-        if (m.kind == Shape::Kind::sdf) members.back().push_back({{}, {}, sdf_grids[m.grid]});
-        else members.back().push_back({meshes[m.mesh].object_positions, meshes[m.mesh].indices, nullptr});
+        if (m.is<SdfGridShape>()) members.back().push_back({{}, {}, sdf_grids[m.as<SdfGridShape>().grid]});
+        else members.back().push_back({meshes[m.as<MeshShape>().mesh].object_positions, meshes[m.as<MeshShape>().mesh].indices, nullptr});
     }
     bvh.set_groups(std::move(members), omp_get_max_threads());
   }
@@ -277,7 +192,7 @@ void Scene::build_instances() {
     InstanceXf x;
     x.group = in.group;
     x.first_shape = in.first_shape;
-    x.xf = lift_transform(ParamView<float>(params), shapes[in.first_shape].transform);
+    x.xf = lift_transform(ParamView<float>(params), *shapes[in.first_shape].transform());
     x.xf.normal_pre = nullptr;  // points into a Shape: taken from it where used (world_normal)
     xs.push_back(x);
   }
@@ -286,22 +201,22 @@ void Scene::build_instances() {
 
 const SdfGrid& Scene::world_grid(uint32_t si) const {
   const Shape& s = shapes[si];
-  if (s.instance < 0) return *sdf_grids[s.grid];
+  if (s.instance < 0) return *sdf_grids[s.as<SdfGridShape>().grid];
   const size_t i = size_t(s.instance);
   return bvh.placed_grid(i, si - instances[i].first_shape);
 }
 
 glm::vec3 Scene::world_vertex(const Shape& s, uint32_t v) const {
-  const Mesh& m = meshes[s.mesh];
+  const Mesh& m = meshes[s.as<MeshShape>().mesh];
   if (s.instance < 0) return m.world_positions[v];
   return SceneAccel::to_world(bvh.instances()[size_t(s.instance)], m.object_positions[v]);
 }
 
 glm::vec3 Scene::world_normal(const Shape& s, size_t corner) const {
-  const Mesh& m = meshes[s.mesh];
+  const Mesh& m = meshes[s.as<MeshShape>().mesh];
   if (s.instance < 0) return m.world_normals[corner];
   TransformT<float> xf = bvh.instances()[size_t(s.instance)].xf;
-  if (s.transform.has_base) xf.normal_pre = &s.transform.normal_pre;
+  if (const Transform& t = s.as<MeshShape>().transform; t.has_base) xf.normal_pre = &t.normal_pre;
   return to_glm(transform_normal(xf, Vec3<float>(m.object_normals[corner])));
 }
 

@@ -17,6 +17,7 @@
 #include "renderer/sensors/film.h"
 #include "renderer/sensors/camera.h"
 #include "renderer/shapes/sdf_grid.h"
+#include "renderer/shapes/shape.h"
 #include "renderer/core/transform.h"
 #include "renderer/sensors/pixel_filter.h"
 #include "renderer/textures/texture.h"
@@ -45,58 +46,6 @@ struct Material {
   float bump_scale = 1.f;
   bool flip_invalid_normals = true;  // a perturbed normal turned to face the viewer
   bool shadowing = true;             // the shadow terminator on perturbed frames
-};
-
-// An edge of a triangle mesh: its vertices (v0 < v1) and the faces on either side.
-struct MeshEdge {
-  static constexpr uint32_t kOpen = UINT32_MAX;
-  uint32_t v0, v1, f0, f1;  // f1 = kOpen: an open (or non-manifold) edge
-};
-
-// A triangle mesh in world space. Mesh transforms are parameters; the world-space
-// positions are recomputed from them by Scene::build_geometry().
-struct Mesh {
-  // Object-space positions; with `vertices`, a copy of that parameter block's values (V×3), which
-  // build_geometry() refreshes.
-  std::vector<glm::vec3> object_positions;
-  Slot vertices = kNoSlot;  // shapes.NAME.vertices: the positions as a parameter block
-  std::vector<glm::vec3> world_positions;
-  std::vector<uint32_t> indices;          // 3 per triangle
-  std::vector<uint32_t> face_materials;   // one material index per triangle
-  // Shading normals, 3 per triangle (one per corner), unit; empty: flat shading (face normals).
-  std::vector<glm::vec3> object_normals;
-  std::vector<glm::vec3> world_normals;   // rotated by the transform (build_geometry)
-  // shapes.NAME.normals: the shading normals per vertex (V×3, Mitsuba's `normals`) as a parameter
-  // block, where every vertex has one normal at all its corners; kNoSlot otherwise. The corner
-  // normals above are its entries, normalized (build_geometry).
-  Slot normals = kNoSlot;
-  // Texture coordinates, 3 per triangle (OBJ `vt`); empty: the barycentric (b1, b2), as Mitsuba.
-  std::vector<glm::vec2> corner_uvs;
-  std::vector<MeshEdge> edges;            // topology, for silhouettes (built with the geometry)
-  std::vector<MeshAttribute> attributes;  // a PLY file's vertex_* and face_* properties
-};
-
-struct Shape {
-  enum class Kind { sphere, quad, mesh, sdf };
-  std::string name;
-  Kind kind = Kind::sphere;
-  uint32_t material = 0;  // sphere, quad and sdf; meshes use face_materials
-  Slot a = kNoSlot;       // sphere: center; quad: corner
-  Slot b = kNoSlot;       // sphere: radius; quad: edge_u
-  Slot c = kNoSlot;       // quad: edge_v
-  uint32_t mesh = 0;      // index into Scene::meshes
-  uint32_t grid = 0;      // sdf (Mitsuba's sdfgrid): index into Scene::sdf_grids
-  Transform transform;    // meshes
-  // sphere: its local axes in world (the rotation of Mitsuba's to_world, orthonormal), the frame
-  // of its UV (φ about the local z) and of dp/du, dp/dv.
-  glm::mat3 rotation{1.f};
-  int light = -1;         // index into Scene::lights when emissive
-  // The media inside (against the geometric normal) and outside: indices into Scene::media, or -1
-  // (none: vacuum where the other is named; neither: the shape changes no medium).
-  int interior = -1, exterior = -1;
-  // A member of an instance (index into Scene::instances): its mesh is the group's, shared with
-  // every instance of the group, and its transform the instance's; -1: a shape of its own.
-  int instance = -1;
 };
 
 // Mitsuba's shapegroup: meshes and sdfgrids drawn only through instances, stored and traced once.
@@ -219,7 +168,7 @@ struct Scene {
   uint32_t material_of(uint32_t prim) const {
     const PrimRef r = bvh.prim_ref(prim);
     const Shape& s = shapes[r.shape];
-    return s.kind == Shape::Kind::mesh ? meshes[s.mesh].face_materials[r.index] : s.material;
+    return s.is<MeshShape>() ? meshes[s.as<MeshShape>().mesh].face_materials[r.index] : s.material;
   }
 };
 

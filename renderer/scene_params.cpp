@@ -77,14 +77,9 @@ std::optional<std::string> param_violation(const Scene& scene) {
     if (auto why = camera_violation(scene, sensor.camera)) return why;
   for (const Light& l : scene.lights)
     if (auto why = light_violation(scene, l)) return why;
-  for (const Shape& s : scene.shapes) {
-    if (s.kind != Shape::Kind::quad) continue;
-    const glm::vec3 corner = t.get_vec3(s.a), u = t.get_vec3(s.b), v = t.get_vec3(s.c);
-    if (!(glm::length(glm::cross(u, v)) > 0.f))
-      return name_of(scene, s.c) + ": must not be parallel to " + name_of(scene, s.b) + " (the quad has no area)";
-    if (!all_finite(corner + u + v) || !all_finite(corner + u) || !all_finite(corner + v))
-      return name_of(scene, s.a) + ": the quad's corners must be within float range (corner + edge_u + edge_v overflows)";
-  }
+  auto name = [&](Slot slot) { return name_of(scene, slot); };
+  for (const Shape& s : scene.shapes)
+    if (auto why = std::visit([&](const auto& plugin) { return plugin.violation(t, name); }, s.model)) return why;
   for (const Mesh& m : scene.meshes)
     if (m.normals != kNoSlot)
       for (uint32_t k = 0; k < entry_of(t, m.normals).size; k += 3)

@@ -40,7 +40,7 @@ void check_shape(const ParamEntry& entry, const BlockReshape& r, const char* wha
 
 // A mesh takes new vertices (and faces, or keeps its own when the count is the same).
 void remesh(Scene& scene, Shape& shape, const std::vector<glm::vec3>& positions, const std::vector<uint32_t>& faces) {
-  Mesh& m = scene.meshes[shape.mesh];
+  Mesh& m = scene.meshes[shape.as<MeshShape>().mesh];
   const std::string name = "shapes." + shape.name;
   if (!m.attributes.empty()) throw LoadError(name + ": a mesh with attributes (a PLY's vertex_ or face_ values) cannot be remeshed");
   const uint32_t material = m.face_materials.empty() ? 0 : m.face_materials[0];
@@ -72,7 +72,7 @@ void remesh(Scene& scene, Shape& shape, const std::vector<glm::vec3>& positions,
 
 Shape* mesh_shape(Scene& scene, const std::string& shape_name) {
   for (Shape& s : scene.shapes)
-    if (s.name == shape_name && s.kind == Shape::Kind::mesh && s.instance < 0 && scene.meshes[s.mesh].vertices != kNoSlot) return &s;
+    if (s.name == shape_name && s.is<MeshShape>() && s.instance < 0 && scene.meshes[s.as<MeshShape>().mesh].vertices != kNoSlot) return &s;
   return nullptr;
 }
 
@@ -110,10 +110,10 @@ void reshape_blocks(Scene& scene, const std::vector<BlockReshape>& reshapes, con
     }
     Shape* shape = nullptr;
     for (Shape& s : scene.shapes)
-      if (s.kind == Shape::Kind::mesh && s.instance < 0 && is(scene.meshes[s.mesh].vertices)) shape = &s;
+      if (s.is<MeshShape>() && s.instance < 0 && is(scene.meshes[s.as<MeshShape>().mesh].vertices)) shape = &s;
     if (!shape) throw LoadError(r.name + ": this block's size is fixed (grids, bitmaps and a mesh's vertices change size)");
     check_shape(*entry, r, "vertices x 3");
-    Mesh& m = scene.meshes[shape->mesh];
+    Mesh& m = scene.meshes[shape->as<MeshShape>().mesh];
     auto own_faces = std::find_if(faces_left.begin(), faces_left.end(), [&](const FacesUpdate* f) { return f->shape == shape->name; });
     if (own_faces == faces_left.end() && r.shape[0] != m.object_positions.size())
       throw LoadError(r.name + ": " + std::to_string(r.shape[0]) + " vertices for a mesh of " + std::to_string(m.object_positions.size()) +
@@ -126,7 +126,7 @@ void reshape_blocks(Scene& scene, const std::vector<BlockReshape>& reshapes, con
   for (const FacesUpdate* f : faces_left) {  // new faces over the same vertices
     Shape* shape = mesh_shape(scene, f->shape);
     if (!shape) throw LoadError("shapes." + f->shape + ".faces: not a mesh whose vertices are parameters");
-    const Mesh& m = scene.meshes[shape->mesh];
+    const Mesh& m = scene.meshes[shape->as<MeshShape>().mesh];
     remesh(scene, *shape, m.object_positions, f->faces);
   }
 }

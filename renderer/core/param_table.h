@@ -21,6 +21,9 @@ namespace dray {
 using Slot = uint32_t;
 inline constexpr Slot kNoSlot = UINT32_MAX;
 
+// Whether `slot` is one of the n slots from `first` (none when first is kNoSlot).
+inline bool in_block(Slot slot, Slot first, uint32_t n) { return first != kNoSlot && slot >= first && slot < first + n; }
+
 struct ParamEntry {
   std::string name;
   Slot slot;

@@ -24,6 +24,9 @@ struct Transform {
   // (Bᵀ B)⁻¹ for B = base_linear: a normal n turns as B⁻ᵀ n ∝ (R s B)(Bᵀ B)⁻¹ n, so normals go
   // through the same linear part as points once premultiplied by it.
   glm::mat3 normal_pre{1.f};
+
+  // Whether the parameter at `slot` is one of its own.
+  bool holds(Slot slot) const { return in_block(slot, scale, 1) || in_block(slot, rotate, 3) || in_block(slot, translate, 3); }
 };
 
 template <class T>

@@ -42,8 +42,8 @@ void mitsuba_partials(const Scene& scene, uint32_t prim, const PrimT<float>& pt,
   dp_du = dp_dv = glm::vec3(0.f);
   const PrimRef ref = scene.bvh.prim_ref(prim);
   const Shape& s = scene.shapes[ref.shape];
-  if (s.kind == Shape::Kind::sdf) return;
-  if (s.kind == Shape::Kind::mesh && !face_uvs(scene, ref)) {
+  if (s.is<SdfGridShape>()) return;
+  if (s.is<MeshShape>() && !s.as<MeshShape>().face_uvs(scene, ref.index)) {
     dp_du = to_glm(pt.b);
     dp_dv = to_glm(pt.c);
     return;

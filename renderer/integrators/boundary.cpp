@@ -85,11 +85,9 @@ glm::vec2 sample_segment(const Scene& scene, const CameraFrame<float>& f, const 
 // A point on a sphere's tangent circle, uniform in angle; false when it lies behind the camera.
 bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, float u,
                    BoundarySample& b, float& jacobian, glm::vec2& x) {
-  const Shape& s = scene.shapes[e.shape];
-  const glm::vec3 centre = scene.params.get_vec3(s.a);
-  const float r = scene.params.get(s.b);
+  const Sphere& sphere = scene.shapes[e.shape].as<Sphere>();
   Circle c;
-  if (!tangent_circle(centre, r, seen_from_camera(f), c)) return false;
+  if (!sphere.silhouette(scene.params, seen_from_camera(f), c)) return false;
   const float phi = 2.f * kPi * u;
   const glm::vec3 p = c.centre + (c.u * std::cos(phi) + c.v * std::sin(phi)) * c.radius;
   const glm::vec3 dp = (c.v * std::cos(phi) - c.u * std::sin(phi)) * c.radius;  // d p / d phi
@@ -101,7 +99,7 @@ bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const Silhou
   if (!(speed > 0.f)) return false;
   x = {q.x, q.y};
   b.normal = glm::vec2(-dx.y, dx.x) / speed;
-  b.omega = (p - centre) / r;
+  b.omega = sphere.direction_to(scene.params, p);
   jacobian = 2.f * kPi * speed;
   return true;
 }
@@ -121,8 +119,8 @@ bool edge_seen(const Scene& scene, const CameraFrame<float>& f, const BoundarySa
                                     camera_ray(f, x.x + off.x, x.y + off.y).detached());
   if (e.kind != SilhouetteElement::Kind::segment || e.mesh_edge == UINT32_MAX) return true;
   const Shape& s = scene.shapes[e.shape];
-  if (s.kind != Shape::Kind::mesh) return true;
-  const Mesh& m = scene.meshes[s.mesh];
+  if (!s.is<MeshShape>()) return true;
+  const Mesh& m = scene.meshes[s.as<MeshShape>().mesh];
   const MeshEdge& edge = m.edges[e.mesh_edge];
   const bool open = edge.f1 == MeshEdge::kOpen;
   if (!open && silhouette_from(scene, e, seen_from_camera(f))) return true;

@@ -67,7 +67,7 @@ bool edge_point_from(const Scene& scene, const SilhouetteElement& e, const glm::
   if (e.kind == SilhouetteElement::Kind::segment) {
     // A smooth mesh's radiance is continuous across an edge both of whose faces x sees.
     const Shape& s = scene.shapes[e.shape];
-    if (s.kind == Shape::Kind::mesh && !scene.meshes[s.mesh].object_normals.empty() && !silhouette_from(scene, e, from))
+    if (e.mesh_edge != UINT32_MAX && s.as<MeshShape>().smooth(scene) && !silhouette_from(scene, e, from))
       return false;
     glm::vec3 p0, p1;
     segment_endpoints(scene, e, p0, p1);
@@ -75,15 +75,13 @@ bool edge_point_from(const Scene& scene, const SilhouetteElement& e, const glm::
     p = Vec3<D1>(p0) + Vec3<D1>(p1 - p0) * D1(u, 0);
     return true;
   }
-  const Shape& s = scene.shapes[e.shape];
-  const glm::vec3 centre = scene.params.get_vec3(s.a);
-  const float r = scene.params.get(s.b);
+  const Sphere& sphere = scene.shapes[e.shape].as<Sphere>();
   Circle c;
-  if (!tangent_circle(centre, r, from, c)) return false;
+  if (!sphere.silhouette(scene.params, from, c)) return false;
   const D1 phi(2.f * kPi * u, 0);
   p = Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
   for (D1* c_ : {&p.x, &p.y, &p.z}) c_->d[0] *= 2.f * kPi;  // per unit of u, not of φ
-  b.omega = (value(p) - centre) / r;
+  b.omega = sphere.direction_to(scene.params, value(p));
   return true;
 }
 

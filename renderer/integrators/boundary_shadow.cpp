@@ -19,24 +19,9 @@ namespace dray {
 
 namespace {
 
-// A ball holding shape s (centre xyz, radius w): a sphere's own, else its corners' or vertices'
-// box's circumscribed ball.
+// A ball holding shape s (centre xyz, radius w), as its plugin bounds it.
 glm::vec4 bounding_ball(const Scene& scene, const Shape& s) {
-  if (s.kind == Shape::Kind::sphere) return glm::vec4(scene.params.get_vec3(s.a), scene.params.get(s.b));
-  glm::vec3 lo(INFINITY), hi(-INFINITY);
-  auto add = [&](const glm::vec3& p) {
-    lo = glm::min(lo, p);
-    hi = glm::max(hi, p);
-  };
-  if (s.kind == Shape::Kind::quad) {
-    const glm::vec3 a = scene.params.get_vec3(s.a), u = scene.params.get_vec3(s.b), v = scene.params.get_vec3(s.c);
-    for (const glm::vec3& p : {a, a + u, a + v, a + u + v}) add(p);
-  } else if (s.kind == Shape::Kind::mesh) {
-    for (const glm::vec3& p : scene.meshes[s.mesh].world_positions) add(p);
-  } else {
-    return glm::vec4(0.f, 0.f, 0.f, INFINITY);  // an sdfgrid lamp: no culling
-  }
-  return glm::vec4(0.5f * (lo + hi), 0.5f * glm::length(hi - lo));
+  return std::visit([&](const auto& plugin) { return plugin.bounding_ball(scene); }, s.model);
 }
 
 }  // namespace
@@ -52,9 +37,9 @@ ShadowEdges find_shadow_edges(const Scene& scene) {
                            : at == EmitterPlacement::direction ? seen_from_direction(-scene.params.get_vec3(light_place(l)))
                                                                  : glm::vec4(0.f);
     const bool fixed = positioned || at == EmitterPlacement::direction;
-    // A sphere or quad lamp cannot shadow its own light.
+    // A convex lamp cannot shadow its own light.
     const AreaEmitter* area = area_emitter(l);
-    const bool convex_lamp = area && scene.shapes[area->shape].kind != Shape::Kind::mesh;
+    const bool convex_lamp = area && !scene.shapes[area->shape].is<MeshShape>();
     // An area light's points lie in its shape's bounding ball: edges no point of it sees as a
     // silhouette cast no shadow edge (most of a smooth mesh's, under a small lamp).
     const glm::vec4 ball = area ? bounding_ball(scene, scene.shapes[area->shape]) : glm::vec4(0.f);
@@ -256,14 +241,12 @@ bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampl
     b.s = u;
     p = Vec3<D1>(p0) + Vec3<D1>(p1 - p0) * D1(u, 0);
   } else {
-    const Shape& s = scene.shapes[e.shape];
-    const glm::vec3 centre = scene.params.get_vec3(s.a);
-    const float r = scene.params.get(s.b);
+    const Sphere& sphere = scene.shapes[e.shape].as<Sphere>();
     Circle c;
-    if (!tangent_circle(centre, r, from, c)) return false;
+    if (!sphere.silhouette(scene.params, from, c)) return false;
     const D1 phi(2.f * kPi * u, 0);
     p = Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
-    b.omega = (value(p) - centre) / r;
+    b.omega = sphere.direction_to(scene.params, value(p));
     weight *= 2.0 * kPi;  // pdf of phi
   }
   const glm::vec3 p_f = value(p);

@@ -177,9 +177,7 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
 bool moves_rays(const Scene& scene, const ParamView<ad::Var>& P, const PassLift& lift) {
   if (!lift.blocks.empty()) return true;  // the camera or a mesh transform
   for (const Shape& s : scene.shapes)
-    if (P.active(s.a, 3) || P.active(s.b, s.kind == Shape::Kind::sphere ? 1 : 3) || P.active(s.c, 3) ||
-        mesh_active(scene, P, s) || normals_active(scene, P, s))
-      return true;
+    if (shape_seeded(scene, P, s)) return true;
   for (const Bsdf& b : scene.bsdfs)
     if (const auto* d = std::get_if<DielectricBsdf>(&b); d && (P.active(d->int_ior, 1) || P.active(d->ext_ior, 1)))
       return true;

@@ -53,11 +53,10 @@ PassLift lift_pass(const Scene& scene, const int* seeds, int first_index) {
     return false;
   };
   for (const Shape& s : scene.shapes) {
-    if ((s.kind != Shape::Kind::mesh && s.kind != Shape::Kind::sdf) || !transform_active(P, s.transform) ||
-        lifted_already(s.transform.rotate))
-      continue;
-    add_block(lift, s.transform.rotate, kTransformEntries, [&] {
-      TransformT<ad::Var> t = transform_from_params(P, s.transform);
+    const Transform* xf = s.transform();
+    if (!xf || !transform_active(P, *xf) || lifted_already(xf->rotate)) continue;
+    add_block(lift, xf->rotate, kTransformEntries, [&] {
+      TransformT<ad::Var> t = transform_from_params(P, *xf);
       std::vector<ad::Var> e;
       for (int k = 0; k < kTransformEntries; ++k) e.push_back(transform_entry(t, k));
       return e;

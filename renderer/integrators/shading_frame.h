@@ -17,10 +17,7 @@ template <class T>
 void surface_derivatives(const Scene& scene, uint32_t prim, const PrimT<T>& pt, const Vec3<T>& p, const Vec3<T>& ng,
                          Vec3<T>& dp_du, Vec3<T>& dp_dv) {
   const PrimRef ref = scene.bvh.prim_ref(prim);
-  const Shape& s = scene.shapes[ref.shape];
-  if (s.kind == Shape::Kind::sphere) return Sphere::derivatives(s.rotation, pt, p, dp_du, dp_dv);
-  if (s.kind == Shape::Kind::quad) return Rectangle::derivatives(pt, dp_du, dp_dv);
-  MeshShape::derivatives(face_uvs(scene, ref), pt, ng, dp_du, dp_dv);
+  std::visit([&](const auto& plugin) { plugin.derivatives(scene, ref, pt, p, ng, dp_du, dp_dv); }, scene.shapes[ref.shape].model);
 }
 
 // The frame of unit normal n whose s is dp_du made orthogonal to n (Gram–Schmidt); the Duff basis

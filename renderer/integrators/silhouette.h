@@ -23,9 +23,6 @@
 
 namespace dray {
 
-// The mesh's edges with their faces (open edges and edges of more than two faces: f1 = kOpen).
-std::vector<MeshEdge> mesh_edges(const Mesh& mesh);
-
 struct SilhouetteElement {
   // voxel: an sdfgrid's voxel that may hold silhouette points (renderer/shapes/sdf_contour.h),
   // drawn per sample from whatever point it is seen from.
@@ -95,14 +92,5 @@ float silhouette_lune(const Scene& scene, const SilhouetteElement& e, glm::vec3&
 
 // The world-space endpoints of a segment element (float, current parameters).
 void segment_endpoints(const Scene& scene, const SilhouetteElement& e, glm::vec3& p0, glm::vec3& p1);
-
-// A sphere's tangent circle seen from `eye` (homogeneous, as for silhouette_from: from a
-// direction it is the great circle across it): centre, radius and an orthonormal frame of its
-// plane. False when the eye is inside the sphere (no silhouette).
-struct Circle {
-  glm::vec3 centre, u, v;
-  float radius;
-};
-bool tangent_circle(const glm::vec3& centre, float radius, const glm::vec4& eye, Circle& out);
 
 }  // namespace dray

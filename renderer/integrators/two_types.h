@@ -52,9 +52,7 @@ bool geometry_seeded(const Scene& scene, const ParamView<T>& P) {
   if (P.lifted_blocks && !P.lifted_blocks->empty()) return true;
   if (camera_active(scene.camera(), P)) return true;
   for (const Shape& s : scene.shapes)
-    if (P.active(s.a, 3) || P.active(s.b, s.kind == Shape::Kind::sphere ? 1 : 3) || P.active(s.c, 3) ||
-        mesh_active(scene, P, s) || normals_active(scene, P, s))
-      return true;
+    if (shape_seeded(scene, P, s)) return true;
   for (const Light& l : scene.lights)
     for (const ParamBlock& b : emitter_params(l).where)
       if (P.active(b.first, b.n)) return true;

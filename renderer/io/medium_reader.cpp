@@ -122,25 +122,6 @@ Phase MediumReader::phase(const json& j, const std::string& p, const std::string
 
 }  // namespace
 
-// The edges of a mesh that bound one face only, its vertices welded by position (an OBJ's
-// corners with distinct normals or UVs are distinct vertices of one surface).
-size_t open_edges(const Mesh& mesh) {
-  std::map<std::tuple<float, float, float>, uint32_t> id;
-  auto weld = [&](uint32_t v) {
-    const glm::vec3& p = mesh.object_positions[v];
-    return id.emplace(std::make_tuple(p.x, p.y, p.z), uint32_t(id.size())).first->second;
-  };
-  std::map<std::pair<uint32_t, uint32_t>, int> faces;
-  for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3)
-    for (int k = 0; k < 3; ++k) {
-      const uint32_t a = weld(mesh.indices[t + size_t(k)]), b = weld(mesh.indices[t + size_t((k + 1) % 3)]);
-      if (a != b) ++faces[std::minmax(a, b)];
-    }
-  size_t open = 0;
-  for (const auto& [edge, n] : faces) open += n == 1;
-  return open;
-}
-
 std::map<std::string, int> read_media(const JsonReader& rd, Scene& scene, const json& media, const fs::path& base_dir) {
   if (!media.is_object()) rd.fail("/media", std::string("must be an object, got ") + media.type_name());
   std::map<std::string, int> index;
@@ -156,9 +137,7 @@ void check_media_closed(const JsonReader& rd, const Scene& scene) {
   for (size_t i = 0; i < scene.shapes.size(); ++i) {
     const Shape& s = scene.shapes[i];
     if (s.interior < 0) continue;
-    size_t open = 0;
-    if (s.kind == Shape::Kind::quad) open = 4;
-    if (s.kind == Shape::Kind::mesh) open = open_edges(scene.meshes[s.mesh]);
+    const size_t open = std::visit([&](const auto& plugin) { return plugin.open_edges(scene); }, s.model);
     if (open > 0)
       rd.fail("/shapes/" + std::to_string(i) + " (" + s.name + ")/interior",
               "the shape is not closed (" + std::to_string(open) + " open edges): medium \"" +

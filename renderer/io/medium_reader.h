@@ -20,8 +20,4 @@ std::map<std::string, int> read_media(const JsonReader& rd, Scene& scene, const 
 // a medium behind an open surface would leak out of it.
 void check_media_closed(const JsonReader& rd, const Scene& scene);
 
-// The edges of a mesh that bound one face only, its vertices welded by position (an OBJ's
-// corners with distinct normals or UVs are distinct vertices of one surface).
-size_t open_edges(const Mesh& mesh);
-
 }  // namespace dray

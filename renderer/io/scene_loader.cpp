@@ -143,8 +143,8 @@ struct Loader {
     for (uint32_t si = 0; si < scene.shapes.size(); ++si) {
       Shape& s = scene.shapes[si];
       bool emits = false;
-      if (s.kind == Shape::Kind::mesh) {
-        for (uint32_t m : scene.meshes[s.mesh].face_materials) emits = emits || scene.materials[m].emissive;
+      if (s.is<MeshShape>()) {
+        for (uint32_t m : scene.meshes[s.as<MeshShape>().mesh].face_materials) emits = emits || scene.materials[m].emissive;
       } else {
         emits = scene.materials[s.material].emissive;
       }

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 Shape ShapeReader::read_sdf_grid(const json& s, const std::string& p, const std::string& prefix, Shape shape) {
   rd.object(s, p, {"name", "type", "file", "normals", "material", "transform", "interior", "exterior"}, {"file", "material"});
-  shape.kind = Shape::Kind::sdf;
+  SdfGridShape& grid_shape = shape.model.emplace<SdfGridShape>();
   shape.material = material_ref(s["material"], p + "/material");
   if (scene.materials[shape.material].emissive)
     rd.fail(p + "/material", "an sdfgrid cannot emit light (as Mitsuba's: it has no area to sample)");
@@ -44,17 +44,17 @@ Shape ShapeReader::read_sdf_grid(const json& s, const std::string& p, const std:
   const json& tj = s.contains("transform") ? s["transform"] : json::object();
   const std::string tp = p + "/transform";
   rd.object(tj, tp, {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
-  read_base(tj, tp, shape.transform);
+  read_base(tj, tp, grid_shape.transform);
   ParamTable scratch;
-  transform_params(tj, tp, prefix, shape.transform, in_group_ ? scratch : scene.params);
-  const TransformT<float> xf = lift_transform(ParamView<float>(in_group_ ? scratch : scene.params), shape.transform);
-  if (in_group_) shape.transform = Transform{};
+  transform_params(tj, tp, prefix, grid_shape.transform, in_group_ ? scratch : scene.params);
+  const TransformT<float> xf = lift_transform(ParamView<float>(in_group_ ? scratch : scene.params), grid_shape.transform);
+  if (in_group_) grid_shape.transform = Transform{};
   try {
     prepare_sdf_grid(g, linear_matrix(xf), to_glm(xf.translate));
   } catch (const std::runtime_error& e) {
     rd.fail(p + "/file", file.string() + ": " + e.what());
   }
-  shape.grid = uint32_t(scene.sdf_grids.size());
+  grid_shape.grid = uint32_t(scene.sdf_grids.size());
   scene.sdf_grids.push_back(std::make_shared<const SdfGrid>(std::move(g)));
   return shape;
 }

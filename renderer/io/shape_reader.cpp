@@ -50,18 +50,18 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
   file_flat_ = false;
   if (type == "sphere") {
     rd.object(s, p, {"name", "type", "center", "radius", "rotation", "material", "interior", "exterior"}, {"material"});
-    shape.kind = Shape::Kind::sphere;
-    if (s.contains("rotation")) shape.rotation = read_rotation_matrix(rd, s["rotation"], p + "/rotation");
+    Sphere sphere;
+    if (s.contains("rotation")) sphere.rotation = read_rotation_matrix(rd, s["rotation"], p + "/rotation");
     // Mitsuba's sphere: the unit sphere at the origin.
     const glm::vec3 center = rd.vec3_or(s, "center", p, glm::vec3(0.f));
     const float radius = s.contains("radius") ? rd.positive(s["radius"], p + "/radius") : 1.f;
     shape.material = material_ref(s["material"], p + "/material");
     if (in_group_) return sphere_member(shape, center, radius);
-    shape.a = scene.params.add(prefix + "center", center);
-    shape.b = scene.params.add(prefix + "radius", radius, Domain::positive());
+    sphere.center = scene.params.add(prefix + "center", center);
+    sphere.radius = scene.params.add(prefix + "radius", radius, Domain::positive());
+    shape.model = sphere;
   } else if (type == "quad") {
     rd.object(s, p, {"name", "type", "corner", "edge_u", "edge_v", "material", "interior", "exterior"}, {"material"});
-    shape.kind = Shape::Kind::quad;
     // Mitsuba's rectangle: [-1, 1]² in the z = 0 plane, facing +z.
     glm::vec3 eu = rd.vec3_or(s, "edge_u", p, glm::vec3(2, 0, 0)), ev = rd.vec3_or(s, "edge_v", p, glm::vec3(0, 2, 0));
     if (!(glm::length(glm::cross(eu, ev)) > 0.f))
@@ -69,15 +69,17 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     const glm::vec3 corner = rd.vec3_or(s, "corner", p, glm::vec3(-1, -1, 0));
     shape.material = material_ref(s["material"], p + "/material");
     if (in_group_) return quad_member(shape, corner, eu, ev);
-    shape.a = scene.params.add(prefix + "corner", corner);
-    shape.b = scene.params.add(prefix + "edge_u", eu);
-    shape.c = scene.params.add(prefix + "edge_v", ev);
+    Rectangle rectangle;
+    rectangle.corner = scene.params.add(prefix + "corner", corner);
+    rectangle.edge_u = scene.params.add(prefix + "edge_u", eu);
+    rectangle.edge_v = scene.params.add(prefix + "edge_v", ev);
+    shape.model = rectangle;
   } else if (type == "mesh" || type == "disk" || type == "cylinder" || type == "cube") {
     const bool disk = type == "disk", tessellated = disk || type == "cylinder" || type == "cube";
     if (tessellated) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals", "interior", "exterior"}, {"material"});
     else rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals", "flip_tex_coords", "shape_index", "interior", "exterior"}, {"file"});
-    shape.kind = Shape::Kind::mesh;
-    shape.mesh = uint32_t(scene.meshes.size());
+    MeshShape& mesh_shape = shape.model.emplace<MeshShape>();
+    mesh_shape.mesh = uint32_t(scene.meshes.size());
     scene.meshes.emplace_back();
     attributes_.clear();
     std::optional<uint32_t> material;
@@ -113,7 +115,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     } else {
       rd.object(tj, p + "/transform", {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
       if (tj.contains("matrix")) apply_mesh_matrix(rd, tj["matrix"], p + "/transform/matrix", scene.meshes.back());
-      transform_params(tj, p + "/transform", prefix, shape.transform, scene.params);
+      transform_params(tj, p + "/transform", prefix, mesh_shape.transform, scene.params);
     }
     // Smooth shading as in Mitsuba 3: the file's `vn`, else computed; `face_normals: true`
     // shades flat (a disk is flat).
@@ -145,8 +147,8 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
 // A quad in a group (whose trees hold triangles): two triangles over the same surface, with the
 // quad's own uv (u along edge_u, v along edge_v) and its flat normal.
 Shape ShapeReader::quad_member(Shape shape, const glm::vec3& corner, const glm::vec3& eu, const glm::vec3& ev) {
-  shape.kind = Shape::Kind::mesh;
-  shape.mesh = uint32_t(scene.meshes.size());
+  shape.model = MeshShape{};
+  shape.as<MeshShape>().mesh = uint32_t(scene.meshes.size());
   ObjFile m;
   m.positions = {corner, corner + eu, corner + eu + ev, corner + ev};
   m.indices = {0, 1, 2, 0, 2, 3};
@@ -158,8 +160,8 @@ Shape ShapeReader::quad_member(Shape shape, const glm::vec3& corner, const glm::
 
 // A sphere in a group: its tessellation (renderer/shapes/sphere_mesh.h) at its centre and radius.
 Shape ShapeReader::sphere_member(Shape shape, const glm::vec3& center, float radius) {
-  shape.kind = Shape::Kind::mesh;
-  shape.mesh = uint32_t(scene.meshes.size());
+  shape.model = MeshShape{};
+  shape.as<MeshShape>().mesh = uint32_t(scene.meshes.size());
   ObjFile m;
   static_cast<TriangleMesh&>(m) = sphere_mesh();
   for (glm::vec3& v : m.positions) v = center + radius * v;
@@ -230,8 +232,8 @@ void ShapeReader::read_group(const json& s, const std::string& p, const std::str
       rd.fail(q + "/type", "a group holds meshes (mesh, disk, cylinder), quads, spheres and sdfgrids, not \"" + type + "\"");
     if (m.contains("interior") || m.contains("exterior")) rd.fail(q, "a group's shapes hold no media");
     const Shape member = read(m, q, name + "." + std::to_string(i), type, "");
-    if (member.kind == Shape::Kind::mesh)  // (an sdfgrid's reader refuses an emissive material)
-      for (uint32_t f : scene.meshes[member.mesh].face_materials)
+    if (member.is<MeshShape>())  // (an sdfgrid's reader refuses an emissive material)
+      for (uint32_t f : scene.meshes[member.as<MeshShape>().mesh].face_materials)
         if (scene.materials[f].emissive)
           rd.fail(q + "/material", "a group's shapes cannot emit light (Mitsuba does not instance emitters)");
     group.members.push_back(member);
@@ -250,15 +252,16 @@ void ShapeReader::read_instance(const json& s, const std::string& p, const std::
   rd.object(tj, tp, {"matrix", "scale", "rotate_x", "rotate_y", "rotate_z", "translate"});
   Shape shape;
   shape.name = name;
-  shape.kind = Shape::Kind::mesh;
   shape.instance = int(scene.instances.size());
-  read_base(tj, tp, shape.transform);  // the group's vertices are shared: its matrix stays a base
-  transform_params(tj, tp, prefix, shape.transform, scene.params);
+  Transform transform;
+  read_base(tj, tp, transform);  // the group's vertices are shared: its matrix stays a base
+  transform_params(tj, tp, prefix, transform, scene.params);
   scene.instances.push_back({name, uint32_t(g - scene.groups.begin()), uint32_t(scene.shapes.size())});
   for (const Shape& member : g->members) {
-    shape.kind = member.kind;
-    shape.mesh = member.mesh;
-    shape.grid = member.grid;
+    shape.model = member.model;  // a mesh or an sdfgrid, under the instance's transform
+    std::visit([&](auto& plugin) {
+      if constexpr (requires { plugin.transform; }) plugin.transform = transform;
+    }, shape.model);
     shape.material = member.material;
     scene.shapes.push_back(shape);
   }

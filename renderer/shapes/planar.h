@@ -6,6 +6,7 @@
 
 #include "renderer/accel/intersect.h"
 #include "renderer/shapes/prim.h"
+#include "renderer/textures/tex_coord.h"
 
 namespace dray {
 
@@ -75,6 +76,24 @@ struct Planar {
     v = (rc * bb - rb * bc) / det;
     return true;
   }
+  // The UV of point p in T where the plane slides under it, with its coordinates (b1, b2): the
+  // corners' texture coordinates t interpolated (a triangle's), or without them (b1, b2) itself.
+  // False for a degenerate primitive.
+  template <class T>
+  static bool plane_uv(const PrimT<T>& prim, const Vec3<T>& p, const glm::vec2* t, TexCoord<T>& out) {
+    T b1, b2;
+    if (!plane_coords(prim, p, b1, b2)) return false;
+    if (!t) {
+      out = TexCoord<T>(out.at, b1, b2);
+    } else {
+      const T b0 = T(1.f) - b1 - b2;
+      out = TexCoord<T>(out.at, b0 * T(t[0].x) + b1 * T(t[1].x) + b2 * T(t[2].x), b0 * T(t[0].y) + b1 * T(t[1].y) + b2 * T(t[2].y));
+    }
+    out.b1 = b1;
+    out.b2 = b2;
+    return true;
+  }
+
   // A material point: its (u, v), which move with the corner and edges.
   static bool coords(const PrimT<float>& prim, const glm::vec3& p, PrimCoords& out) {
     return plane_coords(prim, Vec3<float>(p), out.uv.x, out.uv.y);

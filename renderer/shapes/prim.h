@@ -1,8 +1,15 @@
 #pragma once
 // A BVH primitive in the kernel's scalar type (the shape lifts it from the parameter table), a
 // point on a surface, and a material point's coordinates.
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 
 #include "renderer/accel/bvh.h"
 #include "renderer/core/transform.h"
@@ -43,6 +50,17 @@ struct SurfacePoint {
 template <class T>
 SurfacePoint<float> value(const SurfacePoint<T>& s) {
   return {Vec3<float>(value(s.p)), Vec3<float>(value(s.n))};
+}
+
+// The ball around points (centre xyz, radius w): their box's circumscribed ball.
+template <class Points>
+glm::vec4 ball_around(const Points& points) {
+  glm::vec3 lo(INFINITY), hi(-INFINITY);
+  for (const glm::vec3& p : points) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  return glm::vec4(0.5f * (lo + hi), 0.5f * glm::length(hi - lo));
 }
 
 // A material point's coordinates on its primitive, which stay with the surface when its

@@ -6,11 +6,86 @@
 namespace dray {
 
 struct Rectangle : Planar<true> {
-  static glm::vec2 uv(const PrimCoords& c) { return c.uv; }
-  template <class T>
-  static void derivatives(const PrimT<T>& prim, Vec3<T>& dp_du, Vec3<T>& dp_dv) {
-    dp_du = prim.b;
-    dp_dv = prim.c;
+  static constexpr uint32_t kKind = 1;  // its place in shape.h's list
+  Slot corner = kNoSlot, edge_u = kNoSlot, edge_v = kNoSlot;
+
+  // Whether it moves in this pass.
+  template <class SceneT, class T>
+  bool seeded(const SceneT&, const ParamView<T>& P) const {
+    return P.active(corner, 3) || P.active(edge_u, 3) || P.active(edge_v, 3);
+  }
+  // Edges bounding one face only: its four.
+  template <class SceneT>
+  size_t open_edges(const SceneT&) const {
+    return 4;
+  }
+  // Its silhouette edges: its four sides, from corner k to k + 1 (corners 0 a, 1 a + u, 2 a + u + v,
+  // 3 a + v), each an open edge (no mesh edge index); the corners now, and in T.
+  template <class SceneT, class ShapeT, class Add>
+  void edges(const SceneT&, const ShapeT&, Add&& add) const {
+    for (uint32_t k = 0; k < 4; ++k) add(k, (k + 1) % 4, UINT32_MAX);
+  }
+  template <class SceneT, class ShapeT>
+  glm::vec3 edge_vertex(const SceneT& scene, const ShapeT&, uint32_t k) const {
+    const glm::vec3 a = scene.params.get_vec3(corner), u = scene.params.get_vec3(edge_u), v = scene.params.get_vec3(edge_v);
+    const glm::vec3 corners[4] = {a, a + u, a + u + v, a + v};
+    return corners[k];
+  }
+  template <class SceneT, class T, class ShapeT>
+  Vec3<T> edge_vertex(const SceneT&, const ParamView<T>& P, const ShapeT&, uint32_t k) const {
+    const Vec3<T> a = P.vec3(corner), u = P.vec3(edge_u), w = P.vec3(edge_v);
+    const Vec3<T> corners[4] = {a, a + u, a + u + w, a + w};
+    return corners[k];
+  }
+
+  // What an optimization step may not do to its parameters: give it no area, or corners past float range.
+  std::optional<std::string> violation(const ParamTable& t, const auto& name_of) const {
+    const glm::vec3 a = t.get_vec3(corner), u = t.get_vec3(edge_u), v = t.get_vec3(edge_v);
+    if (!(glm::length(glm::cross(u, v)) > 0.f))
+      return name_of(edge_v) + ": must not be parallel to " + name_of(edge_u) + " (the quad has no area)";
+    if (!all_finite(a + u + v) || !all_finite(a + u) || !all_finite(a + v))
+      return name_of(corner) + ": the quad's corners must be within float range (corner + edge_u + edge_v overflows)";
+    return std::nullopt;
+  }
+  // Whether the parameter at `slot` moves it, and its one primitive.
+  bool places(Slot slot) const {
+    return in_block(slot, corner, 3) || in_block(slot, edge_u, 3) || in_block(slot, edge_v, 3);
+  }
+  template <class SceneT, class ShapeT>
+  void add_prims(SceneT& scene, const ShapeT&, uint32_t si, std::vector<PrimRef>& refs, std::vector<PrimGeom>& geoms) const {
+    refs.push_back({si, 0});
+    geoms.push_back({Vec3<float>(scene.params.get_vec3(corner)), Vec3<float>(scene.params.get_vec3(edge_u)),
+                     Vec3<float>(scene.params.get_vec3(edge_v)), kKind});
+  }
+  // A ball holding it (centre xyz, radius w): around its corners.
+  template <class SceneT>
+  glm::vec4 bounding_ball(const SceneT& scene) const {
+    const glm::vec3 a = scene.params.get_vec3(corner), u = scene.params.get_vec3(edge_u), v = scene.params.get_vec3(edge_v);
+    return ball_around(std::initializer_list<glm::vec3>{a, a + u, a + v, a + u + v});
+  }
+  template <class SceneT, class T, class ShapeT>
+  PrimT<T> lift(const SceneT&, const ParamView<T>& P, const ShapeT&, const PrimRef&, uint32_t) const {
+    return {kKind, P.vec3(corner), P.vec3(edge_u), P.vec3(edge_v), T(0)};
+  }
+  template <class SceneT, class T, class ShapeT>
+  Vec3<T> shading_normal(const SceneT&, const ParamView<T>&, const ShapeT&, const PrimRef&, const PrimT<T>&,
+                         const Vec3<T>&, const Vec3<T>& ng) const {
+    return ng;
+  }
+  // Its UV is the material point's (u, v); dp/du and dp/dv its edges.
+  template <class SceneT>
+  glm::vec2 uv(const SceneT&, const PrimRef&, const PrimCoords& c, AttributeSite*) const {
+    return c.uv;
+  }
+  template <class SceneT, class T>
+  bool moving_uv(const SceneT&, const PrimRef&, const PrimT<T>& pt, const Vec3<T>& p, TexCoord<T>& out) const {
+    return plane_uv(pt, p, nullptr, out);
+  }
+  template <class SceneT, class T>
+  void derivatives(const SceneT&, const PrimRef&, const PrimT<T>& pt, const Vec3<T>&, const Vec3<T>&, Vec3<T>& dp_du,
+                   Vec3<T>& dp_dv) const {
+    dp_du = pt.b;
+    dp_dv = pt.c;
   }
 };
 

@@ -4,12 +4,18 @@
 // type the grid's map to world space when its transform is differentiated, normals through it and
 // a hit re-evaluated on the moving surface. It has no UV ((0, 0), as Mitsuba's) and no area (it
 // is never an emitter).
+#include "renderer/core/frame.h"
 #include "renderer/shapes/prim.h"
+#include "renderer/textures/tex_coord.h"
 #include "renderer/shapes/sdf_grid.h"
 
 namespace dray {
 
 struct SdfGridShape {
+  static constexpr uint32_t kKind = 3;  // its place in shape.h's list
+  uint32_t grid = 0;    // index into Scene::sdf_grids (a group member's: its placement in the group)
+  Transform transform;  // its parameters (an instance's, for a group member)
+
   static constexpr bool kPlanar = false;
   static constexpr bool kParallelogram = false;
 
@@ -105,6 +111,77 @@ struct SdfGridShape {
   template <class T>
   static SurfacePoint<T> sample(const PrimT<T>& prim, float, float) {
     return {prim.a, Vec3<T>(T(0.f), T(0.f), T(1.f))};
+  }
+
+  // Whether it moves in this pass.
+  template <class SceneT, class T>
+  bool seeded(const SceneT&, const ParamView<T>& P) const {
+    return transform_active(P, transform);
+  }
+  // Edges bounding one face only: none (closed).
+  template <class SceneT>
+  size_t open_edges(const SceneT&) const {
+    return 0;
+  }
+  // What an optimization step may not do to its parameters: nothing their domains allow.
+  std::optional<std::string> violation(const ParamTable&, const auto&) const { return std::nullopt; }
+  // Whether the parameter at `slot` moves it (its transform), and its voxels holding surface,
+  // placed anew where the transform's parameters moved (an update, an optimization step; the
+  // samples shared with the copy the tree held). An instance's member: traced through its group.
+  bool places(Slot slot) const { return transform.holds(slot); }
+  template <class SceneT, class ShapeT>
+  void add_prims(SceneT& scene, const ShapeT& s, uint32_t si, std::vector<PrimRef>& refs, std::vector<PrimGeom>& geoms) const {
+    if (s.instance >= 0) return;
+    const TransformT<float> xf = lift_transform(ParamView<float>(scene.params), transform);
+    if (linear_matrix(xf) != scene.sdf_grids[grid]->linear || to_glm(xf.translate) != scene.sdf_grids[grid]->offset) {
+      auto moved = std::make_shared<SdfGrid>(*scene.sdf_grids[grid]);
+      place_sdf_grid(*moved, linear_matrix(xf), to_glm(xf.translate));
+      scene.sdf_grids[grid] = std::move(moved);
+    }
+    const SdfGrid& g = *scene.sdf_grids[grid];
+    for (size_t k = 0; k < g.voxels.size(); ++k) {
+      refs.push_back({si, g.voxels[k]});
+      geoms.push_back(sdf_voxel_geom(g, k));
+    }
+  }
+  // A ball holding it: none (an sdfgrid lamp culls nothing).
+  template <class SceneT>
+  glm::vec4 bounding_ball(const SceneT&) const {
+    return glm::vec4(0.f, 0.f, 0.f, INFINITY);
+  }
+  // Voxel `prim` as placed in world space (an instance's copy, for a group member), with the
+  // grid's map when its transform moves.
+  template <class SceneT, class T, class ShapeT>
+  PrimT<T> lift(const SceneT& scene, const ParamView<T>& P, const ShapeT& s, const PrimRef&, uint32_t prim) const {
+    uint32_t voxel = 0;
+    PrimT<T> out{kKind, {}, {}, {}, T(0), sdf_voxel_grid(scene.bvh.prim_geom(prim), voxel)};
+    out.moving = placed_map(scene, P, s, out.a, out.b, out.c, out.d);
+    return out;
+  }
+  // Its map in T when its transform moves, a group member's placement in its group first.
+  template <class SceneT, class T, class ShapeT>
+  bool placed_map(const SceneT& scene, const ParamView<T>& P, const ShapeT& s, Vec3<T>& a, Vec3<T>& b, Vec3<T>& c,
+                 Vec3<T>& d) const {
+    return world_map(P, transform, s.instance >= 0 ? scene.sdf_grids[grid].get() : nullptr, a, b, c, d);
+  }
+  template <class SceneT, class T, class ShapeT>
+  Vec3<T> shading_normal(const SceneT&, const ParamView<T>&, const ShapeT&, const PrimRef&, const PrimT<T>& pt,
+                         const Vec3<T>& p, const Vec3<T>& ng) const {
+    return shading_normal(pt, p, ng);
+  }
+  // No UV ((0, 0), as Mitsuba's), none to slide; dp/du, dp/dv the Duff basis of ng.
+  template <class SceneT>
+  glm::vec2 uv(const SceneT&, const PrimRef&, const PrimCoords&, AttributeSite*) const {
+    return glm::vec2(0.f);
+  }
+  template <class SceneT, class T>
+  bool moving_uv(const SceneT&, const PrimRef&, const PrimT<T>&, const Vec3<T>&, TexCoord<T>&) const {
+    return false;
+  }
+  template <class SceneT, class T>
+  void derivatives(const SceneT&, const PrimRef&, const PrimT<T>&, const Vec3<T>&, const Vec3<T>& ng, Vec3<T>& dp_du,
+                   Vec3<T>& dp_dv) const {
+    basis(ng, dp_du, dp_dv);
   }
 
   // A material point: the world point at the grid's current placement, taken to object space

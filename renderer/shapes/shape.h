@@ -1,11 +1,12 @@
 #pragma once
-// The shape plugins: the list is their registry. A BVH primitive's kind (PrimGeom::kind,
+// The shape plugins: the variant's list is their registry. A BVH primitive's kind (PrimGeom::kind,
 // PrimT::kind) is its plugin's index here; with_shape_type(kind, f) calls f.template
 // operator()<Plugin>(), a closed set dispatched without virtual calls.
 #include <cstdint>
-#include <tuple>
+#include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "renderer/shapes/mesh.h"
 #include "renderer/shapes/rectangle.h"
@@ -14,22 +15,27 @@
 
 namespace dray {
 
-using ShapeTypes = std::tuple<MeshShape, Rectangle, Sphere, SdfGridShape>;
+using ShapeModel = std::variant<MeshShape, Rectangle, Sphere, SdfGridShape>;
 
 template <class S, size_t I = 0>
 constexpr uint32_t shape_index() {
-  static_assert(I < std::tuple_size_v<ShapeTypes>, "not a shape plugin");
-  if constexpr (std::is_same_v<S, std::tuple_element_t<I, ShapeTypes>>) return uint32_t(I);
+  static_assert(I < std::variant_size_v<ShapeModel>, "not a shape plugin");
+  if constexpr (std::is_same_v<S, std::variant_alternative_t<I, ShapeModel>>) return uint32_t(I);
   else return shape_index<S, I + 1>();
 }
-// A plugin's primitive kind.
+// A plugin's primitive kind: its place in the list (each plugin states it as kKind).
 template <class S>
 inline constexpr uint32_t kPrimKind = shape_index<S>();
+template <size_t... I>
+constexpr bool kinds_in_order(std::index_sequence<I...>) {
+  return ((std::variant_alternative_t<I, ShapeModel>::kKind == I) && ...);
+}
+static_assert(kinds_in_order(std::make_index_sequence<std::variant_size_v<ShapeModel>>()));
 
 template <size_t I = 0, class F>
 decltype(auto) with_shape_type(uint32_t kind, F&& f) {
-  using S = std::tuple_element_t<I, ShapeTypes>;
-  if constexpr (I + 1 == std::tuple_size_v<ShapeTypes>) {
+  using S = std::variant_alternative_t<I, ShapeModel>;
+  if constexpr (I + 1 == std::variant_size_v<ShapeModel>) {
     return f.template operator()<S>();
   } else {
     if (kind == I) return f.template operator()<S>();
@@ -45,5 +51,33 @@ inline bool prim_planar(uint32_t kind) {
 inline bool prim_parallelogram(uint32_t kind) {
   return with_shape_type(kind, []<class S>() { return S::kParallelogram; });
 }
+
+// A shape of the scene: its plugin and what every shape has.
+struct Shape {
+  std::string name;
+  ShapeModel model;
+  uint32_t material = 0;  // a mesh's are per face (Mesh::face_materials)
+  int light = -1;         // index into Scene::lights when emissive
+  // The media inside (against the geometric normal) and outside: indices into Scene::media, or -1
+  // (none: vacuum where the other is named; neither: the shape changes no medium).
+  int interior = -1, exterior = -1;
+  // A member of an instance (index into Scene::instances): its mesh or grid is the group's, shared
+  // with every instance of the group, and its transform the instance's; -1: a shape of its own.
+  int instance = -1;
+
+  template <class S>
+  bool is() const { return std::holds_alternative<S>(model); }
+  template <class S>
+  const S& as() const { return std::get<S>(model); }
+  template <class S>
+  S& as() { return std::get<S>(model); }
+  // Its transform's parameters: a mesh's or an sdfgrid's; null for a sphere or rectangle.
+  const Transform* transform() const {
+    return std::visit([]<class S>(const S& plugin) -> const Transform* {
+      if constexpr (requires { plugin.transform; }) return &plugin.transform;
+      else return nullptr;
+    }, model);
+  }
+};
 
 }  // namespace dray

@@ -7,14 +7,54 @@
 #include <cmath>
 #include <utility>
 
+#include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
+#include <glm/vec4.hpp>
 
 #include "renderer/accel/intersect.h"
 #include "renderer/shapes/prim.h"
+#include "renderer/textures/tex_coord.h"
 
 namespace dray {
 
+// A sphere's tangent circle seen from `eye` (homogeneous: from a point (w = 1), or from infinitely
+// far along a direction (w = 0), the great circle across it): centre, radius and an orthonormal
+// frame of its plane. False when the eye is inside the sphere (no silhouette).
+struct Circle {
+  glm::vec3 centre, u, v;
+  float radius;
+};
+inline bool tangent_circle(const glm::vec3& c, float r, const glm::vec4& eye, Circle& out) {
+  glm::vec3 w;
+  if (eye.w == 0.f) {
+    // Seen from infinitely far: the great circle normal to the direction.
+    const float len = glm::length(glm::vec3(eye));
+    if (!(len > 0.f)) return false;
+    w = glm::vec3(eye) / len;
+    out.centre = c;
+    out.radius = r;
+  } else {
+    const glm::vec3 d = glm::vec3(eye) / eye.w - c;
+    const float dist2 = glm::dot(d, d);
+    if (!(dist2 > r * r)) return false;
+    // The tangent points p satisfy (p - c) . (eye - c) = r^2: a circle in the plane normal to d.
+    w = d / std::sqrt(dist2);
+    out.centre = c + w * (r * r / std::sqrt(dist2));
+    out.radius = r * std::sqrt(std::max(0.f, 1.f - r * r / dist2));
+  }
+  const glm::vec3 helper = std::fabs(w.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
+  out.u = glm::normalize(glm::cross(helper, w));
+  out.v = glm::cross(w, out.u);
+  return true;
+}
+
 struct Sphere {
+  static constexpr uint32_t kKind = 2;  // its place in shape.h's list
+  Slot center = kNoSlot, radius = kNoSlot;
+  // Its local axes in world (the rotation of Mitsuba's to_world, orthonormal): the frame of its
+  // UV (φ about the local z) and of dp/du, dp/dv.
+  glm::mat3 rotation{1.f};
+
   static constexpr bool kPlanar = false;  // the BVH tests it alone, not four-wide
   static constexpr bool kParallelogram = false;
 
@@ -107,34 +147,88 @@ struct Sphere {
     return {row(0), row(1), row(2)};
   }
 
-  // Mitsuba's UV of the material point c in frame r: (φ / 2π, θ / π) about the local z.
-  static glm::vec2 uv(const glm::mat3& r, const PrimCoords& c) {
-    const glm::vec3 w = glm::transpose(r) * c.omega;
+  // Whether it moves in this pass.
+  template <class SceneT, class T>
+  bool seeded(const SceneT&, const ParamView<T>& P) const {
+    return P.active(center, 3) || P.active(radius, 1);
+  }
+  // Edges bounding one face only: none (closed).
+  template <class SceneT>
+  size_t open_edges(const SceneT&) const {
+    return 0;
+  }
+  // Its silhouette from `eye` at the parameters' values (tangent_circle), and the material point
+  // (direction from the centre) of a point p on it.
+  bool silhouette(const ParamTable& params, const glm::vec4& eye, Circle& out) const {
+    return tangent_circle(params.get_vec3(center), params.get(radius), eye, out);
+  }
+  glm::vec3 direction_to(const ParamTable& params, const glm::vec3& p) const {
+    return (p - params.get_vec3(center)) / params.get(radius);
+  }
+  // Its silhouette's length in space: the circumference of a great circle.
+  float silhouette_length(const ParamTable& params) const { return 2.f * kPi * params.get(radius); }
+  // The material point with direction omega, in T.
+  template <class T>
+  Vec3<T> point_at(const ParamView<T>& P, const glm::vec3& omega) const {
+    return P.vec3(center) + Vec3<T>(omega) * P.scalar(radius);
+  }
+
+  // What an optimization step may not do to its parameters: nothing their domains allow.
+  std::optional<std::string> violation(const ParamTable&, const auto&) const { return std::nullopt; }
+  // Whether the parameter at `slot` moves it, and its one primitive: centre a, radius b.x.
+  bool places(Slot slot) const { return in_block(slot, center, 3) || in_block(slot, radius, 1); }
+  template <class SceneT, class ShapeT>
+  void add_prims(SceneT& scene, const ShapeT&, uint32_t si, std::vector<PrimRef>& refs, std::vector<PrimGeom>& geoms) const {
+    refs.push_back({si, 0});
+    geoms.push_back({Vec3<float>(scene.params.get_vec3(center)), Vec3<float>(scene.params.get(radius), 0.f, 0.f),
+                     Vec3<float>(0.f), kKind});
+  }
+  // A ball holding it (centre xyz, radius w): its own.
+  template <class SceneT>
+  glm::vec4 bounding_ball(const SceneT& scene) const {
+    return glm::vec4(scene.params.get_vec3(center), scene.params.get(radius));
+  }
+  template <class SceneT, class T, class ShapeT>
+  PrimT<T> lift(const SceneT&, const ParamView<T>& P, const ShapeT&, const PrimRef&, uint32_t) const {
+    return {kKind, P.vec3(center), {}, {}, P.scalar(radius)};
+  }
+  template <class SceneT, class T, class ShapeT>
+  Vec3<T> shading_normal(const SceneT&, const ParamView<T>&, const ShapeT&, const PrimRef&, const PrimT<T>&,
+                         const Vec3<T>&, const Vec3<T>& ng) const {
+    return ng;
+  }
+
+  // Mitsuba's UV of the material point c: (φ / 2π, θ / π) about the local z.
+  template <class SceneT>
+  glm::vec2 uv(const SceneT&, const PrimRef&, const PrimCoords& c, AttributeSite*) const {
+    const glm::vec3 w = glm::transpose(rotation) * c.omega;
     float u = std::atan2(w.y, w.x) * (0.5f / kPi);
     if (u < 0.f) u += 1.f;
     return {u, std::acos(std::clamp(w.z, -1.f, 1.f)) / kPi};
   }
-  // The UV of point p (in T) where the sphere slides under it, to first order about `at` (p's
+  // The UV of point p (in T) where the sphere slides under it, to first order about out.at (p's
   // float UV); false at a pole, where it has no first order.
-  template <class T>
-  static bool uv_moving(const glm::mat3& r, const PrimT<T>& prim, const Vec3<T>& p, glm::vec2 at, T& u, T& v) {
-    const Vec3<T> w = to_local(r, (p - prim.a) / prim.r);
+  template <class SceneT, class T>
+  bool moving_uv(const SceneT&, const PrimRef&, const PrimT<T>& pt, const Vec3<T>& p, TexCoord<T>& out) const {
+    const Vec3<T> w = to_local(rotation, (p - pt.a) / pt.r);
     const glm::vec3 wf = value(w);
     const float rxy2 = wf.x * wf.x + wf.y * wf.y;
     if (!(rxy2 > 0.f)) return false;
     const T inv_2pi(0.5f / kPi), inv_pi(1.f / kPi);
-    u = T(at.x) + (T(wf.x) * (w.y - T(wf.y)) - T(wf.y) * (w.x - T(wf.x))) * T(1.f / rxy2) * inv_2pi;
-    v = T(at.y) + -(w.z - T(wf.z)) * T(1.f / std::sqrt(rxy2)) * inv_pi;
+    const T du = (T(wf.x) * (w.y - T(wf.y)) - T(wf.y) * (w.x - T(wf.x))) * T(1.f / rxy2) * inv_2pi;
+    const T dv = -(w.z - T(wf.z)) * T(1.f / std::sqrt(rxy2)) * inv_pi;
+    out = TexCoord<T>(out.at, T(out.at.x) + du, T(out.at.y) + dv);
     return true;
   }
-  // dp/du and dp/dv of that UV at p, in the frame r, turned to world.
-  template <class T>
-  static void derivatives(const glm::mat3& r, const PrimT<T>& prim, const Vec3<T>& p, Vec3<T>& dp_du, Vec3<T>& dp_dv) {
-    const Vec3<T> w = to_local(r, (p - prim.a) / prim.r);
+  // dp/du and dp/dv of that UV at p, in its frame, turned to world.
+  template <class SceneT, class T>
+  void derivatives(const SceneT&, const PrimRef&, const PrimT<T>& pt, const Vec3<T>& p, const Vec3<T>&, Vec3<T>& dp_du,
+                   Vec3<T>& dp_dv) const {
+    const Vec3<T> w = to_local(rotation, (p - pt.a) / pt.r);
     const T rxy = sqrt(w.x * w.x + w.y * w.y);
-    dp_du = to_world(r, Vec3<T>(-w.y, w.x, T(0.f)) * (prim.r * T(2.f * kPi)));
-    dp_dv = to_world(r, value(rxy) > 0.f ? Vec3<T>(w.z * w.x / rxy, w.z * w.y / rxy, -rxy) * (prim.r * T(kPi))
-                                         : Vec3<T>(T(1.f), T(0.f), T(0.f)));  // a pole
+    dp_du = to_world(rotation, Vec3<T>(-w.y, w.x, T(0.f)) * (pt.r * T(2.f * kPi)));
+    dp_dv = to_world(rotation, value(rxy) > 0.f ? Vec3<T>(w.z * w.x / rxy, w.z * w.y / rxy, -rxy) * (pt.r * T(kPi))
+                                                : Vec3<T>(T(1.f), T(0.f), T(0.f)));  // a pole
   }
 };
 

@@ -119,9 +119,9 @@ Scene absorbing_sphere(float sigma, const json& extra_shapes, const json& lights
 // Seeds the sphere's radius (derivative 0) and centre x and z (1, 2).
 std::vector<int> sphere_seeds(const Scene& s) {
   std::vector<int> seeds(s.params.values().size(), -1);
-  seeds[size_t(s.shapes[0].b)] = 0;
-  seeds[size_t(s.shapes[0].a)] = 1;
-  seeds[size_t(s.shapes[0].a) + 2] = 2;
+  seeds[size_t(s.shapes[0].as<Sphere>().radius)] = 0;
+  seeds[size_t(s.shapes[0].as<Sphere>().center)] = 1;
+  seeds[size_t(s.shapes[0].as<Sphere>().center) + 2] = 2;
   return seeds;
 }
 

@@ -99,8 +99,8 @@ TEST_CASE("A sphere's UV turns with its to_world: (φ/2π, θ/π) in its local f
   // A scaled, turned and moved sphere keeps its centre and radius, and the rotation alone.
   const Scene s = load_scene(t.write("r.xml", ortho_xml(R"(<shape type="sphere"><transform name="to_world"><scale value="2"/>
     <rotate z="1" angle="90"/><translate x="1"/></transform></shape>)")));
-  CHECK(s.shapes.at(0).rotation[0].y == Approx(1.f));  // local x is world +y
-  CHECK(s.shapes.at(0).rotation[1].x == Approx(-1.f));
+  CHECK(s.shapes.at(0).as<Sphere>().rotation[0].y == Approx(1.f));  // local x is world +y
+  CHECK(s.shapes.at(0).as<Sphere>().rotation[1].x == Approx(-1.f));
 }
 
 TEST_CASE("Mitsuba's cube is its mesh: 12 flat triangles with Mitsuba's UVs, one closed shape", "[mitsuba]") {

@@ -62,7 +62,7 @@ TEST_CASE("Mitsuba's cube bounds a medium: a closed mesh whose absorption is exp
   </scene>)";
   const Scene scene = load_scene(t.write("c.xml", xml));
   REQUIRE(scene.shapes.size() == 1);
-  CHECK(scene.shapes[0].kind == Shape::Kind::mesh);
+  CHECK(scene.shapes[0].is<MeshShape>());
   CHECK(scene.meshes[0].object_positions.size() == 8);  // Mitsuba's 8 corners: `box.positions`
   CHECK(scene.params.find("box.positions"));
   const Image im = render(scene);

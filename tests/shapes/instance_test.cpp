@@ -87,7 +87,7 @@ TEST_CASE("instances of a group render bitwise as copies of its mesh, and store 
   // One mesh for the three instances; their shapes share it.
   REQUIRE(inst.meshes.size() == 1);
   REQUIRE(inst.instances.size() == 3);
-  CHECK(inst.shapes[0].mesh == inst.shapes[2].mesh);
+  CHECK(inst.shapes[0].as<MeshShape>().mesh == inst.shapes[2].as<MeshShape>().mesh);
   CHECK(inst.bvh.world_prim_count() == 2);  // the floor and the lamp
   CHECK(inst.bvh.prim_count() == copies.bvh.prim_count());
   const Image a = render_local(copies, 2), b = render_local(inst, 2);

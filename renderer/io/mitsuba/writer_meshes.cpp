@@ -16,9 +16,9 @@ void Writer::obj_parts(pugi::xml_node parent, const json& s, const std::string& 
   if (!scene_ || xml_file_.empty()) fail(path + "/material", "a mesh's OBJ materials have no Mitsuba form: give it one material");
   const Shape* shape = nullptr;
   for (const Shape& sh : scene_->shapes)
-    if (sh.name == name && sh.kind == Shape::Kind::mesh && sh.instance < 0) shape = &sh;
+    if (sh.name == name && sh.is<MeshShape>() && sh.instance < 0) shape = &sh;
   if (!shape) fail(path, "the loaded scene has no mesh named \"" + name + "\"");
-  const Mesh& m = scene_->meshes[shape->mesh];
+  const Mesh& m = scene_->meshes[shape->as<MeshShape>().mesh];
   const bool smooth = !m.object_normals.empty(), textured = !m.corner_uvs.empty();
   std::map<uint32_t, std::vector<size_t>> faces;  // material -> its triangles
   for (size_t t = 0; t < m.face_materials.size(); ++t) faces[m.face_materials[t]].push_back(t);
