@@ -10,6 +10,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "renderer/core/load_error.h"
 #include "renderer/core/param_table.h"
 
 namespace dray {
@@ -28,6 +29,7 @@ class Props {
   virtual bool boolean(const std::string& key) const = 0;
   virtual std::string string(const std::string& key) const = 0;
   virtual glm::vec3 colour_value(const std::string& key) const = 0;
+  virtual glm::vec3 vec3_value(const std::string& key) const = 0;  // a point or a direction
   // A list of finite numbers: an array of them, or a string of them separated by commas or spaces
   // (Mitsuba's form for a tabulated plugin's `values`).
   virtual std::vector<float> numbers(const std::string& key) const = 0;
@@ -39,6 +41,20 @@ class Props {
   // The length of the array under `key` (0: not an array).
   virtual std::size_t count(const std::string& key) const = 0;
   virtual const ParamTable& params() const = 0;
+
+  // Values with defaults.
+  glm::vec3 vec3_or(const std::string& key, const glm::vec3& fallback) const { return has(key) ? vec3_value(key) : fallback; }
+  glm::vec3 colour_or(const std::string& key, const glm::vec3& fallback) const {
+    return has(key) ? colour_value(key) : fallback;
+  }
+  double number_or(const std::string& key, double fallback) const { return has(key) ? number(key) : fallback; }
+  // A number > 0 (1 when absent).
+  float positive_or_one(const std::string& key) const {
+    if (!has(key)) return 1.f;
+    const double v = number(key);
+    if (!(v > 0)) fail(key, "must be > 0, got " + fmt_number(v));
+    return float(v);
+  }
 };
 
 }  // namespace dray

@@ -14,15 +14,17 @@ namespace dray {
 template <class Variant, class Props>
 using PluginReader = Variant (*)(Props&);
 
-// The reader of plugin `name`, or nullptr.
+// The reader of plugin `name`, or nullptr (none named so, or one the loader builds itself: a
+// plugin without read(Props&), such as a mesh whose file formats are the loader's).
 template <class Variant, class Props, std::size_t I = 0>
 PluginReader<Variant, Props> plugin_reader(std::string_view name) {
   if constexpr (I == std::variant_size_v<Variant>) {
     return nullptr;
   } else {
     using P = std::variant_alternative_t<I, Variant>;
-    for (std::string_view n : P::kPlugins)
-      if (n == name) return [](Props& props) -> Variant { return P::read(props); };
+    if constexpr (requires(Props& props) { P::read(props); })
+      for (std::string_view n : P::kPlugins)
+        if (n == name) return [](Props& props) -> Variant { return P::read(props); };
     return plugin_reader<Variant, Props, I + 1>(name);
   }
 }

@@ -1,7 +1,7 @@
 #pragma once
 // What an emitter's plugin reads when a loader builds it: its keys (core/props.h), each
-// continuous value a parameter named lights.NAME.KEY, and besides numbers and colours: points and
-// directions, textures it projects, an image (envmap), a rotation (Mitsuba's to_world of a sky),
+// continuous value a parameter named lights.NAME.KEY, and besides numbers, colours and points:
+// integers, textures it projects, an image (envmap), a rotation (Mitsuba's to_world of a sky),
 // warnings. The JSON loader implements it (io/light_reader.cpp).
 #include <string>
 
@@ -9,7 +9,6 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
-#include "renderer/core/load_error.h"
 #include "renderer/core/props.h"
 #include "renderer/image/image.h"
 
@@ -18,7 +17,6 @@ namespace dray {
 class EmitterProps : public Props {
  public:
   virtual const std::string& name() const = 0;  // the light's
-  virtual glm::vec3 vec3_value(const std::string& key) const = 0;
   virtual long integer(const std::string& key, long lo, long hi) const = 0;
   // Whether the key holds a texture (a texture's name or an inline one), and that texture's
   // index in the scene and its size in texels (0 × 0 for a procedural texture).
@@ -31,20 +29,6 @@ class EmitterProps : public Props {
   // A 4x4 row-major matrix whose 3x3 part must be a rotation (`what`'s to_world).
   virtual glm::mat3 rotation(const std::string& key, const std::string& what) const = 0;
   virtual void warn(const std::string& message) = 0;
-
-  // Values with defaults.
-  glm::vec3 vec3_or(const std::string& key, const glm::vec3& fallback) const { return has(key) ? vec3_value(key) : fallback; }
-  glm::vec3 colour_or(const std::string& key, const glm::vec3& fallback) const {
-    return has(key) ? colour_value(key) : fallback;
-  }
-  double number_or(const std::string& key, double fallback) const { return has(key) ? number(key) : fallback; }
-  // A number > 0 (1 when absent).
-  float positive_or_one(const std::string& key) const {
-    if (!has(key)) return 1.f;
-    const double v = number(key);
-    if (!(v > 0)) fail(key, "must be > 0, got " + fmt_number(v));
-    return float(v);
-  }
 };
 
 }  // namespace dray

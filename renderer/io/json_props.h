@@ -36,6 +36,7 @@ class JsonProps : public Interface {
   bool boolean(const std::string& key) const override { return rd_.boolean(m_[key], path(key)); }
   std::string string(const std::string& key) const override { return rd_.string(m_[key], path(key)); }
   glm::vec3 colour_value(const std::string& key) const override { return rd_.colour(m_[key], path(key)); }
+  glm::vec3 vec3_value(const std::string& key) const override { return rd_.vec3(m_[key], path(key)); }
   std::vector<float> numbers(const std::string& key) const override {
     const nlohmann::json& v = m_[key];
     std::vector<float> out;

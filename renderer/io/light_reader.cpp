@@ -23,7 +23,6 @@ class JsonEmitterProps final : public JsonProps<EmitterProps> {
         base_dir_(base_dir), name_(name) {}
 
   const std::string& name() const override { return name_; }
-  glm::vec3 vec3_value(const std::string& key) const override { return rd_.vec3(m_[key], path(key)); }
   long integer(const std::string& key, long lo, long hi) const override { return rd_.integer(m_[key], path(key), lo, hi); }
   bool is_texture(const std::string& key) const override { return has(key) && (m_[key].is_string() || m_[key].is_object()); }
   int texture(const std::string& key) override { return textures_.input(m_[key], path(key), name_ + "." + key); }

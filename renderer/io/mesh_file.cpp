@@ -78,18 +78,6 @@ glm::dmat4 read_affine_matrix(const JsonReader& rd, const nlohmann::json& j, con
   return m;
 }
 
-glm::mat3 read_rotation_matrix(const JsonReader& rd, const nlohmann::json& j, const std::string& p) {
-  if (!j.is_array() || j.size() != 9) rd.fail(p, "must be an array of 9 numbers (a 3x3 rotation, row by row)");
-  glm::mat3 m(1.f);
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) m[c][r] = float(rd.number(j[size_t(3 * r + c)], p + "/" + std::to_string(3 * r + c)));
-  const glm::mat3 gram = glm::transpose(m) * m;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c)
-      if (std::fabs(gram[c][r] - (r == c ? 1.f : 0.f)) > 1e-4f) rd.fail(p, "must be a rotation (orthonormal rows)");
-  return m;
-}
-
 void apply_mesh_matrix(const JsonReader& rd, const nlohmann::json& j, const std::string& p, Mesh& mesh) {
   const glm::dmat4 m = read_affine_matrix(rd, j, p);
   const glm::dmat3 linear(m);

@@ -27,9 +27,6 @@ ObjFile read_mesh_file(const std::filesystem::path& file, const std::string& whe
 // A `transform.matrix` (16 numbers, row by row, affine and invertible). Fails through rd at p.
 glm::dmat4 read_affine_matrix(const JsonReader& rd, const nlohmann::json& j, const std::string& p);
 
-// A rotation (9 numbers, row by row, orthonormal to 1e-4: a sphere's frame), as glm's columns.
-glm::mat3 read_rotation_matrix(const JsonReader& rd, const nlohmann::json& j, const std::string& p);
-
 // A mesh's constant `transform.matrix` (16 numbers, row by row, affine and invertible: Mitsuba's
 // to_world), applied to its file's vertices and normals. Fails through rd at JSON path p.
 void apply_mesh_matrix(const JsonReader& rd, const nlohmann::json& j, const std::string& p, Mesh& mesh);

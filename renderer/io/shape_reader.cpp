@@ -7,6 +7,8 @@
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
 
+#include "renderer/core/registry.h"
+#include "renderer/io/json_props.h"
 #include "renderer/io/mesh_file.h"
 #include "renderer/io/obj_file.h"
 #include "renderer/io/ply_file.h"
@@ -14,7 +16,6 @@
 #include "renderer/io/scene_loader.h"
 #include "renderer/shapes/cube_mesh.h"
 #include "renderer/shapes/cylinder_mesh.h"
-#include "renderer/shapes/sphere_mesh.h"
 #include "renderer/shapes/disk_mesh.h"
 #include "renderer/shapes/mesh_normals.h"
 
@@ -48,32 +49,14 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
   Shape shape;
   shape.name = name;
   file_flat_ = false;
-  if (type == "sphere") {
-    rd.object(s, p, {"name", "type", "center", "radius", "rotation", "material", "interior", "exterior"}, {"material"});
-    Sphere sphere;
-    if (s.contains("rotation")) sphere.rotation = read_rotation_matrix(rd, s["rotation"], p + "/rotation");
-    // Mitsuba's sphere: the unit sphere at the origin.
-    const glm::vec3 center = rd.vec3_or(s, "center", p, glm::vec3(0.f));
-    const float radius = s.contains("radius") ? rd.positive(s["radius"], p + "/radius") : 1.f;
+  if (const auto reader = plugin_reader<ShapeModel, Props>(type)) {
+    // A plugin that reads its own keys (sphere, quad). In a group (whose trees hold triangles) its
+    // tessellation, a mesh over the same surface: its values, not parameters.
+    ParamTable scratch;
+    JsonProps<Props> props(rd, in_group_ ? scratch : scene.params, s, p, prefix, {"name", "material", "interior", "exterior"}, type);
+    shape.model = reader(props);
     shape.material = material_ref(s["material"], p + "/material");
-    if (in_group_) return sphere_member(shape, center, radius);
-    sphere.center = scene.params.add(prefix + "center", center);
-    sphere.radius = scene.params.add(prefix + "radius", radius, Domain::positive());
-    shape.model = sphere;
-  } else if (type == "quad") {
-    rd.object(s, p, {"name", "type", "corner", "edge_u", "edge_v", "material", "interior", "exterior"}, {"material"});
-    // Mitsuba's rectangle: [-1, 1]² in the z = 0 plane, facing +z.
-    glm::vec3 eu = rd.vec3_or(s, "edge_u", p, glm::vec3(2, 0, 0)), ev = rd.vec3_or(s, "edge_v", p, glm::vec3(0, 2, 0));
-    if (!(glm::length(glm::cross(eu, ev)) > 0.f))
-      rd.fail(p + "/edge_v", "must not be parallel to edge_u (the quad has no area)");
-    const glm::vec3 corner = rd.vec3_or(s, "corner", p, glm::vec3(-1, -1, 0));
-    shape.material = material_ref(s["material"], p + "/material");
-    if (in_group_) return quad_member(shape, corner, eu, ev);
-    Rectangle rectangle;
-    rectangle.corner = scene.params.add(prefix + "corner", corner);
-    rectangle.edge_u = scene.params.add(prefix + "edge_u", eu);
-    rectangle.edge_v = scene.params.add(prefix + "edge_v", ev);
-    shape.model = rectangle;
+    if (in_group_) return tessellated_member(shape, scratch);
   } else if (type == "mesh" || type == "disk" || type == "cylinder" || type == "cube") {
     const bool disk = type == "disk", tessellated = disk || type == "cylinder" || type == "cube";
     if (tessellated) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals", "interior", "exterior"}, {"material"});
@@ -137,34 +120,22 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
   } else if (type == "sdfgrid") {
     shape = read_sdf_grid(s, p, prefix, shape);
   } else {
-    rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected sphere, quad, mesh, disk, cylinder, cube, sdfgrid, group or instance)");
+    rd.fail(p + "/type", "unknown shape type \"" + type + "\" (expected " + plugin_names<ShapeModel>() + ", group or instance)");
   }
   if (s.contains("interior")) shape.interior = medium_ref(s["interior"], p + "/interior");
   if (s.contains("exterior")) shape.exterior = medium_ref(s["exterior"], p + "/exterior");
   return shape;
 }
 
-// A quad in a group (whose trees hold triangles): two triangles over the same surface, with the
-// quad's own uv (u along edge_u, v along edge_v) and its flat normal.
-Shape ShapeReader::quad_member(Shape shape, const glm::vec3& corner, const glm::vec3& eu, const glm::vec3& ev) {
+// A sphere or quad in a group: its plugin's tessellation (the same surface; a sphere's:
+// renderer/shapes/sphere_mesh.h), a mesh of the group.
+Shape ShapeReader::tessellated_member(Shape shape, const ParamTable& values) {
+  ObjFile m;
+  std::visit([&](const auto& plugin) {
+    if constexpr (requires { plugin.tessellation(values); }) static_cast<TriangleMesh&>(m) = plugin.tessellation(values);
+  }, shape.model);
   shape.model = MeshShape{};
   shape.as<MeshShape>().mesh = uint32_t(scene.meshes.size());
-  ObjFile m;
-  m.positions = {corner, corner + eu, corner + eu + ev, corner + ev};
-  m.indices = {0, 1, 2, 0, 2, 3};
-  m.corner_uvs = {{0.f, 0.f}, {1.f, 0.f}, {1.f, 1.f}, {0.f, 0.f}, {1.f, 1.f}, {0.f, 1.f}};
-  scene.meshes.emplace_back();
-  use_mesh(std::move(m), shape.material, scene.meshes.back());
-  return shape;
-}
-
-// A sphere in a group: its tessellation (renderer/shapes/sphere_mesh.h) at its centre and radius.
-Shape ShapeReader::sphere_member(Shape shape, const glm::vec3& center, float radius) {
-  shape.model = MeshShape{};
-  shape.as<MeshShape>().mesh = uint32_t(scene.meshes.size());
-  ObjFile m;
-  static_cast<TriangleMesh&>(m) = sphere_mesh();
-  for (glm::vec3& v : m.positions) v = center + radius * v;
   scene.meshes.emplace_back();
   use_mesh(std::move(m), shape.material, scene.meshes.back());
   return shape;
@@ -228,8 +199,8 @@ void ShapeReader::read_group(const json& s, const std::string& p, const std::str
     const json& m = list[i];
     if (!m.is_object() || !m.contains("type")) rd.fail(q + "/type", "required key is missing");
     const std::string type = rd.string(m["type"], q + "/type");
-    if (type != "mesh" && type != "disk" && type != "cylinder" && type != "cube" && type != "quad" && type != "sphere" && type != "sdfgrid")
-      rd.fail(q + "/type", "a group holds meshes (mesh, disk, cylinder), quads, spheres and sdfgrids, not \"" + type + "\"");
+    if (!with_plugin<ShapeModel>(type, [](const auto&) {}))
+      rd.fail(q + "/type", "a group holds shapes (" + plugin_names<ShapeModel>() + "), not \"" + type + "\"");
     if (m.contains("interior") || m.contains("exterior")) rd.fail(q, "a group's shapes hold no media");
     const Shape member = read(m, q, name + "." + std::to_string(i), type, "");
     if (member.is<MeshShape>())  // (an sdfgrid's reader refuses an emissive material)

@@ -45,8 +45,7 @@ class ShapeReader {
   int medium_ref(const nlohmann::json& j, const std::string& path);
   uint32_t material_ref(const nlohmann::json& j, const std::string& path);
   uint32_t add_material(const std::string& name, const glm::vec3& reflectance, const glm::vec3* emission);
-  Shape quad_member(Shape shape, const glm::vec3& corner, const glm::vec3& eu, const glm::vec3& ev);
-  Shape sphere_member(Shape shape, const glm::vec3& center, float radius);
+  Shape tessellated_member(Shape shape, const ParamTable& values);
   void read_base(const nlohmann::json& tj, const std::string& tp, Transform& t);
   Shape read_sdf_grid(const nlohmann::json& s, const std::string& p, const std::string& prefix, Shape shape);  // renderer/io/sdf_reader.cpp
   void add_normals_block(const std::string& prefix, Mesh& mesh);

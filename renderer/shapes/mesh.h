@@ -4,6 +4,8 @@
 // the barycentrics (b1, b2), or without them (b1, b2) itself; dp/du and dp/dv from the corners'
 // UV (Mitsuba's src/render/mesh.cpp before its 2026-07 rewrite), without them the Duff basis.
 #include <algorithm>
+#include <array>
+#include <string_view>
 #include <cmath>
 #include <vector>
 
@@ -59,6 +61,9 @@ void place_mesh(Mesh& m, ParamTable& params, const Transform& transform);
 
 struct MeshShape : Planar<false> {
   static constexpr uint32_t kKind = 0;  // its place in shape.h's list
+  // dray's disk, cylinder and cube: Mitsuba's, tessellated. Read with their files by the loader
+  // (io/shape_reader.cpp), which reads mesh formats.
+  static constexpr std::array<std::string_view, 4> kPlugins{"mesh", "disk", "cylinder", "cube"};
   uint32_t mesh = 0;    // index into Scene::meshes (an instance's members share their group's)
   Transform transform;  // its parameters (an instance's, for a group member)
 

@@ -1,13 +1,48 @@
 #pragma once
 // Mitsuba 3's rectangle (src/shapes/rectangle.cpp; dray's `quad`): the parallelogram corner + u
 // edge_u + v edge_v, u and v in [0, 1], its UV (u, v) and dp/du, dp/dv its edges.
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <glm/geometric.hpp>
+
+#include "renderer/core/props.h"
 #include "renderer/shapes/planar.h"
+#include "renderer/shapes/triangle_mesh.h"
 
 namespace dray {
 
 struct Rectangle : Planar<true> {
   static constexpr uint32_t kKind = 1;  // its place in shape.h's list
+  static constexpr std::array<std::string_view, 1> kPlugins{"quad"};
   Slot corner = kNoSlot, edge_u = kNoSlot, edge_v = kNoSlot;
+
+  // Its keys (Mitsuba's default: [-1, 1]² in the z = 0 plane, facing +z), parameters
+  // shapes.NAME.corner, .edge_u, .edge_v.
+  static Rectangle read(Props& p) {
+    p.keys({"corner", "edge_u", "edge_v"}, {"material"});
+    const glm::vec3 eu = p.vec3_or("edge_u", glm::vec3(2, 0, 0)), ev = p.vec3_or("edge_v", glm::vec3(0, 2, 0));
+    if (!(glm::length(glm::cross(eu, ev)) > 0.f)) p.fail("edge_v", "must not be parallel to edge_u (the quad has no area)");
+    const glm::vec3 a = p.vec3_or("corner", glm::vec3(-1, -1, 0));
+    Rectangle r;
+    r.corner = p.param("corner", a);
+    r.edge_u = p.param("edge_u", eu);
+    r.edge_v = p.param("edge_v", ev);
+    return r;
+  }
+
+  // A mesh over its surface at its values in `params` (a group's member): two triangles with its
+  // own UV (u along edge_u, v along edge_v) and its flat normal.
+  TriangleMesh tessellation(const ParamTable& params) const {
+    const glm::vec3 a = params.get_vec3(corner), eu = params.get_vec3(edge_u), ev = params.get_vec3(edge_v);
+    TriangleMesh m;
+    m.positions = {a, a + eu, a + eu + ev, a + ev};
+    m.indices = {0, 1, 2, 0, 2, 3};
+    m.corner_uvs = {{0.f, 0.f}, {1.f, 0.f}, {1.f, 1.f}, {0.f, 0.f}, {1.f, 1.f}, {0.f, 1.f}};
+    return m;
+  }
 
   // Whether it moves in this pass.
   template <class SceneT, class T>

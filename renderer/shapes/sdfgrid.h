@@ -4,6 +4,9 @@
 // type the grid's map to world space when its transform is differentiated, normals through it and
 // a hit re-evaluated on the moving surface. It has no UV ((0, 0), as Mitsuba's) and no area (it
 // is never an emitter).
+#include <array>
+#include <string_view>
+
 #include "renderer/core/frame.h"
 #include "renderer/shapes/prim.h"
 #include "renderer/textures/tex_coord.h"
@@ -13,6 +16,8 @@ namespace dray {
 
 struct SdfGridShape {
   static constexpr uint32_t kKind = 3;  // its place in shape.h's list
+  // Read with its .vol file by the loader (io/sdf_reader.cpp).
+  static constexpr std::array<std::string_view, 1> kPlugins{"sdfgrid"};
   uint32_t grid = 0;    // index into Scene::sdf_grids (a group member's: its placement in the group)
   Transform transform;  // its parameters (an instance's, for a group member)
 

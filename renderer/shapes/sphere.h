@@ -5,14 +5,19 @@
 // points, its UV and dp/du, dp/dv.
 #include <algorithm>
 #include <cmath>
+#include <array>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
 #include <glm/vec4.hpp>
 
 #include "renderer/accel/intersect.h"
+#include "renderer/core/props.h"
 #include "renderer/shapes/prim.h"
+#include "renderer/shapes/sphere_mesh.h"
 #include "renderer/textures/tex_coord.h"
 
 namespace dray {
@@ -50,6 +55,7 @@ inline bool tangent_circle(const glm::vec3& c, float r, const glm::vec4& eye, Ci
 
 struct Sphere {
   static constexpr uint32_t kKind = 2;  // its place in shape.h's list
+  static constexpr std::array<std::string_view, 1> kPlugins{"sphere"};
   Slot center = kNoSlot, radius = kNoSlot;
   // Its local axes in world (the rotation of Mitsuba's to_world, orthonormal): the frame of its
   // UV (φ about the local z) and of dp/du, dp/dv.
@@ -145,6 +151,35 @@ struct Sphere {
   static Vec3<T> to_world(const glm::mat3& r, const Vec3<T>& v) {
     auto row = [&](int j) { return v.x * T(r[0][j]) + v.y * T(r[1][j]) + v.z * T(r[2][j]); };
     return {row(0), row(1), row(2)};
+  }
+
+  // Its keys (Mitsuba's default: the unit sphere at the origin), the continuous ones parameters
+  // (shapes.NAME.center, .radius); `rotation` its frame, 9 numbers row by row.
+  static Sphere read(Props& p) {
+    p.keys({"center", "radius", "rotation"}, {"material"});
+    Sphere s;
+    if (p.has("rotation")) {
+      const std::vector<float> m = p.count("rotation") == 9 ? p.numbers("rotation") : std::vector<float>{};
+      if (m.size() != 9) p.fail("rotation", "must be an array of 9 numbers (a 3x3 rotation, row by row)");
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) s.rotation[c][r] = m[size_t(3 * r + c)];
+      const glm::mat3 gram = glm::transpose(s.rotation) * s.rotation;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+          if (std::fabs(gram[c][r] - (r == c ? 1.f : 0.f)) > 1e-4f) p.fail("rotation", "must be a rotation (orthonormal rows)");
+    }
+    s.center = p.param("center", p.vec3_or("center", glm::vec3(0.f)));
+    s.radius = p.param("radius", p.positive_or_one("radius"), Domain::positive());
+    return s;
+  }
+
+  // A mesh over its surface at its values in `params` (a group's member; shapes/sphere_mesh.h).
+  TriangleMesh tessellation(const ParamTable& params) const {
+    TriangleMesh m = sphere_mesh();
+    const glm::vec3 c = params.get_vec3(center);
+    const float r = params.get(radius);
+    for (glm::vec3& v : m.positions) v = c + r * v;
+    return m;
   }
 
   // Whether it moves in this pass.
