@@ -85,9 +85,8 @@ glm::vec2 sample_segment(const Scene& scene, const CameraFrame<float>& f, const 
 // A point on a sphere's tangent circle, uniform in angle; false when it lies behind the camera.
 bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, float u,
                    BoundarySample& b, float& jacobian, glm::vec2& x) {
-  const Sphere& sphere = scene.shapes[e.shape].as<Sphere>();
   Circle c;
-  if (!sphere.silhouette(scene.params, seen_from_camera(f), c)) return false;
+  if (!element_circle(scene, e, seen_from_camera(f), c)) return false;
   const float phi = 2.f * kPi * u;
   const glm::vec3 p = c.centre + (c.u * std::cos(phi) + c.v * std::sin(phi)) * c.radius;
   const glm::vec3 dp = (c.v * std::cos(phi) - c.u * std::sin(phi)) * c.radius;  // d p / d phi
@@ -99,7 +98,7 @@ bool sample_circle(const Scene& scene, const CameraFrame<float>& f, const Silhou
   if (!(speed > 0.f)) return false;
   x = {q.x, q.y};
   b.normal = glm::vec2(-dx.y, dx.x) / speed;
-  b.omega = sphere.direction_to(scene.params, p);
+  b.omega = circle_direction(scene, e, p);
   jacobian = 2.f * kPi * speed;
   return true;
 }

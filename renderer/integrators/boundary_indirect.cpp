@@ -75,13 +75,12 @@ bool edge_point_from(const Scene& scene, const SilhouetteElement& e, const glm::
     p = Vec3<D1>(p0) + Vec3<D1>(p1 - p0) * D1(u, 0);
     return true;
   }
-  const Sphere& sphere = scene.shapes[e.shape].as<Sphere>();
   Circle c;
-  if (!sphere.silhouette(scene.params, from, c)) return false;
+  if (!element_circle(scene, e, from, c)) return false;
   const D1 phi(2.f * kPi * u, 0);
   p = Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
   for (D1* c_ : {&p.x, &p.y, &p.z}) c_->d[0] *= 2.f * kPi;  // per unit of u, not of φ
-  b.omega = sphere.direction_to(scene.params, value(p));
+  b.omega = circle_direction(scene, e, value(p));
   return true;
 }
 

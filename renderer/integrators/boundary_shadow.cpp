@@ -241,12 +241,11 @@ bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampl
     b.s = u;
     p = Vec3<D1>(p0) + Vec3<D1>(p1 - p0) * D1(u, 0);
   } else {
-    const Sphere& sphere = scene.shapes[e.shape].as<Sphere>();
     Circle c;
-    if (!sphere.silhouette(scene.params, from, c)) return false;
+    if (!element_circle(scene, e, from, c)) return false;
     const D1 phi(2.f * kPi * u, 0);
     p = Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
-    b.omega = sphere.direction_to(scene.params, value(p));
+    b.omega = circle_direction(scene, e, value(p));
     weight *= 2.0 * kPi;  // pdf of phi
   }
   const glm::vec3 p_f = value(p);

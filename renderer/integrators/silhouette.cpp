@@ -87,6 +87,20 @@ void segment_endpoints(const Scene& scene, const SilhouetteElement& e, glm::vec3
   }, s.model);
 }
 
+bool element_circle(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from, Circle& out) {
+  return std::visit([&](const auto& plugin) {
+    if constexpr (requires { plugin.silhouette(scene.params, from, out); }) return plugin.silhouette(scene.params, from, out);
+    else return false;
+  }, scene.shapes[e.shape].model);
+}
+
+glm::vec3 circle_direction(const Scene& scene, const SilhouetteElement& e, const glm::vec3& p) {
+  return std::visit([&](const auto& plugin) {
+    if constexpr (requires { plugin.direction_to(scene.params, p); }) return plugin.direction_to(scene.params, p);
+    else return glm::vec3(0.f);
+  }, scene.shapes[e.shape].model);
+}
+
 // A mesh edge's queries (anything else's edges are open: silhouettes from everywhere).
 bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from) {
   if (e.mesh_edge == UINT32_MAX) return true;

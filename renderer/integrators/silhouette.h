@@ -81,6 +81,12 @@ inline glm::vec4 seen_from_direction(const glm::vec3& d) { return glm::vec4(d, 0
 void sdf_elements(const Scene& scene, uint32_t si, const glm::vec4* from, bool shading_edges, Silhouettes& out,
                   const std::function<float(const glm::vec3&, const glm::mat3&)>& weight);
 
+// A circle element's circle seen from `from` (its shape's tangent circle: shapes/sphere.h), false
+// when there is none (from inside); and the material point (direction from the centre) of a
+// point p on it.
+bool element_circle(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from, Circle& out);
+glm::vec3 circle_direction(const Scene& scene, const SilhouetteElement& e, const glm::vec3& p);
+
 // Whether a mesh segment is a silhouette seen from `from` (true for open edges and non-meshes).
 bool silhouette_from(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from);
 
