@@ -195,23 +195,17 @@ Vec3<T> edge_point(const Scene& scene, const ParamView<T>& P, const BoundarySamp
     const SdfGrid& g = scene.world_grid(e.shape);
     p = sdf_world_map(scene, P, s, a, bb, c, d) ? a * T(b.omega.x) + bb * T(b.omega.y) + c * T(b.omega.z) + d
                                                  : Vec3<T>(g.linear * b.omega + g.offset);
-  } else if (e.kind == SilhouetteElement::Kind::circle) {
-    p = s.as<Sphere>().point_at(P, b.omega);
   } else {
-    Vec3<T> v[2];
-    const uint32_t ids[2] = {e.v0, e.v1};
-    if (s.is<Rectangle>()) {
-      const Rectangle& r = s.as<Rectangle>();
-      const Vec3<T> a = P.vec3(r.corner), u = P.vec3(r.edge_u), w = P.vec3(r.edge_v);
-      const Vec3<T> corners[4] = {a, a + u, a + u + w, a + w};
-      for (int k = 0; k < 2; ++k) v[k] = corners[ids[k]];
-    } else if (const MeshShape& mesh = s.as<MeshShape>(); mesh.moving(scene, P)) {
-      const TransformT<T> t = lift_transform(P, mesh.transform);
-      for (int k = 0; k < 2; ++k) v[k] = mesh.vertex(scene, P, t, ids[k]);
-    } else {
-      for (int k = 0; k < 2; ++k) v[k] = Vec3<T>(scene.world_vertex(s, ids[k]));
-    }
-    p = v[0] + (v[1] - v[0]) * T(b.s);
+    // The material point its shape places: a circle's direction from the centre, a segment's
+    // fraction s between its two vertices.
+    std::visit([&](const auto& plugin) {
+      if constexpr (requires { plugin.point_at(P, b.omega); }) {
+        p = plugin.point_at(P, b.omega);
+      } else if constexpr (requires { plugin.edge_vertex(scene, P, s, e.v0); }) {
+        const Vec3<T> v0 = plugin.edge_vertex(scene, P, s, e.v0), v1 = plugin.edge_vertex(scene, P, s, e.v1);
+        p = v0 + (v1 - v0) * T(b.s);
+      }
+    }, s.model);
   }
   return p;
 }

@@ -87,11 +87,20 @@ void segment_endpoints(const Scene& scene, const SilhouetteElement& e, glm::vec3
   }, s.model);
 }
 
-bool element_circle(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from, Circle& out) {
+namespace {
+
+// Shape s's tangent circle from `from` (false: none, or it has no circle silhouettes).
+bool shape_circle(const Scene& scene, const Shape& s, const glm::vec4& from, Circle& out) {
   return std::visit([&](const auto& plugin) {
     if constexpr (requires { plugin.silhouette(scene.params, from, out); }) return plugin.silhouette(scene.params, from, out);
     else return false;
-  }, scene.shapes[e.shape].model);
+  }, s.model);
+}
+
+}  // namespace
+
+bool element_circle(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from, Circle& out) {
+  return shape_circle(scene, scene.shapes[e.shape], from, out);
 }
 
 glm::vec3 circle_direction(const Scene& scene, const SilhouetteElement& e, const glm::vec3& p) {
@@ -139,11 +148,19 @@ void segment_edges(const Scene& scene, uint32_t si, Add&& add) {
   }, s.model);
 }
 
-// A sphere of a null material (a medium's boundary, or nothing): no radiance step at its
-// silhouette from any point, as the chord through it shrinks to nothing there. (Sampled at the
-// finite edge offset, the chord, about the square root of the offset, gave a step of a few
-// percent for an absorbing medium.)
-bool null_sphere(const Scene& scene, const Shape& s) {
+// The length in space of shape s's circle silhouettes (a sphere's great circle), 0: it has none.
+float circle_length(const Scene& scene, const Shape& s) {
+  return std::visit([&](const auto& plugin) {
+    if constexpr (requires { plugin.silhouette_length(scene.params); }) return plugin.silhouette_length(scene.params);
+    else return 0.f;
+  }, s.model);
+}
+
+// A shape of circle silhouettes (a sphere) of a null material (a medium's boundary, or nothing):
+// no radiance step at its silhouette from any point, as the chord through it shrinks to nothing
+// there. (Sampled at the finite edge offset, the chord, about the square root of the offset, gave
+// a step of a few percent for an absorbing medium.)
+bool null_round(const Scene& scene, const Shape& s) {
   const Material& m = scene.materials[s.material];
   return is_mask(m) && m.opacity_texture < 0 && scene.params.get(m.opacity) == 0.f && !m.emissive;
 }
@@ -178,12 +195,12 @@ Silhouettes occluder_edges(const Scene& scene, const glm::vec4* from, uint32_t s
       sdf_elements(scene, si, from, false, out, [](const glm::vec3&, const glm::mat3& m) { return glm::length(m[0] + m[1] + m[2]); });
       continue;
     }
-    if (s.is<Sphere>()) {  // its tangent circles, from wherever seen
-      if (null_sphere(scene, s)) continue;
+    if (circle_length(scene, s) > 0.f) {  // its tangent circles, from wherever seen
+      if (null_round(scene, s)) continue;
       SilhouetteElement e;
       e.kind = SilhouetteElement::Kind::circle;
       e.shape = si;
-      e.weight = s.as<Sphere>().silhouette_length(scene.params);
+      e.weight = circle_length(scene, s);
       out.elements.push_back(e);
       continue;
     }
@@ -236,9 +253,9 @@ Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
   };
   for (uint32_t si = 0; si < scene.shapes.size(); ++si) {
     const Shape& s = scene.shapes[si];
-    if (s.is<Sphere>()) {  // its tangent circle from the eye
+    if (circle_length(scene, s) > 0.f) {  // its tangent circle from the eye
       Circle c;
-      if (null_sphere(scene, s) || !s.as<Sphere>().silhouette(scene.params, eye, c)) continue;
+      if (null_round(scene, s) || !shape_circle(scene, s, eye, c)) continue;
       SilhouetteElement e;
       e.kind = SilhouetteElement::Kind::circle;
       e.shape = si;
