@@ -201,8 +201,9 @@ Vec3<T> edge_point(const Scene& scene, const ParamView<T>& P, const BoundarySamp
     std::visit([&](const auto& plugin) {
       if constexpr (requires { plugin.point_at(P, b.omega); }) {
         p = plugin.point_at(P, b.omega);
-      } else if constexpr (requires { plugin.edge_vertex(scene, P, s, e.v0); }) {
-        const Vec3<T> v0 = plugin.edge_vertex(scene, P, s, e.v0), v1 = plugin.edge_vertex(scene, P, s, e.v1);
+      } else if constexpr (requires(Vec3<T>& v) { plugin.edge_vertices(scene, P, s, e.v0, e.v1, v, v); }) {
+        Vec3<T> v0, v1;
+        plugin.edge_vertices(scene, P, s, e.v0, e.v1, v0, v1);
         p = v0 + (v1 - v0) * T(b.s);
       }
     }, s.model);

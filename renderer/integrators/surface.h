@@ -59,13 +59,17 @@ SurfacePoint<T> eval_hit(const PrimT<T>& prim, const RayT<T>& ray, const Hit& hi
 }
 
 // The shading normal at p (in T) on BVH primitive `prim`, lifted as `pt`, whose geometric
-// normal is ng: its shape's (a smooth mesh's interpolated corner normals; else ng).
+// normal is ng: its shape's where it has its own (a smooth mesh's interpolated corner normals, an
+// sdfgrid's), else ng.
 template <class T>
 Vec3<T> shading_normal(const Scene& scene, const ParamView<T>& P, uint32_t prim, const PrimT<T>& pt, const Vec3<T>& p,
                        const Vec3<T>& ng) {
   const PrimRef ref = scene.bvh.prim_ref(prim);
   const Shape& s = scene.shapes[ref.shape];
-  return std::visit([&](const auto& plugin) { return plugin.shading_normal(scene, P, s, ref, pt, p, ng); }, s.model);
+  return std::visit([&](const auto& plugin) {
+    if constexpr (requires { plugin.shading_normal(scene, P, s, ref, pt, p, ng); }) return plugin.shading_normal(scene, P, s, ref, pt, p, ng);
+    else return ng;
+  }, s.model);
 }
 
 // A material point of a primitive (PrimCoords): coordinates that stay with the surface when its

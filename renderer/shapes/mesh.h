@@ -113,9 +113,16 @@ struct MeshShape : Planar<false> {
     return scene.world_vertex(s, v);
   }
   template <class SceneT, class T, class ShapeT>
-  Vec3<T> edge_vertex(const SceneT& scene, const ParamView<T>& P, const ShapeT& s, uint32_t v) const {
-    if (!moving(scene, P)) return Vec3<T>(scene.world_vertex(s, v));
-    return vertex(scene, P, lift_transform(P, transform), v);
+  void edge_vertices(const SceneT& scene, const ParamView<T>& P, const ShapeT& s, uint32_t v0, uint32_t v1, Vec3<T>& p0,
+                     Vec3<T>& p1) const {
+    if (!moving(scene, P)) {
+      p0 = Vec3<T>(scene.world_vertex(s, v0));
+      p1 = Vec3<T>(scene.world_vertex(s, v1));
+      return;
+    }
+    const TransformT<T> t = lift_transform(P, transform);  // once for both
+    p0 = vertex(scene, P, t, v0);
+    p1 = vertex(scene, P, t, v1);
   }
   // Face f's unit normal in world space, now.
   template <class SceneT, class ShapeT>

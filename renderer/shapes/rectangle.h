@@ -67,10 +67,12 @@ struct Rectangle : Planar<true> {
     return corners[k];
   }
   template <class SceneT, class T, class ShapeT>
-  Vec3<T> edge_vertex(const SceneT&, const ParamView<T>& P, const ShapeT&, uint32_t k) const {
+  void edge_vertices(const SceneT&, const ParamView<T>& P, const ShapeT&, uint32_t k0, uint32_t k1, Vec3<T>& p0,
+                     Vec3<T>& p1) const {
     const Vec3<T> a = P.vec3(corner), u = P.vec3(edge_u), w = P.vec3(edge_v);
     const Vec3<T> corners[4] = {a, a + u, a + u + w, a + w};
-    return corners[k];
+    p0 = corners[k0];
+    p1 = corners[k1];
   }
 
   // What an optimization step may not do to its parameters: give it no area, or corners past float range.
@@ -101,11 +103,6 @@ struct Rectangle : Planar<true> {
   template <class SceneT, class T, class ShapeT>
   PrimT<T> lift(const SceneT&, const ParamView<T>& P, const ShapeT&, const PrimRef&, uint32_t) const {
     return {kKind, P.vec3(corner), P.vec3(edge_u), P.vec3(edge_v), T(0)};
-  }
-  template <class SceneT, class T, class ShapeT>
-  Vec3<T> shading_normal(const SceneT&, const ParamView<T>&, const ShapeT&, const PrimRef&, const PrimT<T>&,
-                         const Vec3<T>&, const Vec3<T>& ng) const {
-    return ng;
   }
   // Its UV is the material point's (u, v); dp/du and dp/dv its edges.
   template <class SceneT>

@@ -227,11 +227,6 @@ struct Sphere {
   PrimT<T> lift(const SceneT&, const ParamView<T>& P, const ShapeT&, const PrimRef&, uint32_t) const {
     return {kKind, P.vec3(center), {}, {}, P.scalar(radius)};
   }
-  template <class SceneT, class T, class ShapeT>
-  Vec3<T> shading_normal(const SceneT&, const ParamView<T>&, const ShapeT&, const PrimRef&, const PrimT<T>&,
-                         const Vec3<T>&, const Vec3<T>& ng) const {
-    return ng;
-  }
 
   // Mitsuba's UV of the material point c: (φ / 2π, θ / π) about the local z.
   template <class SceneT>
