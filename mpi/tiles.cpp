@@ -8,6 +8,7 @@
 #include "mpi/collectives.h"
 #include "mpi/errors.h"
 #include "renderer/integrators/boundary.h"
+#include "renderer/integrators/integrator_model.h"
 #include "renderer/integrators/ptracer.h"
 
 namespace dray::mpi {
@@ -177,7 +178,7 @@ Image particle_image(const Context& ctx, const Scene& scene, const RenderJob& jo
 Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job, RenderStats* stats) {
   const int w = scene.camera().width, h = scene.camera().height;
   const Tile window = job.crop.value_or(Tile{0, 0, w, h});
-  if (scene.render.ptracer) return particle_image(ctx, scene, job, window, stats);
+  if (integrator_traits(scene.render).particles) return particle_image(ctx, scene, job, window, stats);
   std::vector<Tile> tiles = make_tiles(window, fit_tile_size(window, job.tile_size, ctx.size() * job.threads));
   const int n = int(tiles.size());
   Image image(w, h, job.outputs.channels());

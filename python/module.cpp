@@ -18,6 +18,7 @@
 #include "python/module_support.h"
 #include "renderer/core/registry.h"
 #include "renderer/image/image.h"
+#include "renderer/integrators/integrator_model.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/json_reader.h"
 #include "renderer/io/camera_reader.h"
@@ -341,7 +342,8 @@ PYBIND11_MODULE(_dray, m) {
     if (kind == "sensor") return plugin_names<SensorModel>();
     if (kind == "medium") return plugin_names<MediumModel>();
     if (kind == "emitter") return plugin_names<EmitterModel>();
-    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf, texture, sensor, medium, emitter)");
+    if (kind == "integrator") return mitsuba_integrator_names();  // Mitsuba's names dray renders
+    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf, texture, sensor, medium, emitter, integrator)");
   });
   // The one Adam (ad/adam.h) for dray.ad.Adam: m and v (float64, C-contiguous) advance in place.
   using Doubles = py::array_t<double, py::array::c_style>;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "mpi/collectives.h"
+#include "renderer/integrators/integrator_model.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/camera_reader.h"
 #include "renderer/io/scene_loader.h"
@@ -111,8 +112,7 @@ void take_integrator(RenderSettings& to, const RenderSettings& from) {
   to.boundary_samples = from.boundary_samples;
   to.boundary_ratio = from.boundary_ratio;
   to.indirect_samples = from.indirect_samples;
-  to.volpath = from.volpath;
-  to.ptracer = from.ptracer;
+  to.integrator = from.integrator;
   to.hide_emitters = from.hide_emitters;
 }
 
@@ -126,7 +126,7 @@ Sampling::Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> se
   } catch (const LoadError& e) {
     throw BadInput(e.what());
   }
-  if (integrator && integrator->ptracer && !s.render.aovs.empty())
+  if (integrator && integrator_traits(*integrator).particles && !s.render.aovs.empty())
     throw BadInput("the ptracer integrator renders images only: this scene has AOVs (render.aovs)");
   if (spp_) s.render.spp = *spp_;
   if (seed_) s.render.seed = *seed_;

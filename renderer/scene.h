@@ -79,11 +79,9 @@ struct RenderSettings {
   // reaches, each divided by its weights (renderer/integrators/splat.h); false: each pixel's samples
   // drawn from its filter (importance sampling). Only with a filter other than the box.
   bool splat = false;
-  // "volpath" (Mitsuba's volpath, volpathmis): paths cross media and null surfaces
-  // (renderer/integrators/volume.h); "path" ignores media, as Mitsuba's path does.
-  bool volpath = false;
-  // "ptracer" (Mitsuba's particle tracer, renderer/integrators/ptracer.h): images from light paths.
-  bool ptracer = false;
+  // The integrator's place in the integrators' list (renderer/integrators/integrator_model.h:
+  // path, volpath, ptracer); the kernel asks its traits there.
+  int integrator = 0;
   // Mitsuba's hide_emitters: light sources seen from the camera directly (or through null
   // surfaces and media without scattering) are black; they still light the scene.
   bool hide_emitters = false;

@@ -30,11 +30,11 @@ KINDS = {
     "film": "hdrfilm",
     "rfilter": "box tent gaussian",
     "sampler": "independent stratified multijitter orthogonal ldsampler",
-    "integrator": "path volpath volpathmis prb prb_basic prb_projective direct_projective prbvolpath ptracer direct moment aov",
+    "integrator": "moment aov",  # wrappers of another integrator; the integrators from the registry (below)
     "volume": "gridvolume constvolume",
 }
 # The kinds whose plugins are a registry in dray (core/registry.h): their names come from there.
-for _kind in ("bsdf", "phase", "texture", "sensor", "medium", "emitter"):
+for _kind in ("bsdf", "phase", "texture", "sensor", "medium", "emitter", "integrator"):
     KINDS[_kind] = (KINDS.get(_kind, "") + " " + _dray.plugin_names(_kind).replace(",", "")).strip()
 KIND_OF = {t: kind for kind, types in KINDS.items() for t in types.split()}
 

@@ -18,6 +18,7 @@
 
 #include "renderer/bsdfs/bsdf.h"
 #include "renderer/sensors/camera.h"
+#include "renderer/integrators/integrator_model.h"
 #include "renderer/integrators/light_sample.h"
 #include "renderer/integrators/masks.h"
 #include "renderer/integrators/path_state.h"
@@ -130,7 +131,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   st.turn = G(1.f);
   // With volpath, a surface with a null part (a mask, a thin dielectric's straight pass) is
   // crossed without counting a bounce, also past the last one (Mitsuba's volpath).
-  const bool volpath = scene.render.volpath;
+  const bool volpath = integrator_traits(scene.render).media;
   const Bsdf* front_or_back = &scene.bsdfs[back ? mat.back : mat.front];
   const bool last = depth >= scene.render.max_depth;
   if (last && !(volpath && (is_mask(mat) || is_thin_dielectric(*front_or_back)))) return false;
@@ -313,7 +314,7 @@ Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, RayT<G> ray, Sampler
                  std::vector<VertexRecord>* record) {
   PathState<G, S> st;
   st.ray = ray;
-  st.medium = scene.render.volpath ? scene.camera_medium() : -1;
+  st.medium = integrator_traits(scene.render).media ? scene.camera_medium() : -1;
   st.hide_emission = scene.render.hide_emitters;
   return radiance(scene, P, st, sampler, record);
 }

@@ -200,7 +200,7 @@ long particle_count(const Scene& scene, const Tile& w) {
 }
 
 std::optional<std::string> particle_tracer_refusal(const Scene& scene) {
-  if (scene.render.volpath || !scene.media.empty()) return "integrator ptracer: media are not supported (as in Mitsuba)";
+  if (integrator_traits(scene.render).media || !scene.media.empty()) return "integrator ptracer: media are not supported (as in Mitsuba)";
   return std::nullopt;
 }
 

@@ -14,14 +14,24 @@
 // splats sum exactly (ad::FixedSum), so any split over ranks and threads gives the same bits.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ad/fixed_sum.h"
 #include "renderer/core/tile.h"
 #include "renderer/image/image.h"
+#include "renderer/integrators/mitsuba_integrator.h"
 #include "renderer/scene.h"
 
 namespace dray {
+
+// The plugin: images only, no media (Mitsuba's ptracer has none either).
+struct ParticleTracer {
+  static constexpr std::string_view kPlugins[] = {"ptracer"};
+  static constexpr bool kMedia = false;
+  static constexpr bool kParticles = true;
+  static constexpr MitsubaIntegrator kMitsuba[] = {{"ptracer", -1, DepthKeys::take, false, true}};
+};
 
 // The splats of a rank's share of the light paths: (pixel of the window, row by row) x RGB.
 struct ParticleSplat {

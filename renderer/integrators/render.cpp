@@ -11,6 +11,7 @@
 #include "renderer/integrators/boundary.h"
 #include "renderer/core/parallel.h"
 #include "renderer/integrators/pixel_estimate.h"
+#include "renderer/integrators/integrator_model.h"
 #include "renderer/integrators/ptracer.h"
 
 namespace dray {
@@ -95,7 +96,7 @@ long splat_tile(const Scene& scene, const std::vector<Chunk>& chunks, const Rend
 
 long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                   Image& image, int threads, const RenderOutputs& outputs, const TileProgress& progress) {
-  if (scene.render.ptracer) throw std::logic_error("render_tiles: a ptracer scene renders through trace_particles");
+  if (integrator_traits(scene.render).particles) throw std::logic_error("render_tiles: a ptracer scene renders through trace_particles");
   if (outputs.aovs != 0 && size_t(outputs.aovs) != extra_channel_names(scene).size())
     throw std::logic_error("render_tiles: the outputs' extra channels are not the scene's");
   std::vector<Chunk> chunks;
@@ -142,7 +143,7 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
 }
 
 Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs) {
-  if (scene.render.ptracer) {
+  if (integrator_traits(scene.render).particles) {
     if (outputs.channels() != 3) throw std::runtime_error(kPtracerNoDerivatives);  // nor AOVs
     return particle_image(scene, threads);
   }

@@ -11,6 +11,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "renderer/integrators/integrator_model.h"
 #include "renderer/integrators/light_sample.h"
 #include "renderer/integrators/masks.h"
 #include "renderer/integrators/path_state.h"
@@ -23,7 +24,7 @@ namespace dray {
 // divides space into its interior (against the geometric normal n) and exterior; another shape
 // leaves the medium as it was.
 inline int medium_toward(const Scene& scene, uint32_t prim, const glm::vec3& n, const glm::vec3& d, int current) {
-  if (!scene.render.volpath) return current;
+  if (!integrator_traits(scene.render).media) return current;
   const Shape& s = scene.shapes[scene.bvh.prim_ref(prim).shape];
   if (s.interior < 0 && s.exterior < 0) return current;
   return glm::dot(n, d) > 0.f ? s.exterior : s.interior;

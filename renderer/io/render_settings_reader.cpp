@@ -4,6 +4,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "renderer/core/registry.h"
+#include "renderer/integrators/integrator_model.h"
+
 namespace dray {
 
 namespace {
@@ -79,10 +82,9 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
   if (j.contains("splat")) r.splat = rd.boolean(j["splat"], p + "/splat") && r.filter.kind != PixelFilter::Kind::box;
   if (j.contains("integrator")) {
     const std::string t = rd.string(j["integrator"], p + "/integrator");
-    if (t != "path" && t != "volpath" && t != "ptracer")
-      rd.fail(p + "/integrator", "unknown integrator \"" + t + "\" (known: path, volpath, ptracer)");
-    r.volpath = t == "volpath";
-    r.ptracer = t == "ptracer";
+    r.integrator = integrator_index(t);
+    if (r.integrator < 0)
+      rd.fail(p + "/integrator", "unknown integrator \"" + t + "\" (known: " + plugin_names<IntegratorModel>() + ")");
   }
   if (j.contains("aovs")) {
     try {
@@ -90,7 +92,7 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
     } catch (const std::invalid_argument& e) {
       rd.fail(p + "/aovs", e.what());
     }
-    if (r.ptracer) rd.fail(p + "/aovs", "the ptracer integrator renders images only (no AOVs): use path or volpath");
+    if (integrator_traits(r).particles) rd.fail(p + "/aovs", "the ptracer integrator renders images only (no AOVs): use path or volpath");
   }
   if (j.contains("pixel_format")) {
     try {
@@ -98,7 +100,7 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
     } catch (const std::invalid_argument& e) {
       rd.fail(p + "/pixel_format", e.what());
     }
-    if (r.ptracer && has_alpha(r.pixel_format))
+    if (integrator_traits(r).particles && has_alpha(r.pixel_format))
       rd.fail(p + "/pixel_format", "the ptracer integrator renders images only (no alpha): use path or volpath");
   }
   return r;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "renderer/integrators/integrator_model.h"
 #include "renderer/image/image.h"
 #include "renderer/integrators/ptracer.h"
 #include "renderer/integrators/render.h"
@@ -24,7 +25,7 @@ Scene load(const std::string& file, int size, int spp, bool ptracer, std::vector
   more.insert(more.end(), {"camera.width=" + std::to_string(size), "camera.height=" + std::to_string(size),
                            "render.spp=" + std::to_string(spp)});
   Scene s = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/" + file, more);
-  s.render.ptracer = ptracer;
+  s.render.integrator = integrator_index(ptracer ? "ptracer" : "path");
   return s;
 }
 
@@ -115,7 +116,7 @@ TEST_CASE("ptracer and path agree under a projector's checkered image", "[ptrace
       "lights": [{"name": "slides", "type": "projector", "position": [-1, 3, 1], "target": [0, 0, 0], "fov": 50,
                   "irradiance": "check", "scale": 2}]})");
   Scene path = load_scene(doc, "projector.json"), particles = path;
-  particles.render.ptracer = true;
+  particles.render.integrator = integrator_index("ptracer");
   const std::vector<bool> all(size_t(16 * 16), true);
   check_agreement(path, particles, 4, 16, all);
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "renderer/integrators/integrator_model.h"
 #include "ad/dual.h"
 #include "renderer/integrators/radiance.h"
 #include "renderer/io/scene_loader.h"
@@ -52,7 +53,7 @@ TEST_CASE("an absorbing homogeneous medium: the sky times exp(-sigma_t s d), and
     CHECK(L[c].d[1] == Approx(c == 2 ? -1.5f * tr : 0.f).margin(0.03 * tr));
   }
   // path ignores media, as Mitsuba's path does: the sky, with no derivative.
-  s.render.volpath = false;
+  s.render.integrator = integrator_index("path");
   const Vec3<D8> plain = mean_radiance(s, P, {0.1f, 0.2f, 5.f}, {0.f, 0.f, -1.f}, 10);
   for (int c = 0; c < 3; ++c) {
     CHECK(plain[c].v == 1.f);

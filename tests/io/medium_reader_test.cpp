@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "renderer/integrators/integrator_model.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/media/vol_writer.h"
@@ -49,7 +50,7 @@ TEST_CASE("media load with Mitsuba's defaults and name their parameters media.ID
   const Scene s = load_scene(scene_with(grid), (t.dir / "scene.json").string());
   REQUIRE(s.media.size() == 1);
   REQUIRE(s.volumes.size() == 1);
-  CHECK(s.render.volpath);
+  CHECK(integrator_traits(s.render).media);
   CHECK(s.shapes[0].interior == 0);
   CHECK(s.shapes[0].exterior == -1);
   CHECK(s.params.find("media.fog.sigma_t")->shape == std::vector<uint32_t>{4, 4, 4, 1});
@@ -129,7 +130,7 @@ TEST_CASE("Mitsuba's <medium>, <volume> and <phase> convert, with shapes' interi
 </scene>)");
   const Scene s = load_scene(xml);
   REQUIRE(s.media.size() == 2);
-  CHECK(s.render.volpath);
+  CHECK(integrator_traits(s.render).media);
   CHECK(s.render.max_depth == 7);
   CHECK(s.media[s.shapes[0].interior].name == "smoke");
   CHECK(std::holds_alternative<HomogeneousMedium>(s.media[s.shapes[0].exterior].model));

@@ -9,6 +9,7 @@
 
 #include "renderer/core/registry.h"
 #include "renderer/emitters/light.h"
+#include "renderer/integrators/integrator_model.h"
 #include "renderer/io/mitsuba/converter.h"
 #include "renderer/io/mitsuba/xml.h"
 
@@ -134,28 +135,22 @@ void Converter::integrator(const pugi::xml_node& n) {
     x_.fail(n, "a moment integrator needs a nested integrator");
   }
   if (type == "aov") return aov_integrator(n);
-  const bool volpath = type == "volpath" || type == "volpathmis" || type == "prbvolpath";
-  const bool path = volpath || type == "path" || type == "prb" || type == "prb_basic" || type == "prb_projective" ||
-                    type == "direct_projective" || type == "ptracer";
-  if (!path && type != "direct")
-    x_.fail(n, "unsupported integrator (supported: path, volpath, volpathmis, the prb variants, direct, ptracer, moment, aov)");
-  if (volpath) render_["integrator"] = "volpath";
-  if (type == "ptracer") render_["integrator"] = "ptracer";
-  const bool projective = type == "prb_projective" || type == "direct_projective";
-  // Mitsuba's defaults: its C++ integrators' max_depth -1, its Python AD integrators' 6
-  // (ad/integrators/common.py), direct_projective's always 2 (the property read and ignored).
-  const bool ad = type == "prb" || type == "prb_basic" || type == "prb_projective" || type == "prbvolpath";
-  long max_depth = !path || type == "direct_projective" ? 2 : ad ? 6 : -1, rr_depth = 5;
+  int plugin = -1;
+  MitsubaIntegrator how{};
+  if (!with_mitsuba_integrator(type, [&](int index, const MitsubaIntegrator& m) { plugin = index, how = m; }))
+    x_.fail(n, "unsupported integrator (supported: " + mitsuba_integrator_names() + ", moment, aov)");
+  if (plugin != 0) render_["integrator"] = std::string(kIntegrators[plugin].name);
+  long max_depth = how.max_depth, rr_depth = 5;
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string key = x_.attr(c, "name");
-    if (key == "max_depth" && type == "direct_projective") x_.integer(c);
-    else if (key == "max_depth" && path) max_depth = x_.integer(c);
-    else if (key == "rr_depth" && path) rr_depth = x_.integer(c);
+    if (key == "max_depth" && how.depth_keys == DepthKeys::ignore_max_depth) x_.integer(c);
+    else if (key == "max_depth" && how.depth_keys == DepthKeys::take) max_depth = x_.integer(c);
+    else if (key == "rr_depth" && how.depth_keys != DepthKeys::refuse) rr_depth = x_.integer(c);
     else if (key == "hide_emitters") render_["hide_emitters"] = x_.boolean(c);
-    else if (key == "samples_per_pass" && type == "ptracer") x_.integer(c);  // a workload split: the same image
-    else if (projective && (key == "sppc" || key == "sppp" || key == "sppi")) projective_samples(c, key);
-    else if (projective && (key == "guiding" || key == "guiding_proj" || key == "guiding_rounds")) x_.attr(c, "value");
+    else if (key == "samples_per_pass" && how.samples_per_pass) x_.integer(c);  // a workload split: the same image
+    else if (how.projective && (key == "sppc" || key == "sppp" || key == "sppi")) projective_samples(c, key);
+    else if (how.projective && (key == "guiding" || key == "guiding_proj" || key == "guiding_rounds")) x_.attr(c, "value");
     else x_.fail(c, "unsupported integrator property");
   }
   // Mitsuba counts path vertices (1: emitters seen directly, 2: direct light); dray bounces.
@@ -165,7 +160,7 @@ void Converter::integrator(const pugi::xml_node& n) {
   if (rr_depth < 1) x_.fail(n, "rr_depth must be at least 1");
   // Mitsuba's projective integrators estimate the visibility terms at sppp and sppi samples per
   // pixel, which render()'s spp overrides: as many edge samples as pixel samples.
-  if (projective && !render_.contains("boundary_samples")) render_["boundary_ratio"] = 1.0;
+  if (how.projective && !render_.contains("boundary_samples")) render_["boundary_ratio"] = 1.0;
   render_["rr_depth"] = rr_depth - 1;
 }
 
