@@ -1,14 +1,53 @@
 #include "mpi/gradient.h"
 
+#include <cmath>
+
 #include "mpi/collectives.h"
 #include "mpi/errors.h"
 #include "mpi/tiles.h"
 #include "renderer/core/load_error.h"
 #include "renderer/integrators/boundary.h"
+#include "renderer/integrators/integrator_model.h"
+#include "renderer/integrators/ptracer.h"
 
 namespace dray::mpi {
 
 namespace {
+
+// The particle tracer's view: each rank traces its share of the light paths for the image, whose
+// sums every rank then holds (the loss's adjoint image needs all of it), and its share again,
+// with the adjoint seed, for the gradient; the loss is counted once, by rank 0. As add_view.
+void add_particle_view(const Context& ctx, const Scene& scene, const Image& target, const Image* mask, Loss loss,
+                       double normaliser, std::span<const Slot> params, int threads, uint64_t adjoint_seed,
+                       std::span<ad::FixedSum> sums, Image* primal) {
+  const int w = scene.camera().width, h = scene.camera().height;
+  const Tile window{0, 0, w, h};
+  const long n = particle_count(scene, window);
+  ParticleSplat splat;
+  run_agreed(ctx, [&] { splat = trace_particles(scene, window, n, ctx.rank(), ctx.size(), threads); });
+  allreduce_sum(ctx, std::span<ad::FixedSum>(splat.sums));
+  Image image(w, h, 3);
+  image.spp = scene.render.spp;
+  write_particle_splat(image, window, splat);
+  const size_t k = params.size();
+  if (ctx.is_root())
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        double term = 0;
+        for (int c = 0; c < 3; ++c) term += loss_term(loss, image.pixel(x, y)[c], target.pixel(x, y)[c]);
+        term *= (mask ? mask_weight(*mask, x, y) : 1.0) / normaliser;
+        if (!std::isfinite(term) || !sums[k].add(term)) sums[k + 2].add(1.0);  // a pixel without loss or gradient
+      }
+  ParticleGradient g;
+  run_agreed(ctx, [&] {
+    if (k == 0) return;
+    g = particle_gradient(scene, window, loss_adjoint_image(image, target, loss, normaliser, mask), params, n, ctx.rank(),
+                          ctx.size(), threads, adjoint_seed);
+  });
+  for (size_t i = 0; i < g.sums.size(); ++i) sums[i] += g.sums[i];
+  sums[k + 1].add(double(g.dropped + splat.nonfinite));
+  if (primal && ctx.is_root()) *primal = std::move(image);
+}
 
 // One view's pass on this rank: its share of the loss, gradient and drop counts added to `sums`
 // (n + 3 entries: gradient, loss, dropped samples, dropped pixels), exactly; its loss divided by
@@ -16,6 +55,8 @@ namespace {
 void add_view(const Context& ctx, const Scene& scene, const Image& target, const Image* mask, Loss loss,
               double normaliser, std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
               std::span<ad::FixedSum> sums, DistributedGradient& out, Image* primal) {
+  if (integrator_traits(scene.render).particles)
+    return add_particle_view(ctx, scene, target, mask, loss, normaliser, params, threads, adjoint_seed, sums, primal);
   const int w = scene.camera().width, h = scene.camera().height;
   std::vector<Tile> tiles = make_tiles(w, h, fit_tile_size(Tile{0, 0, w, h}, tile_size, ctx.size() * threads));
   std::vector<int> mine = static_tiles(int(tiles.size()), ctx.rank(), ctx.size());

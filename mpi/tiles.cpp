@@ -151,14 +151,13 @@ namespace {
 // splats are summed exactly on rank 0.
 Image particle_image(const Context& ctx, const Scene& scene, const RenderJob& job, const Tile& window, RenderStats* stats) {
   const int w = scene.camera().width, h = scene.camera().height;
-  Image image(w, h, 3);
+  Image image(w, h, job.outputs.channels());
   image.spp = scene.render.spp;
   ParticleSplat splat;
   double busy = 0;
   run_agreed(ctx, [&] {
-    if (job.outputs.channels() != 3) throw std::runtime_error(kPtracerNoDerivatives);
     const double t0 = ctx.seconds();
-    splat = trace_particles(scene, window, particle_count(scene, window), ctx.rank(), ctx.size(), job.threads);
+    splat = trace_particles(scene, window, particle_count(scene, window), ctx.rank(), ctx.size(), job.threads, job.outputs);
     busy = ctx.seconds() - t0;
   });
   reduce_sum(ctx, std::span<ad::FixedSum>(splat.sums));

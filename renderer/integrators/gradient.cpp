@@ -190,7 +190,7 @@ bool moves_rays(const Scene& scene, const ParamView<ad::Var>& P, const PassLift&
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
                               int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode, const Image* mask) {
-  if (integrator_traits(scene.render).particles) throw std::runtime_error(kPtracerNoDerivatives);
+  if (integrator_traits(scene.render).particles) throw std::logic_error("gradient_tiles: a ptracer scene differentiates through particle_gradient");
   const Seeds seeds(scene.params.values().size(), params);
   const ParamView<float> Pf(scene.params);
   // The camera frame and moving meshes' transforms: lifted once, chained per pixel.

@@ -2,7 +2,12 @@
 // Mitsuba's particle tracer (`ptracer`): paths start on the lights, and every surface vertex (and
 // the light's own point, for emitters the camera sees) is connected to the camera and splatted to
 // the film through the pixel filter. An estimator independent of `path`'s: the same images, from
-// the other end. Images only (no derivatives); no media, as Mitsuba's.
+// the other end; no media, as Mitsuba's. Its derivatives (forward and reverse mode,
+// ptracer_derivatives.cpp) are those of the surfaces light paths meet, as Mitsuba's: their
+// geometry moves later vertices and the film point each connection lands on, whose motion the
+// pixel filter's slope carries (a smooth filter: Mitsuba's caustics tutorial); an emitter's and
+// the camera's own parameters, and edges crossing the film (no boundary term), are not
+// differentiated: they are refused.
 //
 // A particle's weight β is flux: at a vertex x reached along -ω_l it stands for the incident
 // radiance times |cos| of the geometric normal. It leaves toward the camera as
@@ -13,6 +18,7 @@
 // The light paths are numbered: path k's random numbers depend on (seed, k) alone, and the
 // splats sum exactly (ad::FixedSum), so any split over ranks and threads gives the same bits.
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +28,7 @@
 #include "renderer/image/image.h"
 #include "renderer/integrators/mitsuba_integrator.h"
 #include "renderer/scene.h"
+#include "renderer/sensors/film.h"
 
 namespace dray {
 
@@ -33,9 +40,15 @@ struct ParticleTracer {
   static constexpr MitsubaIntegrator kMitsuba[] = {{"ptracer", -1, DepthKeys::take, false, true}};
 };
 
-// The splats of a rank's share of the light paths: (pixel of the window, row by row) x RGB.
+// What the particle tracer renders: images and derivative images, no variance or AOVs.
+inline constexpr const char* kPtracerOutputs =
+    "integrator ptracer: renders images and derivative images only (no variance, no AOVs): use path";
+
+// The splats of a rank's share of the light paths: (pixel of the window, row by row) x channels
+// (RGB, then RGB per derivative image).
 struct ParticleSplat {
   std::vector<ad::FixedSum> sums;
+  int channels = 3;
   long nonfinite = 0;  // contributions dropped as not finite
 };
 
@@ -45,14 +58,34 @@ long particle_count(const Scene& scene, const Tile& window);
 // Why `scene` cannot be rendered by the particle tracer (a medium, as in Mitsuba), or nothing.
 std::optional<std::string> particle_tracer_refusal(const Scene& scene);
 
+// Why the particle tracer cannot differentiate by `params` (an emitter's, the camera's, a medium's
+// parameter), or nothing.
+std::optional<std::string> particle_derivative_refusal(const Scene& scene, std::span<const Slot> params);
+
 // Light paths first, first + stride, ... of n, splatted into `window`'s pixels, each divided by
-// n, with `threads` OpenMP threads.
-ParticleSplat trace_particles(const Scene& scene, const Tile& window, long n, int first, int stride, int threads);
+// n, with `threads` OpenMP threads; with outputs.wrt, the derivative images too (no variance, no
+// AOVs).
+ParticleSplat trace_particles(const Scene& scene, const Tile& window, long n, int first, int stride, int threads,
+                              const RenderOutputs& outputs = {});
+
+// Forward mode (ptracer_derivatives.cpp): the derivative images' channels of `splat` from the same
+// light paths, in passes of at most kMaxTangents parameters; returns the contributions dropped.
+long add_particle_tangents(const Scene& scene, const Tile& window, long n, int first, int stride, int threads,
+                           const RenderOutputs& outputs, ParticleSplat& splat);
+
+// Reverse mode: d loss / d params of the image, given d loss / d pixel (`adjoint`, full size, RGB),
+// from this share of the light paths drawn with `seed` (the primal's seed: the same paths).
+struct ParticleGradient {
+  std::vector<ad::FixedSum> sums;  // one per parameter
+  long dropped = 0;                // paths whose gradient was not finite
+};
+ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const Image& adjoint, std::span<const Slot> params,
+                                   long n, int first, int stride, int threads, uint64_t seed);
 
 // The splats (summed over ranks) as the image's RGB inside the window.
 void write_particle_splat(Image& image, const Tile& window, const ParticleSplat& splat);
 
-// The whole image by particle tracing in this process.
-Image particle_image(const Scene& scene, int threads);
+// The whole image (and derivative images) by particle tracing in this process.
+Image particle_image(const Scene& scene, int threads, const RenderOutputs& outputs = {});
 
 }  // namespace dray

@@ -144,8 +144,7 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
 
 Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs) {
   if (integrator_traits(scene.render).particles) {
-    if (outputs.channels() != 3) throw std::runtime_error(kPtracerNoDerivatives);  // nor AOVs
-    return particle_image(scene, threads);
+    return particle_image(scene, threads, outputs);
   }
   const int w = scene.camera().width, h = scene.camera().height;
   std::vector<Tile> tiles = make_tiles(w, h, 16);

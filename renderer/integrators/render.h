@@ -30,10 +30,6 @@ inline RenderOutputs with_aovs(RenderOutputs o, const Scene& scene) {
   return o;
 }
 
-// The particle tracer renders images only (renderer/integrators/ptracer.h).
-inline constexpr const char* kPtracerNoDerivatives =
-    "integrator ptracer: renders images only (no derivatives, no variance): use path for derivatives";
-
 // Tangents per forward-mode pass: the scalars are differentiated in chunks of at most this many.
 inline constexpr int kMaxTangents = 8;
 

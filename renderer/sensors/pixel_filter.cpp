@@ -43,6 +43,19 @@ double PixelFilter::eval(double x) const {
   return 0.0;
 }
 
+double PixelFilter::eval_slope(double x) const {
+  const double a = std::abs(x);
+  switch (kind) {
+    case Kind::box: return 0.0;
+    case Kind::tent: return a < radius ? (x > 0 ? -1.0 : 1.0) / radius : 0.0;
+    case Kind::gaussian: {
+      const double alpha = -0.5 / (stddev * stddev), g = std::exp(alpha * x * x);
+      return a <= radius && g > tail ? 2.0 * alpha * x * g : 0.0;
+    }
+  }
+  return 0.0;
+}
+
 double PixelFilter::cdf(double x) const {
   x = std::clamp(x, -radius, radius);
   switch (kind) {

@@ -19,6 +19,7 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include <glm/vec2.hpp>
 
@@ -51,6 +52,9 @@ struct PixelFilter {
 
   // f(x), Mitsuba's unnormalised 1D profile, 0 outside the support.
   double eval(double x) const;
+  // f'(x) (0 for the box, and outside the support): how a film point's weight in a pixel moves
+  // as the point does (the particle tracer's derivatives).
+  double eval_slope(double x) const;
   // ∫ f over [-radius, x] (x clamped to the support), and its total ∫ f.
   double cdf(double x) const;
   double integral() const { return total; }
@@ -90,12 +94,17 @@ inline glm::vec2 film_jitter(const PixelFilter& f, Sampler& sampler, int px = 0,
 // The pixels of `window` whose filter footprint holds film point x, each with its weight
 // f(x - c) f(y - c') / (∫f)²: body(px, py, weight). The box filter gives the one pixel holding x,
 // weight exactly 1. With `film`, a point outside it reaches no pixel, and each weight is divided
-// by the pixel's mass within the film instead.
+// by the pixel's mass within the film instead. A body taking two more doubles also receives the
+// weight's derivatives by x and y (f' in place of f on that axis).
 template <class Body>
 void for_each_footprint_pixel(const PixelFilter& f, glm::vec2 x, const Tile& w, const Tile* film, Body&& body) {
+  constexpr bool kSlopes = std::is_invocable_v<Body, int, int, double, double, double>;
   if (film && !(x.x >= float(film->x0) && x.x <= float(film->x1) && x.y >= float(film->y0) && x.y <= float(film->y1))) return;
   if (f.kind == PixelFilter::Kind::box) {
-    if (x.x >= float(w.x0) && x.x < float(w.x1) && x.y >= float(w.y0) && x.y < float(w.y1)) body(int(x.x), int(x.y), 1.0);
+    if (x.x >= float(w.x0) && x.x < float(w.x1) && x.y >= float(w.y0) && x.y < float(w.y1)) {
+      if constexpr (kSlopes) body(int(x.x), int(x.y), 1.0, 0.0, 0.0);
+      else body(int(x.x), int(x.y), 1.0);
+    }
     return;
   }
   // Pixel i's centre i + 0.5 lies within radius of x.
@@ -112,11 +121,18 @@ void for_each_footprint_pixel(const PixelFilter& f, glm::vec2 x, const Tile& w, 
   for (int k = 0; k < span; ++k)
     wxs[k] = f.eval(double(x.x) - (i0 + k + 0.5)) / mass(film ? film->x0 : 0, film ? film->x1 : 0, i0 + k);
   for (int j = j0; j <= j1; ++j) {
-    const double wy = f.eval(double(x.y) - (j + 0.5)) / mass(film ? film->y0 : 0, film ? film->y1 : 0, j);
+    const double my = mass(film ? film->y0 : 0, film ? film->y1 : 0, j);
+    const double wy = f.eval(double(x.y) - (j + 0.5)) / my;
     if (wy <= 0.0) continue;
     for (int i = i0; i <= i1; ++i) {
       const double wx = i - i0 < span ? wxs[i - i0] : f.eval(double(x.x) - (i + 0.5)) / mass(film ? film->x0 : 0, film ? film->x1 : 0, i);
-      if (wx > 0.0) body(i, j, wx * wy);
+      if (!(wx > 0.0)) continue;
+      if constexpr (kSlopes) {
+        const double mx = mass(film ? film->x0 : 0, film ? film->x1 : 0, i);
+        body(i, j, wx * wy, f.eval_slope(double(x.x) - (i + 0.5)) / mx * wy, wx * f.eval_slope(double(x.y) - (j + 0.5)) / my);
+      } else {
+        body(i, j, wx * wy);
+      }
     }
   }
 }

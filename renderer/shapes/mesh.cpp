@@ -78,8 +78,10 @@ size_t open_edges(const Mesh& mesh) {
 }
 
 void place_mesh(Mesh& m, ParamTable& params, const Transform& transform) {
-  if (m.vertices != kNoSlot && refresh_positions(m, params) && !m.object_normals.empty()) {
-    m.object_normals = vertex_normals(m.object_positions, m.indices);  // smooth shading follows the shape
+  const bool moved = m.vertices != kNoSlot && refresh_positions(m, params);
+  if (m.normals_follow_vertices()) m.rings = vertex_rings(m.indices, m.object_positions.size());  // O(faces): topology may have changed
+  if (moved && !m.object_normals.empty()) {
+    m.object_normals = vertex_normals(m.object_positions, m.indices, m.rings);  // smooth shading follows the shape
     if (m.normals != kNoSlot) store_normals(m, params);
   } else if (m.normals != kNoSlot) {
     load_normals(m, params);  // the block may have been set (an update, an optimization step)

@@ -14,6 +14,7 @@
 
 #include "renderer/core/frame.h"
 #include "renderer/core/transform.h"
+#include "renderer/shapes/mesh_normals.h"
 #include "renderer/shapes/planar.h"
 
 namespace dray {
@@ -41,6 +42,11 @@ struct Mesh {
   // block, where every vertex has one normal at all its corners; kNoSlot otherwise. The corner
   // normals above are its entries, normalized (build_geometry).
   Slot normals = kNoSlot;
+  // The faces around each vertex, where smooth normals follow a vertex block (place_mesh recomputes
+  // them, and its normals block, where the vertices move): a pass moving the vertices turns the
+  // normals with them (mesh_normals.h), unless it seeds the normals block itself.
+  VertexRings rings;
+  bool normals_follow_vertices() const { return vertices != kNoSlot && !object_normals.empty(); }
   // Texture coordinates, 3 per triangle (OBJ `vt`); empty: the barycentric (b1, b2), as Mitsuba.
   std::vector<glm::vec2> corner_uvs;
   std::vector<MeshEdge> edges;            // topology, for silhouettes (built with the geometry)
@@ -232,6 +238,16 @@ struct MeshShape : Planar<false> {
       // the values are the float pass's, bit for bit: its decisions hold in the replay).
       const TransformT<T> t = lift_transform(P, transform);
       for (int k = 0; k < 3; ++k) n[k] = transform_normal(t, unit_normal(P.vec3(m.normals + Slot(3 * m.indices[base + size_t(k)]))));
+    } else if (m.normals_follow_vertices() && vertices_active(scene, P)) {
+      // Smooth normals computed from the moving vertices, as place_mesh computes them.
+      const TransformT<T> t = lift_transform(P, transform);
+      auto position = [&](uint32_t i) { return P.vec3(m.vertices + Slot(3 * i)); };
+      Vec3<T> face(T(0.f), T(0.f), T(0.f));
+      face_unit_normal<T>(m.indices, ref.index, position, face);
+      for (int k = 0; k < 3; ++k) {
+        const uint32_t v = m.indices[base + size_t(k)];
+        n[k] = transform_normal(t, vertex_normal<T>(m.indices, v, m.rings.of(v), position, face));
+      }
     } else if (transform_active(P, transform)) {
       const TransformT<T> t = lift_transform(P, transform);
       for (int k = 0; k < 3; ++k) n[k] = transform_normal(t, Vec3<T>(Vec3<float>(m.object_normals[base + size_t(k)])));

@@ -264,9 +264,9 @@ TEST_CASE("ptracer under a sky: a plane's closed form, the sky seen directly, an
   std::filesystem::remove(map);
 }
 
-TEST_CASE("ptracer refuses derivatives", "[ptracer]") {
+TEST_CASE("ptracer refuses a variance image", "[ptracer]") {
   Scene scene = load("cornell-box.json", 16, 1, true);
   RenderOutputs out;
   out.variance = true;
-  CHECK_THROWS_WITH(render_local(scene, 1, out), Catch::Contains("ptracer: renders images only"));
+  CHECK_THROWS_WITH(render_local(scene, 1, out), Catch::Contains("ptracer: renders images and derivative images only (no variance"));
 }

@@ -9,6 +9,7 @@
 #include "mpi/errors.h"
 #include "mpi/gradient.h"
 #include "renderer/integrators/boundary.h"
+#include "renderer/integrators/ptracer.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;
@@ -47,6 +48,33 @@ TEST_CASE("the gradient over ranks equals the one-process gradient", "[mpi][grad
     INFO("ranks " << g_ctx->size() << (independent ? ", independent samples" : ", same samples"));
     REQUIRE(mpi::all_ranks(*g_ctx, ok));
   }
+}
+
+TEST_CASE("the particle tracer's gradient over ranks equals the one-process gradient", "[mpi][gradient][ptracer]") {
+  // Its image's sums reduced on every rank, its light paths split over ranks for the gradient.
+  Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/lens.json",
+                           {"camera.width=20", "camera.height=16", "render.spp=2"});
+  std::vector<Slot> slots;
+  for (const auto& p : resolve_scalars(scene.params, {"materials.glass.int_ior", "shapes.lens.rotate_z", "shapes.lens.vertices[6,1]"}))
+    slots.push_back(p.slot);
+  Image target(20, 16, 3);
+  std::fill(target.data.begin(), target.data.end(), 0.05f);
+  const Tile window{0, 0, 20, 16};
+  const long n = particle_count(scene, window);
+  Image primal(20, 16, 3);
+  write_particle_splat(primal, window, trace_particles(scene, window, n, 0, 1, 1));
+  const double normaliser = 3.0 * 20 * 16;
+  const ParticleGradient one = particle_gradient(scene, window, loss_adjoint_image(primal, target, Loss::l2, normaliser), slots,
+                                                 n, 0, 1, 1, scene.render.seed);
+  bool ok = true;
+  for (int threads : {1, 2}) {
+    Image gathered;
+    mpi::DistributedGradient many = mpi::gradient(*g_ctx, scene, target, Loss::l2, slots, 16, threads, scene.render.seed, &gathered);
+    for (size_t k = 0; k < slots.size(); ++k) ok = ok && many.gradient[k] == one.sums[k].value() && one.sums[k].value() != 0.0;
+    if (g_ctx->is_root()) ok = ok && gathered.data == primal.data;
+  }
+  INFO("ranks " << g_ctx->size());
+  REQUIRE(mpi::all_ranks(*g_ctx, ok));
 }
 
 TEST_CASE("a 1000x1000 texture's gradient (3e6 parameters) over ranks is bitwise the one-process gradient", "[mpi][gradient]") {

@@ -123,21 +123,37 @@ def test_images_round_trip(tmp_path):
         dray.read_image(tmp_path / "missing.exr")
 
 
+def check_backward_against_forward(scene, names, d, seed, rel, abs_tol, nonzero=0):
+    """The gradient of sum(d * image) against sum(d * dimage/dθ), the same seed; returns backward's."""
+    back = dray.backward(scene, d, wrt=names, seed=seed)
+    fwd = dray.render_forward(scene, wrt=names, seed=seed)
+    for n in names:
+        expected = float(np.sum(d.astype(np.float64) * fwd[n]))
+        assert abs(expected) >= nonzero, n
+        assert float(back[n]) == pytest.approx(expected, rel=rel, abs=abs_tol), n
+    return back
+
+
 def test_backward_equals_forward_with_the_same_samples():
     # The gradient of sum(d * image) is sum(d * dimage/dθ): reverse against forward mode with the
     # same seed, for colours, a light and geometry (a sphere's radius: its silhouette too).
     s = dray.load(os.path.join(SCENES, "spheres.json"), **{"camera.width": 40, "camera.height": 30, "render.spp": 2})
     names = ["materials.red.reflectance[0]", "lights.key.position[1]", "shapes.mid.radius"]
     d = np.random.default_rng(2).random((30, 40, 3), dtype=np.float32)
-    back = dray.backward(s, d, wrt=names, seed=5)
-    fwd = dray.render_forward(s, wrt=names, seed=5)
-    for n in names:
-        expected = float(np.sum(d.astype(np.float64) * fwd[n]))
-        assert float(back[n]) == pytest.approx(expected, rel=2e-3, abs=1e-6), n
+    back = check_backward_against_forward(s, names, d, 5, rel=2e-3, abs_tol=1e-6)
     # A vector named whole and one of its components: the same value.
     both = dray.backward(s, d, wrt=["materials.red.reflectance", "materials.red.reflectance[0]"], seed=5)
     assert both["materials.red.reflectance"].shape == (3,)
     assert both["materials.red.reflectance"][0] == both["materials.red.reflectance[0]"] == back["materials.red.reflectance[0]"]
+
+
+def test_ptracer_backward_equals_forward():
+    # The particle tracer's reverse mode against its forward mode, the same light paths: a glass
+    # plate's IOR, its exit face's turn and one of its vertices (the caustic moves on the film).
+    s = dray.load(os.path.join(SCENES, "lens.json"), **{"camera.width": 24, "camera.height": 24, "render.spp": 4})
+    names = ["materials.glass.int_ior", "shapes.lens.rotate_z", "shapes.lens.vertices[6,1]"]
+    d = np.random.default_rng(3).random((24, 24, 3), dtype=np.float32)
+    check_backward_against_forward(s, names, d, 1, rel=1e-4, abs_tol=0, nonzero=1e-4)
 
 
 def test_backward_of_an_l2_loss_against_central_differences():

@@ -9,6 +9,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "ad/dual.h"
 #include "tests/temp_dir.h"
 #include "renderer/integrators/boundary.h"
 #include "renderer/shapes/mesh_normals.h"
@@ -145,4 +146,44 @@ TEST_CASE("a smooth mesh's camera edges are its silhouettes only", "[normals]") 
   // Flat: every visible bent edge (hundreds); smooth: the outline, about one edge per segment.
   CHECK(n_smooth <= 2 * 24 + 8);
   CHECK(n_flat > 5 * n_smooth);
+}
+
+TEST_CASE("a smooth normal in a derivative type: the placed mesh's value bitwise, its derivative the normals' difference quotient", "[normals]") {
+  // The ring formula (mesh_normals.h) in Dual<1>, seeded by one vertex's y: at every vertex of a
+  // coarse sphere its value is vertex_normals' bitwise, and its tangent the central difference of
+  // vertex_normals with that vertex moved by ±h (1e-3 of the normal's change per unit).
+  UvSphere s = uv_sphere(5, 7);
+  s.indices.insert(s.indices.end(), {0, 0, 1});  // a degenerate face adds nothing
+  const std::vector<glm::vec3> placed = vertex_normals(s.positions, s.indices);
+  const VertexRings rings = vertex_rings(s.indices, s.positions.size());
+  const uint32_t moved = 9;
+  using D = ad::Dual<1>;
+  auto position = [&](uint32_t i) {
+    Vec3<D> p(Vec3<float>(s.positions[i]));
+    if (i == moved) p.y = D(s.positions[i].y, 0);
+    return p;
+  };
+  const double h = 1e-3;
+  auto normals_at = [&](double dy) {
+    std::vector<glm::vec3> p = s.positions;
+    p[moved].y += float(dy);
+    return vertex_normals(p, s.indices);
+  };
+  const std::vector<glm::vec3> plus = normals_at(h), minus = normals_at(-h);
+  bool bitwise = true;
+  double worst = 0, largest = 0;
+  for (size_t c = 0; c < s.indices.size(); ++c) {
+    const uint32_t v = s.indices[c];
+    const Vec3<D> n = vertex_normal<D>(s.indices, v, rings.of(v), position, Vec3<D>(Vec3<float>(placed[c])));
+    bitwise = bitwise && n.x.v == placed[c].x && n.y.v == placed[c].y && n.z.v == placed[c].z;
+    for (int k = 0; k < 3; ++k) {
+      const double fd = (double(plus[c][k]) - double(minus[c][k])) / (2 * h);
+      worst = std::max(worst, std::abs(double(n[k].d[0]) - fd));
+      largest = std::max(largest, std::abs(fd));
+    }
+  }
+  INFO("largest tangent " << largest << ", worst error " << worst);
+  CHECK(bitwise);
+  CHECK(largest > 0.1);  // the moved vertex turns its ring's normals
+  CHECK(worst < 5e-4);
 }
