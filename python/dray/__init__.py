@@ -20,9 +20,10 @@ from .params import SceneParameters
 from . import ad  # noqa: F401  (dray.ad.Adam, dray.ad.LargeSteps: Mitsuba's mi.ad)
 from . import optimizers  # noqa: F401  (dray.optimizers.Adam)
 from .jobs import JobResult, optimize
-from .mitsuba_dict import ScalarTransform4f, VolumeGrid
+from .mesh import Mesh
+from .mitsuba_dict import Bitmap, ScalarTransform4f, VolumeGrid
 
-__all__ = ["Scene", "SceneParameters", "Sensor", "Integrator", "ScalarTransform4f", "VolumeGrid", "load", "load_dict", "load_file", "traverse", "ad", "render", "render_forward", "backward", "write_image", "read_image",
+__all__ = ["Scene", "SceneParameters", "Sensor", "Integrator", "ScalarTransform4f", "VolumeGrid", "Bitmap", "Mesh", "load", "load_dict", "load_file", "traverse", "ad", "render", "render_forward", "backward", "write_image", "read_image",
            "optimizers", "optimize", "JobResult"]
 
 Scene.params = lambda self: SceneParameters(self)
@@ -143,7 +144,9 @@ def load_file(path, **overrides):
 
 def traverse(scene):
     """Mitsuba's ``mi.traverse(scene)``: the scene's parameters (scene.params()), which answer to
-    Mitsuba's keys as well as dray's names."""
+    Mitsuba's keys as well as dray's names; of a dray.Mesh, its buffers (the mesh itself)."""
+    if isinstance(scene, Mesh):
+        return scene
     return scene.params()
 
 

@@ -86,6 +86,10 @@ class Adam(MutableMapping):
         else:
             self._default_lr, self.lr = float(lr), {}
 
+    def learning_rate(self, name=None):
+        """The rate of parameter `name`, or the default rate (Mitsuba's ``opt.learning_rate()``)."""
+        return self.lr.get(name, self._default_lr) if name is not None else self._default_lr
+
     def _leaf(self, name):
         value = self._values[name]
         if self._torch is None:

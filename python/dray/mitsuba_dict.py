@@ -10,7 +10,8 @@ Top-level keys are ids (as Mitsuba: `'red': {'type': 'diffuse', …}` is `red.re
 nested plugins are named by their key; ``{'type': 'ref', 'id': …}`` refers to an earlier object;
 ``{'type': 'rgb', 'value': …}`` and ``{'type': 'spectrum', 'value': …}`` are colours; a
 ``to_world`` is a ScalarTransform4f or a 4×4 array; three numbers are a point; a gridvolume's
-``'grid': dray.VolumeGrid(array)`` is its voxels (written as a .vol file beside the XML).
+``'grid': dray.VolumeGrid(array)`` is its voxels (written as a .vol file beside the XML), a bitmap's
+``'bitmap': dray.Bitmap(array)`` its texels (an EXR beside the XML).
 """
 import math
 import numbers
@@ -106,12 +107,35 @@ class VolumeGrid:
             raise ValueError("VolumeGrid: expected Z x Y x X x C voxels (C 1 or 3), got shape %s" % (a.shape,))
         self.array = np.ascontiguousarray(a)
 
+    suffix = "vol"
+
     def write(self, path):
         """Mitsuba's .vol format (version 3, float32, the unit cube as its bounds)."""
         z, y, x, c = self.array.shape
         with open(path, "wb") as f:
             f.write(b"VOL" + bytes([3]) + struct.pack("<5i", 1, x, y, z, c) + struct.pack("<6f", 0, 0, 0, 1, 1, 1))
             f.write(self.array.astype("<f4").tobytes())
+
+
+class Bitmap:
+    """Mitsuba's ``mi.Bitmap(array)``: H × W values (or H × W × C, C 1 or 3), for a bitmap texture's
+    ``'bitmap'`` in a dict (written as an EXR beside the XML: give ``'raw': True`` for values that
+    are not sRGB colours, as Mitsuba's tutorials do)."""
+
+    suffix = "exr"
+
+    def __init__(self, values):
+        from .ad import as_numpy
+        a = np.asarray(as_numpy(values, np.float32), dtype=np.float32)
+        if a.ndim == 2:
+            a = a[..., None]
+        if a.ndim != 3 or a.shape[2] not in (1, 3) or min(a.shape) < 1:
+            raise ValueError("Bitmap: expected H x W or H x W x C values (C 1 or 3), got shape %s" % (a.shape,))
+        self.array = np.ascontiguousarray(a)
+
+    def write(self, path):
+        """An RGB EXR (one channel repeated in all three: a texture's eval_1 reads it back)."""
+        _dray.write_image(path, np.ascontiguousarray(np.repeat(self.array, 3 // self.array.shape[2], axis=2)))
 
 
 def _vec3(v):
@@ -134,8 +158,9 @@ def _attr(value):
 class _Writer:
     def __init__(self, folder=None):
         self.kinds = {}  # id -> kind, for refs
+        self.aliases = {}  # a top-level object's own 'id' -> its key (Mitsuba's refs name either)
         self.lines = []
-        self.folder = folder  # where a VolumeGrid's file is written
+        self.folder = folder  # where a VolumeGrid's or a Bitmap's file is written
 
     def plugin(self, key, d, depth, top=False):
         t = d.get("type")
@@ -145,6 +170,9 @@ class _Writer:
             raise ValueError("%s: unknown plugin type %r (dray reads: %s)" % (key, t, ", ".join(sorted(KIND_OF))))
         kind = KIND_OF[t]
         ident = d.get("id", key if top else None)
+        if top and ident != key:  # refs name the key (Mitsuba's load_dict), or the object's id
+            self.aliases[str(ident)] = key
+            ident = key
         if ident is not None:
             if "." in str(ident):
                 raise ValueError("%s: an id may not contain '.' (Mitsuba's keys are dotted)" % ident)
@@ -163,15 +191,16 @@ class _Writer:
 
     def value(self, key, v, depth):
         pad = "  " * depth
-        if isinstance(v, VolumeGrid):
+        if isinstance(v, (VolumeGrid, Bitmap)):
             if self.folder is None:
-                raise ValueError("%s: a VolumeGrid needs a folder to be written to" % key)
-            path = os.path.join(self.folder, "grid_%d.vol" % len(self.lines))
+                raise ValueError("%s: a %s needs a folder to be written to" % (key, type(v).__name__))
+            path = os.path.join(self.folder, "data_%d.%s" % (len(self.lines), v.suffix))
             v.write(path)
             self.lines.append("%s<string name=\"filename\" value=%s/>" % (pad, _attr(path)))
         elif isinstance(v, dict):
             t = v.get("type")
             if t == "ref":
+                v = dict(v, id=self.aliases.get(str(v.get("id")), v.get("id")))
                 kind = self.kinds.get(str(v.get("id")))
                 if kind is None:
                     raise ValueError("%s: no object with id %r before this reference" % (key, v.get("id")))
@@ -216,7 +245,7 @@ class _Writer:
 def scene_xml(d, folder=None):
     """The Mitsuba XML of a scene dict ({'type': 'scene', id: plugin, …}); a dict without a sensor
     gets Mitsuba's default one (perspective, identity to_world, hdrfilm 768 × 576). Grids given as
-    VolumeGrid are written to `folder`."""
+    VolumeGrid and images as Bitmap are written to `folder`."""
     if d.get("type") != "scene":
         raise ValueError("a scene dict has 'type': 'scene'")
     w = _Writer(folder)

@@ -32,7 +32,7 @@ struct Film : ParticleFilm {
   // pixels of its film point's footprint get value × importance × filter weight / n.
   void splat(int thread, const CameraLink& link, const glm::vec3& value) {
     const glm::dvec3 v = glm::dvec3(value) * (double(link.importance) * scale);
-    for_each_footprint_pixel(scene.render.filter, link.film, window, film ? &*film : nullptr, [&](int px, int py, double w) {
+    for_each_footprint_pixel(scene.render.filter, link.film, masses, [&](int px, int py, double w) {
       const size_t at = pixel_index(px, py) * size_t(channels);
       for (int c = 0; c < 3; ++c)
         if (!per_thread[size_t(thread)][at + size_t(c)].add(v[c] * w)) ++dropped[size_t(thread)];

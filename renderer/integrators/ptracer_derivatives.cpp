@@ -42,12 +42,11 @@ long add_tangent_chunk(const Scene& scene, const ParticleFilm& film, const Rende
   const size_t pixels = size_t(film.window.x1 - film.window.x0) * size_t(film.window.y1 - film.window.y0);
   std::vector<std::vector<ad::FixedSum>> per_thread(size_t(threads), std::vector<ad::FixedSum>(pixels * 3 * count));
   std::vector<long> dropped(size_t(threads), 0);
-  const Tile* cut = film.film ? &*film.film : nullptr;
   for_each_light_path(scene, scene.render.seed, n, first, stride, threads, [&](int thread, Sampler& s, const Light& light, float pick) {
     std::vector<ad::FixedSum>& sums = per_thread[size_t(thread)];
     auto splat_tangents = [&](const CameraLink& link, const LinkT<D>& to, const Vec3<D>& value) {
       const Vec3<D> u = value * to.importance;
-      for_each_footprint_pixel(scene.render.filter, link.film, film.window, cut, [&](int px, int py, double w, double dwx, double dwy) {
+      for_each_footprint_pixel(scene.render.filter, link.film, film.masses, [&](int px, int py, double w, double dwx, double dwy) {
         const size_t at = film.pixel_index(px, py) * 3 * count;
         for (size_t k = 0; k < count; ++k)
           for (int c = 0; c < 3; ++c) {
@@ -112,7 +111,6 @@ ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const
   const Seeds seeds(scene.params.values().size(), params);
   const ParamView<ad::Var> P(scene.params, seeds);
   const ParticleFilm film(scene, window, n);
-  const Tile* cut = film.film ? &*film.film : nullptr;
   ad::ExactGradient acc(threads, params.size());
   std::vector<long> dropped(size_t(threads), 0);
   std::vector<std::vector<int32_t>> splats(static_cast<size_t>(threads));  // each path's splat statements
@@ -127,7 +125,7 @@ ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const
       const glm::dvec3 u_value(u.x.v, u.y.v, u.z.v);
       glm::dvec3 along(0.0);  // Σ_p adjoint_p w_p
       double gx = 0, gy = 0;  // Σ_p adjoint_p · u ∂w_p/∂q
-      for_each_footprint_pixel(scene.render.filter, link.film, film.window, cut, [&](int px, int py, double w, double dwx, double dwy) {
+      for_each_footprint_pixel(scene.render.filter, link.film, film.masses, [&](int px, int py, double w, double dwx, double dwy) {
         const float* a = adjoint.pixel(px, py);
         const glm::dvec3 adj(a[0], a[1], a[2]);
         along += w * adj;

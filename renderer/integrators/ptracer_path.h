@@ -29,11 +29,12 @@ struct ParticleFilm {
   const CameraFrame<float> frame;
   const Tile window, reach;
   const std::optional<Tile> film;  // the film pixel filters are cut to (filter_film)
+  const FootprintMasses masses;    // the filter's mass within it per column and row of the window
   const double scale;              // 1 / n
 
   ParticleFilm(const Scene& s, const Tile& w, long n)
       : scene(s), frame(camera_frame(s.camera(), ParamView<float>(s.params))), window(w), reach(widened(w, s.render.filter)),
-        film(filter_film(s)), scale(1.0 / double(n)) {}
+        film(filter_film(s)), masses(s.render.filter, film, w), scale(1.0 / double(n)) {}
 
   // An aperture point for a connection through a lens (uniform on the unit disk, as the
   // camera's rays draw theirs); nothing drawn for other cameras.

@@ -18,7 +18,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <string>
+#include <vector>
 #include <type_traits>
 
 #include <glm/vec2.hpp>
@@ -91,13 +93,12 @@ inline glm::vec2 film_jitter(const PixelFilter& f, Sampler& sampler, int px = 0,
           float(0.5 + f.sample_within(v, film->y0 - cy, film->y1 - cy))};
 }
 
-// The pixels of `window` whose filter footprint holds film point x, each with its weight
-// f(x - c) f(y - c') / (∫f)²: body(px, py, weight). The box filter gives the one pixel holding x,
-// weight exactly 1. With `film`, a point outside it reaches no pixel, and each weight is divided
-// by the pixel's mass within the film instead. A body taking two more doubles also receives the
-// weight's derivatives by x and y (f' in place of f on that axis).
-template <class Body>
-void for_each_footprint_pixel(const PixelFilter& f, glm::vec2 x, const Tile& w, const Tile* film, Body&& body) {
+namespace detail {
+
+// for_each_footprint_pixel's body with the divisors given: column_mass(i), row_mass(j).
+template <class ColumnMass, class RowMass, class Body>
+void footprint_pixels(const PixelFilter& f, glm::vec2 x, const Tile& w, const Tile* film, ColumnMass&& column_mass,
+                      RowMass&& row_mass, Body&& body) {
   constexpr bool kSlopes = std::is_invocable_v<Body, int, int, double, double, double>;
   if (film && !(x.x >= float(film->x0) && x.x <= float(film->x1) && x.y >= float(film->y0) && x.y <= float(film->y1))) return;
   if (f.kind == PixelFilter::Kind::box) {
@@ -112,29 +113,63 @@ void for_each_footprint_pixel(const PixelFilter& f, glm::vec2 x, const Tile& w, 
             i1 = std::min(w.x1 - 1, int(std::ceil(double(x.x) - 0.5 + f.radius)));
   const int j0 = std::max(w.y0, int(std::floor(double(x.y) - 0.5 - f.radius))),
             j1 = std::min(w.y1 - 1, int(std::ceil(double(x.y) - 0.5 + f.radius)));
-  const double z = f.integral();
-  auto mass = [&](int lo, int hi, int i) { return film ? f.mass(lo - (i + 0.5), hi - (i + 0.5)) : z; };
   // The x weights once per column (an exp each for the Gaussian), not once per pixel.
   constexpr int kMaxSpan = 64;
   double wxs[kMaxSpan];
   const int span = std::min(i1 - i0 + 1, kMaxSpan);
-  for (int k = 0; k < span; ++k)
-    wxs[k] = f.eval(double(x.x) - (i0 + k + 0.5)) / mass(film ? film->x0 : 0, film ? film->x1 : 0, i0 + k);
+  for (int k = 0; k < span; ++k) wxs[k] = f.eval(double(x.x) - (i0 + k + 0.5)) / column_mass(i0 + k);
   for (int j = j0; j <= j1; ++j) {
-    const double my = mass(film ? film->y0 : 0, film ? film->y1 : 0, j);
+    const double my = row_mass(j);
     const double wy = f.eval(double(x.y) - (j + 0.5)) / my;
     if (wy <= 0.0) continue;
     for (int i = i0; i <= i1; ++i) {
-      const double wx = i - i0 < span ? wxs[i - i0] : f.eval(double(x.x) - (i + 0.5)) / mass(film ? film->x0 : 0, film ? film->x1 : 0, i);
+      const double wx = i - i0 < span ? wxs[i - i0] : f.eval(double(x.x) - (i + 0.5)) / column_mass(i);
       if (!(wx > 0.0)) continue;
-      if constexpr (kSlopes) {
-        const double mx = mass(film ? film->x0 : 0, film ? film->x1 : 0, i);
-        body(i, j, wx * wy, f.eval_slope(double(x.x) - (i + 0.5)) / mx * wy, wx * f.eval_slope(double(x.y) - (j + 0.5)) / my);
-      } else {
+      if constexpr (kSlopes)
+        body(i, j, wx * wy, f.eval_slope(double(x.x) - (i + 0.5)) / column_mass(i) * wy, wx * f.eval_slope(double(x.y) - (j + 0.5)) / my);
+      else
         body(i, j, wx * wy);
-      }
     }
   }
+}
+
+}  // namespace detail
+
+// The pixels of `window` whose filter footprint holds film point x, each with its weight
+// f(x - c) f(y - c') / (∫f)²: body(px, py, weight). The box filter gives the one pixel holding x,
+// weight exactly 1. With `film`, a point outside it reaches no pixel, and each weight is divided
+// by the pixel's mass within the film instead. A body taking two more doubles also receives the
+// weight's derivatives by x and y (f' in place of f on that axis).
+template <class Body>
+void for_each_footprint_pixel(const PixelFilter& f, glm::vec2 x, const Tile& w, const Tile* film, Body&& body) {
+  const double z = f.integral();
+  auto mass = [&](int lo, int hi, int i) { return film ? f.mass(lo - (i + 0.5), hi - (i + 0.5)) : z; };
+  detail::footprint_pixels(
+      f, x, w, film, [&](int i) { return mass(film ? film->x0 : 0, film ? film->x1 : 0, i); },
+      [&](int j) { return mass(film ? film->y0 : 0, film ? film->y1 : 0, j); }, body);
+}
+
+// The film a footprint is cut to (or none) and the filter's mass within it for every column and
+// row of a window: the divisors of for_each_footprint_pixel, computed once for many film points
+// (two erf each for the Gaussian: the particle tracer's splats spent a fifth of their time there).
+struct FootprintMasses {
+  std::optional<Tile> film;
+  Tile window;
+  std::vector<double> columns, rows;
+  FootprintMasses(const PixelFilter& f, const std::optional<Tile>& film_, const Tile& window_) : film(film_), window(window_) {
+    const double z = f.integral();
+    for (int i = window.x0; i < window.x1; ++i) columns.push_back(film ? f.mass(film->x0 - (i + 0.5), film->x1 - (i + 0.5)) : z);
+    for (int j = window.y0; j < window.y1; ++j) rows.push_back(film ? f.mass(film->y0 - (j + 0.5), film->y1 - (j + 0.5)) : z);
+  }
+};
+
+// The same over masses.window, its divisors looked up.
+template <class Body>
+void for_each_footprint_pixel(const PixelFilter& f, glm::vec2 x, const FootprintMasses& masses, Body&& body) {
+  const Tile& w = masses.window;
+  detail::footprint_pixels(
+      f, x, w, masses.film ? &*masses.film : nullptr, [&](int i) { return masses.columns[size_t(i - w.x0)]; },
+      [&](int j) { return masses.rows[size_t(j - w.y0)]; }, body);
 }
 
 // The window widened by the filter's reach: where boundary samples may still touch its pixels.

@@ -1,0 +1,86 @@
+"""Mitsuba's Python objects a scene is built from (issue 57): dray.Mesh (mi.Mesh) written as a PLY
+and loaded back as the same mesh, its vertices a parameter block under Mitsuba's key; dray.Bitmap
+(mi.Bitmap) in a dict as a raw, nearest-filtered texture whose texels an emitter shows exactly; a
+load_dict reference by a plugin's key or by its own id (Mitsuba's refs name either)."""
+import numpy as np
+import pytest
+
+import dray
+from dray import ScalarTransform4f as T
+
+
+def grid_mesh(n=4):
+    """A flat n x n vertex grid over [-1, 1]² at z = 0 facing +z, with UVs, as the caustics tutorial's."""
+    u, v = np.meshgrid(np.linspace(0, 1, n), np.linspace(0, 1, n), indexing="ij")
+    positions = np.column_stack([2 * u.ravel() - 1, 2 * v.ravel() - 1, np.zeros(n * n)])
+    faces = []
+    for i in range(n - 1):
+        for j in range(n - 1):
+            v00 = i * n + j
+            faces += [[v00, v00 + n, v00 + 1], [v00 + 1, v00 + n, v00 + n + 1]]
+    return positions, np.array(faces), np.column_stack([u.ravel(), v.ravel()])
+
+
+def ortho_view(size=8, extent=1.0):
+    """An orthographic camera looking down -z at [-extent, extent]²."""
+    return {"type": "orthographic", "to_world": T().look_at(origin=[0, 0, 3], target=[0, 0, 0], up=[0, 1, 0]).scale([extent, extent, 1]),
+            "film": {"type": "hdrfilm", "width": size, "height": size, "rfilter": {"type": "box"}}}
+
+
+def test_a_mesh_written_as_ply_loads_as_itself(tmp_path):
+    positions, faces, uv = grid_mesh()
+    # Mitsuba's two constructors: counts then buffers by key, or the arrays themselves.
+    m = dray.Mesh("grid", len(positions), len(faces), has_vertex_texcoords=True)
+    params = dray.traverse(m)
+    params["vertex_positions"] = positions.ravel()
+    params["faces"] = faces.ravel()
+    params["vertex_texcoords"] = uv.ravel()
+    params.update()
+    same = dray.Mesh("grid", faces=faces, positions=positions, texcoords=uv)
+    for key in ("vertex_positions", "faces", "vertex_texcoords"):
+        assert np.array_equal(m[key], same[key]), key
+    path = str(tmp_path / "grid.ply")
+    m.write_ply(path)
+    scene = dray.load_dict({"type": "scene", "sensor": ortho_view(), "integrator": {"type": "path"},
+                            "grid": {"type": "ply", "filename": path, "bsdf": {"type": "diffuse"}},
+                            "light": {"type": "constant"}})
+    p = dray.traverse(scene)
+    assert np.array_equal(p["grid.vertex_positions"].reshape(-1, 3), positions.astype(np.float32))
+    assert np.array_equal(np.asarray(p["grid.faces"]).reshape(-1, 3), faces)
+    # A diffuse plane of albedo 0.5 under a white sky, filling the film: its mean 0.5 (3%: 1,024 samples).
+    assert float(dray.render(scene, spp=16).mean()) == pytest.approx(0.5, rel=0.03)
+
+
+def test_a_mesh_refuses_buffers_of_the_wrong_size():
+    m = dray.Mesh("grid", 4, 2)
+    with pytest.raises(ValueError, match="vertex_positions needs 12 values"):
+        m["vertex_positions"] = np.zeros(9)
+    with pytest.raises(ValueError, match="refers to vertex 7 of 4"):
+        m["faces"] = [0, 1, 2, 0, 2, 7]
+    with pytest.raises(KeyError, match="no buffer 'vertex_texcoords'"):
+        m["vertex_texcoords"] = np.zeros(8)
+
+
+def test_a_raw_nearest_bitmap_shows_its_texels(tmp_path):
+    # A 4 x 4 bitmap of radiances on a rectangle filling an 8 x 8 orthographic film: each texel
+    # covers 2 x 2 pixels, its value exactly (raw: no sRGB decoding; nearest: no blending).
+    texels = np.random.default_rng(1).random((4, 4, 3)).astype(np.float32) * 3
+    scene = dray.load_dict({"type": "scene", "sensor": ortho_view(), "integrator": {"type": "path"},
+                            "screen": {"type": "rectangle", "emitter": {"type": "area", "radiance": {
+                                "type": "bitmap", "bitmap": dray.Bitmap(texels), "raw": True, "filter_type": "nearest"}}}})
+    image = dray.render(scene, spp=4)
+    # The rectangle's v runs up the film (Mitsuba's UVs), the image's rows down; u along columns.
+    shown = image.reshape(4, 2, 4, 2, 3)[:, 0, :, 0][::-1]
+    assert np.allclose(shown, texels, rtol=1e-6, atol=0)
+    with pytest.raises(ValueError, match="H x W or H x W x C"):
+        dray.Bitmap(np.zeros((2, 2, 2)))
+
+
+def test_a_reference_names_a_plugins_key_or_its_id():
+    # Mitsuba's tutorials give top-level plugins an 'id' other than their key and refer to the key.
+    for ref in ("glass", "glass-bsdf"):
+        scene = dray.load_dict({"type": "scene", "sensor": ortho_view(),
+                                "glass": {"type": "diffuse", "id": "glass-bsdf", "reflectance": {"type": "rgb", "value": 0.25}},
+                                "floor": {"type": "rectangle", "bsdf": {"type": "ref", "id": ref}},
+                                "light": {"type": "constant"}})
+        assert float(dray.render(scene, spp=16).mean()) == pytest.approx(0.25, rel=0.03), ref
