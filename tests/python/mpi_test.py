@@ -43,6 +43,19 @@ def test_gradients_and_derivatives_are_the_same_on_every_rank():
     assert all_true(all(np.array_equal(f[n], dray.render_forward(s, wrt=names, seed=2)[n]) for n in names))
 
 
+def test_the_particle_tracers_gradients_and_derivatives_are_the_same_on_every_rank():
+    # Its light paths split over the ranks: the image's sums reduced, then the gradient's.
+    s = dray.load(os.path.join(SCENES, "lens.json"), **{"camera.width": 20, "camera.height": 16, "render.spp": 2})
+    names = ["materials.glass.int_ior", "shapes.lens.vertices[6,1]"]
+    d = np.random.default_rng(4).random((16, 20, 3), dtype=np.float32)
+    g = dray.backward(s, d, wrt=names, seed=2, comm=comm)
+    alone = dray.backward(s, d, wrt=names, seed=2)
+    assert all_true(all(g[n] == alone[n] and g[n] != 0 for n in names))
+    f = dray.render_forward(s, wrt=names, seed=2, comm=comm)
+    f_alone = dray.render_forward(s, wrt=names, seed=2)
+    assert all_true(all(np.array_equal(f[n], f_alone[n]) for n in names))
+
+
 def test_an_error_raises_on_every_rank():
     s = spheres()
     with pytest.raises(ValueError, match="unknown parameter"):
