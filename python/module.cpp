@@ -66,24 +66,40 @@ int add_scene_sensor(Scene& scene, const std::string& name, const std::string& c
   }
 }
 
+// The mesh of shape NAME when `name` is shapes.NAME<suffix>, or null.
+const Mesh* named_mesh(const Scene& scene, const std::string& name, const std::string& suffix) {
+  if (name.rfind("shapes.", 0) != 0 || name.size() <= 7 + suffix.size() ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return nullptr;
+  const std::string shape = name.substr(7, name.size() - 7 - suffix.size());
+  for (const Shape& s : scene.shapes)
+    if (s.name == shape && s.is<MeshShape>()) return &scene.meshes[s.as<MeshShape>().mesh];
+  return nullptr;
+}
+
 // Scene values that are not parameters, by the names Mitsuba's keys stand for
-// (renderer/io/mitsuba_keys.h): shapes.NAME.faces (F×3), camera.near_clip, camera.far_clip.
+// (renderer/io/mitsuba_keys.h): shapes.NAME.faces (F×3), shapes.NAME.texcoords (V×2: each
+// vertex's UV, as its corners carry it), camera.near_clip, camera.far_clip.
 py::object scene_value(const Scene& scene, const std::string& name) {
   if (name == "camera.near_clip" || name == "camera.far_clip") {
     const CameraSettings c = camera_settings(scene, 0);
     return py::float_(name == "camera.near_clip" ? c.near_clip : c.far_clip);
   }
-  const std::string suffix = ".faces";
-  if (name.rfind("shapes.", 0) == 0 && name.size() > 7 + suffix.size() &&
-      name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    const std::string shape = name.substr(7, name.size() - 7 - suffix.size());
-    for (const Shape& s : scene.shapes)
-      if (s.name == shape && s.is<MeshShape>()) {
-        const std::vector<uint32_t>& idx = scene.meshes[s.as<MeshShape>().mesh].indices;
-        py::array_t<uint32_t> faces({py::ssize_t(idx.size() / 3), py::ssize_t(3)});
-        std::copy(idx.begin(), idx.end(), faces.mutable_data());
-        return py::object(faces);
-      }
+  if (const Mesh* m = named_mesh(scene, name, ".faces")) {
+    py::array_t<uint32_t> faces({py::ssize_t(m->indices.size() / 3), py::ssize_t(3)});
+    std::copy(m->indices.begin(), m->indices.end(), faces.mutable_data());
+    return py::object(faces);
+  }
+  if (const Mesh* m = named_mesh(scene, name, ".texcoords")) {
+    if (m->corner_uvs.empty()) throw BadInput(name + ": the mesh has no texture coordinates");
+    py::array_t<float> uv({py::ssize_t(m->object_positions.size()), py::ssize_t(2)});
+    float* out = uv.mutable_data();
+    std::fill(out, out + 2 * m->object_positions.size(), 0.f);  // a vertex of no face
+    for (size_t c = 0; c < m->indices.size(); ++c) {
+      out[2 * m->indices[c]] = m->corner_uvs[c].x;
+      out[2 * m->indices[c] + 1] = m->corner_uvs[c].y;
+    }
+    return py::object(uv);
   }
   throw BadInput("unknown scene value " + name);
 }

@@ -89,6 +89,8 @@ void add_mitsuba_aliases(ParamTable& table, const json& ids) {
     if (e.name.rfind("shapes.", 0) == 0 && e.name.size() > 9 && e.name.compare(e.name.size() - 9, 9, ".vertices") == 0) {
       const std::string shape = e.name.substr(7, e.name.size() - 16);
       table.mitsuba_alias(prefix_of(ids, "shapes." + shape, shape) + ".faces", "shapes." + shape + ".faces");
+      table.mitsuba_alias(prefix_of(ids, "shapes." + shape, shape) + ".texcoords", "shapes." + shape + ".texcoords");
+      table.mitsuba_alias(prefix_of(ids, "shapes." + shape, shape) + ".vertex_texcoords", "shapes." + shape + ".texcoords");
     }
   }
   // The first camera's clip planes: scene values too (Mitsuba's are not differentiable either).

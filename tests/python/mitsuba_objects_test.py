@@ -47,6 +47,8 @@ def test_a_mesh_written_as_ply_loads_as_itself(tmp_path):
     p = dray.traverse(scene)
     assert np.array_equal(p["grid.vertex_positions"].reshape(-1, 3), positions.astype(np.float32))
     assert np.array_equal(np.asarray(p["grid.faces"]).reshape(-1, 3), faces)
+    assert np.array_equal(p["grid.texcoords"], uv.astype(np.float32))  # Mitsuba's key of its UVs, per vertex
+    assert np.array_equal(p["grid.vertex_texcoords"], p["grid.texcoords"])
     # A diffuse plane of albedo 0.5 under a white sky, filling the film: its mean 0.5 (3%: 1,024 samples).
     assert float(dray.render(scene, spp=16).mean()) == pytest.approx(0.5, rel=0.03)
 

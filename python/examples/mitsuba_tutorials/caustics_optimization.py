@@ -11,7 +11,7 @@ What differs from the notebook (dray's autodiff is torch's, not Dr.Jit's):
   `mi.Bitmap(tensor)` in a dict -> `dray.Bitmap(array)`
 - the heightmap texture (`mi.load_dict({'type': 'bitmap', …})` and its `eval_1` at the lens's UVs)
   -> a torch tensor looked up bilinearly with wrapping (the bitmap's default filter and wrap mode)
-  at the UVs the script gave the lens; `dr.resample(..., filter='linear')` -> torch's bilinear
+  at `params_scene['lens.texcoords']`; `dr.resample(..., filter='linear')` -> torch's bilinear
   interpolation; the optimizer's moments reset on the new shape, as Mitsuba's
 - `mi.render(scene, params, seed=, spp=, spp_grad=)` -> `dray.torch.render(...)` the same;
   `dr.backward` -> `loss.backward()`; `dr.mean`, `dr.square`, `dr.clip`, `dr.detach` -> torch's
@@ -71,13 +71,13 @@ def create_flat_lens_mesh(resolution):
     v01, v10 = v00 + 1, v00 + resolution[1]
     v11 = v10 + 1
     faces = np.stack([np.column_stack([v00, v10, v01]), np.column_stack([v01, v10, v11])], axis=1).reshape(-1, 3)
-    return dray.Mesh("lens-mesh", faces=faces, positions=vertices, texcoords=texcoords), texcoords
+    return dray.Mesh("lens-mesh", faces=faces, positions=vertices, texcoords=texcoords)
 
 
 # --- cell 15 ---
 lens_res = config['heightmap_resolution']
 lens_fname = os.path.join(args.output, 'lens_{}_{}.ply'.format(*lens_res))
-m, lens_texcoords = create_flat_lens_mesh(lens_res)
+m = create_flat_lens_mesh(lens_res)
 m.write_ply(lens_fname)
 
 # --- cell 18 ---
@@ -150,7 +150,7 @@ opt['data'] = torch.zeros(initial_heightmap_resolution, dtype=torch.float32)
 params_scene = dray.traverse(scene)
 positions_initial = torch.from_numpy(params_scene['lens.positions'].copy())
 normals_initial = torch.from_numpy(params_scene['lens.normals'].copy())
-lens_uv = torch.from_numpy(lens_texcoords.astype(np.float32))
+lens_uv = torch.from_numpy(params_scene['lens.texcoords'].copy())
 
 
 def eval_1(texture, uv):
