@@ -124,7 +124,9 @@ TEST_CASE("ptracer: derivatives against central differences with the same light 
   // Turning the exit face about z deflects the beam across x; tilting one vertex bends a corner of
   // the caustic. The ramp-weighted sum holds every moving edge of the caustic.
   const Image g = ramp();
-  for (const auto& [name, value] : {std::pair<std::string, double>{"shapes.lens.rotate_z", 0.0}, {"shapes.lens.vertices[6,1]", 0.0}}) {
+  for (const std::pair<std::string, double>& param : {std::pair<std::string, double>{"shapes.lens.rotate_z", 0.0}, {"shapes.lens.vertices[6,1]", 0.0}}) {
+    const std::string& name = param.first;  // (named, not bound: clang 14 captures no structured binding)
+    const double value = param.second;
     for (double h : {0.5, 0.25}) {
       double ad_sum = 0, fd_sum = 0, fd_sq = 0;
       const int seeds = 3;
