@@ -78,7 +78,8 @@ std::optional<std::string> particle_derivative_refusal(const Scene& scene, std::
   for (const ParamEntry& e : scene.params.entries()) {
     if (!seeds.any(e.slot, e.size)) continue;
     const std::string& name = e.name;
-    const bool emitter = starts_with(name, "lights.") || (starts_with(name, "materials.") && name.ends_with(".emission"));
+    // A light's, or a material's emission (a colour, or a texture's texels: textures.X.emission.data).
+    const bool emitter = starts_with(name, "lights.") || name.ends_with(".emission") || name.find(".emission.") != std::string::npos;
     if (emitter || starts_with(name, "camera") || starts_with(name, "sensors.") || starts_with(name, "media."))
       return "integrator ptracer: no derivatives by " + name +
              " (light paths differentiate the surfaces they meet, not the emitters, camera or media): use path";

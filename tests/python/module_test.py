@@ -156,6 +156,16 @@ def test_ptracer_backward_equals_forward():
     check_backward_against_forward(s, names, d, 1, rel=1e-4, abs_tol=0, nonzero=1e-4)
 
 
+def test_ptracer_refuses_an_emitters_texels():
+    # A textured emission leaves in float from the light: its texels are not differentiated.
+    scene = dray.load_dict({"type": "scene", "integrator": {"type": "ptracer"},
+                            "lamp": {"type": "rectangle", "emitter": {"type": "directionalarea", "radiance": {
+                                "type": "bitmap", "bitmap": dray.Bitmap(np.ones((4, 4, 3), np.float32)), "raw": True}}},
+                            "floor": {"type": "rectangle", "to_world": dray.ScalarTransform4f().translate([0, 0, -1]).scale(3)}})
+    with pytest.raises(ValueError, match="no derivatives by textures.lamp.emission.data"):
+        dray.render_forward(scene, wrt=["lamp.bsdf.emission.data"], spp=1)
+
+
 def test_backward_of_an_l2_loss_against_central_differences():
     # L = mean((image - target)^2) with the same random numbers on both sides of the step.
     s = cbox(**{"render.spp": 4})
