@@ -80,7 +80,7 @@ std::vector<std::string> mitsuba_keys(const ParamEntry& entry, const json& ids) 
   return {};
 }
 
-void add_mitsuba_aliases(ParamTable& table, const json& ids) {
+void add_mitsuba_aliases(ParamTable& table, const json& ids, const std::set<std::string>& with_uvs) {
   const std::vector<ParamEntry> entries = table.entries();  // alias() leaves entries alone; a copy all the same
   for (const ParamEntry& e : entries) {
     for (const std::string& key : mitsuba_keys(e, ids))
@@ -89,8 +89,9 @@ void add_mitsuba_aliases(ParamTable& table, const json& ids) {
     if (e.name.rfind("shapes.", 0) == 0 && e.name.size() > 9 && e.name.compare(e.name.size() - 9, 9, ".vertices") == 0) {
       const std::string shape = e.name.substr(7, e.name.size() - 16);
       table.mitsuba_alias(prefix_of(ids, "shapes." + shape, shape) + ".faces", "shapes." + shape + ".faces");
-      table.mitsuba_alias(prefix_of(ids, "shapes." + shape, shape) + ".texcoords", "shapes." + shape + ".texcoords");
-      table.mitsuba_alias(prefix_of(ids, "shapes." + shape, shape) + ".vertex_texcoords", "shapes." + shape + ".texcoords");
+      if (with_uvs.count(shape))
+        for (const char* key : {".texcoords", ".vertex_texcoords"})
+          table.mitsuba_alias(prefix_of(ids, "shapes." + shape, shape) + key, "shapes." + shape + ".texcoords");
     }
   }
   // The first camera's clip planes: scene values too (Mitsuba's are not differentiable either).

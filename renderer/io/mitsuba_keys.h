@@ -3,6 +3,7 @@
 // (`red.reflectance.value`, `teapot.vertex_positions`, `light.emitter.radiance.value`,
 // `object.interior_medium.sigma_t.data`), registered as aliases of dray's names so that scripts,
 // jobs and --set written for Mitsuba address the same values.
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,7 +23,9 @@ std::vector<std::string> mitsuba_keys(const ParamEntry& entry, const nlohmann::j
 
 // Registers every parameter's Mitsuba keys as aliases (a key dray already uses is left alone),
 // and lists Mitsuba's keys of scene values that are not parameters: a mesh's `faces`
-// (shapes.NAME.faces) and the first sensor's `near_clip` and `far_clip` (camera.near_clip, …).
-void add_mitsuba_aliases(ParamTable& table, const nlohmann::json& ids);
+// (shapes.NAME.faces), its `texcoords` and `vertex_texcoords` where it has UVs (`with_uvs`: the
+// names of those shapes; shapes.NAME.texcoords) and the first sensor's `near_clip` and
+// `far_clip` (camera.near_clip, …).
+void add_mitsuba_aliases(ParamTable& table, const nlohmann::json& ids, const std::set<std::string>& with_uvs = {});
 
 }  // namespace dray

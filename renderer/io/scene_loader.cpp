@@ -166,7 +166,10 @@ struct Loader {
     shapes(doc.contains("shapes") ? doc["shapes"] : json::array());
     if (doc.contains("lights")) lights(doc["lights"]);
     area_lights();
-    add_mitsuba_aliases(scene.params, doc.contains("mitsuba_ids") ? doc["mitsuba_ids"] : json::object());
+    std::set<std::string> with_uvs;  // meshes with texture coordinates (Mitsuba's `texcoords`)
+    for (const Shape& s : scene.shapes)
+      if (s.is<MeshShape>() && !scene.meshes[s.as<MeshShape>().mesh].corner_uvs.empty()) with_uvs.insert(s.name);
+    add_mitsuba_aliases(scene.params, doc.contains("mitsuba_ids") ? doc["mitsuba_ids"] : json::object(), with_uvs);
     check_media_closed(rd, scene);
     // Every reader checked its values as it read them; the parameters' own rules are the last word
     // (scene_params.h: the same check scene.update and the optimizer make).
