@@ -239,14 +239,18 @@ struct MeshShape : Planar<false> {
       const TransformT<T> t = lift_transform(P, transform);
       for (int k = 0; k < 3; ++k) n[k] = transform_normal(t, unit_normal(P.vec3(m.normals + Slot(3 * m.indices[base + size_t(k)]))));
     } else if (m.normals_follow_vertices() && vertices_active(scene, P)) {
-      // Smooth normals computed from the moving vertices, as place_mesh computes them.
+      // Smooth normals turning with the moving vertices as place_mesh recomputes them (the ring
+      // formula's derivative), at the placed normals' values (the float pass's, bit for bit, be
+      // they computed, read from the file or from the normals block).
       const TransformT<T> t = lift_transform(P, transform);
       auto position = [&](uint32_t i) { return P.vec3(m.vertices + Slot(3 * i)); };
       Vec3<T> face(T(0.f), T(0.f), T(0.f));
       face_unit_normal<T>(m.indices, ref.index, position, face);
       for (int k = 0; k < 3; ++k) {
         const uint32_t v = m.indices[base + size_t(k)];
-        n[k] = transform_normal(t, vertex_normal<T>(m.indices, v, m.rings.of(v), position, face));
+        const Vec3<T> ring = vertex_normal<T>(m.indices, v, m.rings.of(v), position, face);
+        const Vec3<T> placed(Vec3<float>(m.object_normals[base + size_t(k)]));
+        n[k] = transform_normal(t, ring - Vec3<T>(Vec3<float>(value(ring))) + placed);
       }
     } else if (transform_active(P, transform)) {
       const TransformT<T> t = lift_transform(P, transform);
