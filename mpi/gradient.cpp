@@ -30,18 +30,21 @@ void add_particle_view(const Context& ctx, const Scene& scene, const Image& targ
   image.spp = scene.render.spp;
   write_particle_splat(image, window, splat);
   const size_t k = params.size();
+  Image loss_image = image, loss_target = target;  // scaled by their means for the scale-independent loss
+  double adjoint_scale = 1;
+  run_agreed(ctx, [&] { adjoint_scale = scale_for_loss(loss, loss_image, loss_target); });
   if (ctx.is_root())
     for (int y = 0; y < h; ++y)
       for (int x = 0; x < w; ++x) {
         double term = 0;
-        for (int c = 0; c < 3; ++c) term += loss_term(loss, image.pixel(x, y)[c], target.pixel(x, y)[c]);
+        for (int c = 0; c < 3; ++c) term += loss_term(loss, loss_image.pixel(x, y)[c], loss_target.pixel(x, y)[c]);
         term *= (mask ? mask_weight(*mask, x, y) : 1.0) / normaliser;
         if (!std::isfinite(term) || !sums[k].add(term)) sums[k + 2].add(1.0);  // a pixel without loss or gradient
       }
   ParticleGradient g;
   run_agreed(ctx, [&] {
     if (k == 0) return;
-    g = particle_gradient(scene, window, loss_adjoint_image(image, target, loss, normaliser, mask), params, n, ctx.rank(),
+    g = particle_gradient(scene, window, loss_adjoint_image(loss_image, loss_target, loss, normaliser / adjoint_scale, mask), params, n, ctx.rank(),
                           ctx.size(), threads, adjoint_seed);
   });
   for (size_t i = 0; i < g.sums.size(); ++i) sums[i] += g.sums[i];
@@ -57,6 +60,11 @@ void add_view(const Context& ctx, const Scene& scene, const Image& target, const
               std::span<ad::FixedSum> sums, DistributedGradient& out, Image* primal) {
   if (integrator_traits(scene.render).particles)
     return add_particle_view(ctx, scene, target, mask, loss, normaliser, params, threads, adjoint_seed, sums, primal);
+  run_agreed(ctx, [&] {
+    if (loss == Loss::scale_independent_l2)
+      throw LoadError("the scale_independent_l2 loss needs the whole image before its adjoint pass: a particle tracer's "
+                      "(integrator ptracer); the path integrators' adjoint runs tile by tile");
+  });
   const int w = scene.camera().width, h = scene.camera().height;
   std::vector<Tile> tiles = make_tiles(w, h, fit_tile_size(Tile{0, 0, w, h}, tile_size, ctx.size() * threads));
   std::vector<int> mine = static_tiles(int(tiles.size()), ctx.rank(), ctx.size());

@@ -122,8 +122,8 @@ std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vec
 bool Scene::moves_geometry(Slot slot) const {
   for (const Shape& s : shapes)
     if (std::visit([&](const auto& plugin) { return plugin.places(slot); }, s.model)) return true;
-  for (const Mesh& m : meshes)
-    if (in_block(slot, m.vertices, uint32_t(3 * m.object_positions.size()))) return true;
+  for (const Shape& s : shapes)
+    if (s.is<MeshShape>() && s.as<MeshShape>().moves_vertices(*this, slot)) return true;
   return false;
 }
 

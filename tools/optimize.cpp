@@ -92,9 +92,13 @@ mpi::Status load_targets(const mpi::Context& ctx, const Job& job, int threads, s
     if (!v.target_image.empty()) {
       mpi::Status st = mpi::agree_on(ctx, [&] {
         targets[i] = read_image(v.target_image);
-        if (targets[i].width != v.camera.width || targets[i].height != v.camera.height)
+        // A photograph larger by whole factors is averaged over the factors' blocks (torch's area).
+        const int fx = targets[i].width / v.camera.width, fy = targets[i].height / v.camera.height;
+        if (fx < 1 || fy < 1 || targets[i].width != fx * v.camera.width || targets[i].height != fy * v.camera.height)
           throw LoadError(v.target_image + ": the target is " + std::to_string(targets[i].width) + "x" +
-                          std::to_string(targets[i].height) + " but " + which + " renders " + size);
+                          std::to_string(targets[i].height) + " but " + which + " renders " + size +
+                          " (a target may be larger by whole factors: it is then averaged down)");
+        if (fx > 1 || fy > 1) targets[i] = downsampled(targets[i], fx, fy);
       });
       if (st.code) return st;
       continue;
@@ -166,9 +170,14 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   const json settings = job_settings(job, scene_doc);
   const fs::path out = job.output;
   const int threads = resolve_threads(ctx, a.threads);
-  const size_t n = job.scalars.size();
+  size_t n = job.scalars.size();
   std::vector<Slot> slots;
-  for (const auto& s : job.scalars) slots.push_back(s.slot);
+  auto take_scalars = [&] {  // at the start, and after an upsampling
+    n = job.scalars.size();
+    slots.clear();
+    for (const auto& s : job.scalars) slots.push_back(s.slot);
+  };
+  take_scalars();
   scene.render.spp = job.spp;
   if (job.boundary_samples >= 0) scene.render.boundary_samples = job.boundary_samples;
 
@@ -198,6 +207,17 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
       if (ctx.is_root()) state = read_checkpoint(job, settings, out / "checkpoint.json");
     });
     if (st.code) return report(ctx, st);
+    // The blocks at their shape after the checkpoint's iteration: every rank upsamples them as the
+    // run did, and rank 0 then checks the checkpoint's scalars against them.
+    std::vector<double> iteration{double(state.iteration)};
+    mpi::broadcast(ctx, iteration);
+    for (int k = 1; k <= int(iteration[0]); ++k) upsample_blocks(job, scene, nullptr, k);
+    take_scalars();
+    if (!ctx.is_root()) state = State{0, std::vector<double>(n), std::vector<double>(n), std::vector<double>(n), std::string(n, '0'), {}};
+    st = mpi::agree_on(ctx, [&] {
+      if (ctx.is_root()) check_checkpoint_scalars(job, state, out / "checkpoint.json");
+    });
+    if (st.code) return report(ctx, st);
     if (ctx.is_root() && !a.quiet)
       std::printf("dray optimize: resuming after iteration %d of %d (%s)\n", state.iteration, job.iterations,
                   (out / "checkpoint.json").c_str());
@@ -208,7 +228,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   mpi::broadcast(ctx, shared);
   state.iteration = int(shared.back());
   shared.pop_back();
-  const std::vector<SmoothingSystem> smoothing = smoothing_systems(job, scene);
+  std::vector<SmoothingSystem> smoothing = smoothing_systems(job, scene);
   const bool moves_geometry =
       std::any_of(job.scalars.begin(), job.scalars.end(), [&](const Scalar& s) { return scene.needs_rebuild(s.slot); });
   auto set_params = [&](const std::vector<double>& values) {
@@ -347,6 +367,11 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     state.value = next;
     set_params(state.value);
     state.iteration = k;
+    if (upsample_blocks(job, scene, &state, k)) {  // every rank alike; rank 0's moments restart
+      take_scalars();
+      smoothing = smoothing_systems(job, scene);
+      set_params(state.value);
+    }
     if (st.code == 0 && job.checkpoint_every > 0 && (k % job.checkpoint_every == 0 || k == job.iterations)) {
       st = mpi::agree_on(ctx, [&] {
         if (ctx.is_root()) write_text_file(out / "checkpoint.json", checkpoint_json(job, settings, state).dump(1) + "\n");

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "renderer/image/image.h"
+#include "renderer/integrators/integrator_model.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/scene_params.h"
 
@@ -55,6 +56,24 @@ bool is_rgb_texture_block(const std::string& name, const Scene& scene) {
 bool is_grid_block(const std::string& name, const Scene& scene) {
   const auto e = scene.params.find(name);
   return name.rfind("media.", 0) == 0 && e && e->block() && e->shape.size() == 4;
+}
+
+// An `upsample` schedule: for a whole bitmap texture block, ascending iterations.
+std::vector<int> upsample_schedule(const JsonReader& rd, const json& value, const std::string& where, const std::string& key,
+                                   const Scene& scene) {
+  const std::optional<ParamEntry> e = scene.params.find(key);
+  if (key.rfind("textures.", 0) != 0 || !e || !e->block() || e->shape.size() != 3)
+    rd.fail(where + "/upsample", "only a whole bitmap texture's block (textures.NAME.data) can be upsampled");
+  if (!value.is_array() || value.empty()) rd.fail(where + "/upsample", "must be a list of iterations");
+  std::vector<int> after;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string at = where + "/upsample/" + std::to_string(i);
+    after.push_back(int(rd.integer(value[i], at, 1, 1 << 24)));  // past the last iteration: not reached (yet: --resume may go on)
+    if (i > 0 && after[i] <= after[i - 1]) rd.fail(at, "the iterations must ascend");
+  }
+  if ((uint64_t(e->shape[0]) * e->shape[1]) << (2 * after.size()) > (uint64_t(1) << 28))
+    rd.fail(where + "/upsample", "would grow the texture past 2^28 texels");
+  return after;
 }
 
 // A `large_steps` λ: for a whole mesh vertex block, RGB texture block or medium grid block.
@@ -165,7 +184,8 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
   }
   if (j.contains("loss")) {
     std::string l = rd.string(j["loss"], "/loss");
-    if (l != "l1" && l != "l2" && l != "relative_l2") rd.fail("/loss", "unknown loss \"" + l + "\" (expected l1, l2 or relative_l2)");
+    if (l != "l1" && l != "l2" && l != "relative_l2" && l != "scale_independent_l2")
+      rd.fail("/loss", "unknown loss \"" + l + "\" (expected l1, l2, relative_l2 or scale_independent_l2)");
     job.loss = parse_loss(l);
     job.loss_name = l;
   }
@@ -191,11 +211,13 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
   scene.render.splat = false;
   scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
   read_views(rd, j, job, scene, scene_doc);
+  if (job.loss == Loss::scale_independent_l2 && !integrator_traits(scene.render).particles)
+    rd.fail("/loss", "scale_independent_l2 needs the whole image before its adjoint pass: a particle tracer's (integrator ptracer)");
   const json& ps = j["params"];
   if (!ps.is_object() || ps.empty()) rd.fail("/params", "must be an object naming at least one parameter");
   for (auto it = ps.begin(); it != ps.end(); ++it) {
     const std::string where = "/params/" + it.key();
-    rd.object(it.value(), where, {"lr", "min", "max", "large_steps"}, {"lr"});
+    rd.object(it.value(), where, {"lr", "min", "max", "large_steps", "upsample"}, {"lr"});
     double lr = rd.positive(it.value()["lr"], where + "/lr");
     double lo = it.value().contains("min") ? rd.number(it.value()["min"], where + "/min") : -INFINITY;
     double hi = it.value().contains("max") ? rd.number(it.value()["max"], where + "/max") : INFINITY;
@@ -215,6 +237,7 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
     if (it.value().contains("large_steps"))
       job.large_steps.push_back({entry, job.scalars.size(), sc.size(), large_steps_lambda(rd, it.value()["large_steps"], where, it.key(), scene),
                                  is_vertex_block(it.key())});
+    if (it.value().contains("upsample")) job.upsampling.push_back({entry, upsample_schedule(rd, it.value()["upsample"], where, it.key(), scene)});
     std::vector<uint8_t> taken(scene.params.values().size(), 0);
     for (const Scalar& other : job.scalars) taken[other.slot] = 1;
     for (const auto& s : sc) {
@@ -262,6 +285,7 @@ json job_settings(const Job& job, const json& scene_doc) {
   auto bound = [](double b) { return std::isfinite(b) ? json(b) : json(nullptr); };
   for (const Scalar& sc : job.scalars) params[sc.name] = {{"lr", sc.lr}, {"min", bound(sc.min)}, {"max", bound(sc.max)}};
   for (const LargeSteps& l : job.large_steps) params[job.entries[size_t(l.entry)]] = {{"large_steps", l.lambda}};
+  for (const Upsampling& u : job.upsampling) params[job.entries[size_t(u.entry)]]["upsample"] = u.after;
   json out = {{"scene", job.scene_path}, {"scene_document", scene_doc}, {"spp", job.spp}, {"boundary_samples", job.boundary_samples},
               {"optimizer", job.optimizer}, {"beta1", job.beta1}, {"beta2", job.beta2}, {"epsilon", job.epsilon},
               {"lr_decay", job.lr_decay}, {"loss", job.loss_name}, {"seed", job.seed},
@@ -330,12 +354,19 @@ State read_checkpoint(const Job& job, const json& settings, const fs::path& path
     throw LoadError(job.file + ": the job's settings changed since the checkpoint (" + differ +
                     (n_differ > 6 ? ", ..." : "") + "); only optimizer.iterations may grow on --resume. Restore "
                     "them, or run without --resume (a new run overwrites " + path.string() + ")");
-  if (names.size() != job.scalars.size() || s.value.size() != job.scalars.size())
-    throw LoadError(path.string() + ": the checkpoint is of a job with other parameters");
+  s.names = std::move(names);
+  if (s.names.size() != s.value.size()) throw LoadError(path.string() + ": not a valid checkpoint (inconsistent sizes)");
+  if (job.upsampling.empty()) check_checkpoint_scalars(job, s, path);
   if (s.iteration > job.iterations)
     throw LoadError(job.file + ": /optimizer/iterations is " + std::to_string(job.iterations) + " but the checkpoint is after iteration " +
                     std::to_string(s.iteration) + ": iterations may grow on --resume, not shrink");
   return s;
+}
+
+void check_checkpoint_scalars(const Job& job, const State& s, const fs::path& path) {
+  bool same = s.names.size() == job.scalars.size();
+  for (size_t k = 0; same && k < s.names.size(); ++k) same = s.names[k] == job.scalars[k].name;
+  if (!same) throw LoadError(path.string() + ": the checkpoint is of a job with other parameters");
 }
 
 void write_seen_masks(const Job& job, const Scene& scene, const State& s, const fs::path& out_dir) {

@@ -42,6 +42,14 @@ struct LargeSteps {
   bool uniform;  // one Adam second moment for the block (vertices), else one per scalar (texels)
 };
 
+// A texture block whose resolution doubles after given iterations (counting from 1), as the
+// heightmap of Mitsuba's caustics tutorial: its texels resampled bilinearly, its Adam moments
+// restarted (Mitsuba's optimizer resets a parameter given a new shape).
+struct Upsampling {
+  int entry;               // index into Job::entries
+  std::vector<int> after;  // ascending
+};
+
 struct Job {
   std::string file;
   std::filesystem::path dir;
@@ -62,6 +70,10 @@ struct Job {
   std::vector<std::string> entries;  // the parameters named, as whole vectors (NAME[i] gives NAME)
   std::vector<Scalar> scalars;
   std::vector<LargeSteps> large_steps;
+  std::vector<Upsampling> upsampling;
+  // The iteration (from 1) after which scalar k's block was last upsampled before iteration `it`
+  // (from 0) runs: Adam's step count restarts there. 0: never.
+  int adam_restart(size_t k, int it) const;
 };
 
 // The views of iteration `iteration` (counting from 0), ascending: every view, or `batch` of
@@ -90,11 +102,21 @@ struct State {
   int iteration = 0;
   std::vector<double> value, m, v;  // per scalar
   std::string seen;  // per scalar, '1' once its gradient (before any preconditioning) was non-zero
+  std::vector<std::string> names;  // a checkpoint's scalars, as read (check_checkpoint_scalars)
 };
+
+// Doubles the resolution of the blocks scheduled after iteration k (from 1): the scene's block
+// resampled bilinearly (half-pixel centres, edges clamped: torch's and Dr.Jit's linear upsampling)
+// and the job's scalars of it renamed and moved to its new slots, on every rank alike; with
+// `state` (rank 0's), their values the scene's and their moments and `seen` restarted. Whether any
+// block changed.
+bool upsample_blocks(Job& job, Scene& scene, State* state, int k);
 
 json checkpoint_json(const Job& job, const json& settings, const State& s);
 // Reads the checkpoint; refuses one of a job with other settings, naming the keys that differ.
 State read_checkpoint(const Job& job, const json& settings, const std::filesystem::path& path);
+// Refuses a checkpoint whose scalars are not the job's (after the upsamplings up to its iteration).
+void check_checkpoint_scalars(const Job& job, const State& s, const std::filesystem::path& path);
 
 // Each optimised block's texels that got a non-zero gradient in some iteration (State::seen),
 // as OUTPUT/NAME-seen.png: white where any of a texel's

@@ -55,13 +55,20 @@ struct AdamRange {
 };
 
 std::vector<AdamRange> adam_ranges(const Job& job, size_t scalars) {
-  std::vector<AdamRange> uniform;
+  // Blocks of their own: each uniform large-steps block, and each upsampled block (its step
+  // count restarts with its new shape).
+  std::vector<AdamRange> own;
   for (const LargeSteps& l : job.large_steps)
-    if (l.uniform) uniform.push_back({l.first, l.count, true});
-  std::sort(uniform.begin(), uniform.end(), [](const AdamRange& a, const AdamRange& b) { return a.first < b.first; });
+    if (l.uniform) own.push_back({l.first, l.count, true});
+  for (const Upsampling& u : job.upsampling) {
+    auto in = [&](const Scalar& s) { return s.block == u.entry; };
+    const size_t first = size_t(std::find_if(job.scalars.begin(), job.scalars.end(), in) - job.scalars.begin());
+    own.push_back({first, size_t(std::count_if(job.scalars.begin(), job.scalars.end(), in)), false});
+  }
+  std::sort(own.begin(), own.end(), [](const AdamRange& a, const AdamRange& b) { return a.first < b.first; });
   std::vector<AdamRange> out;
   size_t at = 0;
-  for (const AdamRange& r : uniform) {
+  for (const AdamRange& r : own) {
     if (r.first > at) out.push_back({at, r.first - at, false});
     out.push_back(r);
     at = r.first + r.count;
@@ -96,8 +103,9 @@ std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSy
   if (job.optimizer == "adam") {
     for (const AdamRange& r : adam_ranges(job, g.size())) {
       const ad::AdamSettings settings{job.beta1, job.beta2, job.epsilon, r.uniform};
+      const long t = it + 1 - (r.count > 0 ? job.adam_restart(r.first, it) : 0);
       ad::adam_step(std::span<const double>(g).subspan(r.first, r.count), std::span(state.m).subspan(r.first, r.count),
-                    std::span(state.v).subspan(r.first, r.count), it + 1, settings, std::span(step).subspan(r.first, r.count));
+                    std::span(state.v).subspan(r.first, r.count), t, settings, std::span(step).subspan(r.first, r.count));
     }
   } else {
     for (size_t k = 0; k < g.size(); ++k) step[k] = std::isfinite(g[k]) ? g[k] : 0.0;

@@ -164,6 +164,19 @@ Image scaled(Image img, float factor) {
   return img;
 }
 
+Image downsampled(const Image& img, int fx, int fy) {
+  Image out(img.width / fx, img.height / fy, img.channels);
+  for (int y = 0; y < out.height; ++y)
+    for (int x = 0; x < out.width; ++x)
+      for (int c = 0; c < img.channels; ++c) {
+        double sum = 0;
+        for (int j = 0; j < fy; ++j)
+          for (int i = 0; i < fx; ++i) sum += img.pixel(x * fx + i, y * fy + j)[c];
+        out.pixel(x, y)[c] = float(sum / (fx * fy));
+      }
+  return out;
+}
+
 bool is_image_path(const std::string& path) {
   std::string e = extension(path);
   return e == ".png" || e == ".exr";

@@ -40,6 +40,10 @@ Image region_of(const Image& img, int x0, int y0, int x1, int y1);
 // Every value times `factor` (an exposure of EV stops: 2^EV).
 Image scaled(Image img, float factor);
 
+// Each fx × fy block of pixels averaged into one (the size must divide): a photograph brought to
+// a film's size, as torch's area interpolation.
+Image downsampled(const Image& img, int fx, int fy);
+
 // Whether the path names a format write_image understands.
 bool is_image_path(const std::string& path);
 

@@ -119,7 +119,7 @@ struct Loader {
   void shapes(const json& j) {
     if (!j.is_array()) rd.fail("/shapes", std::string("must be an array, got ") + j.type_name());
     std::set<std::string> names;
-    ShapeReader reader(rd, scene, base_dir, material_index, medium_index);
+    ShapeReader reader(rd, scene, base_dir, material_index, medium_index, &textures);
     for (size_t i = 0; i < j.size(); ++i) {
       auto [p, name, type, prefix] = element(j, "shapes", i, names);
       if (type == "group") reader.read_group(j[i], p, name);

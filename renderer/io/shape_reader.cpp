@@ -57,10 +57,12 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     shape.model = reader(props);
     shape.material = material_ref(s["material"], p + "/material");
     if (in_group_) return tessellated_member(shape, scratch);
-  } else if (type == "mesh" || type == "disk" || type == "cylinder" || type == "cube") {
-    const bool disk = type == "disk", tessellated = disk || type == "cylinder" || type == "cube";
-    if (tessellated) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals", "interior", "exterior"}, {"material"});
-    else rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals", "flip_tex_coords", "shape_index", "interior", "exterior"}, {"file"});
+  } else if (type == "mesh" || type == "disk" || type == "cylinder" || type == "cube" || type == "grid") {
+    const bool disk = type == "disk", grid = type == "grid", tessellated = disk || grid || type == "cylinder" || type == "cube";
+    if (grid) rd.object(s, p, {"name", "type", "material", "transform", "resolution", "interior", "exterior", "displacement"}, {"material"});
+    else if (tessellated) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals", "interior", "exterior"}, {"material"});
+    else rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals", "flip_tex_coords", "shape_index", "interior", "exterior", "displacement"}, {"file"});
+    if (in_group_ && s.contains("displacement")) rd.fail(p + "/displacement", "a group's mesh cannot be displaced (its vertices are not parameters)");
     MeshShape& mesh_shape = shape.model.emplace<MeshShape>();
     mesh_shape.mesh = uint32_t(scene.meshes.size());
     scene.meshes.emplace_back();
@@ -69,11 +71,12 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     if (s.contains("material")) material = material_ref(s["material"], p + "/material");
     if (tessellated) {
       ObjFile shape_mesh;
-      const bool flip = flag(s, p, "flip_normals");
+      const bool flip = !grid && flag(s, p, "flip_normals");
       if (flip && type == "cube") rd.fail(p + "/flip_normals", "a cube faces out (flip_normals is not supported)");
-      static_cast<TriangleMesh&>(shape_mesh) = disk                ? disk_mesh(kDiskSegments, flip)
-                                               : type == "cube" ? cube_mesh()
-                                                                : cylinder_mesh(kCylinderSegments, flip);
+      if (grid) static_cast<TriangleMesh&>(shape_mesh) = grid_mesh_of(s, p);
+      else static_cast<TriangleMesh&>(shape_mesh) = disk             ? disk_mesh(kDiskSegments, flip)
+                                                    : type == "cube" ? cube_mesh()
+                                                                     : cylinder_mesh(kCylinderSegments, flip);
       use_mesh(std::move(shape_mesh), *material, scene.meshes.back());
     } else {
       // OBJ material name -> scene material, for the OBJ materials named.
@@ -112,6 +115,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
       add_normals_block(prefix, mesh);
       return shape;
     }
+    if (s.contains("displacement")) return read_displacement(s["displacement"], p + "/displacement", mesh), shape;
     std::vector<float> flat;
     flat.reserve(3 * mesh.object_positions.size());
     for (const glm::vec3& v : mesh.object_positions) flat.insert(flat.end(), {v.x, v.y, v.z});

@@ -9,6 +9,7 @@
 
 #include "renderer/io/json_reader.h"
 #include "renderer/io/material_reader.h"
+#include "renderer/io/texture_reader.h"
 #include "renderer/scene.h"
 #include "renderer/shapes/triangle_mesh.h"
 
@@ -27,9 +28,10 @@ struct MeshFileOptions {
 class ShapeReader {
  public:
   // materials: name -> index (a file's own materials are added to it); media: name -> index.
+  // textures: the scene's, by name, for displacements (none: a displacement is refused).
   ShapeReader(const JsonReader& rd, Scene& scene, std::filesystem::path base_dir, std::map<std::string, uint32_t>& materials,
-              const std::map<std::string, int>& media)
-      : rd(rd), scene(scene), base_dir(std::move(base_dir)), materials(materials), media(media) {}
+              const std::map<std::string, int>& media, const TextureReader* textures = nullptr)
+      : rd(rd), scene(scene), base_dir(std::move(base_dir)), materials(materials), media(media), textures(textures) {}
 
   // Shape `name` of kind `type` from its JSON object at path p (its meshes added to the scene).
   Shape read(const nlohmann::json& s, const std::string& p, const std::string& name, const std::string& type,
@@ -49,6 +51,8 @@ class ShapeReader {
   void read_base(const nlohmann::json& tj, const std::string& tp, Transform& t);
   Shape read_sdf_grid(const nlohmann::json& s, const std::string& p, const std::string& prefix, Shape shape);  // renderer/io/sdf_reader.cpp
   void add_normals_block(const std::string& prefix, Mesh& mesh);
+  TriangleMesh grid_mesh_of(const nlohmann::json& s, const std::string& p);
+  void read_displacement(const nlohmann::json& j, const std::string& p, Mesh& mesh);
   void transform_params(const nlohmann::json& j, const std::string& p, const std::string& prefix, Transform& t, ParamTable& table);
   void bake_transform(const nlohmann::json& j, const std::string& p, Mesh& mesh);
   bool flag(const nlohmann::json& s, const std::string& p, const char* key);
@@ -63,6 +67,7 @@ class ShapeReader {
   std::filesystem::path base_dir;
   std::map<std::string, uint32_t>& materials;
   const std::map<std::string, int>& media;
+  const TextureReader* textures;
   bool in_group_ = false;   // reading a group's meshes
   bool file_flat_ = false;  // the mesh file asks for face normals (a serialized file's flag)
   std::vector<TriangleMesh::Attribute> attributes_;  // the mesh file's vertex and face attributes

@@ -12,11 +12,14 @@ namespace dray {
 
 namespace {
 
-// Copies the mesh's vertex block into its object positions; whether any moved.
-bool refresh_positions(Mesh& m, const ParamTable& params) {
+// Copies the mesh's vertex block (or its displaced positions) into its object positions; whether any
+// moved.
+bool refresh_positions(Mesh& m, const ParamTable& params, const Texture* textures) {
   bool moved = false;
+  const ParamView<float> P(params);
   for (size_t i = 0; i < m.object_positions.size(); ++i) {
-    const glm::vec3 p = params.get_vec3(m.vertices + Slot(3 * i));
+    const glm::vec3 p = m.displacement ? to_glm(displaced_position(*m.displacement, textures, P, uint32_t(i)))
+                                       : params.get_vec3(m.vertices + Slot(3 * i));
     moved = moved || p != m.object_positions[i];
     m.object_positions[i] = p;
   }
@@ -77,8 +80,8 @@ size_t open_edges(const Mesh& mesh) {
   return open;
 }
 
-void place_mesh(Mesh& m, ParamTable& params, const Transform& transform) {
-  const bool moved = m.vertices != kNoSlot && refresh_positions(m, params);
+void place_mesh(Mesh& m, ParamTable& params, const Transform& transform, const Texture* textures) {
+  const bool moved = (m.vertices != kNoSlot || m.displacement) && refresh_positions(m, params, textures);
   if (m.normals_follow_vertices()) m.rings = vertex_rings(m.indices, m.object_positions.size());  // O(faces): topology may have changed
   if (moved && !m.object_normals.empty()) {
     m.object_normals = vertex_normals(m.object_positions, m.indices, m.rings);  // smooth shading follows the shape

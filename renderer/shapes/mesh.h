@@ -14,6 +14,7 @@
 
 #include "renderer/core/frame.h"
 #include "renderer/core/transform.h"
+#include "renderer/shapes/displacement.h"
 #include "renderer/shapes/mesh_normals.h"
 #include "renderer/shapes/planar.h"
 
@@ -46,7 +47,10 @@ struct Mesh {
   // them, and its normals block, where the vertices move): a pass moving the vertices turns the
   // normals with them (mesh_normals.h), unless it seeds the normals block itself.
   VertexRings rings;
-  bool normals_follow_vertices() const { return vertices != kNoSlot && !object_normals.empty(); }
+  // A texture displacing the loaded positions (displacement.h), which object_positions then hold
+  // displaced (place_mesh); such a mesh has no vertex or normals block.
+  std::optional<MeshDisplacement> displacement;
+  bool normals_follow_vertices() const { return (vertices != kNoSlot || displacement) && !object_normals.empty(); }
   // Texture coordinates, 3 per triangle (OBJ `vt`); empty: the barycentric (b1, b2), as Mitsuba.
   std::vector<glm::vec2> corner_uvs;
   std::vector<MeshEdge> edges;            // topology, for silhouettes (built with the geometry)
@@ -60,23 +64,25 @@ struct Mesh {
 // surface): a medium inside must be closed.
 std::vector<MeshEdge> mesh_edges(const Mesh& mesh);
 size_t open_edges(const Mesh& mesh);
-// Places the mesh at the parameters' values (mesh.cpp): its vertex block's positions (smooth
-// normals recomputed where they moved), its normals block, and its world positions and normals
-// under the transform.
-void place_mesh(Mesh& m, ParamTable& params, const Transform& transform);
+// Places the mesh at the parameters' values (mesh.cpp): its vertex block's positions or its
+// displaced ones (`textures`: the scene's; smooth normals recomputed where they moved), its normals
+// block, and its world positions and normals under the transform.
+void place_mesh(Mesh& m, ParamTable& params, const Transform& transform, const Texture* textures);
 
 struct MeshShape : Planar<false> {
   static constexpr uint32_t kKind = 0;  // its place in shape.h's list
-  // dray's disk, cylinder and cube: Mitsuba's, tessellated. Read with their files by the loader
+  // dray's disk, cylinder and cube: Mitsuba's, tessellated; its grid: Mitsuba's rectangle, tessellated. Read with their files by the loader
   // (io/shape_reader.cpp), which reads mesh formats.
-  static constexpr std::array<std::string_view, 4> kPlugins{"mesh", "disk", "cylinder", "cube"};
+  static constexpr std::array<std::string_view, 5> kPlugins{"mesh", "disk", "cylinder", "cube", "grid"};
   uint32_t mesh = 0;    // index into Scene::meshes (an instance's members share their group's)
   Transform transform;  // its parameters (an instance's, for a group member)
 
-  // Whether an element of its vertex block is seeded.
+  // Whether its vertices move in this pass: an element of its vertex block, or a value of its
+  // displacing texture, is seeded.
   template <class SceneT, class T>
   bool vertices_active(const SceneT& scene, const ParamView<T>& P) const {
     const Mesh& m = scene.meshes[mesh];
+    if (m.displacement) return texture_seeded(scene.textures[size_t(m.displacement->texture)], P);
     return P.active(m.vertices, uint32_t(3 * m.object_positions.size()));
   }
   // Whether it moves in this pass: its transform or its vertices are seeded.
@@ -178,6 +184,14 @@ struct MeshShape : Planar<false> {
 
   // Whether the parameter at `slot` moves it (its transform; the vertex blocks are the scene's).
   bool places(Slot slot) const { return transform.holds(slot); }
+  // Whether the parameter at `slot` moves its vertices: an element of its vertex block, or a value
+  // of its displacing texture.
+  template <class SceneT>
+  bool moves_vertices(const SceneT& scene, Slot slot) const {
+    const Mesh& m = scene.meshes[mesh];
+    if (m.displacement) return texture_holds(scene.textures[size_t(m.displacement->texture)], slot);
+    return in_block(slot, m.vertices, uint32_t(3 * m.object_positions.size()));
+  }
   // Its triangles, placed at the parameters' values (an instance's member: traced through its
   // group), and its topology, built once.
   template <class SceneT, class ShapeT>
@@ -185,7 +199,7 @@ struct MeshShape : Planar<false> {
     Mesh& m = scene.meshes[mesh];
     if (m.edges.empty()) m.edges = mesh_edges(m);
     if (s.instance >= 0) return;
-    place_mesh(m, scene.params, transform);
+    place_mesh(m, scene.params, transform, scene.textures.data());
     for (uint32_t f = 0; f < m.indices.size() / 3; ++f) {
       const glm::vec3 v0 = m.world_positions[m.indices[3 * f]], v1 = m.world_positions[m.indices[3 * f + 1]],
                       v2 = m.world_positions[m.indices[3 * f + 2]];
@@ -198,13 +212,18 @@ struct MeshShape : Planar<false> {
   glm::vec4 bounding_ball(const SceneT& scene) const {
     return ball_around(scene.meshes[mesh].world_positions);
   }
-  // Vertex v in world space, in T, under the lifted transform t: its object position read from
-  // the vertex block (seeded or constant).
+  // Vertex v in object space, in T: displaced by its texture, or read from the vertex block (seeded
+  // or constant).
+  template <class SceneT, class T>
+  Vec3<T> object_vertex(const SceneT& scene, const ParamView<T>& P, uint32_t v) const {
+    const Mesh& m = scene.meshes[mesh];
+    if (m.displacement) return displaced_position(*m.displacement, scene.textures.data(), P, v);
+    return m.vertices == kNoSlot ? Vec3<T>(Vec3<float>(m.object_positions[v])) : P.vec3(m.vertices + 3 * v);
+  }
+  // Vertex v in world space, in T, under the lifted transform t.
   template <class SceneT, class T>
   Vec3<T> vertex(const SceneT& scene, const ParamView<T>& P, const TransformT<T>& t, uint32_t v) const {
-    const Mesh& m = scene.meshes[mesh];
-    const Vec3<T> p = m.vertices == kNoSlot ? Vec3<T>(Vec3<float>(m.object_positions[v])) : P.vec3(m.vertices + 3 * v);
-    return transform_point(t, p);
+    return transform_point(t, object_vertex(scene, P, v));
   }
 
   // Face ref.index of BVH primitive `prim` in T: the float triangle, or where the transform or
@@ -243,7 +262,8 @@ struct MeshShape : Planar<false> {
       // formula's derivative), at the placed normals' values (the float pass's, bit for bit, be
       // they computed, read from the file or from the normals block).
       const TransformT<T> t = lift_transform(P, transform);
-      auto position = [&](uint32_t i) { return P.vec3(m.vertices + Slot(3 * i)); };
+      auto read = [&](uint32_t i) { return object_vertex(scene, P, i); };
+      PositionCache<T, decltype(read)> position(read);
       Vec3<T> face(T(0.f), T(0.f), T(0.f));
       face_unit_normal<T>(m.indices, ref.index, position, face);
       for (int k = 0; k < 3; ++k) {

@@ -7,6 +7,7 @@
 // float values of the placed mesh bit for bit.
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -64,6 +65,31 @@ Vec3<T> vertex_normal(const std::vector<uint32_t>& indices, uint32_t v, std::spa
   const T len = length(sum);
   return value(len) > 0.f ? divided(sum, len) : fallback;
 }
+
+// A function of vertex indices (a vertex's position in T) read once per vertex: the rings of a
+// triangle's three corners share most of their vertices, and a displaced or lifted position costs
+// a texture lookup or tape statements each time. Up to N distinct vertices; past that, read again.
+template <class T, class Read, int N = 32>
+class PositionCache {
+ public:
+  explicit PositionCache(Read read) : read_(std::move(read)) {}
+  Vec3<T> operator()(uint32_t v) {
+    for (int k = 0; k < count_; ++k)
+      if (ids_[k] == v) return values_[k];
+    const Vec3<T> p = read_(v);
+    if (count_ < N) {
+      ids_[count_] = v;
+      values_[count_++] = p;
+    }
+    return p;
+  }
+
+ private:
+  Read read_;
+  int count_ = 0;
+  uint32_t ids_[N];
+  Vec3<T> values_[N];
+};
 
 // One unit normal per triangle corner (3 per triangle), from the triangles' positions.
 // Degenerate faces add nothing; a vertex with no usable face gets the normal of its face.

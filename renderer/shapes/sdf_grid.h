@@ -130,7 +130,7 @@ Vec3<T> to_object(const SdfGrid& g, const Vec3<T>& p) {
 // grid's first corner take no part (their axis weight moves to the other side), as in Mitsuba.
 template <class T>
 Vec3<T> smooth_gradient(const SdfGrid& g, const Vec3<T>& q) {
-  glm::ivec3 base;
+  glm::ivec3 base(0);
   T w[3];
   for (int a = 0; a < 3; ++a) {
     const T s = q[a] * T(float(g.res[a] - 1));

@@ -117,6 +117,7 @@ struct BitmapTexture {
   }
 
   bool seeded(const auto& P) const { return P.active(data, uint32_t(3 * size_t(width) * size_t(height))); }
+  bool holds(Slot slot) const { return in_block(slot, data, uint32_t(3 * size_t(width) * size_t(height))); }
   glm::ivec2 size() const { return {width, height}; }
 };
 

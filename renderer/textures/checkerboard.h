@@ -32,6 +32,7 @@ struct CheckerboardTexture {
     return P.vec3((a == b) != scalar ? color0 : color1);
   }
   bool seeded(const auto& P) const { return P.active(color0, 3) || P.active(color1, 3); }
+  bool holds(Slot slot) const { return in_block(slot, color0, 3) || in_block(slot, color1, 3); }
 };
 
 }  // namespace dray

@@ -21,6 +21,7 @@ struct RawConstantTexture {
     return P.vec3(value);
   }
   bool seeded(const auto& P) const { return P.active(value, 3); }
+  bool holds(Slot slot) const { return in_block(slot, value, 3); }
 };
 
 }  // namespace dray

@@ -6,6 +6,7 @@
 //   eval(P, c, scalar)   in T   its colour at coordinates c (`scalar`: read for a scalar, Mitsuba's
 //                               eval_1, where a texture may differ: checkerboard.h);
 //   seeded(P)                   whether the pass seeds any of its values;
+//   holds(slot)                 whether the parameter at slot is one of its values (none: not);
 // and may provide eval_1(P, c) (its scalar; else the luminance of its colour), gradient(P, uv, du,
 // dv) (the luminance's, for bump maps; else 0) and size() (an image's; else 0 × 0); and, for
 // loading, kPlugins (Mitsuba's names) and static read(TextureProps&) (textures/texture_props.h).
@@ -68,6 +69,16 @@ void texture_gradient(const Texture& tex, const ParamView<T>& P, glm::vec2 uv, T
 // Whether the pass seeds any of the texture's values.
 inline bool texture_seeded(const Texture& tex, const auto& P) {
   return std::visit([&](const auto& x) { return x.seeded(P); }, tex.model);
+}
+
+// Whether the parameter at `slot` is one of the texture's values.
+inline bool texture_holds(const Texture& tex, Slot slot) {
+  return std::visit(
+      [&](const auto& x) {
+        if constexpr (requires { x.holds(slot); }) return x.holds(slot);
+        else return false;
+      },
+      tex.model);
 }
 
 // An image texture's width and height (0 × 0 for others).

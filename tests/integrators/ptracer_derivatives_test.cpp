@@ -14,51 +14,13 @@
 #include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/scene_params.h"
+#include "tests/integrators/lens_scenes.h"
 
 using namespace dray;
 
 namespace {
 
-constexpr int kSize = 24;
-
-Scene lens(int spp, uint64_t seed = 1, std::vector<std::string> more = {}) {
-  more.insert(more.end(), {"camera.width=" + std::to_string(kSize), "camera.height=" + std::to_string(kSize),
-                           "render.spp=" + std::to_string(spp), "render.seed=" + std::to_string(seed)});
-  return load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/lens.json", more);
-}
-
-std::vector<Slot> slots_of(const Scene& s, const std::vector<std::string>& names) {
-  std::vector<Slot> out;
-  for (const auto& p : resolve_scalars(s.params, names)) out.push_back(p.slot);
-  return out;
-}
-
-// The loss's weights: a ramp across the image (x) plus a little of y, per channel.
-Image ramp() {
-  Image g(kSize, kSize, 3);
-  for (int y = 0; y < kSize; ++y)
-    for (int x = 0; x < kSize; ++x)
-      for (int c = 0; c < 3; ++c) g.pixel(x, y)[c] = float((x + 0.5) / kSize + 0.25 * (y + 0.5) / kSize + 0.1 * c);
-  return g;
-}
-
-// Σ_p g_p · channels [first, first + 3) of pixel p.
-double weighted(const Image& image, const Image& g, int first = 0) {
-  double sum = 0;
-  for (int y = 0; y < kSize; ++y)
-    for (int x = 0; x < kSize; ++x)
-      for (int c = 0; c < 3; ++c) sum += double(g.pixel(x, y)[c]) * image.pixel(x, y)[first + c];
-  return sum;
-}
-
-std::vector<double> reverse(const Scene& s, const Image& g, const std::vector<Slot>& slots, int threads) {
-  const Tile window{0, 0, kSize, kSize};
-  const ParticleGradient r =
-      particle_gradient(s, window, g, slots, particle_count(s, window), 0, 1, threads, s.render.seed);
-  std::vector<double> out;
-  for (const ad::FixedSum& sum : r.sums) out.push_back(sum.value());
-  return out;
-}
+Scene lens(int spp, uint64_t seed = 1, std::vector<std::string> more = {}) { return lens_scene("lens.json", spp, seed, std::move(more)); }
 
 }  // namespace
 

@@ -201,6 +201,51 @@ ${mpiexec/ N / 2 } "$dray" optimize "$tmp/lens.job.json" -o "$tmp/lens2" --threa
 cmp -s "$tmp/lens1/checkpoint.json" "$tmp/lens2/checkpoint.json" \
   && ok "a particle tracer's trajectory (ptracer, a lens turned) is bitwise the same on 1x2 and 2x1 ranks x threads" \
   || bad "the lens job's trajectories differ across layouts"
+# The caustic job at a tiny size: a 17² lens grid displaced by a 4² heightmap, upsampled after
+# iterations 2 and 4 (to 16²), the scale-independent loss against a target twice the film's size
+# (averaged down): bitwise the same on 1x2, 2x1 and 4x1 (oversubscribed) ranks x threads, and
+# resumed across an upsampling.
+python3 - "$scenes" "$tmp" <<'PY'
+import json, sys
+scenes, tmp = sys.argv[1:]
+s = json.load(open(scenes + "/caustic-wave.json"))
+s["camera"].update(width=48, height=48)
+s["shapes"][1]["file"] = scenes + "/models/slab-open.obj"
+s["shapes"][2]["resolution"] = 17
+s["shapes"][2]["displacement"]["scale"] = 0.01
+s["textures"]["heightmap"] = {"type": "bitmap", "filename": scenes + "/textures/texture-truth.png"}
+json.dump(s, open(tmp + "/caustic-truth.json", "w"))
+s["camera"].update(width=24, height=24)
+s["textures"]["heightmap"] = {"type": "bitmap", "width": 4, "height": 4, "value": [0, 0, 0]}
+json.dump(s, open(tmp + "/caustic-start.json", "w"))
+def job(out, iterations):
+    return {"scene": tmp + "/caustic-start.json", "target": {"image": tmp + "/caustic-target.exr"},
+            "params": {"textures.heightmap.data": {"lr": 2e-3, "min": -0.01, "max": 0.01, "upsample": [2, 4]}},
+            "optimizer": {"type": "adam", "iterations": iterations}, "loss": "scale_independent_l2", "spp": 4,
+            "output": tmp + "/" + out, "checkpoint_every": 1, "snapshot_every": 0}
+json.dump(job("caustic1", 6), open(tmp + "/caustic.job.json", "w"))
+json.dump(job("caustic-resumed", 3), open(tmp + "/caustic-first.job.json", "w"))
+json.dump(job("caustic-resumed", 6), open(tmp + "/caustic-rest.job.json", "w"))
+PY
+"$dray" render "$tmp/caustic-truth.json" --spp 16 -o "$tmp/caustic-target.exr" -q > /dev/null || bad "caustic target exited $?"
+"$dray" optimize "$tmp/caustic.job.json" --threads 2 -q > /dev/null || bad "caustic job on 1 rank exited $?"
+${mpiexec/ N / 2 } "$dray" optimize "$tmp/caustic.job.json" -o "$tmp/caustic2" --threads 1 -q > /dev/null || bad "caustic job on 2 ranks exited $?"
+${mpiexec/ N / 4 } "$dray" optimize "$tmp/caustic.job.json" -o "$tmp/caustic4" --threads 1 -q > /dev/null || bad "caustic job on 4 ranks exited $?"
+"$dray" optimize "$tmp/caustic-first.job.json" --threads 2 -q > /dev/null || bad "caustic job's first 3 iterations exited $?"
+"$dray" optimize "$tmp/caustic-rest.job.json" --threads 2 -q --resume > /dev/null || bad "caustic job resumed exited $?"
+python3 - "$tmp" <<'PY' && ok "a heightmap job (upsampled twice, scale-independent loss, target averaged down) is bitwise the same on 1x2, 2x1, 4x1 ranks x threads and resumed across an upsampling" || bad "the caustic job's trajectories differ"
+import json, sys
+tmp = sys.argv[1]
+runs = [json.load(open(f"{tmp}/{d}/checkpoint.json")) for d in ("caustic1", "caustic2", "caustic4", "caustic-resumed")]
+assert all(r["iteration"] == 6 for r in runs), [r["iteration"] for r in runs]
+assert len(runs[0]["value"]) == 16 * 16 * 3, len(runs[0]["value"])  # 4² upsampled twice
+assert runs[0]["params"][-1] == "textures.heightmap.data[767]"
+assert any(v != 0 for v in runs[0]["value"]) and all(abs(v) <= 0.01 for v in runs[0]["value"])
+for r in runs[1:]:
+    assert r["value"] == runs[0]["value"] and r["m"] == runs[0]["m"] and r["v"] == runs[0]["v"]
+final = json.load(open(f"{tmp}/caustic1/final-scene.json"))
+assert final["textures"]["heightmap"]["filename"] == "heightmap.exr", final["textures"]["heightmap"]
+PY
 job "$tmp/fresh.json" "$tmp/fresh" 5
 "$dray" optimize "$tmp/fresh.json" --resume > "$tmp/out" 2> "$tmp/err"
 [ $? = 2 ] && grep -q "no checkpoint to resume from" "$tmp/err" && ok "--resume without a checkpoint" || bad "--resume without a checkpoint"

@@ -1,0 +1,95 @@
+// A job's texture blocks doubled in resolution on a schedule (tools/optimize_job.h: Upsampling),
+// as Mitsuba's caustics tutorial grows its heightmap.
+#include <algorithm>
+#include <cmath>
+
+#include "renderer/scene_reshape.h"
+#include "tools/optimize_job.h"
+
+namespace dray::cli {
+
+namespace {
+
+// An H×W×C block resampled to 2H×2W×C: bilinear, each output texel's centre mapped back to the
+// input's (x + 0.5) / 2 - 0.5, clamped to its first and last texel centres.
+std::vector<float> doubled(const std::vector<float>& in, uint32_t h, uint32_t w, uint32_t c) {
+  auto source = [](uint32_t i, uint32_t n, uint32_t& i0, uint32_t& i1, float& f) {
+    const float x = std::max(0.f, (float(i) + 0.5f) * 0.5f - 0.5f);
+    i0 = std::min(uint32_t(x), n - 1);
+    i1 = std::min(i0 + 1, n - 1);
+    f = x - float(i0);
+  };
+  std::vector<float> out(size_t(4) * h * w * c);
+  for (uint32_t y = 0; y < 2 * h; ++y) {
+    uint32_t y0, y1;
+    float fy;
+    source(y, h, y0, y1, fy);
+    for (uint32_t x = 0; x < 2 * w; ++x) {
+      uint32_t x0, x1;
+      float fx;
+      source(x, w, x0, x1, fx);
+      for (uint32_t k = 0; k < c; ++k) {
+        auto at = [&](uint32_t i, uint32_t j) { return in[(size_t(i) * w + j) * c + k]; };
+        const float top = at(y0, x0) * (1.f - fx) + at(y0, x1) * fx, bottom = at(y1, x0) * (1.f - fx) + at(y1, x1) * fx;
+        out[(size_t(y) * 2 * w + x) * c + k] = top * (1.f - fy) + bottom * fy;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int Job::adam_restart(size_t k, int it) const {
+  int restart = 0;
+  for (const Upsampling& u : upsampling)
+    if (u.entry == scalars[k].block)
+      for (int after : u.after)
+        if (after <= it) restart = after;
+  return restart;
+}
+
+bool upsample_blocks(Job& job, Scene& scene, State* state, int k) {
+  bool any = false;
+  for (const Upsampling& u : job.upsampling) {
+    if (std::find(u.after.begin(), u.after.end(), k) == u.after.end()) continue;
+    any = true;
+    const std::string& name = job.entries[size_t(u.entry)];
+    const ParamEntry e = *scene.params.find(name);
+    const std::vector<float> old(scene.params.values().begin() + e.slot, scene.params.values().begin() + e.slot + e.size);
+    reshape_blocks(scene, {{name, doubled(old, e.shape[0], e.shape[1], e.shape[2]), {2 * e.shape[0], 2 * e.shape[1], e.shape[2]}}}, {});
+    // The block's scalars: the same bounds, at the new slots, in place of the old ones.
+    const auto first = std::find_if(job.scalars.begin(), job.scalars.end(), [&](const Scalar& s) { return s.block == u.entry; });
+    const size_t at = size_t(first - job.scalars.begin());
+    const size_t count = size_t(std::count_if(job.scalars.begin(), job.scalars.end(), [&](const Scalar& s) { return s.block == u.entry; }));
+    const Scalar like = *first;
+    std::vector<Scalar> fresh;
+    for (const ScalarParam& p : resolve_scalars(scene.params, {name})) {
+      Scalar s = like;
+      s.name = p.name;
+      s.slot = p.slot;
+      fresh.push_back(s);
+    }
+    job.scalars.erase(job.scalars.begin() + long(at), job.scalars.begin() + long(at + count));
+    job.scalars.insert(job.scalars.begin() + long(at), fresh.begin(), fresh.end());
+    const long grown = long(fresh.size()) - long(count);
+    for (LargeSteps& l : job.large_steps) {
+      if (l.entry == u.entry) l.count = fresh.size();
+      else if (l.first > at) l.first = size_t(long(l.first) + grown);
+    }
+    if (!state) continue;
+    std::vector<double> values;
+    for (const Scalar& s : fresh) values.push_back(double(scene.params.get(s.slot)));
+    auto replace = [&](auto& v, const auto& with) {
+      v.erase(v.begin() + long(at), v.begin() + long(at + count));
+      v.insert(v.begin() + long(at), with.begin(), with.end());
+    };
+    replace(state->value, values);
+    replace(state->m, std::vector<double>(fresh.size(), 0.0));
+    replace(state->v, std::vector<double>(fresh.size(), 0.0));
+    replace(state->seen, std::string(fresh.size(), '0'));
+  }
+  return any;
+}
+
+}  // namespace dray::cli
