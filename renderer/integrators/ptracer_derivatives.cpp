@@ -10,6 +10,7 @@
 #include "ad/dual.h"
 #include "ad/exact_gradient.h"
 #include "ad/var.h"
+#include "renderer/integrators/displaced_lift.h"
 #include "renderer/integrators/ptracer.h"
 #include "renderer/integrators/ptracer_path.h"
 #include "renderer/integrators/render.h"
@@ -110,7 +111,10 @@ ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const
   if (auto why = particle_tracer_refusal(scene)) throw std::runtime_error(*why);
   if (auto why = particle_derivative_refusal(scene, params)) throw std::runtime_error(*why);
   const Seeds seeds(scene.params.values().size(), params);
-  const ParamView<ad::Var> P(scene.params, seeds);
+  const DisplacedLift displaced = lift_displaced(scene, seeds, int(params.size()));
+  ParamView<ad::Var> P(scene.params, seeds);
+  P.lifted_blocks = &displaced.blocks;
+  std::vector<DisplacedAdjoints> displaced_adjoints(size_t(threads), DisplacedAdjoints{displaced});
   const ParticleFilm film(scene, window, n);
   ad::ExactGradient acc(threads, params.size());
   std::vector<long> dropped(size_t(threads), 0);
@@ -145,7 +149,12 @@ ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const
     tape.begin_adjoints();
     for (int32_t node : nodes) tape.seed(node, 1.f);
     ad::ThreadGradient& mine = acc.thread(thread);
-    if (!tape.backward_to([&](int g, float adj) { mine.stage(size_t(g), double(adj)); })) {
+    DisplacedAdjoints& heights = displaced_adjoints[size_t(thread)];
+    const bool finite = tape.backward_to([&](int g, float adj) {
+      if (!heights.take(g, double(adj))) mine.stage(size_t(g), double(adj));
+    });
+    heights.chain([&](size_t g, double adj) { mine.stage(g, adj); });
+    if (!finite) {
       mine.discard();
       ++dropped[size_t(thread)];
     } else if (!mine.commit()) {

@@ -24,6 +24,10 @@ struct MeshDisplacement {
   std::vector<glm::vec2> uvs;
 };
 
+// The key of a displaced mesh's positions lifted once per reverse pass (ParamView::lifted; a slot
+// no parameter has, one per mesh).
+inline Slot displaced_positions_key(uint32_t mesh) { return kNoSlot - 1 - mesh; }
+
 // Vertex v's object-space position under the textures' values in P.
 template <class T>
 Vec3<T> displaced_position(const MeshDisplacement& d, const Texture* textures, const ParamView<T>& P, uint32_t v) {

@@ -217,7 +217,12 @@ struct MeshShape : Planar<false> {
   template <class SceneT, class T>
   Vec3<T> object_vertex(const SceneT& scene, const ParamView<T>& P, uint32_t v) const {
     const Mesh& m = scene.meshes[mesh];
-    if (m.displacement) return displaced_position(*m.displacement, scene.textures.data(), P, v);
+    if (m.displacement) {
+      if constexpr (ad::is_differentiable_v<T>)  // lifted once per pass (integrators/displaced_lift.h)
+        if (const LiftedBlock* b = P.lifted(displaced_positions_key(mesh)))
+          return {P.lifted_input(*b, int(3 * v)), P.lifted_input(*b, int(3 * v + 1)), P.lifted_input(*b, int(3 * v + 2))};
+      return displaced_position(*m.displacement, scene.textures.data(), P, v);
+    }
     return m.vertices == kNoSlot ? Vec3<T>(Vec3<float>(m.object_positions[v])) : P.vec3(m.vertices + 3 * v);
   }
   // Vertex v in world space, in T, under the lifted transform t.
