@@ -34,7 +34,7 @@ CLI::App* add_diff_command(CLI::App& app, DiffArgs& a) {
   CLI::App* cmd = app.add_subcommand("diff", "Compare two images (PNG or EXR): RMSE, PSNR, mean and max error, "
                                              "pixels over tolerance; or a Z-test against a reference mean and variance");
   cmd->add_option("TEST", a.test, "Image to check")->required();
-  cmd->add_option("REF", a.ref, "Reference image")->required();
+  cmd->add_option("REF", a.ref, "Reference image (PNG, JPEG or EXR; larger than TEST by one whole factor in both axes: averaged down to its size)")->required();
   cmd->add_option("--tol", a.tol, "Absolute tolerance per channel (linear values; PNGs are decoded from sRGB)")
       ->check(real_number(0, true))
       ->capture_default_str();
@@ -80,6 +80,10 @@ int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
     }
     test = read_image(a.test);
     ref = read_image(a.ref);
+    // A reference larger by whole factors (a photograph, a job's target) is averaged down.
+    if (test.width > 0 && test.height > 0 && ref.width > test.width && ref.width % test.width == 0 &&
+        ref.height % test.height == 0 && ref.width / test.width == ref.height / test.height)
+      ref = downsampled(ref, ref.width / test.width, ref.height / test.height);
     same_size(test, a.test, ref, a.ref);
     if (!a.mask.empty()) {
       if (!a.ref_variance.empty()) throw LoadError("--mask and --ref-variance: give one of them");
@@ -117,6 +121,7 @@ int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
       std::printf("  mask          %s: %ld of %d pixels compared\n", a.mask.c_str(), d.compared, test.width * test.height);
     std::printf("  RMSE          %.6g\n  PSNR          %.2f dB\n  mean |error|  %.6g\n  max |error|   %.6g\n", d.rmse,
                 d.psnr, d.mean_abs, d.max_abs);
+    std::printf("  NCC           %.4f (normalized cross-correlation: 1 equal up to brightness and offset)\n", d.ncc);
     std::printf("  over --tol    %ld pixels (%.3f%%) with an error > %g\n", d.pixels_over_tol, 100 * d.share_over_tol, a.tol);
     if (!a.ref_variance.empty()) {
       std::printf("  Z-test        %ld channels, %d vs %d spp, alpha %g, Šidák per channel %.3g (|z| > %.2f fails)\n",

@@ -18,7 +18,7 @@ DiffStats diff_images(const Image& a, const Image& b, double tol, const Image* m
   const size_t pixels = size_t(a.width) * a.height;
   const int c = std::min(a.channels, b.channels);
   st.pixel_error.assign(pixels, 0.f);
-  double sum_sq = 0, sum_abs = 0;
+  double sum_sq = 0, sum_abs = 0, sum_a = 0, sum_b = 0, sum_ab = 0, sum_aa = 0, sum_bb = 0;
   auto in_mask = [&](size_t i) {
     for (int k = 0; k < mask->channels; ++k)
       if (mask->data[i * size_t(mask->channels) + size_t(k)] > 0.5f) return true;
@@ -32,6 +32,8 @@ DiffStats diff_images(const Image& a, const Image& b, double tol, const Image* m
       double d = double(a.data[i * a.channels + k]) - double(b.data[i * b.channels + k]);
       sum_sq += d * d;
       sum_abs += std::fabs(d);
+      const double x = a.data[i * a.channels + k], y = b.data[i * b.channels + k];
+      sum_a += x, sum_b += y, sum_ab += x * y, sum_aa += x * x, sum_bb += y * y;
       worst = std::max(worst, float(std::fabs(d)));
     }
     st.pixel_error[i] = worst;
@@ -43,6 +45,10 @@ DiffStats diff_images(const Image& a, const Image& b, double tol, const Image* m
   st.mean_abs = n > 0 ? sum_abs / n : 0.0;
   st.psnr = st.rmse > 0 ? 20.0 * std::log10(1.0 / st.rmse) : INFINITY;
   st.share_over_tol = st.compared > 0 ? double(st.pixels_over_tol) / double(st.compared) : 0.0;
+  if (n > 0) {  // the centred products: the normalized cross-correlation
+    const double cov = sum_ab - sum_a * sum_b / n, var_a = sum_aa - sum_a * sum_a / n, var_b = sum_bb - sum_b * sum_b / n;
+    st.ncc = var_a > 0 && var_b > 0 ? cov / std::sqrt(var_a * var_b) : 0.0;
+  }
   return st;
 }
 

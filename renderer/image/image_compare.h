@@ -12,6 +12,9 @@ struct DiffStats {
   long pixels_over_tol = 0;                               // pixels with a channel off by > tol
   double share_over_tol = 0;                              // of the compared pixels
   long compared = 0;                                      // pixels compared (all, or the mask's)
+  // Normalized cross-correlation of the compared values (every channel): 1 for images equal up to
+  // brightness and offset, 0 for unrelated ones; 0 when either is constant.
+  double ncc = 0;
   std::vector<float> pixel_error;  // per pixel: the largest absolute channel error (0 outside the mask)
 };
 

@@ -40,6 +40,23 @@ TEST_CASE("diff statistics on known images", "[compare]") {
   CHECK(diff_images(a, a, 0.0).psnr == INFINITY);
 }
 
+TEST_CASE("normalized cross-correlation: brightness and offset do not count, sign and noise do", "[compare]") {
+  Image a(8, 8, 3), bright(8, 8, 3), inverted(8, 8, 3);
+  for (size_t i = 0; i < a.data.size(); ++i) {
+    const float x = float((i * 37) % 11) / 10.f;
+    a.data[i] = x;
+    bright.data[i] = 3.f * x + 0.25f;
+    inverted.data[i] = 1.f - x;
+  }
+  CHECK(diff_images(bright, a, 0.01).ncc == Approx(1.0).epsilon(1e-9));
+  CHECK(diff_images(inverted, a, 0.01).ncc == Approx(-1.0).epsilon(1e-9));
+  CHECK(diff_images(constant(8, 8, 0.5f), a, 0.01).ncc == 0.0);  // a constant image correlates with nothing
+  // Two values against two: the closed form cov / sqrt(var var) of (0, 1, 1) and (0, 1, 0) per channel.
+  Image x = constant(3, 1, 0.f), y = constant(3, 1, 0.f);
+  for (int c = 0; c < 3; ++c) x.pixel(1, 0)[c] = x.pixel(2, 0)[c] = y.pixel(1, 0)[c] = 1.f;
+  CHECK(diff_images(x, y, 0.01).ncc == Approx(0.5));
+}
+
 TEST_CASE("Z-test: Šidák level and critical z", "[compare]") {
   Image m = constant(10, 10, 1.f), v = constant(10, 10, 0.01f);
   ZTestResult r = z_test(m, 16, m, v, 1024);

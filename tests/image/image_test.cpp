@@ -48,3 +48,15 @@ TEST_CASE("unknown image formats are refused with the file name", "[image]") {
   CHECK_THROWS_WITH(write_image(img, "out.jpg"), Catch::Contains("out.jpg"));
   CHECK_THROWS_WITH(read_image("/nonexistent/file.exr"), Catch::Contains("/nonexistent/file.exr"));
 }
+
+TEST_CASE("downsampled: each block's mean", "[image]") {
+  Image big(4, 2, 3);
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 4; ++x)
+      for (int c = 0; c < 3; ++c) big.pixel(x, y)[c] = float(x + 10 * y + 100 * c);
+  const Image small = downsampled(big, 2, 2);
+  REQUIRE(small.width == 2);
+  REQUIRE(small.height == 1);
+  CHECK(small.pixel(0, 0)[0] == Approx((0 + 1 + 10 + 11) / 4.0));
+  CHECK(small.pixel(1, 0)[2] == Approx((2 + 3 + 12 + 13) / 4.0 + 200));
+}
