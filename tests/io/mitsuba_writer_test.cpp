@@ -210,6 +210,12 @@ TEST_CASE("what Mitsuba XML cannot hold is refused with its place in the documen
   json both = base;
   both["materials"]["m"] = {{"type", "diffuse"}, {"emission", {1, 1, 1}}, {"two_sided", true}};
   CHECK(write_error(both) == "/materials/m/two_sided: Mitsuba's area emitters emit from the front only");
+  json grid = base;
+  grid["shapes"] = {{{"type", "grid"}, {"material", "m"}}};
+  CHECK(write_error(grid) == "/shapes/0/type: \"grid\" has no Mitsuba XML form");
+  json displaced = base;
+  displaced["shapes"] = {{{"type", "mesh"}, {"file", "a.obj"}, {"material", "m"}, {"displacement", {{"texture", "t"}}}}};
+  CHECK(write_error(displaced) == "/shapes/0/displacement: a mesh's displacement has no Mitsuba XML form");
   json aovs = base;
   aovs["render"] = {{"aovs", "d:depth"}};
   CHECK(write_error(aovs) == "/render/aovs: is not written to XML yet");

@@ -108,6 +108,8 @@ void Writer::film(pugi::xml_node sensor, int width, int height) {
 
 void Writer::shape(pugi::xml_node parent, const json& s, const std::string& path) {
   const std::string type = s["type"].get<std::string>();
+  // Mitsuba displaces a mesh in Python (its caustics tutorial), not in a scene file.
+  if (s.contains("displacement")) fail(path + "/displacement", "a mesh's displacement has no Mitsuba XML form");
   pugi::xml_node n = add(parent, "shape");
   const std::string id = s.contains("name") ? unique_id(s["name"].get<std::string>(), "shape", path) : "";
   if (type == "group") group_ids_[s["name"].get<std::string>()] = id;
