@@ -49,15 +49,15 @@ int Job::adam_restart(size_t k, int it) const {
   return restart;
 }
 
-bool upsample_blocks(Job& job, Scene& scene, State* state, int k) {
-  bool any = false;
+std::vector<std::string> upsample_blocks(Job& job, Scene& scene, State* state, int k) {
+  std::vector<std::string> done;
   for (const Upsampling& u : job.upsampling) {
     if (std::find(u.after.begin(), u.after.end(), k) == u.after.end()) continue;
-    any = true;
     const std::string& name = job.entries[size_t(u.entry)];
     const ParamEntry e = *scene.params.find(name);
     const std::vector<float> old(scene.params.values().begin() + e.slot, scene.params.values().begin() + e.slot + e.size);
     reshape_blocks(scene, {{name, doubled(old, e.shape[0], e.shape[1], e.shape[2]), {2 * e.shape[0], 2 * e.shape[1], e.shape[2]}}}, {});
+    done.push_back(name + " to " + std::to_string(2 * e.shape[1]) + "x" + std::to_string(2 * e.shape[0]));
     // The block's scalars: the same bounds, at the new slots, in place of the old ones.
     const auto first = std::find_if(job.scalars.begin(), job.scalars.end(), [&](const Scalar& s) { return s.block == u.entry; });
     const size_t at = size_t(first - job.scalars.begin());
@@ -89,7 +89,7 @@ bool upsample_blocks(Job& job, Scene& scene, State* state, int k) {
     replace(state->v, std::vector<double>(fresh.size(), 0.0));
     replace(state->seen, std::string(fresh.size(), '0'));
   }
-  return any;
+  return done;
 }
 
 }  // namespace dray::cli

@@ -43,27 +43,6 @@ CLI::App* add_optimize_command(CLI::App& app, OptimizeArgs& a) {
 
 namespace {
 
-// Each optimised block's name and the mean of its values: a block's millions of values stay out
-// of the console and progress.csv (the checkpoint and the final scene's image keep them).
-std::vector<std::pair<std::string, double>> block_means(const Job& job, const std::vector<double>& value) {
-  std::vector<std::pair<std::string, double>> out;
-  std::vector<long> count;
-  for (size_t k = 0; k < job.scalars.size(); ++k) {
-    const int b = job.scalars[k].block;
-    if (b < 0) continue;
-    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == job.entries[size_t(b)]; });
-    if (it == out.end()) {
-      out.push_back({job.entries[size_t(b)], 0.0});
-      count.push_back(0);
-      it = out.end() - 1;
-    }
-    it->second += value[k];
-    ++count[size_t(it - out.begin())];
-  }
-  for (size_t i = 0; i < out.size(); ++i) out[i].second /= double(count[i]);
-  return out;
-}
-
 // Tiles of the gradient pass: small, so that static interleaving balances uneven images.
 constexpr int kTileSize = 8;
 
@@ -367,10 +346,13 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     state.value = next;
     set_params(state.value);
     state.iteration = k;
-    if (upsample_blocks(job, scene, &state, k)) {  // every rank alike; rank 0's moments restart
+    const std::vector<std::string> upsampled = upsample_blocks(job, scene, &state, k);  // every rank alike
+    if (!upsampled.empty()) {
       take_scalars();
       smoothing = smoothing_systems(job, scene);
       set_params(state.value);
+      for (const std::string& line : upsampled)
+        if (ctx.is_root() && !a.quiet) std::printf("upsampled %s after iteration %d\n", line.c_str(), k);
     }
     if (st.code == 0 && job.checkpoint_every > 0 && (k % job.checkpoint_every == 0 || k == job.iterations)) {
       st = mpi::agree_on(ctx, [&] {

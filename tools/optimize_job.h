@@ -108,9 +108,9 @@ struct State {
 // Doubles the resolution of the blocks scheduled after iteration k (from 1): the scene's block
 // resampled bilinearly (half-pixel centres, edges clamped: torch's and Dr.Jit's linear upsampling)
 // and the job's scalars of it renamed and moved to its new slots, on every rank alike; with
-// `state` (rank 0's), their values the scene's and their moments and `seen` restarted. Whether any
-// block changed.
-bool upsample_blocks(Job& job, Scene& scene, State* state, int k);
+// `state` (rank 0's), their values the scene's and their moments and `seen` restarted. Returns a
+// line per block upsampled: its name and new size ("textures.NAME.data to 32x32").
+std::vector<std::string> upsample_blocks(Job& job, Scene& scene, State* state, int k);
 
 json checkpoint_json(const Job& job, const json& settings, const State& s);
 // Reads the checkpoint; refuses one of a job with other settings, naming the keys that differ.

@@ -1,5 +1,6 @@
 #include "tools/optimize_output.h"
 
+#include <algorithm>
 #include <regex>
 #include <vector>
 
@@ -36,6 +37,25 @@ void prepare_output_folder(const fs::path& dir, bool force) {
   }
   for (const fs::path& f : found)
     if (!fs::remove(f, ec) && ec) throw LoadError(f.string() + ": cannot remove: " + ec.message());
+}
+
+std::vector<std::pair<std::string, double>> block_means(const Job& job, const std::vector<double>& value) {
+  std::vector<std::pair<std::string, double>> out;
+  std::vector<long> count;
+  for (size_t k = 0; k < job.scalars.size(); ++k) {
+    const int b = job.scalars[k].block;
+    if (b < 0) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == job.entries[size_t(b)]; });
+    if (it == out.end()) {
+      out.push_back({job.entries[size_t(b)], 0.0});
+      count.push_back(0);
+      it = out.end() - 1;
+    }
+    it->second += value[k];
+    ++count[size_t(it - out.begin())];
+  }
+  for (size_t i = 0; i < out.size(); ++i) out[i].second /= double(count[i]);
+  return out;
 }
 
 }  // namespace dray::cli
