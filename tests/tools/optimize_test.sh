@@ -164,6 +164,10 @@ expect2 "large_steps on a non-vertex parameter" "bad.json: /params/lights.bulb.p
   '{ '"$base"', '"$tv"', "params": {"lights.bulb.position": {"lr": 1, "large_steps": 10}} }'
 expect2 "the vertices of a mesh with OBJ materials" "cannot be written back with its vertices" \
   '{ "scene": "'$scenes'/cornell-box.json", "output": "'$tmp'/b", "target": {"image": "x.exr"}, "params": {"shapes.cbox.vertices": {"lr": 1}} }'
+expect2 "the scale-independent loss with a path integrator" "bad.json: /loss: scale_independent_l2 needs the whole image" \
+  '{ '"$base"', '"$tv"', '"$pos"', "loss": "scale_independent_l2" }'
+expect2 "upsample on a vector" "bad.json: /params/lights.bulb.position/upsample: only a whole bitmap texture" \
+  '{ '"$base"', '"$tv"', "params": {"lights.bulb.position": {"lr": 1, "upsample": [2]}} }'
 # A medium's density grid (the smoke job, 2 iterations at 16 spp targets): bitwise the same trajectory
 # on 1 rank x 2 threads and 2 ranks x 1 thread, the grid written back as a .vol the final scene names.
 python3 - "$scenes" "$tmp" <<'PY'
