@@ -14,11 +14,18 @@ namespace dray::mpi {
 
 namespace {
 
+// The adjoint pass's samples: its seed, and its samples per pixel (0: the scene's; a particle
+// tracer's gradient pass may trace fewer light paths than its primal, as Mitsuba's spp_grad).
+struct AdjointSamples {
+  uint64_t seed = 0;
+  int spp = 0;
+};
+
 // The particle tracer's view: each rank traces its share of the light paths for the image, whose
 // sums every rank then holds (the loss's adjoint image needs all of it), and its share again,
-// with the adjoint seed, for the gradient; the loss is counted once, by rank 0. As add_view.
+// with the adjoint seed (and its spp), for the gradient; the loss is counted once, by rank 0. As add_view.
 void add_particle_view(const Context& ctx, const Scene& scene, const Image& target, const Image* mask, Loss loss,
-                       double normaliser, std::span<const Slot> params, int threads, uint64_t adjoint_seed,
+                       double normaliser, std::span<const Slot> params, int threads, AdjointSamples adjoint,
                        std::span<ad::FixedSum> sums, Image* primal) {
   const int w = scene.camera().width, h = scene.camera().height;
   const Tile window{0, 0, w, h};
@@ -44,8 +51,9 @@ void add_particle_view(const Context& ctx, const Scene& scene, const Image& targ
   ParticleGradient g;
   run_agreed(ctx, [&] {
     if (k == 0) return;
-    g = particle_gradient(scene, window, loss_adjoint_image(loss_image, loss_target, loss, normaliser / adjoint_scale, mask), params, n, ctx.rank(),
-                          ctx.size(), threads, adjoint_seed);
+    const long n_adjoint = adjoint.spp > 0 ? long(adjoint.spp) * w * h : n;
+    g = particle_gradient(scene, window, loss_adjoint_image(loss_image, loss_target, loss, normaliser / adjoint_scale, mask), params,
+                          n_adjoint, ctx.rank(), ctx.size(), threads, adjoint.seed);
   });
   for (size_t i = 0; i < g.sums.size(); ++i) sums[i] += g.sums[i];
   sums[k + 1].add(double(g.dropped + splat.nonfinite));
@@ -56,11 +64,14 @@ void add_particle_view(const Context& ctx, const Scene& scene, const Image& targ
 // (n + 3 entries: gradient, loss, dropped samples, dropped pixels), exactly; its loss divided by
 // `normaliser`. Collective (the boundary term's allgather, or the primal's gather).
 void add_view(const Context& ctx, const Scene& scene, const Image& target, const Image* mask, Loss loss,
-              double normaliser, std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
+              double normaliser, std::span<const Slot> params, int tile_size, int threads, AdjointSamples adjoint,
               std::span<ad::FixedSum> sums, DistributedGradient& out, Image* primal) {
   if (integrator_traits(scene.render).particles)
-    return add_particle_view(ctx, scene, target, mask, loss, normaliser, params, threads, adjoint_seed, sums, primal);
+    return add_particle_view(ctx, scene, target, mask, loss, normaliser, params, threads, adjoint, sums, primal);
+  const uint64_t adjoint_seed = adjoint.seed;
   run_agreed(ctx, [&] {
+    if (adjoint.spp > 0 && adjoint.spp != scene.render.spp)
+      throw LoadError("a gradient pass with its own samples (spp_grad) needs a particle tracer (integrator ptracer)");
     if (loss == Loss::scale_independent_l2)
       throw LoadError("the scale_independent_l2 loss needs the whole image before its adjoint pass: a particle tracer's "
                       "(integrator ptracer); the path integrators' adjoint runs tile by tile");
@@ -125,7 +136,7 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
   DistributedGradient out;
   std::vector<ad::FixedSum> sums(params.size() + 3);
   if (normaliser == 0) normaliser = 3.0 * scene.camera().width * scene.camera().height;
-  add_view(ctx, scene, target, nullptr, loss, normaliser, params, tile_size, threads, adjoint_seed, sums, out, primal);
+  add_view(ctx, scene, target, nullptr, loss, normaliser, params, tile_size, threads, {adjoint_seed, 0}, sums, out, primal);
   reduce(ctx, sums, params.size(), out);
   return out;
 }
@@ -151,8 +162,8 @@ DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene
       // terms divided by 3 (pixels or mask sum) total / w_v.
       const double area = v.mask ? mask_sum(*v.mask) : double(scene.camera().width) * scene.camera().height;
       const double normaliser = 3.0 * area * total_weight / v.weight;
-      add_view(groups.group, scene, *v.target, v.mask, loss, normaliser, params, tile_size, threads, v.adjoint_seed, sums,
-               out, i == 0 ? primal : nullptr);  // view 0: group 0, whose first rank is rank 0
+      add_view(groups.group, scene, *v.target, v.mask, loss, normaliser, params, tile_size, threads, {v.adjoint_seed, v.adjoint_spp},
+               sums, out, i == 0 ? primal : nullptr);  // view 0: group 0, whose first rank is rank 0
     }
   });
   scene.sensor = own_sensor;

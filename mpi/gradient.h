@@ -45,6 +45,7 @@ struct ViewPass {
   double weight = 1;
   uint64_t seed = 0, adjoint_seed = 0;
   const Image* mask = nullptr;  // per-pixel loss weights (full size), or none; its sum must be > 0
+  int adjoint_spp = 0;  // the gradient pass's samples per pixel (0: the scene's); particle tracers only
 };
 
 // Collective: the loss sum_v w_v L_v / sum_v w_v over `views` (L_v the view's mean loss, over its

@@ -117,8 +117,8 @@ std::vector<mpi::ViewPass> view_passes(const Job& job, const std::vector<Image>&
     const uint64_t seed = job.seed + 2 * (uint64_t(it) * n + uint64_t(v));
     // A single view renders with the scene's camera as the job leaves it (its parameters may be
     // optimised); a view of "views" with its sensor.
-    passes.push_back({view.sensor, &targets[size_t(v)], view.weight, seed,
-                      job.independent ? seed + 1 : seed, view.mask.empty() ? nullptr : &masks[size_t(v)]});
+    passes.push_back({view.sensor, &targets[size_t(v)], view.weight, seed, job.independent ? seed + 1 : seed,
+                      view.mask.empty() ? nullptr : &masks[size_t(v)], job.spp_grad > 0 ? job.spp_grad_at(it) : 0});
   }
   return passes;
 }
@@ -288,6 +288,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     const int k = it + 1;  // iterations count from 1 everywhere: console, progress.csv, snapshots, checkpoint
     const bool snapshot = job.snapshot_every > 0 && (k == 1 || k % job.snapshot_every == 0 || k == job.iterations);
     Image primal;  // the batch's first view
+    scene.render.spp = job.spp_at(it);
     const std::vector<mpi::ViewPass> passes = view_passes(job, targets, masks, it);
     mpi::DistributedGradient g =
         mpi::gradient(ctx, groups, scene, passes, job.loss, slots, kTileSize, threads, snapshot ? &primal : nullptr);
@@ -346,6 +347,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     state.value = next;
     set_params(state.value);
     state.iteration = k;
+    if (const std::string change = schedule_change(job, k); !change.empty() && ctx.is_root() && !a.quiet)
+      std::printf("schedule after iteration %d: %s\n", k, change.c_str());
     const std::vector<std::string> upsampled = upsample_blocks(job, scene, &state, k);  // every rank alike
     if (!upsampled.empty()) {
       take_scalars();

@@ -157,8 +157,8 @@ void read_views(const JsonReader& rd, const json& j, Job& job, Scene& scene, con
 Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobEdits& edits) {
   JsonReader rd(path);
   json j = read_json_file(path);
-  rd.object(j, "", {"scene", "target", "views", "batch", "view_groups", "params", "optimizer", "loss", "spp", "output", "snapshot_every",
-                    "checkpoint_every", "seed", "gradient_samples", "boundary_samples"},
+  rd.object(j, "", {"scene", "target", "views", "batch", "view_groups", "params", "optimizer", "loss", "spp", "spp_grad", "schedule", "output",
+                    "snapshot_every", "checkpoint_every", "seed", "gradient_samples", "boundary_samples"},
             {"scene", "params", "output"});
   if (j.contains("target") == j.contains("views")) rd.fail("/target", "give either \"target\" (one view) or \"views\"");
   Job job;
@@ -213,6 +213,7 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
   read_views(rd, j, job, scene, scene_doc);
   if (job.loss == Loss::scale_independent_l2 && !integrator_traits(scene.render).particles)
     rd.fail("/loss", "scale_independent_l2 needs the whole image before its adjoint pass: a particle tracer's (integrator ptracer)");
+  read_schedule(rd, j, job, integrator_traits(scene.render).particles);
   const json& ps = j["params"];
   if (!ps.is_object() || ps.empty()) rd.fail("/params", "must be an object naming at least one parameter");
   for (auto it = ps.begin(); it != ps.end(); ++it) {
@@ -290,6 +291,7 @@ json job_settings(const Job& job, const json& scene_doc) {
               {"optimizer", job.optimizer}, {"beta1", job.beta1}, {"beta2", job.beta2}, {"epsilon", job.epsilon},
               {"lr_decay", job.lr_decay}, {"loss", job.loss_name}, {"seed", job.seed},
               {"gradient_samples", job.independent ? "independent" : "same"}, {"params", params}};
+  add_schedule_settings(job, out);
   auto target = [](const View& v, json& o) {
     o["target_image"] = v.target_image;
     o["target_scene"] = v.target_scene;

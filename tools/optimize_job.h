@@ -50,6 +50,15 @@ struct Upsampling {
   std::vector<int> after;  // ascending
 };
 
+// A step of the job's schedule: after iteration `after` (from 1) the learning rates are multiplied by
+// lr_factor and the samples per pixel (both passes) by spp_factor, as the caustics tutorial's
+// `if it in (700, 900): spp *= 2; lr *= 0.5`.
+struct ScheduleStep {
+  int after = 0;
+  double lr_factor = 1;
+  int spp_factor = 1;
+};
+
 struct Job {
   std::string file;
   std::filesystem::path dir;
@@ -62,6 +71,8 @@ struct Job {
   std::string optimizer = "adam";
   double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
   double lr_decay = 1.0;  // the learning rates' factor at the last iteration (exponential schedule)
+  int spp_grad = 0;       // the gradient pass's samples per pixel (0: spp); particle tracers (mi.render's spp_grad)
+  std::vector<ScheduleStep> schedule;  // ascending `after`
   Loss loss = Loss::l2;
   std::string loss_name = "l2";
   uint64_t seed = 0;
@@ -74,7 +85,22 @@ struct Job {
   // The iteration (from 1) after which scalar k's block was last upsampled before iteration `it`
   // (from 0) runs: Adam's step count restarts there. 0: never.
   int adam_restart(size_t k, int it) const;
+  // Iteration `it` (from 0) under the schedule: the learning rates' step factor (before lr_decay),
+  // the primal's and the gradient pass's samples per pixel.
+  double lr_factor(int it) const;
+  int spp_at(int it) const;
+  int spp_grad_at(int it) const;
 };
+
+// Reads "spp_grad" and "schedule" (tools/job_schedule.cpp); `particles`: the scene's integrator
+// traces light paths (spp_grad is refused otherwise: a path integrator's gradient pass renders
+// the image it differentiates).
+void read_schedule(const JsonReader& rd, const json& j, Job& job, bool particles);
+// The schedule's settings for a checkpoint (none when the job has none, as before schedules).
+void add_schedule_settings(const Job& job, json& settings);
+// What changes after iteration k (from 1), for the console: "learning rates x0.5, 64 spp (32 for
+// the gradient)"; empty when nothing does.
+std::string schedule_change(const Job& job, int k);
 
 // The views of iteration `iteration` (counting from 0), ascending: every view, or `batch` of
 // them drawn without replacement from a generator seeded by the job's seed and the iteration

@@ -98,7 +98,7 @@ std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSy
     for (double& x : gb) x = std::isfinite(x) ? x : 0.0;
     put(job.large_steps[b], smoothing[b].solve(gb), g);
   }
-  const double schedule = std::pow(job.lr_decay, job.iterations > 1 ? double(it) / (job.iterations - 1) : 0.0);
+  const double schedule = job.lr_factor(it) * std::pow(job.lr_decay, job.iterations > 1 ? double(it) / (job.iterations - 1) : 0.0);
   std::vector<double> step(g.size(), 0.0);
   if (job.optimizer == "adam") {
     for (const AdamRange& r : adam_ranges(job, g.size())) {
