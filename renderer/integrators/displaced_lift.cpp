@@ -1,9 +1,54 @@
 #include "renderer/integrators/displaced_lift.h"
 
+#include <array>
+#include <map>
+
 #include "ad/tape.h"
 #include "ad/var.h"
+#include "renderer/shapes/mesh_normals.h"
 
 namespace dray {
+
+namespace {
+
+// Each vertex's smooth normal (the ring formula, at the placed positions) differentiated by the
+// heights of its ring's vertices: lifted.normal_terms, and the normals' values in `values`.
+void lift_vertex_normals(const Mesh& m, DisplacedLift::Mesh& lifted, std::vector<float>& values) {
+  ad::Tape& tape = ad::Tape::local();
+  const MeshDisplacement& d = *m.displacement;
+  auto position = [&](uint32_t w) {  // vertex w's position as three inputs, 3w .. 3w + 2
+    const glm::vec3& p = m.object_positions[w];
+    return Vec3<ad::Var>(ad::lift<ad::Var>(p.x, int(3 * w)), ad::lift<ad::Var>(p.y, int(3 * w + 1)),
+                         ad::lift<ad::Var>(p.z, int(3 * w + 2)));
+  };
+  const Vec3<ad::Var> none(ad::Var(0.f), ad::Var(0.f), ad::Var(0.f));
+  std::map<uint32_t, std::array<double, 3>> by_vertex;  // ring vertex -> d normal / d height
+  lifted.normal_start.assign(1, 0);
+  values.reserve(3 * m.object_positions.size());
+  for (uint32_t v = 0; v < uint32_t(m.object_positions.size()); ++v) {
+    tape.clear();
+    const Vec3<ad::Var> n = vertex_normal<ad::Var>(m.indices, v, m.rings.of(v), position, none);
+    values.insert(values.end(), {n.x.v, n.y.v, n.z.v});
+    by_vertex.clear();
+    const ad::Var* axes[3] = {&n.x, &n.y, &n.z};
+    for (int axis = 0; axis < 3; ++axis) {
+      if (axes[axis]->i < 0) continue;
+      tape.begin_adjoints();
+      tape.seed(axes[axis]->i, 1.f);
+      tape.backward_to([&](int g, float partial) {  // a position's partial, along its direction: the height's
+        const uint32_t w = uint32_t(g / 3);
+        auto [it, fresh] = by_vertex.try_emplace(w, std::array<double, 3>{0, 0, 0});
+        it->second[size_t(axis)] += double(partial) * double(d.directions[w][g % 3]) * double(d.scale);
+      });
+    }
+    for (const auto& [w, partials] : by_vertex)
+      lifted.normal_terms.push_back({w, {float(partials[0]), float(partials[1]), float(partials[2])}});
+    lifted.normal_start.push_back(uint32_t(lifted.normal_terms.size()));
+  }
+  tape.clear();
+}
+
+}  // namespace
 
 DisplacedLift lift_displaced(const Scene& scene, const Seeds& seeds, int first_index) {
   DisplacedLift out;
@@ -14,7 +59,7 @@ DisplacedLift lift_displaced(const Scene& scene, const Seeds& seeds, int first_i
     const uint32_t mesh = s.as<MeshShape>().mesh;
     const dray::Mesh& m = scene.meshes[mesh];
     if (!m.displacement || !texture_seeded(scene.textures[size_t(m.displacement->texture)], P)) continue;
-    DisplacedLift::Mesh lifted{&*m.displacement, first_index, {0}, {}};
+    DisplacedLift::Mesh lifted{&*m.displacement, first_index, {0}, {}, -1, {}, {}};
     const Texture& texture = scene.textures[size_t(m.displacement->texture)];
     for (size_t v = 0; v < m.object_positions.size(); ++v) {
       tape.clear();
@@ -30,8 +75,15 @@ DisplacedLift lift_displaced(const Scene& scene, const Seeds& seeds, int first_i
     block.values.reserve(3 * m.object_positions.size());
     for (const glm::vec3& p : m.object_positions) block.values.insert(block.values.end(), {p.x, p.y, p.z});
     first_index += int(block.values.size());
-    out.meshes.push_back(std::move(lifted));
     out.blocks.push_back(std::move(block));
+    if (m.normals_follow_vertices()) {
+      LiftedBlock normals{displaced_normals_key(mesh), first_index, {}};
+      lift_vertex_normals(m, lifted, normals.values);
+      lifted.normals_first_index = first_index;
+      first_index += int(normals.values.size());
+      out.blocks.push_back(std::move(normals));
+    }
+    out.meshes.push_back(std::move(lifted));
   }
   tape.clear();
   return out;

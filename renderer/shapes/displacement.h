@@ -27,6 +27,8 @@ struct MeshDisplacement {
 // The key of a displaced mesh's positions lifted once per reverse pass (ParamView::lifted; a slot
 // no parameter has, one per mesh).
 inline Slot displaced_positions_key(uint32_t mesh) { return kNoSlot - 1 - mesh; }
+// The key of its smooth vertex normals lifted likewise.
+inline Slot displaced_normals_key(uint32_t mesh) { return kNoSlot - (1u << 24) - mesh; }
 
 // Vertex v's object-space position under the textures' values in P.
 template <class T>

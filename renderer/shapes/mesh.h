@@ -267,6 +267,17 @@ struct MeshShape : Planar<false> {
       // formula's derivative), at the placed normals' values (the float pass's, bit for bit, be
       // they computed, read from the file or from the normals block).
       const TransformT<T> t = lift_transform(P, transform);
+      if constexpr (ad::is_differentiable_v<T>)  // a displaced mesh's: lifted once per pass (integrators/displaced_lift.h)
+        if (const LiftedBlock* b = P.lifted(displaced_normals_key(mesh))) {
+          for (int k = 0; k < 3; ++k) {
+            const int corner = int(m.indices[base + size_t(k)]);
+            const Vec3<T> ring(P.lifted_input(*b, 3 * corner), P.lifted_input(*b, 3 * corner + 1),
+                               P.lifted_input(*b, 3 * corner + 2));
+            const Vec3<T> placed(Vec3<float>(m.object_normals[base + size_t(k)]));
+            n[k] = transform_normal(t, ring - Vec3<T>(Vec3<float>(value(ring))) + placed);
+          }
+          return interpolated_normal(n, u, v, ng);
+        }
       auto read = [&](uint32_t i) { return object_vertex(scene, P, i); };
       PositionCache<T, decltype(read)> position(read);
       Vec3<T> face(T(0.f), T(0.f), T(0.f));
@@ -283,6 +294,11 @@ struct MeshShape : Planar<false> {
     } else {
       for (int k = 0; k < 3; ++k) n[k] = Vec3<T>(Vec3<float>(scene.world_normal(s, base + size_t(k))));
     }
+    return interpolated_normal(n, u, v, ng);
+  }
+  // The corner normals n interpolated at barycentrics (u, v) and normalized; ng where that is zero.
+  template <class T>
+  static Vec3<T> interpolated_normal(const Vec3<T> (&n)[3], const T& u, const T& v, const Vec3<T>& ng) {
     const Vec3<T> ns = n[0] * (T(1.f) - u - v) + n[1] * u + n[2] * v;
     const T len = length(ns);
     if (!(value(len) > 0.f)) return ng;
