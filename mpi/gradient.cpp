@@ -55,6 +55,9 @@ void add_particle_view(const Context& ctx, const Scene& scene, const Image& targ
     g = particle_gradient(scene, window, loss_adjoint_image(loss_image, loss_target, loss, normaliser / adjoint_scale, mask), params,
                           n_adjoint, ctx.rank(), ctx.size(), threads, adjoint.seed);
   });
+  // A displaced mesh's lifted adjoints, complete over the ranks' paths, chained once (rank 0).
+  allreduce_sum(ctx, std::span<ad::FixedSum>(g.lifted));
+  if (ctx.is_root()) fold_lifted(g);
   for (size_t i = 0; i < g.sums.size(); ++i) sums[i] += g.sums[i];
   sums[k + 1].add(double(g.dropped + splat.nonfinite));
   if (primal && ctx.is_root()) *primal = std::move(image);

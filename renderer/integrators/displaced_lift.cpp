@@ -1,7 +1,7 @@
 #include "renderer/integrators/displaced_lift.h"
 
+#include <algorithm>
 #include <array>
-#include <map>
 
 #include "ad/tape.h"
 #include "ad/var.h"
@@ -22,7 +22,7 @@ void lift_vertex_normals(const Mesh& m, DisplacedLift::Mesh& lifted, std::vector
                          ad::lift<ad::Var>(p.z, int(3 * w + 2)));
   };
   const Vec3<ad::Var> none(ad::Var(0.f), ad::Var(0.f), ad::Var(0.f));
-  std::map<uint32_t, std::array<double, 3>> by_vertex;  // ring vertex -> d normal / d height
+  std::vector<std::pair<uint32_t, std::array<double, 3>>> by_vertex;  // ring vertex, d normal / d its height
   lifted.normal_start.assign(1, 0);
   values.reserve(3 * m.object_positions.size());
   for (uint32_t v = 0; v < uint32_t(m.object_positions.size()); ++v) {
@@ -37,7 +37,8 @@ void lift_vertex_normals(const Mesh& m, DisplacedLift::Mesh& lifted, std::vector
       tape.seed(axes[axis]->i, 1.f);
       tape.backward_to([&](int g, float partial) {  // a position's partial, along its direction: the height's
         const uint32_t w = uint32_t(g / 3);
-        auto [it, fresh] = by_vertex.try_emplace(w, std::array<double, 3>{0, 0, 0});
+        auto it = std::find_if(by_vertex.begin(), by_vertex.end(), [&](const auto& e) { return e.first == w; });
+        if (it == by_vertex.end()) it = by_vertex.insert(it, {w, {0, 0, 0}});
         it->second[size_t(axis)] += double(partial) * double(d.directions[w][g % 3]) * double(d.scale);
       });
     }
@@ -52,6 +53,7 @@ void lift_vertex_normals(const Mesh& m, DisplacedLift::Mesh& lifted, std::vector
 
 DisplacedLift lift_displaced(const Scene& scene, const Seeds& seeds, int first_index) {
   DisplacedLift out;
+  const int first = first_index;
   const ParamView<ad::Var> P(scene.params, seeds);
   ad::Tape& tape = ad::Tape::local();
   for (const Shape& s : scene.shapes) {
@@ -86,7 +88,34 @@ DisplacedLift lift_displaced(const Scene& scene, const Seeds& seeds, int first_i
     out.meshes.push_back(std::move(lifted));
   }
   tape.clear();
+  out.count = first_index - first;
   return out;
+}
+
+void chain_displaced(const DisplacedLift& lift, int first_index, std::span<const double> lifted, std::span<double> gradient) {
+  for (const DisplacedLift::Mesh& m : lift.meshes) {
+    const MeshDisplacement& d = *m.displacement;
+    const size_t n = m.vertex_count();
+    std::vector<double> height(n, 0.0);  // d loss / d (vertex height)
+    const double* position = &lifted[size_t(m.first_index - first_index)];
+    for (size_t v = 0; v < n; ++v)
+      for (int axis = 0; axis < 3; ++axis) height[v] += position[3 * v + size_t(axis)] * double(d.directions[v][axis]) * double(d.scale);
+    if (m.normals_first_index >= 0) {
+      const double* normal = &lifted[size_t(m.normals_first_index - first_index)];
+      for (size_t v = 0; v < n; ++v) {
+        const double* a = &normal[3 * v];
+        if (a[0] == 0 && a[1] == 0 && a[2] == 0) continue;
+        for (uint32_t t = m.normal_start[v]; t < m.normal_start[v + 1]; ++t) {
+          const DisplacedLift::NormalTerm& term = m.normal_terms[t];
+          height[term.vertex] += a[0] * double(term.d[0]) + a[1] * double(term.d[1]) + a[2] * double(term.d[2]);
+        }
+      }
+    }
+    for (size_t v = 0; v < n; ++v)
+      if (height[v] != 0)
+        for (uint32_t t = m.start[v]; t < m.start[v + 1]; ++t)
+          gradient[size_t(m.terms[t].first)] += height[v] * double(m.terms[t].second);
+  }
 }
 
 }  // namespace dray

@@ -4,12 +4,13 @@
 // (a lens hit's three corners and their rings: a dozen vertices, each a bilinear lookup of four
 // texels in three channels), and a smooth mesh's shading normal would redo the ring formula of
 // its three corners (eighteen face normals). The pass lifts both once instead: the displaced
-// positions and the corners' smooth normals are inputs of every tape at their float values; each
-// vertex's height is differentiated by the texture's values, and each vertex normal by the
-// heights of its ring, once per pass; a path's adjoints of those inputs are chained to the
-// parameters as the tape hands them over (in the tape's order: the gradient stays bitwise
-// reproducible).
+// positions and the vertex normals are inputs of every tape at their float values, and a path's
+// adjoints of them are summed exactly, as the parameters' are. Once every path is summed (over
+// ranks too), chain_displaced hands them on: each vertex normal to the heights of its ring, each
+// position to its height, each height to the texture's values (differentiated once per pass).
+// The result depends on the sums alone: bitwise the same on any rank and thread count.
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -40,66 +41,15 @@ struct DisplacedLift {
   // normals (displaced_normals_key).
   std::vector<LiftedBlock> blocks;
 
-  // Whether gradient index g is a lifted position (normal false) or vertex normal (normal true):
-  // its mesh, and its vertex and axis in k.
-  const Mesh* find(int g, int& k, bool& normal) const {
-    for (const Mesh& m : meshes) {
-      const size_t n = 3 * m.vertex_count();
-      k = g - m.first_index;
-      if (k >= 0 && size_t(k) < n) return normal = false, &m;
-      k = g - m.normals_first_index;
-      if (m.normals_first_index >= 0 && k >= 0 && size_t(k) < n) return normal = true, &m;
-    }
-    return nullptr;
-  }
-};
-
-// One path's adjoints of the lifted positions, gathered per vertex as its height's adjoint (the
-// three axes' along its direction), then chained to the parameters in the order the vertices came.
-class DisplacedAdjoints {
- public:
-  explicit DisplacedAdjoints(const DisplacedLift& lift) : lift_(&lift) {}
-  // Takes gradient index g's adjoint when g is a lifted position or normal; false otherwise.
-  bool take(int g, double adjoint) {
-    int k = 0;
-    bool normal = false;
-    const DisplacedLift::Mesh* m = lift_->find(g, k, normal);
-    if (!m) return false;
-    const uint32_t v = uint32_t(k / 3);
-    if (!normal) {
-      add(m, v, adjoint * double(m->displacement->directions[v][k % 3]) * double(m->displacement->scale));
-      return true;
-    }
-    for (uint32_t t = m->normal_start[v]; t < m->normal_start[v + 1]; ++t)
-      add(m, m->normal_terms[t].vertex, adjoint * double(m->normal_terms[t].d[k % 3]));
-    return true;
-  }
-  // Hands sink(parameter index, adjoint x partial) for every vertex taken, and forgets them.
-  template <class Sink>
-  void chain(Sink&& sink) {
-    for (const Height& h : heights_)
-      for (uint32_t t = h.mesh->start[h.vertex]; t < h.mesh->start[h.vertex + 1]; ++t)
-        sink(size_t(h.mesh->terms[t].first), h.adjoint * double(h.mesh->terms[t].second));
-    heights_.clear();
-  }
-
- private:
-  struct Height {
-    const DisplacedLift::Mesh* mesh;
-    uint32_t vertex;
-    double adjoint;
-  };
-  void add(const DisplacedLift::Mesh* m, uint32_t v, double along) {
-    for (Height& h : heights_)
-      if (h.mesh == m && h.vertex == v) return void(h.adjoint += along);
-    heights_.push_back({m, v, along});
-  }
-  const DisplacedLift* lift_;
-  std::vector<Height> heights_;
+  int count = 0;  // lifted inputs, from the first index lift_displaced was given
 };
 
 // The displaced meshes whose texture `seeds` seeds, their positions' gradient indices from
 // first_index. Uses this thread's tape (left cleared).
 DisplacedLift lift_displaced(const Scene& scene, const Seeds& seeds, int first_index);
+
+// Adds to gradient[g] (the parameters') the adjoints of the lifted inputs chained to them:
+// lifted[i] is the summed adjoint of gradient index first_index + i.
+void chain_displaced(const DisplacedLift& lift, int first_index, std::span<const double> lifted, std::span<double> gradient);
 
 }  // namespace dray

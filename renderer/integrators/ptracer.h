@@ -17,6 +17,7 @@
 // a thin lens, the pinhole's from an aperture point drawn per connection).
 // The light paths are numbered: path k's random numbers depend on (seed, k) alone, and the
 // splats sum exactly (ad::FixedSum), so any split over ranks and threads gives the same bits.
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,6 +26,7 @@
 
 #include "ad/fixed_sum.h"
 #include "renderer/core/tile.h"
+#include "renderer/integrators/displaced_lift.h"
 #include "renderer/image/image.h"
 #include "renderer/integrators/mitsuba_integrator.h"
 #include "renderer/scene.h"
@@ -78,9 +80,17 @@ long add_particle_tangents(const Scene& scene, const Tile& window, long n, int f
 struct ParticleGradient {
   std::vector<ad::FixedSum> sums;  // one per parameter
   long dropped = 0;                // paths whose gradient was not finite
+  // The adjoint sums of the pass's lifted inputs (a displaced mesh's positions and vertex normals:
+  // integrators/displaced_lift.h), which reach the parameters only once summed over every light
+  // path (over ranks too): then fold_lifted, once.
+  std::vector<ad::FixedSum> lifted;
+  std::shared_ptr<const DisplacedLift> lift;
 };
 ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const Image& adjoint, std::span<const Slot> params,
                                    long n, int first, int stride, int threads, uint64_t seed);
+// Adds the lifted sums, chained to the parameters, to `sums` (a sum refusing its addend counts as
+// dropped), and empties `lifted`: after `lifted` holds every process's paths, on one process.
+void fold_lifted(ParticleGradient& g);
 
 // The splats (summed over ranks) as the image's RGB inside the window.
 void write_particle_splat(Image& image, const Tile& window, const ParticleSplat& splat);

@@ -111,12 +111,11 @@ ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const
   if (auto why = particle_tracer_refusal(scene)) throw std::runtime_error(*why);
   if (auto why = particle_derivative_refusal(scene, params)) throw std::runtime_error(*why);
   const Seeds seeds(scene.params.values().size(), params);
-  const DisplacedLift displaced = lift_displaced(scene, seeds, int(params.size()));
+  auto displaced = std::make_shared<const DisplacedLift>(lift_displaced(scene, seeds, int(params.size())));
   ParamView<ad::Var> P(scene.params, seeds);
-  P.lifted_blocks = &displaced.blocks;
-  std::vector<DisplacedAdjoints> displaced_adjoints(size_t(threads), DisplacedAdjoints{displaced});
+  P.lifted_blocks = &displaced->blocks;
   const ParticleFilm film(scene, window, n);
-  ad::ExactGradient acc(threads, params.size());
+  ad::ExactGradient acc(threads, params.size() + size_t(displaced->count));  // the parameters, then the lifted inputs
   std::vector<long> dropped(size_t(threads), 0);
   std::vector<std::vector<int32_t>> splats(static_cast<size_t>(threads));  // each path's splat statements
   for_each_light_path(scene, seed, n, first, stride, threads, [&](int thread, Sampler& s, const Light& light, float pick) {
@@ -149,11 +148,7 @@ ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const
     tape.begin_adjoints();
     for (int32_t node : nodes) tape.seed(node, 1.f);
     ad::ThreadGradient& mine = acc.thread(thread);
-    DisplacedAdjoints& heights = displaced_adjoints[size_t(thread)];
-    const bool finite = tape.backward_to([&](int g, float adj) {
-      if (!heights.take(g, double(adj))) mine.stage(size_t(g), double(adj));
-    });
-    heights.chain([&](size_t g, double adj) { mine.stage(g, adj); });
+    const bool finite = tape.backward_to([&](int g, float adj) { mine.stage(size_t(g), double(adj)); });
     if (!finite) {
       mine.discard();
       ++dropped[size_t(thread)];
@@ -163,8 +158,22 @@ ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const
   });
   ParticleGradient out;
   out.sums = acc.take_sums();
+  out.lifted.assign(out.sums.begin() + long(params.size()), out.sums.end());
+  out.sums.resize(params.size());
+  if (displaced->count > 0) out.lift = std::move(displaced);
   for (long d : dropped) out.dropped += d;
   return out;
+}
+
+void fold_lifted(ParticleGradient& g) {
+  if (g.lift && !g.lifted.empty()) {
+    std::vector<double> lifted(g.lifted.size()), chained(g.sums.size(), 0.0);
+    for (size_t i = 0; i < lifted.size(); ++i) lifted[i] = g.lifted[i].value();
+    chain_displaced(*g.lift, int(g.sums.size()), lifted, chained);
+    for (size_t k = 0; k < chained.size(); ++k)
+      if (chained[k] != 0 && !g.sums[k].add(chained[k])) ++g.dropped;
+  }
+  g.lifted.clear();
 }
 
 }  // namespace dray

@@ -64,8 +64,9 @@ TEST_CASE("the particle tracer's gradient over ranks equals the one-process grad
   Image primal(20, 16, 3);
   write_particle_splat(primal, window, trace_particles(scene, window, n, 0, 1, 1));
   const double normaliser = 3.0 * 20 * 16;
-  const ParticleGradient one = particle_gradient(scene, window, loss_adjoint_image(primal, target, Loss::l2, normaliser), slots,
-                                                 n, 0, 1, 1, scene.render.seed);
+  ParticleGradient one = particle_gradient(scene, window, loss_adjoint_image(primal, target, Loss::l2, normaliser), slots, n,
+                                           0, 1, 1, scene.render.seed);
+  fold_lifted(one);
   bool ok = true;
   for (int threads : {1, 2}) {
     Image gathered;
