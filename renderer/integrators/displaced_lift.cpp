@@ -5,15 +5,16 @@
 
 #include "ad/tape.h"
 #include "ad/var.h"
+#include "renderer/core/parallel.h"
 #include "renderer/shapes/mesh_normals.h"
 
 namespace dray {
 
 namespace {
 
-// Each vertex's smooth normal (the ring formula, at the placed positions) differentiated by the
-// heights of its ring's vertices: lifted.normal_terms, and the normals' values in `values`.
-void lift_vertex_normals(const Mesh& m, DisplacedLift::Mesh& lifted, std::vector<float>& values) {
+// Vertex v's smooth normal (the ring formula, at the placed positions) differentiated by the
+// heights of its ring's vertices: appended to `terms`; its value in out[0..2].
+void lift_vertex_normal(const Mesh& m, uint32_t v, std::vector<DisplacedLift::NormalTerm>& terms, float* out) {
   ad::Tape& tape = ad::Tape::local();
   const MeshDisplacement& d = *m.displacement;
   auto position = [&](uint32_t w) {  // vertex w's position as three inputs, 3w .. 3w + 2
@@ -22,36 +23,52 @@ void lift_vertex_normals(const Mesh& m, DisplacedLift::Mesh& lifted, std::vector
                          ad::lift<ad::Var>(p.z, int(3 * w + 2)));
   };
   const Vec3<ad::Var> none(ad::Var(0.f), ad::Var(0.f), ad::Var(0.f));
-  std::vector<std::pair<uint32_t, std::array<double, 3>>> by_vertex;  // ring vertex, d normal / d its height
-  lifted.normal_start.assign(1, 0);
-  values.reserve(3 * m.object_positions.size());
-  for (uint32_t v = 0; v < uint32_t(m.object_positions.size()); ++v) {
-    tape.clear();
-    const Vec3<ad::Var> n = vertex_normal<ad::Var>(m.indices, v, m.rings.of(v), position, none);
-    values.insert(values.end(), {n.x.v, n.y.v, n.z.v});
-    by_vertex.clear();
-    const ad::Var* axes[3] = {&n.x, &n.y, &n.z};
-    for (int axis = 0; axis < 3; ++axis) {
-      if (axes[axis]->i < 0) continue;
-      tape.begin_adjoints();
-      tape.seed(axes[axis]->i, 1.f);
-      tape.backward_to([&](int g, float partial) {  // a position's partial, along its direction: the height's
-        const uint32_t w = uint32_t(g / 3);
-        auto it = std::find_if(by_vertex.begin(), by_vertex.end(), [&](const auto& e) { return e.first == w; });
-        if (it == by_vertex.end()) it = by_vertex.insert(it, {w, {0, 0, 0}});
-        it->second[size_t(axis)] += double(partial) * double(d.directions[w][g % 3]) * double(d.scale);
-      });
-    }
-    for (const auto& [w, partials] : by_vertex)
-      lifted.normal_terms.push_back({w, {float(partials[0]), float(partials[1]), float(partials[2])}});
-    lifted.normal_start.push_back(uint32_t(lifted.normal_terms.size()));
-  }
   tape.clear();
+  const Vec3<ad::Var> n = vertex_normal<ad::Var>(m.indices, v, m.rings.of(v), position, none);
+  out[0] = n.x.v, out[1] = n.y.v, out[2] = n.z.v;
+  // The ring's vertices, in the order the tape hands them, and their partials (summed in double).
+  thread_local std::vector<std::pair<uint32_t, std::array<double, 3>>> by_vertex;
+  by_vertex.clear();
+  const ad::Var* axes[3] = {&n.x, &n.y, &n.z};
+  for (int axis = 0; axis < 3; ++axis) {
+    if (axes[axis]->i < 0) continue;
+    tape.begin_adjoints();
+    tape.seed(axes[axis]->i, 1.f);
+    tape.backward_to([&](int g, float partial) {  // a position's partial, along its direction: the height's
+      const uint32_t w = uint32_t(g / 3);
+      auto it = std::find_if(by_vertex.begin(), by_vertex.end(), [&](const auto& e) { return e.first == w; });
+      if (it == by_vertex.end()) it = by_vertex.insert(it, {w, {0, 0, 0}});
+      it->second[size_t(axis)] += double(partial) * double(d.directions[w][g % 3]) * double(d.scale);
+    });
+  }
+  for (const auto& [w, partials] : by_vertex) terms.push_back({w, {float(partials[0]), float(partials[1]), float(partials[2])}});
+  tape.clear();
+}
+
+// Every vertex's (lift_vertex_normal) on `threads`, in chunks of vertices whose terms are then
+// joined in vertex order: the same on any thread count.
+void lift_vertex_normals(const Mesh& m, int threads, DisplacedLift::Mesh& lifted, std::vector<float>& values) {
+  const uint32_t n = uint32_t(m.object_positions.size());
+  constexpr uint32_t kChunk = 1024;
+  const int chunks = int((n + kChunk - 1) / kChunk);
+  std::vector<std::vector<DisplacedLift::NormalTerm>> terms(static_cast<size_t>(chunks));
+  std::vector<uint32_t> count(n);
+  values.assign(3 * size_t(n), 0.f);
+  parallel_for(chunks, threads, [&](int c) {
+    for (uint32_t v = uint32_t(c) * kChunk; v < std::min(n, uint32_t(c + 1) * kChunk); ++v) {
+      const size_t before = terms[size_t(c)].size();
+      lift_vertex_normal(m, v, terms[size_t(c)], &values[3 * size_t(v)]);
+      count[v] = uint32_t(terms[size_t(c)].size() - before);
+    }
+  });
+  lifted.normal_start.assign(1, 0);
+  for (uint32_t v = 0; v < n; ++v) lifted.normal_start.push_back(lifted.normal_start.back() + count[v]);
+  for (const auto& chunk : terms) lifted.normal_terms.insert(lifted.normal_terms.end(), chunk.begin(), chunk.end());
 }
 
 }  // namespace
 
-DisplacedLift lift_displaced(const Scene& scene, const Seeds& seeds, int first_index) {
+DisplacedLift lift_displaced(const Scene& scene, const Seeds& seeds, int first_index, int threads) {
   DisplacedLift out;
   const int first = first_index;
   const ParamView<ad::Var> P(scene.params, seeds);
@@ -80,7 +97,7 @@ DisplacedLift lift_displaced(const Scene& scene, const Seeds& seeds, int first_i
     out.blocks.push_back(std::move(block));
     if (m.normals_follow_vertices()) {
       LiftedBlock normals{displaced_normals_key(mesh), first_index, {}};
-      lift_vertex_normals(m, lifted, normals.values);
+      lift_vertex_normals(m, threads, lifted, normals.values);
       lifted.normals_first_index = first_index;
       first_index += int(normals.values.size());
       out.blocks.push_back(std::move(normals));

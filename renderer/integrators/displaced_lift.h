@@ -45,8 +45,8 @@ struct DisplacedLift {
 };
 
 // The displaced meshes whose texture `seeds` seeds, their positions' gradient indices from
-// first_index. Uses this thread's tape (left cleared).
-DisplacedLift lift_displaced(const Scene& scene, const Seeds& seeds, int first_index);
+// first_index, on `threads` (the same on any count). Uses the threads' tapes (left cleared).
+DisplacedLift lift_displaced(const Scene& scene, const Seeds& seeds, int first_index, int threads);
 
 // Adds to gradient[g] (the parameters') the adjoints of the lifted inputs chained to them:
 // lifted[i] is the summed adjoint of gradient index first_index + i.

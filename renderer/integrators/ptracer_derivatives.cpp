@@ -111,7 +111,7 @@ ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const
   if (auto why = particle_tracer_refusal(scene)) throw std::runtime_error(*why);
   if (auto why = particle_derivative_refusal(scene, params)) throw std::runtime_error(*why);
   const Seeds seeds(scene.params.values().size(), params);
-  auto displaced = std::make_shared<const DisplacedLift>(lift_displaced(scene, seeds, int(params.size())));
+  auto displaced = std::make_shared<const DisplacedLift>(lift_displaced(scene, seeds, int(params.size()), threads));
   ParamView<ad::Var> P(scene.params, seeds);
   P.lifted_blocks = &displaced->blocks;
   const ParticleFilm film(scene, window, n);
