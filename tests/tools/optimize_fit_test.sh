@@ -164,6 +164,8 @@ json.dump(s, open(f"{tmp}/caustic-{name}.json", "w"))
 j = json.load(open(f"{scenes}/caustic-{name}.job.json"))
 j.update(scene=f"{tmp}/caustic-{name}.json", target={"image": photo}, spp=8, output=f"{tmp}/caustic-{name}", snapshot_every=0)
 j["optimizer"]["iterations"] = 80
+for key in ("schedule", "spp_grad"):  # the full run's late steps and split samples: 8 spp throughout here
+    j.pop(key)
 j["params"]["textures.heightmap.data"].update(lr=1e-4, upsample=[20])
 json.dump(j, open(f"{tmp}/caustic-{name}.job.json", "w"))
 PY
