@@ -41,3 +41,16 @@ views_job() {  # views_job FILE OUTPUT ITERATIONS [EXTRA JSON]
   "output": "$2", "snapshot_every": 0, "checkpoint_every": 3 ${4:-} }
 JSON
 }
+
+lens_scenes() {  # $tmp/lens-truth.json: scenes/lens.json at 24² (ptracer); $tmp/lens-start.json: its exit face turned 2° about z
+  python3 - "$scenes" "$tmp" <<'PY'
+import json, sys
+scenes, tmp = sys.argv[1:]
+s = json.load(open(scenes + "/lens.json"))
+s["camera"].update(width=24, height=24)
+s["shapes"][2]["file"] = scenes + "/models/lens-grid.obj"
+json.dump(s, open(tmp + "/lens-truth.json", "w"))
+s["shapes"][2]["transform"] = {"rotate_z": 2.0}
+json.dump(s, open(tmp + "/lens-start.json", "w"))
+PY
+}

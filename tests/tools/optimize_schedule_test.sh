@@ -9,15 +9,10 @@ source "$(dirname "$0")/optimize_lib.sh"
 # scenes/lens.json at 24² (ptracer), its exit face turned 2° about z; targets: the unturned lens,
 # and a flat image of 100 (brighter than every pixel: the l1 loss's adjoint is then -1/N
 # everywhere, whatever the primal).
-python3 - "$scenes" "$tmp" <<'PY'
+lens_scenes
+python3 - "$tmp" <<'PY'
 import json, sys
-scenes, tmp = sys.argv[1:]
-s = json.load(open(scenes + "/lens.json"))
-s["camera"].update(width=24, height=24)
-s["shapes"][2]["file"] = scenes + "/models/lens-grid.obj"
-json.dump(s, open(tmp + "/lens-truth.json", "w"))
-s["shapes"][2]["transform"] = {"rotate_z": 2.0}
-json.dump(s, open(tmp + "/lens-start.json", "w"))
+tmp = sys.argv[1]
 with open(tmp + "/bright.hdr", "wb") as f:  # Radiance RGBE, flat scanlines: 100 = 0.78125 * 2^7
     f.write(b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 24 +X 24\n" + bytes([200, 200, 200, 135]) * (24 * 24))
 def job(name, iterations=3, lr=0.2, spp=8, target=None, loss="l2", **extra):

@@ -187,15 +187,10 @@ cmp -s "$tmp/smoke1/smoke.sigma_t.vol" "$tmp/smoke2/smoke.sigma_t.vol" && cmp -s
   || bad "the smoke job's grids differ across layouts (or the final scene does not name its .vol)"
 # A particle tracer's job (scenes/lens.json, its exit face turned 2° about z, fitted back against
 # the unturned lens's caustic): bitwise the same on 1x2 and 2x1 ranks x threads.
-python3 - "$scenes" "$tmp" <<'PY'
+lens_scenes
+python3 - "$tmp" <<'PY'
 import json, sys
-scenes, tmp = sys.argv[1:]
-s = json.load(open(scenes + "/lens.json"))
-s["camera"].update(width=24, height=24)
-s["shapes"][2]["file"] = scenes + "/models/lens-grid.obj"
-json.dump(s, open(tmp + "/lens-truth.json", "w"))
-s["shapes"][2]["transform"] = {"rotate_z": 2.0}
-json.dump(s, open(tmp + "/lens-start.json", "w"))
+tmp = sys.argv[1]
 json.dump({"scene": tmp + "/lens-start.json", "target": {"scene": tmp + "/lens-truth.json", "spp": 32},
            "params": {"shapes.lens.rotate_z": {"lr": 0.2}}, "optimizer": {"type": "adam", "iterations": 6},
            "loss": "l2", "spp": 8, "output": tmp + "/lens1"}, open(tmp + "/lens.job.json", "w"))
