@@ -148,8 +148,9 @@ int main(int argc, char** argv) {
     pair_ratio.push_back(one.back() / two.back());
   }
   const double b = median(one), b2 = median(two);
-  std::printf("| %-28s | %10.1f ms | %zu primitives, %.2f Mprims/s, %zu nodes |\n", "BVH build (1 thread)",
-              b * 1e3, prims, prims / b * 1e-6, bvh.node_count());
+  std::printf("| %-28s | %10.1f ms | %zu primitives, %.2f Mprims/s, %zu nodes, %zu leaves, %d levels |\n",
+              "BVH build (1 thread)", b * 1e3, prims, prims / b * 1e-6, bvh.node_count(), bvh.leaves().size(),
+              bvh.depth());
   std::printf("| %-28s | %10.1f ms | %.2f Mprims/s, %.2fx one thread |\n", "BVH build (2 threads)", b2 * 1e3,
               prims / b2 * 1e-6, median(pair_ratio));
   std::printf("#kv bvh_build_mtris_per_s %.4f\n", prims / b * 1e-6);

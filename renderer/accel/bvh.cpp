@@ -28,33 +28,41 @@ bool intersect_prim(const PrimGeom& g, const Ray& ray, float t_min, float t_max,
 
 using namespace simd;
 
+// The 8-lane helpers below are inlined into the traversal: GCC's note on AVX vectors' return ABI
+// does not apply to them.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace {
 
-// The ray as the slab test wants it: origin and reciprocal direction splatted over four lanes,
-// and per axis whether the direction is negative (its near planes are the boxes' upper ones).
+// The ray as the tests want it: origin and direction splatted over a leaf's four lanes, origin
+// and reciprocal direction over a node's eight, and per axis whether the direction is negative
+// (its near planes are the boxes' upper ones).
 struct WideRay {
-  v4 o[3], d[3], inv_d[3];
+  v4 o[3], d[3];
+  v8 o8[3], inv_d8[3];
   bool neg[3];
 };
 
-// The four children's entry distances, INFINITY where a box is missed within (t_min, t_max).
+// The children's entry distances, INFINITY where a box is missed within (t_min, t_max).
 // The near and far planes are chosen by the direction's sign (pbrt-v4's slab test, Sec. 6.1.2):
 // for a direction component 0, a ray in a box's plane gives 0 * inf = NaN, which the comparisons
 // (NaN never wins) ignore, as they should: the ray lies within that slab. The far distances
 // are scaled by 1 + 2γ(3) (pbrt's bound on their rounding), so that the test is conservative: a
 // primitive that the exact test hits is never in a box that the float test misses.
-inline v4 hit_boxes(const Bvh::Node& n, const WideRay& r, float t_min, float t_max) {
+inline v8 hit_boxes(const Bvh::Node& n, const WideRay& r, float t_min, float t_max) {
   constexpr float kRound = 1.f + 2.f * (3.f * 0x1p-24f) / (1.f - 3.f * 0x1p-24f);
-  v4 enter = splat(t_min), exit = splat(t_max);
+  v8 enter = splat8(t_min), exit = splat8(t_max);
   for (int a = 0; a < 3; ++a) {
-    v4 near, far;
+    v8 near, far;
     std::memcpy(&near, r.neg[a] ? n.hi[a] : n.lo[a], sizeof near);
     std::memcpy(&far, r.neg[a] ? n.lo[a] : n.hi[a], sizeof far);
-    const v4 tn = (near - r.o[a]) * r.inv_d[a], tf = (far - r.o[a]) * r.inv_d[a] * splat(kRound);
+    const v8 tn = (near - r.o8[a]) * r.inv_d8[a], tf = (far - r.o8[a]) * r.inv_d8[a] * splat8(kRound);
     enter = tn > enter ? tn : enter;
     exit = tf < exit ? tf : exit;
   }
-  return enter <= exit ? enter : splat(INFINITY);
+  return enter <= exit ? enter : splat8(INFINITY);
 }
 
 // The distances of a leaf's triangles and quads along the ray, INFINITY where missed within
@@ -113,7 +121,8 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
   for (int a = 0; a < 3; ++a) {
     wr.o[a] = splat(ray.o[a]);
     wr.d[a] = splat(ray.d[a]);
-    wr.inv_d[a] = splat(inv_d[a]);
+    wr.o8[a] = splat8(ray.o[a]);
+    wr.inv_d8[a] = splat8(inv_d[a]);
     wr.neg[a] = inv_d[a] < 0.f;  // -0 gives -inf: negative too
   }
   float t_max = ray.t_max;
@@ -127,20 +136,24 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
     uint32_t count;  // 0: a wide node; else a leaf's primitive count
     float t;
   };
-  // Up to three deferred children per level: on the stack, or on the heap for a tree deeper than
-  // 64 levels. (Binned splits shrink a node's centroid extent by up to 16 each level, so float's
-  // range and a coincident-centroid split bound the depth near 100 binary levels: about 50
-  // wide ones in practice, more only in principle.)
-  Entry local[3 * 64 + 4];
+  // Up to kWidth - 1 deferred children per level: on the stack, or on the heap for a tree deeper
+  // than 48 levels. (Binned splits shrink a node's centroid extent by up to 16 each level, so
+  // float's range and a coincident-centroid split bound the depth near 100 binary levels: about
+  // 35 wide ones in practice, more only in principle.)
+  constexpr int kDeferred = kWidth - 1;
+  Entry local[kDeferred * 48 + kWidth];
   std::vector<Entry> heap;
   Entry* stack = local;
-  if (depth_ > 64) {
-    heap.resize(3 * size_t(depth_) + 4);
+  if (depth_ > 48) {
+    heap.resize(kDeferred * size_t(depth_) + kWidth);
     stack = heap.data();
   }
-  // A deferred child's first cache line, fetched while the nearer ones are visited.
+  // A deferred child's cache lines, fetched while the nearer ones are visited (Embree prefetches
+  // a whole node likewise).
   auto prefetch = [&](const Entry& e) {
-    __builtin_prefetch(e.count ? static_cast<const void*>(&leaves_[e.child]) : static_cast<const void*>(&nodes_[e.child]));
+    const char* at = e.count ? reinterpret_cast<const char*>(&leaves_[e.child]) : reinterpret_cast<const char*>(&nodes_[e.child]);
+    const int lines = e.count ? int((sizeof(LeafPack) + 63) / 64) : int(sizeof(Node) / 64);
+    for (int k = 0; k < lines; ++k) __builtin_prefetch(at + 64 * k);
   };
   int top = 0;
   Entry cur{0, 0, 0.f};
@@ -167,10 +180,10 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
       }
     } else {
       const Node& n = nodes_[cur.child];
-      const v4 t = hit_boxes(n, wr, t_min, reach(t_max));
+      const v8 t = hit_boxes(n, wr, t_min, reach(t_max));
       // The children entered, nearest first: the nearest is visited next, the others deferred
       // farthest first.
-      unsigned mask = lanes_set(t < splat(INFINITY));
+      unsigned mask = lanes_set(t < splat8(INFINITY));
       if (mask == 0) goto pop;
       if ((mask & (mask - 1)) == 0) {  // one child: no sorting, no stack
         const int k = __builtin_ctz(mask);
@@ -187,7 +200,7 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
         cur = {n.child[k0], n.count[k0], t[k0]};
         continue;
       }
-      Entry kids[4];
+      Entry kids[kWidth];
       int m = 0;
       for (; mask; mask &= mask - 1) {
         const int k = __builtin_ctz(mask);

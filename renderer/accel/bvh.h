@@ -1,7 +1,7 @@
 #pragma once
 // A bounding volume hierarchy over spheres, quads, triangles and SDF voxels: a binned-SAH binary build,
-// collapsed into a 4-wide tree whose nodes hold their children's boxes as structure-of-arrays,
-// tested in one SIMD step (Wald et al., "Embree", 2014). It answers "which primitive, at what
+// collapsed into an 8-wide tree whose nodes hold their children's boxes as structure-of-arrays,
+// tested in one 8-lane SIMD step (Wald et al., "Embree", 2014; Embree 3's default on AVX2). It answers "which primitive, at what
 // distance" and "is this segment blocked"; derivatives never pass through it (DESIGN.md
 // invariant 2).
 //
@@ -98,7 +98,7 @@ class Bvh {
   // do not depend on the tree (a refitted tree orders primitives as the build it came from).
   uint32_t input_index(uint32_t prim) const { return order_[prim]; }
   size_t node_count() const { return nodes_.size(); }
-  int depth() const { return depth_; }  // levels of the 4-wide tree
+  int depth() const { return depth_; }  // levels of the wide tree
   Aabb bounds() const { return bounds_; }
   size_t memory_bytes() const;  // the tree's and the primitives' arrays (their capacities)
 
@@ -112,16 +112,17 @@ class Bvh {
   };
   static_assert(sizeof(BinaryNode) == 32);
 
-  // A node of the 4-wide tree: its children's boxes, one lane each (an empty lane holds a box no
+  // A node of the wide tree: its children's boxes, one lane each (an empty lane holds a box no
   // ray meets), and per child a wide node index (count 0) or a leaf (its pack in leaves_, its
   // primitive count).
+  static constexpr int kWidth = 8;
   struct alignas(64) Node {
-    float lo[3][4], hi[3][4];  // [axis][child]
-    uint32_t child[4];
-    uint16_t count[4];
-    uint32_t pad[2];
+    float lo[3][kWidth], hi[3][kWidth];  // [axis][child]
+    uint32_t child[kWidth];
+    uint16_t count[kWidth];
+    uint32_t pad[4];
   };
-  static_assert(sizeof(Node) == 128);
+  static_assert(sizeof(Node) == 256);
 
   // A leaf's triangles and parallelograms (the planar shapes') as structure-of-arrays, tested four
   // at a time (Möller–Trumbore, the same float operations as intersect_prim, so the same

@@ -1,5 +1,5 @@
 // The BVH's build: a binned-SAH binary tree (in parallel over OpenMP tasks), collapsed into the
-// 4-wide tree with its leaf packs (subtrees in parallel too).
+// wide tree with its leaf packs (subtrees in parallel too).
 #include <algorithm>
 #include <cmath>
 #include <cstring>

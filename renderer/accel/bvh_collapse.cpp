@@ -11,9 +11,11 @@ namespace dray::bvh_detail {
 
 namespace {
 
-// The binary tree collapsed into 4-wide nodes: each wide node takes its binary node's two
+constexpr int kWidth = Bvh::kWidth;
+
+// The binary tree collapsed into wide nodes: each wide node takes its binary node's two
 // children and keeps opening the largest (by surface area) interior one among them until it
-// holds four (Wald et al. 2008). Leaves keep their primitive ranges.
+// holds Bvh::kWidth (Wald et al. 2008). Leaves keep their primitive ranges.
 //
 // In two steps, so that subtrees collapse in parallel and the layout is the same on any number
 // of threads: first the top of the tree (wide nodes over kCollapseItems primitives or more),
@@ -76,14 +78,14 @@ struct Collapser {
   }
 
   // The children of the wide node for binary node b over n_items primitives (an interior one,
-  // or a leaf root: then b itself), and their primitive counts. Returns how many (1 to 4).
-  int children(uint32_t b, uint32_t n_items, uint32_t (&kids)[4], uint32_t (&kid_n)[4]) const {
+  // or a leaf root: then b itself), and their primitive counts. Returns how many (1 to kWidth).
+  int children(uint32_t b, uint32_t n_items, uint32_t (&kids)[kWidth], uint32_t (&kid_n)[kWidth]) const {
     if (bin[b].count > 0) {
       kids[0] = b, kid_n[0] = n_items;
       return 1;
     }
     int n = 1;
-    float kid_area[4];  // an interior child's area, -1 for a leaf
+    float kid_area[kWidth];  // an interior child's area, -1 for a leaf
     auto set = [&](int k, uint32_t c, uint32_t m) {
       kids[k] = c, kid_n[k] = m;
       kid_area[k] = bin[c].count > 0 ? -1.f : area(bin[c]);
@@ -95,7 +97,7 @@ struct Collapser {
       set(n++, bin[c].offset, m - left_n);
     };
     open(b, n_items, 0);
-    while (n < 4) {
+    while (n < kWidth) {
       int widest = -1;
       for (int k = 0; k < n; ++k)
         if (kid_area[k] >= 0.f && (widest < 0 || kid_area[k] > kid_area[widest])) widest = k;
@@ -107,7 +109,7 @@ struct Collapser {
 
   // The wide nodes and leaf packs that collapse(b, n_items, ...) adds, without the top's deferral.
   void count(uint32_t b, uint32_t n_items, uint32_t& wide, uint32_t& leaves) const {
-    uint32_t kids[4], kid_n[4];
+    uint32_t kids[kWidth], kid_n[kWidth];
     const int n = children(b, n_items, kids, kid_n);
     ++wide;
     for (int k = 0; k < n; ++k) {
@@ -121,11 +123,11 @@ struct Collapser {
   // are deferred (their lanes filled in later).
   uint32_t collapse(uint32_t b, uint32_t n_items, int level, Out& out, bool top) {
     out.depth = std::max(out.depth, level);
-    uint32_t kids[4], kid_n[4];
+    uint32_t kids[kWidth], kid_n[kWidth];
     const int n = children(b, n_items, kids, kid_n);
     const uint32_t index = out.add_node();
     Bvh::Node node{};
-    for (int k = 0; k < 4; ++k)
+    for (int k = 0; k < kWidth; ++k)
       for (int a = 0; a < 3; ++a) {
         // An empty lane: an inverted box (lo > hi), which the slab test never enters for a finite
         // ray. (A point far out was entered by rays along its diagonal, and the lane's child 0

@@ -19,7 +19,7 @@ double half_area(const Bvh::Node& n, int k) {
 double Bvh::tree_cost() const {
   double cost = 0;
   for (const Node& n : nodes_)
-    for (int k = 0; k < 4; ++k)
+    for (int k = 0; k < Bvh::kWidth; ++k)
       if (lane_used(n, k)) cost += half_area(n, k);
   return cost;
 }
@@ -39,7 +39,7 @@ double Bvh::refit_boxes() {
   // lanes are its children's unions, already refitted.
   for (size_t j = nodes_.size(); j-- > 0;) {
     Node& n = nodes_[j];
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < Bvh::kWidth; ++k) {
       if (!lane_used(n, k)) continue;
       Aabb box;
       if (n.count[k] > 0) {
@@ -47,7 +47,7 @@ double Bvh::refit_boxes() {
         for (uint32_t i = p.first; i < p.first + p.count; ++i) box.grow(bounds_of(geoms_[i]));
       } else {
         const Node& c = nodes_[n.child[k]];
-        for (int l = 0; l < 4; ++l)
+        for (int l = 0; l < Bvh::kWidth; ++l)
           if (lane_used(c, l)) box.grow(Aabb{{c.lo[0][l], c.lo[1][l], c.lo[2][l]}, {c.hi[0][l], c.hi[1][l], c.hi[2][l]}});
       }
       for (int a = 0; a < 3; ++a) {
@@ -58,7 +58,7 @@ double Bvh::refit_boxes() {
   }
   bounds_ = Aabb{};
   const Node& root = nodes_[0];
-  for (int k = 0; k < 4; ++k)
+  for (int k = 0; k < Bvh::kWidth; ++k)
     if (lane_used(root, k))
       bounds_.grow(Aabb{{root.lo[0][k], root.lo[1][k], root.lo[2][k]}, {root.hi[0][k], root.hi[1][k], root.hi[2][k]}});
   return tree_cost();
