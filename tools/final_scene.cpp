@@ -1,6 +1,6 @@
 // The final scene of an optimization job (tools/optimize_job.h): the optimized values written back
 // into the scene document, blocks as files beside it (a mesh's vertices as OBJ, texels as EXR;
-// media grids in tools/final_scene_media.cpp), relative file names rewritten for its folder.
+// media grids in tools/final_scene_media.cpp), every relative file name rewritten for its folder.
 #include <algorithm>
 
 #include "renderer/image/image.h"
@@ -18,9 +18,29 @@ std::string block_file(const std::string& name) {
   return object + (is_vertex_block(name) ? ".obj" : ".exr");
 }
 
+namespace {
+
+// Every relative file the document names ("file": a shape's; "filename": an image's, a grid's,
+// wherever it sits: a texture, a light, a material's inline texture, a medium) named relative to
+// the output folder instead of the scene's. The files the final scene writes are named after.
+void rebase_file_names(json& node, const fs::path& scene_dir, const fs::path& out_dir) {
+  if (!node.is_object() && !node.is_array()) return;
+  for (auto& [key, value] : node.items()) {
+    if ((key == "file" || key == "filename") && node.is_object() && value.is_string()) {
+      if (fs::path(value.get<std::string>()).is_absolute()) continue;
+      const fs::path f = scene_dir / value.get<std::string>();
+      value = fs::relative(fs::absolute(f), fs::absolute(out_dir)).string();
+    } else {
+      rebase_file_names(value, scene_dir, out_dir);
+    }
+  }
+}
+
+}  // namespace
+
 json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& out_dir) {
   JsonReader rd(job.file);
-  const fs::path scene_dir = fs::path(job.scene_path).parent_path();
+  rebase_file_names(doc, fs::path(job.scene_path).parent_path(), out_dir);
   for (const std::string& name : job.entries) {
     auto e = *scene.params.find(name);
     if (e.block() && is_vertex_block(name)) {
@@ -61,29 +81,6 @@ json final_scene(const Job& job, json doc, const Scene& scene, const fs::path& o
     apply_override(doc, writable_key(doc, name, rd, "/params/" + name) + "=" + (e.size == 1 ? value[0] : value).dump());
   }
   final_scene_media(job, doc, scene, out_dir);
-  if (doc.contains("textures"))  // image files the final scene did not write: relative to it
-    for (auto& [key, t] : doc["textures"].items())
-      if (t.is_object() && t.contains("filename") && t["filename"].is_string() &&
-          !fs::path(t["filename"].get<std::string>()).is_absolute() &&
-          std::find(job.entries.begin(), job.entries.end(), "textures." + key + ".data") == job.entries.end()) {
-        fs::path f = relative_to(scene_dir, t["filename"]);
-        t["filename"] = fs::relative(fs::absolute(f), fs::absolute(out_dir)).string();
-      }
-  if (doc.contains("lights"))  // environment maps the final scene did not write
-    for (auto& l : doc["lights"])
-      if (l.is_object() && l.contains("filename") && l["filename"].is_string() &&
-          !fs::path(l["filename"].get<std::string>()).is_absolute() &&
-          std::find(job.entries.begin(), job.entries.end(), "lights." + l.value("name", "") + ".data") == job.entries.end()) {
-        fs::path f = relative_to(scene_dir, l["filename"]);
-        l["filename"] = fs::relative(fs::absolute(f), fs::absolute(out_dir)).string();
-      }
-  if (doc.contains("shapes"))
-    for (auto& s : doc["shapes"])
-      if (s.contains("file") && s["file"].is_string() && !fs::path(s["file"].get<std::string>()).is_absolute() &&
-          std::find(job.entries.begin(), job.entries.end(), "shapes." + s.value("name", "") + ".vertices") == job.entries.end()) {
-        fs::path f = relative_to(scene_dir, s["file"]);
-        s["file"] = fs::relative(fs::absolute(f), fs::absolute(out_dir)).string();
-      }
   return doc;
 }
 

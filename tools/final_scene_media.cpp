@@ -1,5 +1,6 @@
 // The final scene's media (tools/optimize_job.h): an optimised grid written as OUTPUT/ID.KEY.vol,
-// which the final scene names; the other grids' files named relative to the output folder.
+// which the final scene names (the other grids' files are renamed with every relative file, in
+// tools/final_scene.cpp).
 #include <algorithm>
 
 #include "renderer/io/vol_file.h"
@@ -13,7 +14,6 @@ bool is_media_block(const std::string& name) { return name.rfind("media.", 0) ==
 
 void final_scene_media(const Job& job, nlohmann::json& doc, const Scene& scene, const fs::path& out_dir) {
   if (!doc.contains("media")) return;
-  const fs::path scene_dir = fs::path(job.scene_path).parent_path();
   for (auto& [id, m] : doc["media"].items())
     for (const char* key : {"sigma_t", "albedo"}) {
       if (!m.is_object() || !m.contains(key) || !m[key].is_object() || !m[key].contains("filename")) continue;
@@ -26,9 +26,6 @@ void final_scene_media(const Job& job, nlohmann::json& doc, const Scene& scene, 
         write_vol_file((out_dir / file).string(), {int(e.shape[2]), int(e.shape[1]), int(e.shape[0])}, int(e.shape[3]),
                        scene.params.values().data() + e.slot);
         grid["filename"] = file;
-      } else if (grid["filename"].is_string() && !fs::path(grid["filename"].get<std::string>()).is_absolute()) {
-        const fs::path f = scene_dir / grid["filename"].get<std::string>();
-        grid["filename"] = fs::relative(fs::absolute(f), fs::absolute(out_dir)).string();
       }
     }
 }

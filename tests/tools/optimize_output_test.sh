@@ -4,6 +4,7 @@
 # domain (the final scene renders); a start outside [min, max] refused; a signal (SIGTERM, SIGPIPE)
 # leaves a report saying where the run stopped; the report's headline (best, final, smoothed loss)
 # and a batch's views labelled by their index; --quiet still prints the result.
+# Relative files anywhere in the scene are named in the final scene relative to the output folder.
 # Usage: optimize_output_test.sh DRAY SCENES_DIR "MPIEXEC -n N FLAGS"
 set -uo pipefail
 dray=$(realpath "$1") scenes=$(realpath "$2") mpiexec=$3
@@ -95,4 +96,15 @@ last=$(grep -o 'iteration 3, view [0-9]' "$tmp/v/report.html" | head -1 | awk '{
 [ -n "$last" ] && grep -q "<h2>View $last: target, current, difference</h2>" "$tmp/v/report.html" \
   && [ "$(grep -o 'iteration [123], view [0-9]' "$tmp/v/report.html" | sort -u | wc -l)" = 3 ] \
   && ok "a batch's snapshots labelled by their view (last: view $last)" || { bad "batch views"; grep -o '<h2>View [0-9]*\|iteration [0-9]*, view [0-9]' "$tmp/v/report.html"; }
+
+# 6. A relative file anywhere in the scene (here a material's inline bitmap) is named in the final
+# scene relative to the output folder, which is elsewhere.
+mkdir -p "$tmp/sc" && cp "$scenes/textures/texture-truth.png" "$tmp/sc/tex.png"
+python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); s["materials"]["wall"]["albedo"] = {"type": "bitmap", "filename": "tex.png"}; json.dump(s, open(sys.argv[2], "w"))' \
+  "$scenes/light-fit.json" "$tmp/sc/scene.json"
+job "$tmp/f.json" "$tmp/elsewhere2/f" 1
+sed -i "s|$scenes/light-fit.json|$tmp/sc/scene.json|" "$tmp/f.json"
+"$dray" optimize "$tmp/f.json" -q > /dev/null 2>&1 || bad "inline bitmap run exited $?"
+grep -q '"filename": "../../sc/tex.png"' "$tmp/elsewhere2/f/final-scene.json" && "$dray" render "$tmp/elsewhere2/f/final-scene.json" -o "$tmp/f.png" -q \
+  && ok "a material's inline bitmap renamed for the output folder" || { bad "inline bitmap in the final scene"; grep filename "$tmp/elsewhere2/f/final-scene.json"; }
 exit $fail
