@@ -152,30 +152,33 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
   // a whole node likewise).
   auto prefetch = [&](const Entry& e) {
     const char* at = e.count ? reinterpret_cast<const char*>(&leaves_[e.child]) : reinterpret_cast<const char*>(&nodes_[e.child]);
-    const int lines = e.count ? int((sizeof(LeafPack) + 63) / 64) : int(sizeof(Node) / 64);
+    const int lines = e.count ? int(((e.count + 3) / 4 * sizeof(LeafPack) + 63) / 64) : int(sizeof(Node) / 64);
     for (int k = 0; k < lines; ++k) __builtin_prefetch(at + 64 * k);
   };
   int top = 0;
   Entry cur{0, 0, 0.f};
   for (;;) {
     if (cur.count > 0) {
-      const LeafPack& p = leaves_[cur.child];
-      const v4 ts = hit_leaf(p, wr, t_min, bound);
-      // The lanes hit (most leaves: none), and the spheres and voxels, each tested on its own.
-      for (unsigned lanes = lanes_set(ts < splat(INFINITY)) | p.singles; lanes; lanes &= lanes - 1) {
-        const unsigned k = unsigned(__builtin_ctz(lanes));
-        const uint32_t i = p.first + k;
-        float t = ts[k];
-        if (p.singles & (1u << k) && !intersect_prim(geoms_[i], ray, t_min, bound, t)) continue;
-        // A found hit admits a tie at its distance, which the lower index wins.
-        // (The lanes were tested against the bound before this leaf's earlier hits lowered it.)
-        if (t < INFINITY && (!found || t < t_max || (t == t_max && order_[i] < order_[hit.prim]))) {
-          if constexpr (any_hit) return true;
-          t_max = t;
-          bound = std::nextafter(t, INFINITY);
-          hit.t = t;
-          hit.prim = i;
-          found = true;
+      // A leaf: one pack, or two for five to eight primitives.
+      for (uint32_t pack = cur.child, end = cur.child + (cur.count + 3) / 4; pack < end; ++pack) {
+        const LeafPack& p = leaves_[pack];
+        const v4 ts = hit_leaf(p, wr, t_min, bound);
+        // The lanes hit (most leaves: none), and the spheres and voxels, each tested on its own.
+        for (unsigned lanes = lanes_set(ts < splat(INFINITY)) | p.singles; lanes; lanes &= lanes - 1) {
+          const unsigned k = unsigned(__builtin_ctz(lanes));
+          const uint32_t i = p.first + k;
+          float t = ts[k];
+          if (p.singles & (1u << k) && !intersect_prim(geoms_[i], ray, t_min, bound, t)) continue;
+          // A found hit admits a tie at its distance, which the lower index wins.
+          // (The lanes were tested against the bound before this pack's earlier hits lowered it.)
+          if (t < INFINITY && (!found || t < t_max || (t == t_max && order_[i] < order_[hit.prim]))) {
+            if constexpr (any_hit) return true;
+            t_max = t;
+            bound = std::nextafter(t, INFINITY);
+            hit.t = t;
+            hit.prim = i;
+            found = true;
+          }
         }
       }
     } else {

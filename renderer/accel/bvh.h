@@ -113,8 +113,8 @@ class Bvh {
   static_assert(sizeof(BinaryNode) == 32);
 
   // A node of the wide tree: its children's boxes, one lane each (an empty lane holds a box no
-  // ray meets), and per child a wide node index (count 0) or a leaf (its pack in leaves_, its
-  // primitive count).
+  // ray meets), and per child a wide node index (count 0) or a leaf (its first pack in leaves_,
+  // its primitive count).
   static constexpr int kWidth = 8;
   struct alignas(64) Node {
     float lo[3][kWidth], hi[3][kWidth];  // [axis][child]
@@ -124,17 +124,19 @@ class Bvh {
   };
   static_assert(sizeof(Node) == 256);
 
-  // A leaf's triangles and parallelograms (the planar shapes') as structure-of-arrays, tested four
-  // at a time (Möller–Trumbore, the same float operations as intersect_prim, so the same
-  // distances); another shape's lane is tested on its own. Lanes past the leaf's count are
-  // degenerate (never hit).
+  // Four of a leaf's triangles and parallelograms (the planar shapes') as structure-of-arrays,
+  // tested four at a time (Möller–Trumbore, the same float operations as intersect_prim, so the
+  // same distances); another shape's lane is tested on its own. Lanes past the pack's count are
+  // degenerate (never hit). A leaf of up to kMaxLeaf primitives is one pack, or two consecutive
+  // ones: Embree's leaves are blocks of four likewise.
   struct alignas(16) LeafPack {
     float a[3][4], e1[3][4], e2[3][4];  // [axis][lane]
-    uint32_t first;                     // the leaf's first primitive
+    uint32_t first;                     // the pack's first primitive
     uint8_t count, quads, singles;      // primitive count; lane bit masks (quads: parallelograms; singles: not planar)
     uint8_t pad[9];
   };
   static_assert(sizeof(LeafPack) == 160);
+  static constexpr int kMaxLeaf = 8;
 
   // The wide nodes and leaf packs, as stored (tests compare trees by them).
   const UninitVector<Node>& nodes() const { return nodes_; }

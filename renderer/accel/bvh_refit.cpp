@@ -44,7 +44,7 @@ double Bvh::refit_boxes() {
       Aabb box;
       if (n.count[k] > 0) {
         const LeafPack& p = leaves_[n.child[k]];
-        for (uint32_t i = p.first; i < p.first + p.count; ++i) box.grow(bounds_of(geoms_[i]));
+        for (uint32_t i = p.first; i < p.first + n.count[k]; ++i) box.grow(bounds_of(geoms_[i]));  // its packs
       } else {
         const Node& c = nodes_[n.child[k]];
         for (int l = 0; l < Bvh::kWidth; ++l)
