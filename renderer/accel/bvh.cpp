@@ -152,7 +152,7 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
   // a whole node likewise).
   auto prefetch = [&](const Entry& e) {
     const char* at = e.count ? reinterpret_cast<const char*>(&leaves_[e.child]) : reinterpret_cast<const char*>(&nodes_[e.child]);
-    const int lines = e.count ? int(((e.count + 3) / 4 * sizeof(LeafPack) + 63) / 64) : int(sizeof(Node) / 64);
+    const int lines = e.count ? int((packs_of(e.count) * sizeof(LeafPack) + 63) / 64) : int(sizeof(Node) / 64);
     for (int k = 0; k < lines; ++k) __builtin_prefetch(at + 64 * k);
   };
   int top = 0;
@@ -160,7 +160,7 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
   for (;;) {
     if (cur.count > 0) {
       // A leaf: one pack, or two for five to eight primitives.
-      for (uint32_t pack = cur.child, end = cur.child + (cur.count + 3) / 4; pack < end; ++pack) {
+      for (uint32_t pack = cur.child, end = cur.child + packs_of(cur.count); pack < end; ++pack) {
         const LeafPack& p = leaves_[pack];
         const v4 ts = hit_leaf(p, wr, t_min, bound);
         // The lanes hit (most leaves: none), and the spheres and voxels, each tested on its own.

@@ -1,9 +1,9 @@
 #pragma once
 // A bounding volume hierarchy over spheres, quads, triangles and SDF voxels: a binned-SAH binary build,
 // collapsed into an 8-wide tree whose nodes hold their children's boxes as structure-of-arrays,
-// tested in one 8-lane SIMD step (Wald et al., "Embree", 2014; Embree 3's default on AVX2). It answers "which primitive, at what
-// distance" and "is this segment blocked"; derivatives never pass through it (DESIGN.md
-// invariant 2).
+// tested in one 8-lane SIMD step (Wald et al., "Embree", 2014; Embree 3's width on AVX2). It
+// answers "which primitive, at what distance" and "is this segment blocked"; derivatives never
+// pass through it (DESIGN.md invariant 2).
 //
 // The closest hit is the least (t, input index) over the primitives hit in (t_min, t_max): an
 // exact tie in distance (a ray through a shared edge) goes to the primitive given first, whatever
@@ -137,6 +137,8 @@ class Bvh {
   };
   static_assert(sizeof(LeafPack) == 160);
   static constexpr int kMaxLeaf = 8;
+  // The packs of a leaf of `count` primitives.
+  static constexpr uint32_t packs_of(uint32_t count) { return (count + 3) / 4; }
 
   // The wide nodes and leaf packs, as stored (tests compare trees by them).
   const UninitVector<Node>& nodes() const { return nodes_; }

@@ -123,7 +123,7 @@ struct Builder {
       }
     }
     // A leaf costs its packs of four: a pack is tested whole.
-    float leaf_cost = box.half_area() * float((n + 3) / 4 * 4);
+    float leaf_cost = box.half_area() * float(4 * Bvh::packs_of(n));
     float split_cost = kTraversalCost * box.half_area() + best_cost;
     if (best_axis < 0 || (n <= kMaxLeaf && leaf_cost <= split_cost)) {
       if (best_axis < 0 && n > kMaxLeaf) {

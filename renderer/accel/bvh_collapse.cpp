@@ -113,7 +113,7 @@ struct Collapser {
     const int n = children(b, n_items, kids, kid_n);
     ++wide;
     for (int k = 0; k < n; ++k) {
-      if (bin[kids[k]].count > 0) leaves += (bin[kids[k]].count + 3) / 4;
+      if (bin[kids[k]].count > 0) leaves += Bvh::packs_of(bin[kids[k]].count);
       else count(kids[k], kid_n[k], wide, leaves);
     }
   }
@@ -137,9 +137,11 @@ struct Collapser {
       }
     for (int k = 0; k < n; ++k) {
       const Bvh::BinaryNode& c = bin[kids[k]];
-      if (c.count > 0) {  // its packs of four, consecutive
-        node.child[k] = out.add_leaf(pack(c.offset, std::min<uint32_t>(c.count, 4)));
-        for (uint32_t first = 4; first < c.count; first += 4) out.add_leaf(pack(c.offset + first, std::min<uint32_t>(c.count - first, 4)));
+      if (c.count > 0) {  // its packs of four, consecutive; the lane names the first
+        for (uint32_t first = 0; first < c.count; first += 4) {
+          const uint32_t at = out.add_leaf(pack(c.offset + first, std::min<uint32_t>(c.count - first, 4)));
+          if (first == 0) node.child[k] = at;
+        }
         node.count[k] = c.count;
       } else if (top && kid_n[k] < kCollapseItems) {
         deferred.push_back({kids[k], kid_n[k], index, k, level + 1});
