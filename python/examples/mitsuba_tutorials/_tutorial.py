@@ -25,7 +25,8 @@ def arguments(doc, **defaults):
     return args
 
 
-def save(args, name, image):
+def save(args, name, image, suffix=".png"):
+    """Writes the image as OUTPUT/NAME.png (or another suffix: .exr), making the folder."""
     import dray
     os.makedirs(args.output, exist_ok=True)
-    dray.write_image(os.path.join(args.output, name + ".png"), image)
+    dray.write_image(os.path.join(args.output, name + suffix), image)

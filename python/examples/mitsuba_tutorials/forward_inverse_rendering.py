@@ -16,14 +16,12 @@ What differs from the notebook (dray's autodiff is torch's, not Dr.Jit's):
 Run: /usr/bin/python3 python/examples/mitsuba_tutorials/forward_inverse_rendering.py [--spp S]
 [--res R] [--output DIR]; prints the notebook's line "Remapping colors within range: [-v, v]".
 """
-import os
-
 import torch
 import torch.autograd.forward_ad as fwAD
 
 import dray
 import dray.torch
-from _tutorial import arguments
+from _tutorial import arguments, save
 
 args = arguments(__doc__, spp=128, res=256)
 
@@ -52,7 +50,7 @@ with fwAD.dual_level():
 # --- cell 6 ---
 vlim = torch.max(torch.abs(grad_image)).item()
 print(f'Remapping colors within range: [{-vlim:.2f}, {vlim:.2f}]')
-dray.write_image(os.path.join(args.output, "forward_inverse_rendering_grad.exr"), grad_image.numpy())
+save(args, "forward_inverse_rendering_grad", grad_image.numpy(), ".exr")
 
 with fwAD.dual_level():
     # --- cell 7 ---
@@ -72,4 +70,4 @@ with fwAD.dual_level():
     theta_grad_image = fwAD.unpack_dual(image).tangent
 
 print(f'd image / d theta: mean {theta_grad_image.mean().item():.5f}')
-dray.write_image(os.path.join(args.output, "forward_inverse_rendering_theta.exr"), theta_grad_image.numpy())
+save(args, "forward_inverse_rendering_theta", theta_grad_image.numpy(), ".exr")
