@@ -30,7 +30,7 @@ using namespace simd;
 
 // The 8-lane helpers below are inlined into the traversal: GCC's note on AVX vectors' return ABI
 // does not apply to them.
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 

@@ -18,7 +18,7 @@ inline unsigned lanes_set(v4i c) { return unsigned(_mm_movemask_ps(reinterpret_c
 // function is compiled for AVX, two SSE registers otherwise (the same operations per lane).
 // (Its functions are inlined: GCC's note that an AVX vector's return ABI differs without AVX
 // does not apply.)
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
@@ -30,7 +30,7 @@ inline unsigned lanes_set(v8i c) {
   const v4i lo = __builtin_shufflevector(c, c, 0, 1, 2, 3), hi = __builtin_shufflevector(c, c, 4, 5, 6, 7);
   return lanes_set(lo) | lanes_set(hi) << 4;
 }
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
 
