@@ -20,6 +20,7 @@
 #include "tools/optimizer.h"
 #include "tools/optimize_output.h"
 #include "tools/optimize_report.h"
+#include "tools/optimize_targets.h"
 #include "tools/progress.h"
 
 namespace fs = std::filesystem;
@@ -45,65 +46,6 @@ namespace {
 
 // Tiles of the gradient pass: small, so that static interleaving balances uneven images.
 constexpr int kTileSize = 8;
-
-// Every view's target, full size on every rank: read from its image (checked against the
-// view's size), or its scene rendered first with the view's camera (written to the output
-// folder: target.exr, or target-N.exr for view N of a multi-view job). Collective.
-mpi::Status load_targets(const mpi::Context& ctx, const Job& job, int threads, std::vector<Image>& targets,
-                         std::vector<Image>& masks) {
-  targets.assign(job.views.size(), Image{});
-  masks.assign(job.views.size(), Image{});
-  const fs::path out = job.output;
-  for (size_t i = 0; i < job.views.size(); ++i) {
-    const View& v = job.views[i];
-    const std::string size = std::to_string(v.camera.width) + "x" + std::to_string(v.camera.height);
-    const std::string which = job.multi_view ? "view " + std::to_string(i) : "the scene";
-    if (!v.mask.empty()) {
-      mpi::Status st = mpi::agree_on(ctx, [&] {
-        masks[i] = read_image(v.mask);
-        if (masks[i].width != v.camera.width || masks[i].height != v.camera.height)
-          throw LoadError(v.mask + ": the mask is " + std::to_string(masks[i].width) + "x" + std::to_string(masks[i].height) +
-                          " but " + which + " renders " + size);
-        if (!(mask_sum(masks[i]) > 0)) throw LoadError(v.mask + ": the mask is black (no pixel to compare)");
-      });
-      if (st.code) return st;
-    }
-    if (!v.target_image.empty()) {
-      mpi::Status st = mpi::agree_on(ctx, [&] {
-        targets[i] = read_image(v.target_image);
-        // A photograph larger by whole factors is averaged over the factors' blocks (torch's area).
-        const int fx = targets[i].width / v.camera.width, fy = targets[i].height / v.camera.height;
-        if (fx < 1 || fy < 1 || targets[i].width != fx * v.camera.width || targets[i].height != fy * v.camera.height)
-          throw LoadError(v.target_image + ": the target is " + std::to_string(targets[i].width) + "x" +
-                          std::to_string(targets[i].height) + " but " + which + " renders " + size +
-                          " (a target may be larger by whole factors: it is then averaged down)");
-        if (fx > 1 || fy > 1) targets[i] = downsampled(targets[i], fx, fy);
-      });
-      if (st.code) return st;
-      continue;
-    }
-    Scene truth;
-    mpi::Status st = mpi::agree_on(ctx, [&] {
-      truth = load_scene(v.target_scene, {"render.spp=" + std::to_string(v.target_spp), "render.seed=1000003"});
-      if (!job.multi_view && (truth.camera().width != v.camera.width || truth.camera().height != v.camera.height))
-        throw LoadError(v.target_scene + ": renders at another size than " + job.scene_path);
-      if (job.multi_view) truth.sensor = add_sensor(truth, "view", v.camera);
-    });
-    if (st.code) return st;
-    mpi::RenderJob rj;
-    rj.threads = threads;
-    targets[i] = mpi::render_image(ctx, truth, rj);
-    std::vector<double> px(targets[i].data.begin(), targets[i].data.end());
-    mpi::broadcast(ctx, px);
-    targets[i].data.assign(px.begin(), px.end());
-    const std::string name = job.multi_view ? "target-" + std::to_string(i) + ".exr" : "target.exr";
-    st = mpi::agree_on(ctx, [&] {
-      if (ctx.is_root()) write_image(targets[i], (out / name).string());
-    });
-    if (st.code) return st;
-  }
-  return {};
-}
 
 // The views of iteration `it` as gradient passes: their cameras, targets, weights and seeds
 // (the render seed of view v at iteration it: seed + 2 (it V + v), the adjoint's the next one
@@ -161,7 +103,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   if (job.boundary_samples >= 0) scene.render.boundary_samples = job.boundary_samples;
 
   std::vector<Image> targets, masks;
-  st = load_targets(ctx, job, threads, targets, masks);
+  st = load_targets(ctx, job, false, threads, targets, masks);
   if (st.code) return report(ctx, st);
   // Views side by side on groups of ranks (a collective split, once per run).
   const int per_iteration = job.batch > 0 ? job.batch : int(job.views.size());
@@ -390,6 +332,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
       std::printf("wrote %s\n", (out / "final-scene.json").c_str());
     }
   });
+  if (st.code == 0) st = evaluate_held_out(ctx, job, scene, threads);
   return report(ctx, st);
 }
 

@@ -97,6 +97,44 @@ void read_target(const JsonReader& rd, const json& t, const std::string& where, 
   if (t.contains("spp")) v.target_spp = int(rd.integer(t["spp"], where + "/spp", 1, 1 << 20));
 }
 
+// A view's sensor: one of the scene's (by name or index), or the scene's first camera's keys
+// overridden by the view's (a sensor added as `name`), or the scene's camera; and its target.
+View read_view(const JsonReader& rd, const json& jv, const std::string& where, const Job& job, Scene& scene,
+               const json& scene_doc, const std::string& name) {
+  View v;
+  if (jv.contains("sensor")) {
+    if (jv.contains("camera")) rd.fail(where + "/camera", "give either \"sensor\" or \"camera\"");
+    const json& s = jv["sensor"];
+    try {
+      v.sensor = sensor_index(scene, s.is_number_integer() ? std::to_string(s.get<long>()) : rd.string(s, where + "/sensor"));
+    } catch (const LoadError& e) {
+      rd.fail(where + "/sensor", e.what());
+    }
+    v.camera = camera_settings(scene, v.sensor);
+  } else if (jv.contains("camera")) {
+    const json& cameras = scene_doc.contains("camera") ? scene_doc["camera"] : json::object();
+    json camera = cameras.is_array() ? cameras[0] : cameras;
+    camera.erase("name");
+    if (!jv["camera"].is_object()) rd.fail(where + "/camera", "must be an object");
+    for (const char* key : {"medium", "name"})  // the scene's: a view moves the camera, not its medium
+      if (jv["camera"].contains(key)) rd.fail(where + "/camera/" + key, "not a key of a view's camera");
+    camera.update(jv["camera"]);  // read_camera checks the rest: the common keys and its type's
+    v.camera = read_camera(rd, camera, where + "/camera");
+    try {
+      v.sensor = add_sensor(scene, name, v.camera);
+    } catch (const LoadError& e) {
+      rd.fail(where + "/camera", e.what());
+    }
+  } else {
+    v.camera = camera_settings(scene, 0);
+  }
+  read_target(rd, jv["target"], where + "/target", job.dir, v);
+  if (jv.contains("weight")) v.weight = rd.positive(jv["weight"], where + "/weight");
+  if (jv.contains("mask")) v.mask = relative_to(job.dir, rd.string(jv["mask"], where + "/mask")).string();
+  if (jv.contains("spp")) v.spp = int(rd.integer(jv["spp"], where + "/spp", 1, 1 << 20));
+  return v;
+}
+
 // /target (one view, the scene's camera) or /views and /batch.
 void read_views(const JsonReader& rd, const json& j, Job& job, Scene& scene, const json& scene_doc) {
   if (j.contains("target")) {
@@ -114,42 +152,22 @@ void read_views(const JsonReader& rd, const json& j, Job& job, Scene& scene, con
   for (size_t i = 0; i < vs.size(); ++i) {
     const std::string where = "/views/" + std::to_string(i);
     rd.object(vs[i], where, {"camera", "sensor", "target", "weight", "mask"}, {"target"});
-    View v;
-    if (vs[i].contains("sensor")) {
-      // One of the scene's sensors, by name or index.
-      if (vs[i].contains("camera")) rd.fail(where + "/camera", "give either \"sensor\" or \"camera\"");
-      const json& s = vs[i]["sensor"];
-      try {
-        v.sensor = sensor_index(scene, s.is_number_integer() ? std::to_string(s.get<long>()) : rd.string(s, where + "/sensor"));
-      } catch (const LoadError& e) {
-        rd.fail(where + "/sensor", e.what());
-      }
-      v.camera = camera_settings(scene, v.sensor);
-    } else if (vs[i].contains("camera")) {
-      // The scene's first camera's keys, overridden by the view's: a sensor of its own.
-      const json& cameras = scene_doc.contains("camera") ? scene_doc["camera"] : json::object();
-      json camera = cameras.is_array() ? cameras[0] : cameras;
-      camera.erase("name");
-      if (!vs[i]["camera"].is_object()) rd.fail(where + "/camera", "must be an object");
-      for (const char* key : {"medium", "name"})  // the scene's: a view moves the camera, not its medium
-        if (vs[i]["camera"].contains(key)) rd.fail(where + "/camera/" + key, "not a key of a view's camera");
-      camera.update(vs[i]["camera"]);  // read_camera checks the rest: the common keys and its type's
-      v.camera = read_camera(rd, camera, where + "/camera");
-      try {
-        v.sensor = add_sensor(scene, "view" + std::to_string(i), v.camera);
-      } catch (const LoadError& e) {
-        rd.fail(where + "/camera", e.what());
-      }
-    } else {
-      v.camera = camera_settings(scene, 0);
-    }
-    read_target(rd, vs[i]["target"], where + "/target", job.dir, v);
-    if (vs[i].contains("weight")) v.weight = rd.positive(vs[i]["weight"], where + "/weight");
-    if (vs[i].contains("mask")) v.mask = relative_to(job.dir, rd.string(vs[i]["mask"], where + "/mask")).string();
-    job.views.push_back(v);
+    job.views.push_back(read_view(rd, vs[i], where, job, scene, scene_doc, "view" + std::to_string(i)));
   }
   if (j.contains("batch")) job.batch = int(rd.integer(j["batch"], "/batch", 1, long(vs.size())));
   if (j.contains("view_groups")) job.view_groups = int(rd.integer(j["view_groups"], "/view_groups", 1, 1 << 20));
+}
+
+// /held_out: views outside the loss (their sensors added after the views', whose indices stay).
+void read_held_out(const JsonReader& rd, const json& j, Job& job, Scene& scene, const json& scene_doc) {
+  if (!j.contains("held_out")) return;
+  const json& hs = j["held_out"];
+  if (!hs.is_array()) rd.fail("/held_out", "must be an array of views");
+  for (size_t i = 0; i < hs.size(); ++i) {
+    const std::string where = "/held_out/" + std::to_string(i);
+    rd.object(hs[i], where, {"camera", "sensor", "target", "spp"}, {"target"});
+    job.held_out.push_back(read_view(rd, hs[i], where, job, scene, scene_doc, "held_out" + std::to_string(i)));
+  }
 }
 
 }  // namespace
@@ -157,7 +175,7 @@ void read_views(const JsonReader& rd, const json& j, Job& job, Scene& scene, con
 Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobEdits& edits) {
   JsonReader rd(path);
   json j = read_json_file(path);
-  rd.object(j, "", {"scene", "target", "views", "batch", "view_groups", "params", "optimizer", "loss", "spp", "spp_grad", "schedule", "output",
+  rd.object(j, "", {"scene", "target", "views", "held_out", "batch", "view_groups", "params", "optimizer", "loss", "spp", "spp_grad", "schedule", "output",
                     "snapshot_every", "checkpoint_every", "seed", "gradient_samples", "boundary_samples"},
             {"scene", "params", "output"});
   if (j.contains("target") == j.contains("views")) rd.fail("/target", "give either \"target\" (one view) or \"views\"");
@@ -211,6 +229,7 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
   scene.render.splat = false;
   scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
   read_views(rd, j, job, scene, scene_doc);
+  read_held_out(rd, j, job, scene, scene_doc);
   if (job.loss == Loss::scale_independent_l2 && !integrator_traits(scene.render).particles)
     rd.fail("/loss", "scale_independent_l2 needs the whole image before its adjoint pass: a particle tracer's (integrator ptracer)");
   read_schedule(rd, j, job, integrator_traits(scene.render).particles);

@@ -31,6 +31,7 @@ struct View {
   int target_spp = 256;   // a target scene's samples
   double weight = 1;      // its share of the loss: w / (the batch's summed weights)
   std::string mask;       // an image of per-pixel loss weights (white 1, black 0), or none
+  int spp = 256;          // a held-out view's render of the final values
 };
 
 // A mesh's vertex block optimised through the large-steps preconditioner (renderer/geometry/
@@ -65,6 +66,9 @@ struct Job {
   std::string scene_path, output;
   std::vector<View> views;  // the short form ("target" at the top level) is one view with the scene's camera
   bool multi_view = false;  // written with "views"
+  // Views never in the loss: the final values rendered from each once the run ends and compared
+  // with its target (held-out-N.exr beside held-out-target-N.exr; PSNR printed).
+  std::vector<View> held_out;
   int batch = 0;            // views per iteration, a seeded choice (0: every view)
   int view_groups = 0;      // groups of ranks rendering views side by side (0: chosen from ranks and views)
   int spp = 8, iterations = 100, snapshot_every = 10, checkpoint_every = 10;

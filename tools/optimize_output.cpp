@@ -15,7 +15,7 @@ namespace {
 // The files dray optimize writes besides the final scene's blocks (written over by name).
 bool is_run_file(const std::string& name) {
   static const std::regex run(
-      R"((progress\.csv|checkpoint\.json|report\.html|final-scene\.json|snapshot-\d+\.png|target(-\d+)?\.exr|.*-seen\.png)(\.tmp.*)?)");
+      R"((progress\.csv|checkpoint\.json|report\.html|final-scene\.json|snapshot-\d+\.png|target(-\d+)?\.exr|held-out(-target)?-\d+\.exr|.*-seen\.png)(\.tmp.*)?)");
   return std::regex_match(name, run);
 }
 

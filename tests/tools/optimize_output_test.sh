@@ -3,7 +3,7 @@
 # nothing touched) or cleared with --force; -o, --set and -D; steps projected onto each parameter's
 # domain (the final scene renders); a start outside [min, max] refused; a signal (SIGTERM, SIGPIPE)
 # leaves a report saying where the run stopped; the report's headline (best, final, smoothed loss)
-# and a batch's views labelled by their index; --quiet still prints the result.
+# and a batch's views labelled by their index; --quiet still prints the result; held-out views.
 # Relative files anywhere in the scene are named in the final scene relative to the output folder.
 # Usage: optimize_output_test.sh DRAY SCENES_DIR "MPIEXEC -n N FLAGS"
 set -uo pipefail
@@ -107,4 +107,38 @@ sed -i "s|$scenes/light-fit.json|$tmp/sc/scene.json|" "$tmp/f.json"
 "$dray" optimize "$tmp/f.json" -q > /dev/null 2>&1 || bad "inline bitmap run exited $?"
 grep -q '"filename": "../../sc/tex.png"' "$tmp/elsewhere2/f/final-scene.json" && "$dray" render "$tmp/elsewhere2/f/final-scene.json" -o "$tmp/f.png" -q \
   && ok "a material's inline bitmap renamed for the output folder" || { bad "inline bitmap in the final scene"; grep filename "$tmp/elsewhere2/f/final-scene.json"; }
+# 8. Held-out views: rendered once the run ends, never in the loss. Each one's render is bitwise
+# `dray render` of the final scene from its camera at its spp, its target the truth rendered by
+# `dray render` from there with the targets' seed (1000003); the printed PSNR is `dray diff`'s;
+# the fit's PSNR beats the start's (1 iteration); 2 ranks give the same; a view's key not a
+# held-out one is refused.
+held='"held_out": [{ "camera": { "origin": [2.0, 1.6, 4.0] }, "target": { "scene": "'$scenes'/light-truth.json", "spp": 64 }, "spp": 64 }]'
+job "$tmp/ho.json" "$tmp/ho" 20 ", $held"
+job "$tmp/ho1.json" "$tmp/ho1" 1 ", $held"
+"$dray" optimize "$tmp/ho.json" -q --threads 1 > "$tmp/ho.out" || bad "held-out run exited $?"
+"$dray" optimize "$tmp/ho1.json" -q --threads 1 > "$tmp/ho1.out" || bad "held-out start exited $?"
+cam='camera.origin=[2.0,1.6,4.0]'
+"$dray" render "$tmp/ho/final-scene.json" --set "$cam" --spp 64 -o "$tmp/h-render.exr" -q
+"$dray" render "$scenes/light-truth.json" --set "$cam" --spp 64 --seed 1000003 -o "$tmp/h-truth.exr" -q
+rmse() { "$dray" diff "$1" "$2" | awk '$1 == "RMSE" {print $2}'; }
+[ "$(rmse "$tmp/h-render.exr" "$tmp/ho/held-out-0.exr")" = 0 ] && [ "$(rmse "$tmp/h-truth.exr" "$tmp/ho/held-out-target-0.exr")" = 0 ] \
+  && ok "held-out view: its render and target bitwise dray render's" || bad "held-out render or target differs from dray render's"
+psnr=$(sed -n 's/.*held-out view 0: PSNR \([0-9.]*\) dB.*/\1/p' "$tmp/ho.out")
+psnr1=$(sed -n 's/.*held-out view 0: PSNR \([0-9.]*\) dB.*/\1/p' "$tmp/ho1.out")
+diff_psnr=$("$dray" diff "$tmp/ho/held-out-0.exr" "$tmp/ho/held-out-target-0.exr" | awk '$1 == "PSNR" {print $2}')
+[ -n "$psnr" ] && [ "$psnr" = "$diff_psnr" ] && awk -v a="$psnr" -v b="$psnr1" 'BEGIN {exit !(a > b + 6)}' \
+  && ok "held-out PSNR $psnr dB (dray diff: $diff_psnr) after 20 iterations, $psnr1 dB after 1" \
+  || { bad "held-out PSNR: $psnr (dray diff $diff_psnr), start $psnr1"; cat "$tmp/ho.out"; }
+job "$tmp/ho2.json" "$tmp/ho2" 20 ", $held"
+${mpiexec/ N / 2 } "$dray" optimize "$tmp/ho2.json" -q --threads 1 > "$tmp/ho2.out" 2>&1 || bad "held-out run on 2 ranks exited $?"
+[ "$(rmse "$tmp/ho2/held-out-0.exr" "$tmp/ho/held-out-0.exr")" = 0 ] && grep -q "held-out view 0: PSNR $psnr dB" "$tmp/ho2.out" \
+  && ok "held-out view on 2 ranks: bitwise the 1-rank run's" || { bad "held-out view on 2 ranks"; cat "$tmp/ho2.out"; }
+mkdir "$tmp/hx" && cp "$tmp/ho/held-out-0.exr" "$tmp/hx/" && job "$tmp/hx.json" "$tmp/hx" 1
+"$dray" optimize "$tmp/hx.json" -q > /dev/null 2> "$tmp/err"
+[ $? = 2 ] && grep -q "holds an earlier run (held-out-0.exr)" "$tmp/err" && "$dray" optimize "$tmp/hx.json" -q --force > /dev/null \
+  && [ ! -e "$tmp/hx/held-out-0.exr" ] && ok "held-out images are a run's files: refused, then cleared by --force" || { bad "held-out files and --force"; cat "$tmp/err"; }
+job "$tmp/hw.json" "$tmp/hw" 1 ", ${held/\"spp\": 64 \}\]/\"spp\": 64, \"weight\": 2 \}\]}"
+"$dray" optimize "$tmp/hw.json" -q > /dev/null 2> "$tmp/err"
+[ $? = 2 ] && grep -q "hw.json: /held_out/0/weight: unknown key (expected one of: camera, sensor, target, spp)" "$tmp/err" && [ ! -e "$tmp/hw" ] \
+  && ok "a held-out view's weight refused (exit 2, nothing written)" || { bad "held-out weight"; cat "$tmp/err"; }
 exit $fail
