@@ -105,6 +105,9 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   std::vector<Image> targets, masks;
   st = load_targets(ctx, job, false, threads, targets, masks);
   if (st.code) return report(ctx, st);
+  std::vector<Image> held_out_targets, unused_masks;  // read or rendered now: a bad one stops the job before it runs
+  st = load_targets(ctx, job, true, threads, held_out_targets, unused_masks);
+  if (st.code) return report(ctx, st);
   // Views side by side on groups of ranks (a collective split, once per run).
   const int per_iteration = job.batch > 0 ? job.batch : int(job.views.size());
   const mpi::ViewGroups groups =
@@ -332,7 +335,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
       std::printf("wrote %s\n", (out / "final-scene.json").c_str());
     }
   });
-  if (st.code == 0) st = evaluate_held_out(ctx, job, scene, threads);
+  if (st.code == 0) st = evaluate_held_out(ctx, job, held_out_targets, scene, threads);
   return report(ctx, st);
 }
 

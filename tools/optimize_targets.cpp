@@ -76,11 +76,9 @@ mpi::Status load_targets(const mpi::Context& ctx, const Job& job, bool held_out,
   return {};
 }
 
-mpi::Status evaluate_held_out(const mpi::Context& ctx, const Job& job, Scene& scene, int threads) {
-  if (job.held_out.empty()) return {};
-  std::vector<Image> targets, unused;
-  mpi::Status st = load_targets(ctx, job, true, threads, targets, unused);
-  if (st.code) return st;
+mpi::Status evaluate_held_out(const mpi::Context& ctx, const Job& job, const std::vector<Image>& targets, Scene& scene,
+                              int threads) {
+  mpi::Status st;
   const int sensor = scene.sensor, spp = scene.render.spp;
   for (size_t i = 0; i < job.held_out.size(); ++i) {
     const View& v = job.held_out[i];

@@ -20,9 +20,11 @@ namespace dray::cli {
 mpi::Status load_targets(const mpi::Context& ctx, const Job& job, bool held_out, int threads, std::vector<Image>& targets,
                          std::vector<Image>& masks);
 
-// The held-out views, once the run has ended: each one's target, and the scene (its final values)
-// rendered from it at the view's spp with the scene's seed (the target's is its own), written as
-// held-out-N.exr; rank 0 prints each one's PSNR, RMSE and NCC against its target. Collective.
-mpi::Status evaluate_held_out(const mpi::Context& ctx, const Job& job, Scene& scene, int threads);
+// The held-out views, once the run has ended: the scene (its final values) rendered from each at
+// the view's spp with the scene's seed (the target's is its own; `targets` from load_targets),
+// written as held-out-N.exr; rank 0 prints each one's PSNR, RMSE and NCC against its target.
+// Collective.
+mpi::Status evaluate_held_out(const mpi::Context& ctx, const Job& job, const std::vector<Image>& targets, Scene& scene,
+                              int threads);
 
 }  // namespace dray::cli

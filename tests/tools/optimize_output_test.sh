@@ -137,6 +137,10 @@ mkdir "$tmp/hx" && cp "$tmp/ho/held-out-0.exr" "$tmp/hx/" && job "$tmp/hx.json" 
 "$dray" optimize "$tmp/hx.json" -q > /dev/null 2> "$tmp/err"
 [ $? = 2 ] && grep -q "holds an earlier run (held-out-0.exr)" "$tmp/err" && "$dray" optimize "$tmp/hx.json" -q --force > /dev/null \
   && [ ! -e "$tmp/hx/held-out-0.exr" ] && ok "held-out images are a run's files: refused, then cleared by --force" || { bad "held-out files and --force"; cat "$tmp/err"; }
+job "$tmp/hm.json" "$tmp/hm" 1 ", ${held/\"scene\": \"$scenes\/light-truth.json\", \"spp\": 64/\"image\": \"$tmp/missing.exr\"}"
+"$dray" optimize "$tmp/hm.json" -q > /dev/null 2> "$tmp/err"
+[ $? = 2 ] && grep -q "missing.exr" "$tmp/err" && [ ! -e "$tmp/hm/progress.csv" ] \
+  && ok "a held-out target that cannot be read stops the job before its first iteration" || { bad "missing held-out target"; cat "$tmp/err"; ls "$tmp/hm"; }
 job "$tmp/hw.json" "$tmp/hw" 1 ", ${held/\"spp\": 64 \}\]/\"spp\": 64, \"weight\": 2 \}\]}"
 "$dray" optimize "$tmp/hw.json" -q > /dev/null 2> "$tmp/err"
 [ $? = 2 ] && grep -q "hw.json: /held_out/0/weight: unknown key (expected one of: camera, sensor, target, spp)" "$tmp/err" && [ ! -e "$tmp/hw" ] \
