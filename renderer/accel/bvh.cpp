@@ -28,8 +28,8 @@ bool intersect_prim(const PrimGeom& g, const Ray& ray, float t_min, float t_max,
 
 using namespace simd;
 
-// The 8-lane helpers below are inlined into the traversal: GCC's note on AVX vectors' return ABI
-// does not apply to them.
+// The 8-lane helpers below are inlined into the traversal: GCC's and clang's note on AVX
+// vectors' return ABI does not apply to them.
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif

@@ -16,8 +16,8 @@ inline unsigned lanes_set(v4i c) { return unsigned(_mm_movemask_ps(reinterpret_c
 
 // Eight floats: one coordinate of a wide BVH node's eight boxes. One AVX register where the
 // function is compiled for AVX, two SSE registers otherwise (the same operations per lane).
-// (Its functions are inlined: GCC's note that an AVX vector's return ABI differs without AVX
-// does not apply.)
+// (Its functions are inlined: GCC's and clang's note that an AVX vector's return ABI differs
+// without AVX does not apply.)
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
