@@ -33,19 +33,22 @@ class Tape {
   // Records a statement with one or two arguments (a constant, index < 0, is left out); returns
   // its index.
   int32_t record(Arg a) {
-    if (a.index >= 0) args_.push_back(a);
-    return end_statement();
+    Arg* out = args_.room(1);
+    if (a.index >= 0) *out++ = a;
+    return end_statement(out);
   }
   int32_t record(Arg a, Arg b) {
-    if (a.index >= 0) args_.push_back(a);
-    if (b.index >= 0) args_.push_back(b);
-    return end_statement();
+    Arg* out = args_.room(2);
+    if (a.index >= 0) *out++ = a;
+    if (b.index >= 0) *out++ = b;
+    return end_statement(out);
   }
   // Records a statement with n arguments (constants left out).
   int32_t record_n(const Arg* a, int n) {
+    Arg* out = args_.room(size_t(n));
     for (int k = 0; k < n; ++k)
-      if (a[k].index >= 0) args_.push_back(a[k]);
-    return end_statement();
+      if (a[k].index >= 0) *out++ = a[k];
+    return end_statement(out);
   }
   // An input: a statement without arguments whose adjoint goes to gradient entry `gradient_index`.
   // A parameter read again (a colour by both of a vertex's BSDF evaluations) is the same input:
@@ -53,7 +56,7 @@ class Tape {
   int32_t input(int gradient_index) {
     Memo* slot = memo(gradient_index);
     if (slot && slot->stamp == stamp_) return slot->statement;
-    int32_t s = end_statement();
+    int32_t s = end_statement(args_.end());
     inputs_.push_back({s, gradient_index});
     if (slot) *slot = {gradient_index, s, stamp_};
     return s;
@@ -104,8 +107,37 @@ class Tape {
   }
 
  private:
-  std::vector<Arg> args_;
-  std::vector<uint32_t> ends_;
+  // An array that keeps its capacity: room(n) makes space for n more elements past the end
+  // (growing out of line), resize_to sets the end. Statements are written without a capacity
+  // test per argument.
+  template <class T>
+  class Buffer {
+   public:
+    Buffer() { grow(256); }  // never empty: room() always points into an array
+    T* room(size_t n) {
+      if (size_ + n > capacity_) grow(size_ + n);
+      return data_.get() + size_;
+    }
+    void resize_to(T* end) { size_ = size_t(end - data_.get()); }
+    T* end() { return data_.get() + size_; }
+    size_t size() const { return size_; }
+    void clear() { size_ = 0; }
+    T& operator[](size_t k) { return data_[k]; }
+    const T& operator[](size_t k) const { return data_[k]; }
+
+   private:
+    [[gnu::noinline]] void grow(size_t need) {
+      const size_t capacity = std::max(need, 2 * capacity_ + 256);
+      std::unique_ptr<T[]> bigger(new T[capacity]);
+      std::copy(data_.get(), data_.get() + size_, bigger.get());
+      data_ = std::move(bigger);
+      capacity_ = capacity;
+    }
+    std::unique_ptr<T[]> data_;
+    size_t size_ = 0, capacity_ = 0;
+  };
+  Buffer<Arg> args_;
+  Buffer<uint32_t> ends_;
   std::vector<std::pair<int32_t, int32_t>> inputs_;  // (statement, gradient index)
   // The inputs of this tape (since clear()) by gradient index: open addressing over a few
   // entries, an entry valid when its stamp is the tape's; past that many inputs, reads repeat.
@@ -124,8 +156,11 @@ class Tape {
     }
     return nullptr;
   }
-  int32_t end_statement() {
-    ends_.push_back(uint32_t(args_.size()));
+  // Ends a statement whose arguments were written up to `end` (from args_.room).
+  int32_t end_statement(Arg* end) {
+    args_.resize_to(end);
+    *ends_.room(1) = uint32_t(args_.size());
+    ends_.resize_to(ends_.end() + 1);
     return int32_t(ends_.size() - 1);
   }
   static void create() {
