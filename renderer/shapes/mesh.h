@@ -69,6 +69,10 @@ size_t open_edges(const Mesh& mesh);
 // block, and its world positions and normals under the transform.
 void place_mesh(Mesh& m, ParamTable& params, const Transform& transform, const Texture* textures);
 
+// The key (ParamView::lifted) of shape `shape`'s world-space vertex positions, lifted once per
+// reverse pass where it moves (renderer/integrators/pass_lift.h): 3 entries per vertex.
+inline Slot world_positions_key(uint32_t shape) { return kNoSlot - (2u << 24) - shape; }
+
 struct MeshShape : Planar<false> {
   static constexpr uint32_t kKind = 0;  // its place in shape.h's list
   // dray's disk, cylinder and cube: Mitsuba's, tessellated; its grid: Mitsuba's rectangle, tessellated. Read with their files by the loader
@@ -238,8 +242,16 @@ struct MeshShape : Planar<false> {
     const PrimGeom g = scene.bvh.prim_geom(prim);
     if (!moving(scene, P)) return {kKind, Vec3<T>(g.a), Vec3<T>(g.b), Vec3<T>(g.c), T(0)};
     const uint32_t* tri = &scene.meshes[mesh].indices[3 * size_t(ref.index)];
-    const TransformT<T> t = lift_transform(P, transform);
     Vec3<T> v[3];
+    if constexpr (ad::is_differentiable_v<T>)  // its world positions lifted once per pass
+      if (const LiftedBlock* b = P.lifted(world_positions_key(ref.shape))) {
+        for (int k = 0; k < 3; ++k) {
+          const int at = int(3 * tri[k]);
+          v[k] = {P.lifted_input(*b, at), P.lifted_input(*b, at + 1), P.lifted_input(*b, at + 2)};
+        }
+        return {kKind, v[0], v[1] - v[0], v[2] - v[0], T(0)};
+      }
+    const TransformT<T> t = lift_transform(P, transform);
     for (int k = 0; k < 3; ++k) v[k] = vertex(scene, P, t, tri[k]);
     return {kKind, v[0], v[1] - v[0], v[2] - v[0], T(0)};
   }
