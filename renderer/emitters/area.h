@@ -76,6 +76,7 @@ struct AreaEmitter {
     // The light point, offset to its emitting side (the side facing x).
     const glm::vec3 q_f = value(q.p);
     s.target = q_f + value(q.n) * detail::ray_epsilon(q_f);
+    s.prim = prim;
     s.valid = true;
     return s;
   }

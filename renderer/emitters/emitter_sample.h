@@ -58,6 +58,7 @@ struct LightSample {
   float pdf = 0.f;        // solid-angle density (with the pick), for MIS; 0 for a Dirac light
   bool infinite = false;  // the shadow ray runs to infinity (environment, directional)
   glm::vec3 target{0.f};  // else: the point the shadow ray ends at (offset off an area light)
+  uint32_t prim = 0;      // an area light's: the primitive the point is on
 };
 
 // A sample the float pass drew, as the shading type's constant (a replay's, where the light's
@@ -74,6 +75,7 @@ LightSample<float, S> constant_light_sample(const LightSample<float>& l) {
     r.pdf = l.pdf;
     r.infinite = l.infinite;
     r.target = l.target;
+    r.prim = l.prim;
     return r;
   }
 }

@@ -193,8 +193,10 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
     const float u1 = sampler.next(), u2 = sampler.next(), u3 = sampler.next();
     const Light& light = scene.lights[size_t(li)];
     auto draw = [&]() -> LightSample<G, S> {
-      if constexpr (std::is_same_v<G, float> && !std::is_same_v<S, float>)
-        if (replay && !light_seeded(scene, P, light)) return constant_light_sample<S>(ev.light);
+      if constexpr (std::is_same_v<G, float> && !std::is_same_v<S, float>) {
+        LightSample<float, S> replayed;
+        if (replay && replayed_light_sample(scene, P, light, ev.light, replayed)) return replayed;
+      }
       return sample_light(scene, P, light, sp.p, light_pick, u1, u2, u3);
     };
     const LightSample<G, S> ls = draw();

@@ -44,6 +44,24 @@ bool light_seeded(const Scene& scene, const ParamView<T>& P, const Light& l) {
   return texture(params.texture);
 }
 
+// Path replay in float geometry (nothing geometric seeded): next-event estimation's sample of
+// `light` as the float pass drew it (`drawn`), in S. Where the light's radiance is not
+// differentiated, a constant; where it is an area light's untextured emission, that emission in S
+// over the sample's density (AreaEmitter::sample's weight, the same float value), without
+// drawing the point again. False otherwise (draw it again).
+template <class S>
+bool replayed_light_sample(const Scene& scene, const ParamView<S>& P, const Light& light, const LightSample<float>& drawn,
+                           LightSample<float, S>& out) {
+  const bool seeded = light_seeded(scene, P, light);
+  if (seeded && !area_emitter(light)) return false;
+  out = constant_light_sample<S>(drawn);
+  if (!seeded || !drawn.valid) return true;
+  const Material& m = scene.materials[scene.material_of(drawn.prim)];
+  if (m.emission.texture >= 0) return false;
+  out.weight = P.vec3(m.emission.slot) / S(drawn.pdf);
+  return true;
+}
+
 // With G = float (nothing geometric seeded), the light's position and the point x are constants:
 // a radiance that depends on the direction, evaluated in S, sees them as such.
 template <class G, class S>
