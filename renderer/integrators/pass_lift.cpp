@@ -61,7 +61,7 @@ void add_world_positions(PassLift& lift, const Scene& scene, const ParamView<ad:
 
 }  // namespace
 
-PassLift lift_pass(const Scene& scene, const int* seeds, int first_index) {
+PassLift lift_pass(const Scene& scene, const int* seeds, int first_index, size_t samples) {
   PassLift lift;
   lift.first_index = first_index;
   const ParamView<ad::Var> P(scene.params, seeds);
@@ -94,7 +94,8 @@ PassLift lift_pass(const Scene& scene, const int* seeds, int first_index) {
   lifted_view.lifted_blocks = &lift.blocks;
   for (uint32_t si = 0; si < uint32_t(scene.shapes.size()); ++si) {
     const auto* mesh = std::get_if<MeshShape>(&scene.shapes[si].model);
-    if (mesh && !scene.meshes[mesh->mesh].displacement && mesh->moving(scene, P))
+    if (mesh && !scene.meshes[mesh->mesh].displacement && 2 * scene.meshes[mesh->mesh].object_positions.size() <= samples &&
+        mesh->moving(scene, P))
       add_world_positions(lift, scene, lifted_view, *mesh, si);
   }
   return lift;
