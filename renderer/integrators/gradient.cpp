@@ -215,7 +215,8 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   if (integrator_traits(scene.render).particles) throw std::logic_error("gradient_tiles: a ptracer scene differentiates through particle_gradient");
   const Seeds seeds(scene.params.values().size(), params);
   const ParamView<float> Pf(scene.params);
-  // The camera frame and moving meshes' transforms: lifted once, chained per pixel.
+  // The camera frame, moving meshes' transforms and (where the image's samples outnumber them two
+  // to one) their world vertices: lifted once, chained per pixel.
   size_t samples = 0;  // the whole image's camera samples: every rank lifts the same
   for (const Tile& t : tiles) samples += size_t(t.x1 - t.x0) * size_t(t.y1 - t.y0) * size_t(scene.render.spp);
   const PassLift lift = lift_pass(scene, seeds.index.data(), int(params.size()) + 1, samples);
