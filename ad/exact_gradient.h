@@ -73,29 +73,33 @@ class ThreadGradient {
   std::vector<double> stage_;  // dense
   std::vector<uint8_t> staged_;
   // Sparse: the unit's (parameter, adjoint) pairs as staged, then summed per parameter in staging
-  // order: keys (parameter, staging position) sorted, which is a stable sort by parameter without
-  // std::stable_sort's buffer allocation per unit (no allocation once warm, unlike a hash map).
+  // order, each parameter listed at its first staging: an open-addressing table from parameter to
+  // list position, sized for the unit (no allocation once warm; sorting the unit's keys instead
+  // made a 1M-texel pass 3-5% slower).
   std::vector<std::pair<uint32_t, double>> pending_;
-  std::vector<uint64_t> order_;
+  std::vector<int32_t> table_;
   std::vector<double> values_;
   void gather_pending() {
-    order_.resize(pending_.size());
-    for (size_t k = 0; k < pending_.size(); ++k) order_[k] = uint64_t(pending_[k].first) << 32 | uint64_t(k);
-    std::sort(order_.begin(), order_.end());
-    for (const uint64_t key : order_) {
-      const auto& [g, x] = pending_[size_t(uint32_t(key))];
-      if (!touched_.empty() && touched_.back() == g) {
-        values_.back() += x;
-      } else {
+    size_t size = 64;
+    while (size < 2 * pending_.size()) size *= 2;
+    table_.assign(size, -1);
+    const size_t mask = size - 1;
+    for (const auto& [g, x] : pending_) {
+      size_t h = (size_t(g) * 0x9E3779B97F4A7C15ull) >> 40 & mask;
+      while (table_[h] >= 0 && touched_[size_t(table_[h])] != g) h = (h + 1) & mask;
+      if (table_[h] < 0) {
+        table_[h] = int32_t(touched_.size());
         touched_.push_back(g);
         values_.push_back(x);
+      } else {
+        values_[size_t(table_[h])] += x;
       }
     }
     pending_.clear();
   }
   std::vector<uint32_t> touched_;
   std::vector<int128> undo_;
-  std::vector<FixedSum> sums_;       // dense: this thread's own sums
+  FixedSums sums_;                   // dense: this thread's own sums
   std::vector<double> plain_sums_;
   long refused_ = 0;
 };
@@ -128,9 +132,9 @@ class ExactGradient {
     return refused();
   }
   // The sums, moved out when shared (no copy of n accumulators); the object is spent.
-  std::vector<FixedSum> take_sums() {
+  FixedSums take_sums() {
     if (shared_) return std::move(sums_);
-    std::vector<FixedSum> out(n_);
+    FixedSums out(n_);
     merge_into(out);
     return out;
   }
@@ -155,7 +159,7 @@ class ExactGradient {
 
   size_t n_;
   bool plain_, shared_;
-  std::vector<FixedSum> sums_;  // shared (large parameter sets)
+  FixedSums sums_;  // shared (large parameter sets)
   std::vector<double> plain_sums_;
   std::unique_ptr<std::mutex[]> locks_;
   std::vector<ThreadGradient> per_thread_;
@@ -164,7 +168,7 @@ class ExactGradient {
 inline bool ThreadGradient::commit() {
   ExactGradient& o = *owner_;
   const bool shared = o.shared_;
-  std::vector<FixedSum>& sums = shared ? o.sums_ : sums_;
+  FixedSums& sums = shared ? o.sums_ : sums_;
   std::vector<double>& plain = shared ? o.plain_sums_ : plain_sums_;
   if (!dense_) gather_pending();
   uint64_t stripes = 0;

@@ -119,9 +119,9 @@ void add_view(const Context& ctx, const Scene& scene, const Image& target, const
 }
 
 // The one exact allreduce of the aggregated sums, and their values.
-void reduce(const Context& ctx, std::vector<ad::FixedSum>& sums, size_t n, DistributedGradient& out) {
+void reduce(const Context& ctx, std::span<ad::FixedSum> sums, size_t n, DistributedGradient& out) {
   const double tr = ctx.seconds();
-  allreduce_sum(ctx, std::span<ad::FixedSum>(sums));
+  allreduce_sum(ctx, sums);
   out.mpi_seconds += ctx.seconds() - tr;
   if (out.boundary_samples > 0) out.boundary_mpi_seconds += ctx.seconds() - tr;
   out.gradient.reserve(out.gradient.size() + n);  // at once: growing by doubling held 1.5x the doubles
@@ -137,7 +137,7 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
                              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
                              Image* primal, double normaliser) {
   DistributedGradient out;
-  std::vector<ad::FixedSum> sums(params.size() + 3);
+  ad::FixedSums sums(params.size() + 3);
   if (normaliser == 0) normaliser = 3.0 * scene.camera().width * scene.camera().height;
   add_view(ctx, scene, target, nullptr, loss, normaliser, params, tile_size, threads, {adjoint_seed, 0}, sums, out, primal);
   reduce(ctx, sums, params.size(), out);
@@ -147,7 +147,7 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
 DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene& scene, std::span<const ViewPass> views,
                              Loss loss, std::span<const Slot> params, int tile_size, int threads, Image* primal) {
   DistributedGradient out;
-  std::vector<ad::FixedSum> sums(params.size() + 3);
+  ad::FixedSums sums(params.size() + 3);
   double total_weight = 0;
   for (const ViewPass& v : views) total_weight += v.weight;
   const int own_sensor = scene.sensor;

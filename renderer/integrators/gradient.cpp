@@ -230,8 +230,11 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   std::vector<AdjointScratch> scratch(static_cast<size_t>(threads));
   const CameraFrame<float> frame = camera_frame(scene.camera(), Pf);
   for (AdjointScratch& a : scratch) a.primal.max_vertices = mode.record_vertices;
-  // Per thread: the gradient (the loss is one more entry, last), and drop counts.
-  ad::ExactGradient acc(threads, params.size() + 1, mode.plain_sums);
+  // Per thread: the gradient, the loss (a sum of its own: a pixel's loss commits no unit and
+  // takes no lock), and drop counts.
+  ad::ExactGradient acc(threads, params.size(), mode.plain_sums);
+  std::vector<ad::FixedSum> loss_sums(static_cast<size_t>(threads));
+  std::vector<double> loss_plain(size_t(threads), 0.0);
   std::vector<long> dropped_samples(size_t(threads), 0), dropped_pixels(size_t(threads), 0);
   // The splatting film's adjoints reach a sample from every pixel its filter does: known without
   // the primal for the losses whose derivative does not depend on it (jobs render without it).
@@ -273,12 +276,12 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
           l += loss_term(loss, px[c], tp[c]) * w;
           dloss[c] = loss_derivative(loss, px[c], tp[c]) * w;
         }
-        mine.stage(params.size(), l);
-        if (!std::isfinite(l) || !mine.commit()) {  // a non-finite pixel: no loss, no gradient
-          mine.discard();
+        // A non-finite pixel (or one the exact sum refuses): no loss, no gradient.
+        if (!std::isfinite(l) || (!mode.plain_sums && !loss_sums[size_t(me)].add(l))) {
           ++dropped_pixels[size_t(me)];
           continue;
         }
+        loss_plain[size_t(me)] += l;
         if (params.empty()) continue;
         PixelAdjoints out{mine, lifted[size_t(me)]};
         const SampleAdjoint adjoint = splat ? SampleAdjoint{glm::dvec3(0.0), &per_weight, around, &scene.render.filter}
@@ -292,13 +295,10 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   GradientResult out;
   if (mode.plain_sums) {
     out.gradient = acc.plain_total();
-    out.loss = out.gradient.back();
-    out.gradient.pop_back();
+    for (double l : loss_plain) out.loss += l;
   } else {
-    std::vector<ad::FixedSum> sums = acc.take_sums();
-    out.loss_sum = sums.back();
-    sums.pop_back();
-    out.gradient_sums = std::move(sums);
+    for (const ad::FixedSum& l : loss_sums) out.loss_sum += l;
+    out.gradient_sums = acc.take_sums();
     out.loss = out.loss_sum.value();
     if (!mode.sums_only) {
       out.gradient.resize(out.gradient_sums.size());  // at once: growing by doubling held 1.5x the doubles

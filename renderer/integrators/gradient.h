@@ -49,7 +49,7 @@ struct GradientResult {
   // This process's share, as exact fixed-point sums (order-independent: merge them across ranks
   // with mpi::allreduce_sum) and as their values.
   ad::FixedSum loss_sum;                     // the loss (already divided by `normaliser`)
-  std::vector<ad::FixedSum> gradient_sums;   // d loss / d params[k]
+  ad::FixedSums gradient_sums;               // d loss / d params[k]
   double loss = 0;
   std::vector<double> gradient;
   long dropped_samples = 0;       // samples whose gradient was not finite or out of range: dropped

@@ -78,7 +78,7 @@ long add_particle_tangents(const Scene& scene, const Tile& window, long n, int f
 // Reverse mode: d loss / d params of the image, given d loss / d pixel (`adjoint`, full size, RGB),
 // from this share of the light paths drawn with `seed` (the primal's seed: the same paths).
 struct ParticleGradient {
-  std::vector<ad::FixedSum> sums;  // one per parameter
+  ad::FixedSums sums;              // one per parameter
   long dropped = 0;                // paths whose gradient was not finite
   // The adjoint sums of the pass's lifted inputs (a displaced mesh's positions and vertex normals:
   // integrators/displaced_lift.h), which reach the parameters only once summed over every light

@@ -159,7 +159,7 @@ ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const
   ParticleGradient out;
   out.sums = acc.take_sums();
   out.lifted.assign(out.sums.begin() + long(params.size()), out.sums.end());
-  out.sums.resize(params.size());
+  out.sums.truncate(params.size());
   if (displaced->count > 0) out.lift = std::move(displaced);
   for (long d : dropped) out.dropped += d;
   return out;

@@ -165,7 +165,7 @@ TEST_CASE("exact gradients committed by concurrent threads into one array: the s
       }
       return acc.take_sums();
     };
-    const std::vector<FixedSum> one = run(1), four = run(4);
+    const dray::ad::FixedSums one = run(1), four = run(4);
     bool same = true;
     for (size_t g = 0; g < n; ++g) same = same && one[g].bits == four[g].bits;
     REQUIRE(same);
@@ -194,4 +194,42 @@ TEST_CASE("sparse staging sums a unit's repeated parameters in staging order, as
   };
   const std::vector<FixedSum> dense = run(7), sparse = run(size_t(3) << 20);
   for (size_t g = 0; g < 7; ++g) REQUIRE(sparse[g].bits == dense[g].bits);
+}
+
+TEST_CASE("an array of sums starts at zero, also where a freed array's memory is reused", "[fixed_sum]") {
+  using dray::ad::FixedSums;
+  const size_t big = (dray::ad::detail::SumsCache::kMinBytes / sizeof(FixedSum)) * 3;  // kept when freed
+  for (size_t n : {size_t(0), size_t(5), big}) {
+    FixedSums a(n);
+    bool zero = a.size() == n;
+    for (const FixedSum& s : a) zero = zero && s.bits == 0;
+    REQUIRE(zero);
+  }
+  const FixedSum *kept_a = nullptr, *kept_copy = nullptr;
+  {
+    FixedSums a(big);
+    bool added = true;
+    for (size_t k = 0; k < big; ++k) added = a[k].add(double(k) + 0.5) && added;
+    REQUIRE(added);
+    FixedSums copy = a;  // a copy has the same bits in memory of its own
+    REQUIRE(copy.begin() != a.begin());
+    REQUIRE(std::equal(copy.begin(), copy.end(), a.begin(), [](const FixedSum& x, const FixedSum& y) { return x.bits == y.bits; }));
+    REQUIRE(copy[big - 1].value() == double(big - 1) + 0.5);
+    kept_a = a.begin();
+    kept_copy = copy.begin();
+  }
+  // The freed arrays are kept; an array of about their size takes one, zeroed over its length.
+  FixedSums again(big - 100);
+  REQUIRE((again.begin() == kept_a || again.begin() == kept_copy));
+  bool zero = true;
+  for (const FixedSum& s : again) zero = zero && s.bits == 0;
+  REQUIRE(zero);
+  again.truncate(7);
+  REQUIRE(again.size() == 7);
+  // An array over twice the size of every kept one gets fresh memory, zeroed too.
+  FixedSums larger(3 * big);
+  REQUIRE((larger.begin() != kept_a && larger.begin() != kept_copy));
+  zero = true;
+  for (const FixedSum& s : larger) zero = zero && s.bits == 0;
+  REQUIRE(zero);
 }

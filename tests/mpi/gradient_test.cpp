@@ -32,7 +32,7 @@ TEST_CASE("the gradient over ranks equals the one-process gradient", "[mpi][grad
     GradientResult one = gradient_tiles(scene, tiles, all, target, Loss::l2, 3.0 * 40 * 24, slots, 1, primal, adjoint_seed);
     // Plus the boundary term (shapes.mid.center moves a silhouette), every sample in this process,
     // added in integers as the distributed pass adds it.
-    std::vector<ad::FixedSum> sums = one.gradient_sums;
+    std::vector<ad::FixedSum> sums(one.gradient_sums.begin(), one.gradient_sums.end());
     boundary_gradient(scene, loss_adjoint_image(primal, target, Loss::l2, 3.0 * 40 * 24), slots,
                       default_boundary_samples(scene, Tile{0, 0, 40, 24}), 0, 1, 1, sums);
     bool ok = true;
