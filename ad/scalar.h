@@ -50,6 +50,14 @@ inline float min(float a, float b) { return a < b ? a : b; }
 // the AD types record it as one operation.
 inline float weighted_sum(const float (&x)[4], const float (&w)[4]) { return x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3]; }
 inline float max(float a, float b) { return a > b ? a : b; }
+// Four parameters read with constant weights (a bilinear lookup, a voxel stencil's half):
+// sum_k lift(v_k, seed_k) w_k, summed as weighted_sum. Reverse mode records it as one statement
+// whose adjoint goes to the seeded parameters scaled by their weights (ad/var.h).
+template <class T>
+T weighted_lift(const float (&v)[4], const int (&seed)[4], const float (&w)[4]) {
+  const T x[4] = {lift<T>(v[0], seed[0]), lift<T>(v[1], seed[1]), lift<T>(v[2], seed[2]), lift<T>(v[3], seed[3])};
+  return weighted_sum(x, w);
+}
 // acc + ((a b) c) d and x ((a b) c): a path's radiance and throughput updates, which the AD types
 // record as one operation each.
 inline float add_product(float acc, float a, float b, float c, float d) { return acc + a * b * c * d; }

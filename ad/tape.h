@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <vector>
@@ -57,13 +58,29 @@ class Tape {
     Memo* slot = memo(gradient_index);
     if (slot && slot->stamp == stamp_) return slot->statement;
     int32_t s = end_statement(args_.end());
-    inputs_.push_back({s, gradient_index});
+    inputs_.push_back({s, gradient_index, 1.f});
     if (slot) *slot = {gradient_index, s, stamp_};
+    return s;
+  }
+  // Four parameters read with constant weights, as one input statement: its adjoint goes to
+  // gradient entry g[k] (those >= 0) times w[k]. The same read again (a texel lookup by both of a
+  // vertex's BSDF evaluations) is the same statement.
+  int32_t weighted_inputs(const int (&g)[4], const float (&w)[4]) {
+    for (const GroupMemo& m : group_memo_)
+      if (m.stamp == stamp_ && std::equal(g, g + 4, m.g) && std::memcmp(w, m.w, sizeof m.w) == 0) return m.statement;
+    int32_t s = end_statement(args_.end());
+    for (int k = 0; k < 4; ++k)
+      if (g[k] >= 0) inputs_.push_back({s, g[k], w[k]});
+    GroupMemo& m = group_memo_[group_next_++ % group_memo_.size()];
+    std::copy(g, g + 4, m.g);
+    std::copy(w, w + 4, m.w);
+    m.statement = s;
+    m.stamp = stamp_;
     return s;
   }
 
   size_t statements() const { return ends_.size(); }
-  size_t bytes() const { return args_.size() * sizeof(Arg) + ends_.size() * sizeof(uint32_t) + inputs_.size() * 8; }
+  size_t bytes() const { return args_.size() * sizeof(Arg) + ends_.size() * sizeof(uint32_t) + inputs_.size() * sizeof(Input); }
 
   // Starts a reverse sweep: zero adjoints for every statement.
   void begin_adjoints() { adjoint_.assign(ends_.size(), 0.f); }
@@ -85,9 +102,9 @@ class Tape {
       for (uint32_t k = s == 0 ? 0 : ends_[s - 1]; k < ends_[s]; ++k)
         adjoint_[size_t(args_[k].index)] += adj * args_[k].partial;
     }
-    for (const auto& [s, g] : inputs_)
-      if (!std::isfinite(adjoint_[size_t(s)])) return false;
-    for (const auto& [s, g] : inputs_) sink(g, adjoint_[size_t(s)]);
+    for (const Input& in : inputs_)
+      if (!std::isfinite(adjoint_[size_t(in.statement)])) return false;
+    for (const Input& in : inputs_) sink(in.gradient, adjoint_[size_t(in.statement)] * in.weight);
     return true;
   }
 
@@ -99,6 +116,7 @@ class Tape {
     peak_ = std::max(peak_, ends_.size());
     if (++stamp_ == 0) {  // the stamps wrapped: forget every entry
       memo_.fill({});
+      group_memo_.fill({});
       stamp_ = 1;
     }
     args_.clear();
@@ -138,7 +156,11 @@ class Tape {
   };
   Buffer<Arg> args_;
   Buffer<uint32_t> ends_;
-  std::vector<std::pair<int32_t, int32_t>> inputs_;  // (statement, gradient index)
+  struct Input {
+    int32_t statement, gradient;  // the statement, the gradient entry its adjoint goes to
+    float weight;                 // times this (1 for a parameter read alone)
+  };
+  std::vector<Input> inputs_;
   // The inputs of this tape (since clear()) by gradient index: open addressing over a few
   // entries, an entry valid when its stamp is the tape's; past that many inputs, reads repeat.
   struct Memo {
@@ -146,6 +168,15 @@ class Tape {
     uint32_t stamp = 0;
   };
   std::array<Memo, 64> memo_{};
+  // The last weighted input statements (a vertex's colour lookups: three channels, read twice).
+  struct GroupMemo {
+    int g[4] = {-1, -1, -1, -1};
+    float w[4] = {};
+    int32_t statement = -1;
+    uint32_t stamp = 0;
+  };
+  std::array<GroupMemo, 8> group_memo_{};
+  uint32_t group_next_ = 0;
   uint32_t stamp_ = 1;
   // The entry of gradient_index (found, or free to take), or nullptr when the probe finds neither.
   Memo* memo(int gradient_index) {

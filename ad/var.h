@@ -59,6 +59,9 @@ struct Var {
   [[gnu::noinline]] static int32_t record(Tape::Arg a) { return Tape::local().record(a); }
   [[gnu::noinline]] static int32_t record(Tape::Arg a, Tape::Arg b) { return Tape::local().record(a, b); }
   [[gnu::noinline]] static int32_t record_n(const Tape::Arg* a, int n) { return Tape::local().record_n(a, n); }
+  [[gnu::noinline]] static int32_t record_weighted(const int (&seed)[4], const float (&w)[4]) {
+    return Tape::local().weighted_inputs(seed, w);
+  }
 
   // d(-a) = -da
   friend Var operator-(const Var& a) { return make(-a.v, {a.i, -1.f}); }
@@ -126,6 +129,14 @@ inline Var abs(const Var& a) { return chain(a, std::fabs(a.v), a.v > 0.f ? 1.f :
 inline Var weighted_sum(const Var (&x)[4], const float (&w)[4]) {
   const float v = x[0].v * w[0] + x[1].v * w[1] + x[2].v * w[2] + x[3].v * w[3];
   return Var::make_n<4>(v, {{x[0].i, w[0]}, {x[1].i, w[1]}, {x[2].i, w[2]}, {x[3].i, w[3]}});
+}
+// Four parameters read with constant weights: one input statement (Tape::weighted_inputs), the
+// value the float kernel's weighted_sum.
+template <>
+inline Var weighted_lift<Var>(const float (&v)[4], const int (&seed)[4], const float (&w)[4]) {
+  Var r(v[0] * w[0] + v[1] * w[1] + v[2] * w[2] + v[3] * w[3]);
+  if (seed[0] >= 0 || seed[1] >= 0 || seed[2] >= 0 || seed[3] >= 0) r.i = Var::record_weighted(seed, w);
+  return r;
 }
 // acc + ((a b) c) d, one statement: d = dacc + bcd da + acd db + abd dc + abc dd.
 inline Var add_product(const Var& acc, const Var& a, const Var& b, const Var& c, const Var& d) {

@@ -153,6 +153,17 @@ struct ParamView {
   ParamView<float> values_only() const { return ParamView<float>(values); }
   T scalar(Slot s) const { return ad::lift<T>(values[s], seeds ? seeds[s] : -1); }
   Vec3<T> vec3(Slot s) const { return {scalar(s), scalar(s + 1), scalar(s + 2)}; }
+  // sum_k scalar(s[k]) w[k] with constant weights (summed as weighted_sum): reverse mode records
+  // one statement for the four reads (ad::weighted_lift).
+  T weighted(const Slot (&s)[4], const float (&w)[4]) const {
+    const float v[4] = {values[s[0]], values[s[1]], values[s[2]], values[s[3]]};
+    if constexpr (!ad::is_differentiable_v<T>) {
+      return ad::weighted_sum(v, w);
+    } else {
+      const int g[4] = {seeds ? seeds[s[0]] : -1, seeds ? seeds[s[1]] : -1, seeds ? seeds[s[2]] : -1, seeds ? seeds[s[3]] : -1};
+      return ad::weighted_lift<T>(v, g, w);
+    }
+  }
   // The lifted block of the object keyed by `key`, or nullptr (then derive it from parameters).
   const LiftedBlock* lifted(Slot key) const {
     if (lifted_blocks)

@@ -60,13 +60,13 @@ struct GridVolume {
   // The stencil's value, as two weighted sums of four (one tape statement each).
   template <class T>
   static T eval_stencil(const ParamView<T>& P, const Stencil& s) {
-    T v[2][4];
+    Slot slot[2][4];
     float w[2][4];
     for (int k = 0; k < 8; ++k) {
-      v[k >> 2][k & 3] = P.scalar(s.slot[k]);
+      slot[k >> 2][k & 3] = s.slot[k];
       w[k >> 2][k & 3] = s.w[k];
     }
-    return weighted_sum(v[0], w[0]) + weighted_sum(v[1], w[1]);
+    return P.weighted(slot[0], w[0]) + P.weighted(slot[1], w[1]);
   }
   // Channel c of the value at p (unit-cube coordinates).
   template <class T>

@@ -47,6 +47,7 @@ struct BitmapTexture {
 
   // Texel index i of n under a wrap mode.
   static int wrap_texel(int i, int n, Wrap mode) {
+    if (unsigned(i) < unsigned(n)) return i;  // inside: every mode keeps it
     switch (mode) {
       case Wrap::repeat: return ((i % n) + n) % n;
       case Wrap::clamp: return i < 0 ? 0 : (i >= n ? n - 1 : i);
@@ -58,11 +59,15 @@ struct BitmapTexture {
     return 0;
   }
 
+  // The first slot of texel (x, y), the wrap mode applied.
+  Slot texel_slot(int x, int y) const {
+    const size_t i = size_t(wrap_texel(y, height, wrap)) * size_t(width) + size_t(wrap_texel(x, width, wrap));
+    return data + Slot(3 * i);
+  }
   // Texel (x, y), the wrap mode applied.
   template <class T>
   Vec3<T> texel(const ParamView<T>& P, int x, int y) const {
-    const size_t i = size_t(wrap_texel(y, height, wrap)) * size_t(width) + size_t(wrap_texel(x, width, wrap));
-    return P.vec3(data + Slot(3 * i));
+    return P.vec3(texel_slot(x, y));
   }
 
   // The texels at texture coordinates uv (to_uv applied), nearest or bilinear; `c`, when given, the
@@ -79,12 +84,9 @@ struct BitmapTexture {
     if (!c) {  // the weights in float: each channel one weighted sum
       const float wx = x - fx, wy = y - fy;
       const float w[4] = {(1.f - wx) * (1.f - wy), wx * (1.f - wy), (1.f - wx) * wy, wx * wy};
-      const Vec3<T> t[4] = {at(ix, iy), at(ix + 1, iy), at(ix, iy + 1), at(ix + 1, iy + 1)};
+      const Slot t[4] = {texel_slot(ix, iy), texel_slot(ix + 1, iy), texel_slot(ix, iy + 1), texel_slot(ix + 1, iy + 1)};
       Vec3<T> out;
-      for (int k = 0; k < 3; ++k) {
-        const T ch[4] = {t[0][k], t[1][k], t[2][k], t[3][k]};
-        out[k] = weighted_sum(ch, w);
-      }
+      for (Slot k = 0; k < 3; ++k) out[int(k)] = P.weighted({t[0] + k, t[1] + k, t[2] + k, t[3] + k}, w);
       return out;
     }
     // The weights in T: the same values, moving with the coordinates.

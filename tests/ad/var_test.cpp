@@ -188,3 +188,42 @@ TEST_CASE("Var: a non-finite adjoint reaches no gradient", "[var]") {
   CHECK_FALSE(tape.backward(grad));
   CHECK(grad[0] == 7.0);
 }
+
+TEST_CASE("Var: four parameters read with constant weights are one statement, read again the same", "[var]") {
+  using dray::ad::weighted_lift;
+  Tape& tape = Tape::local();
+  tape.clear();
+  const float v[4] = {0.2f, 0.7f, 1.3f, 0.4f}, w[4] = {0.1f, 0.3f, 0.15f, 0.45f};
+  const int seeds[4] = {5, 6, -1, 8};  // the third a constant
+  const Var t = weighted_lift<Var>(v, seeds, w);
+  CHECK(tape.statements() == 1);
+  CHECK(t.v == dray::ad::weighted_sum(v, w));  // the float kernel's value, bit for bit
+  CHECK(weighted_lift<Var>(v, seeds, w).i == t.i);  // read again: the same statement
+  const float w2[4] = {0.25f, 0.25f, 0.25f, 0.25f};
+  const Var u = weighted_lift<Var>(v, seeds, w2);  // other weights: a statement of its own
+  CHECK(u.i != t.i);
+  const int none[4] = {-1, -1, -1, -1};
+  CHECK(weighted_lift<Var>(v, none, w).i == -1);  // nothing seeded: a constant
+  // y = t^2 + u t + t: dy/dx_k = (2t + u + 1) w_k + t w2_k, against forward mode.
+  const Var t_again = weighted_lift<Var>(v, seeds, w);
+  const Var y = t * t_again + u * t + t_again;
+  tape.begin_adjoints();
+  tape.seed(y.i, 1.f);
+  std::vector<double> grad(9, 0.0);
+  std::vector<int> handed;
+  REQUIRE(tape.backward_to([&](int g, float adj) {
+    handed.push_back(g);
+    grad[size_t(g)] += adj;
+  }));
+  CHECK(handed == std::vector<int>{5, 6, 8, 5, 6, 8});  // once per statement, the constant left out
+  using D = Dual<4>;
+  const int tangents[4] = {0, 1, -1, 3};
+  const D tf = weighted_lift<D>(v, tangents, w), uf = weighted_lift<D>(v, tangents, w2);
+  const D yf = tf * tf + uf * tf + tf;
+  CHECK(y.v == yf.v);
+  for (int k : {0, 1, 3}) CHECK(grad[size_t(seeds[k])] == Approx(yf.d[k]).epsilon(1e-6));
+  CHECK(grad[7] == 0.0);
+  tape.clear();
+  CHECK(weighted_lift<Var>(v, seeds, w).i == 0);  // after clear(): a new statement
+  tape.clear();
+}
