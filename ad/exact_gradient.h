@@ -20,7 +20,7 @@ namespace dray::ad {
 
 class ExactGradient;
 
-class ThreadGradient {
+class alignas(64) ThreadGradient {  // threads write their stages' ends: one line each
  public:
   // Adds x to parameter g's staged adjoint.
   void stage(size_t g, double x) {
@@ -33,6 +33,8 @@ class ThreadGradient {
       return;
     }
     pending_.push_back({uint32_t(g), x});
+    // The shared sum is committed at the unit's end: fetched now, it is in cache by then.
+    if (shared_sums_) __builtin_prefetch(shared_sums_ + g, 1, 1);
   }
 
   // Commits the staged adjoints to the sums, all or none, and clears the stage. Returns false
@@ -69,6 +71,7 @@ class ThreadGradient {
   double staged(size_t k) const { return dense_ ? stage_[touched_[k]] : values_[k]; }
 
   ExactGradient* owner_;
+  FixedSum* shared_sums_ = nullptr;  // the rank's sums (sparse staging), set by the owner
   bool dense_;
   std::vector<double> stage_;  // dense
   std::vector<uint8_t> staged_;
@@ -98,7 +101,6 @@ class ThreadGradient {
     pending_.clear();
   }
   std::vector<uint32_t> touched_;
-  std::vector<int128> undo_;
   FixedSums sums_;                   // dense: this thread's own sums
   std::vector<double> plain_sums_;
   long refused_ = 0;
@@ -118,6 +120,8 @@ class ExactGradient {
         locks_(new std::mutex[kStripes]) {
     per_thread_.reserve(size_t(threads));
     for (int t = 0; t < threads; ++t) per_thread_.push_back(ThreadGradient(*this, n, plain));
+    if (shared_ && !plain)
+      for (ThreadGradient& t : per_thread_) t.shared_sums_ = sums_.begin();
   }
   ExactGradient(const ExactGradient&) = delete;
   ExactGradient& operator=(const ExactGradient&) = delete;
@@ -182,17 +186,15 @@ inline bool ThreadGradient::commit() {
   if (o.plain_) {
     for (size_t k = 0; k < touched_.size(); ++k) plain[touched_[k]] += staged(k);
   } else {
-    undo_.clear();
-    for (size_t k = 0; k < touched_.size(); ++k) {
-      FixedSum& sum = sums[touched_[k]];
-      undo_.push_back(sum.bits);
-      if (!sum.add(staged(k))) {
+    size_t added = 0;
+    for (; added < touched_.size(); ++added)
+      if (!sums[touched_[added]].add(staged(added))) {
         ok = false;
         break;
       }
-    }
+    // A refused unit: the sums it reached take their addends back (integer sums: exactly).
     if (!ok)
-      for (size_t k = 0; k < undo_.size(); ++k) sums[touched_[k]].bits = undo_[k];
+      for (size_t k = 0; k < added; ++k) sums[touched_[k]].bits -= FixedSum::scaled(staged(k));
   }
   for (int s = 0; s < ExactGradient::kStripes; ++s)
     if (stripes >> s & 1) o.locks_[size_t(s)].unlock();

@@ -103,7 +103,7 @@ namespace {
 
 // One thread's working memory for the adjoint of its pixels: O(path length) (invariant 4), the
 // recorded primal paths bounded by RecordedPaths::max_vertices.
-struct AdjointScratch {
+struct alignas(64) AdjointScratch {  // a cache line of its own: threads write their vectors' ends
   RecordedPaths primal;                          // the pixel's paths from its primal pass
   std::vector<VertexRecord> path;                // a path traced again for replay
   std::vector<FlightStep> path_flights;          // and its flights
@@ -233,9 +233,13 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   // Per thread: the gradient, the loss (a sum of its own: a pixel's loss commits no unit and
   // takes no lock), and drop counts.
   ad::ExactGradient acc(threads, params.size(), mode.plain_sums);
-  std::vector<ad::FixedSum> loss_sums(static_cast<size_t>(threads));
-  std::vector<double> loss_plain(size_t(threads), 0.0);
-  std::vector<long> dropped_samples(size_t(threads), 0), dropped_pixels(size_t(threads), 0);
+  // A cache line each: threads writing neighbouring counters per pixel would trade the line.
+  struct alignas(64) ThreadTotals {
+    ad::FixedSum loss_sum;
+    double loss_plain = 0.0;
+    long dropped_samples = 0, dropped_pixels = 0;
+  };
+  std::vector<ThreadTotals> totals(static_cast<size_t>(threads));
   // The splatting film's adjoints reach a sample from every pixel its filter does: known without
   // the primal for the losses whose derivative does not depend on it (jobs render without it).
   const bool splat = scene.render.splat;
@@ -277,16 +281,17 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
           dloss[c] = loss_derivative(loss, px[c], tp[c]) * w;
         }
         // A non-finite pixel (or one the exact sum refuses): no loss, no gradient.
-        if (!std::isfinite(l) || (!mode.plain_sums && !loss_sums[size_t(me)].add(l))) {
-          ++dropped_pixels[size_t(me)];
+        ThreadTotals& my_totals = totals[size_t(me)];
+        if (!std::isfinite(l) || (!mode.plain_sums && !my_totals.loss_sum.add(l))) {
+          ++my_totals.dropped_pixels;
           continue;
         }
-        loss_plain[size_t(me)] += l;
+        my_totals.loss_plain += l;
         if (params.empty()) continue;
         PixelAdjoints out{mine, lifted[size_t(me)]};
         const SampleAdjoint adjoint = splat ? SampleAdjoint{glm::dvec3(0.0), &per_weight, around, &scene.render.filter}
                                             : SampleAdjoint{dloss / double(scene.render.spp)};
-        dropped_samples[size_t(me)] +=
+        my_totals.dropped_samples +=
             replay ? adjoint_pixel_replay(scene, Pf, frame, Pv, rs, adjoint_seed, recorded, x, y, mode.flight_log, adjoint,
                                           scratch[size_t(me)], out)
                    : adjoint_pixel_whole_path(scene, Pv, adjoint_seed, x, y, adjoint, out);
@@ -295,9 +300,9 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   GradientResult out;
   if (mode.plain_sums) {
     out.gradient = acc.plain_total();
-    for (double l : loss_plain) out.loss += l;
+    for (const ThreadTotals& t : totals) out.loss += t.loss_plain;
   } else {
-    for (const ad::FixedSum& l : loss_sums) out.loss_sum += l;
+    for (const ThreadTotals& t : totals) out.loss_sum += t.loss_sum;
     out.gradient_sums = acc.take_sums();
     out.loss = out.loss_sum.value();
     if (!mode.sums_only) {
@@ -305,9 +310,9 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
       for (size_t k = 0; k < out.gradient.size(); ++k) out.gradient[k] = out.gradient_sums[k].value();
     }
   }
-  for (int t = 0; t < threads; ++t) {
-    out.dropped_samples += dropped_samples[size_t(t)];
-    out.dropped_pixels += dropped_pixels[size_t(t)];
+  for (const ThreadTotals& t : totals) {
+    out.dropped_samples += t.dropped_samples;
+    out.dropped_pixels += t.dropped_pixels;
   }
   return out;
 }

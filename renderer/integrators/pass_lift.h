@@ -37,7 +37,7 @@ PassLift lift_pass(const Scene& scene, const int* seeds, int first_index, size_t
 // One thread's adjoints of the lifted entries for the unit being staged, chained to parameters.
 // Only the entries a unit touched are visited (a mesh's vertices are many, a pixel's paths meet a
 // few).
-class LiftedAdjoints {
+class alignas(64) LiftedAdjoints {  // one cache line per thread's: written per unit
  public:
   explicit LiftedAdjoints(const PassLift& lift) : lift_(&lift), adjoint_(lift.size(), 0.0), listed_(lift.size(), 0) {}
   // Takes gradient index g's adjoint when g is a lifted entry; false otherwise.
