@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 #include <glm/geometric.hpp>
@@ -63,11 +64,17 @@ std::string shape_text(const std::vector<uint32_t>& shape) {
 
 Seeds::Seeds(size_t slots, std::span<const Slot> seeded) : index(slots, -1) {
   for (size_t k = 0; k < seeded.size(); ++k) index[seeded[k]] = int(k);
+  auto add_range = [&](Slot s) {
+    if (!ranges.empty() && ranges.back().second == s) ranges.back().second = s + 1;
+    else ranges.push_back({s, s + 1});
+  };
+  // Seeded in ascending slots (a block's texels): the ranges from the list, not a scan of the table.
+  if (std::adjacent_find(seeded.begin(), seeded.end(), std::greater_equal<Slot>()) == seeded.end()) {
+    for (Slot s : seeded) add_range(s);
+    return;
+  }
   for (Slot s = 0; s < Slot(slots); ++s)
-    if (index[s] >= 0) {
-      if (!ranges.empty() && ranges.back().second == s) ranges.back().second = s + 1;
-      else ranges.push_back({s, s + 1});
-    }
+    if (index[s] >= 0) add_range(s);
 }
 
 bool Seeds::any(Slot s, size_t n) const {

@@ -66,13 +66,15 @@ struct ReplaySetup {
 namespace detail {
 
 // The recorded float state as tape inputs (constants where they carry no derivative): G the
-// geometry type of the replay, float when the pass seeds no geometry (the throughput alone is an input).
+// geometry type of the replay, float when the pass seeds no geometry (the throughput alone is an
+// input). At the camera vertex (`first`) the throughput is a constant: no vertex before it takes
+// its adjoint (only the camera ray's, below).
 template <class G>
-PathState<G, ad::Var> lift_state(const PathState<float>& f, const ReplaySetup& rs) {
+PathState<G, ad::Var> lift_state(const PathState<float>& f, const ReplaySetup& rs, bool first) {
   auto in = [&](float v, int k) { return ad::Var(v, rs.carry_first + k); };
   auto vec = [&](const Vec3<float>& v, int k) { return Vec3<ad::Var>(in(v.x, k), in(v.y, k + 1), in(v.z, k + 2)); };
   PathState<G, ad::Var> st;
-  st.beta = vec(f.beta, 0);
+  st.beta = first ? Vec3<ad::Var>(f.beta) : vec(f.beta, 0);
   if constexpr (std::is_same_v<G, float>) {
     st.ray = f.ray;
     st.turn = f.turn;
@@ -134,7 +136,7 @@ bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySe
   };
   for (size_t i = path.size(); ok && i-- > 0;) {
     tape.clear();
-    PathState<G, ad::Var> st = detail::lift_state<G>(path[i].state, rs);
+    PathState<G, ad::Var> st = detail::lift_state<G>(path[i].state, rs, i == 0);
     replay.seek(path[i].flight_at);
     Sampler sampler = path[i].sampler;
     VertexEvents ev = path[i].events;

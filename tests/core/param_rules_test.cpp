@@ -82,3 +82,23 @@ TEST_CASE("the rules between values hold after loading and after updates", "[par
   CHECK_THROWS_WITH(load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json", {"camera.fov_y=0"}),
                     Catch::Contains("/camera/fov_y: must be > 0, got 0"));
 }
+
+TEST_CASE("a pass's seeds: index per slot and ranges, from ascending or unordered slots alike", "[params]") {
+  using dray::Seeds;
+  using dray::Slot;
+  const std::vector<Slot> ascending = {2, 3, 4, 9, 11, 12}, unordered = {11, 2, 12, 4, 3, 9};
+  const std::vector<std::pair<Slot, Slot>> expect = {{2, 5}, {9, 10}, {11, 13}};
+  for (const auto* list : {&ascending, &unordered}) {
+    const Seeds seeds(16, *list);
+    CHECK(seeds.ranges == expect);
+    for (size_t k = 0; k < list->size(); ++k) CHECK(seeds.index[(*list)[k]] == int(k));
+    CHECK(seeds.index[0] == -1);
+    CHECK(seeds.index[10] == -1);
+    CHECK(seeds.any(5, 4) == false);  // slots 5..8
+    CHECK(seeds.any(5, 5) == true);   // ..9
+    CHECK(seeds.any(13, 3) == false);
+  }
+  const Seeds repeated(8, std::vector<Slot>{1, 1, 2});  // a slot listed twice: its last index
+  CHECK(repeated.ranges == std::vector<std::pair<Slot, Slot>>{{1, 3}});
+  CHECK(repeated.index[1] == 1);
+}
