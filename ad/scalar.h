@@ -58,6 +58,12 @@ T weighted_lift(const float (&v)[4], const int (&seed)[4], const float (&w)[4]) 
   const T x[4] = {lift<T>(v[0], seed[0]), lift<T>(v[1], seed[1]), lift<T>(v[2], seed[2]), lift<T>(v[3], seed[3])};
   return weighted_sum(x, w);
 }
+// Three parameters (a colour) lifted into T: out[k] = lift(v[k], seed[k]). Reverse mode looks
+// up its tape once for the three (ad/var.h).
+template <class T>
+void lift3(const float (&v)[3], const int (&seed)[3], T (&out)[3]) {
+  for (int k = 0; k < 3; ++k) out[k] = lift<T>(v[k], seed[k]);
+}
 // acc + ((a b) c) d and x ((a b) c): a path's radiance and throughput updates, which the AD types
 // record as one operation each.
 inline float add_product(float acc, float a, float b, float c, float d) { return acc + a * b * c * d; }

@@ -62,6 +62,12 @@ class Tape {
     if (slot) *slot = {gradient_index, s, stamp_};
     return s;
   }
+  // An input that no other read names (a replayed vertex's carried state): no memo probe.
+  int32_t fresh_input(int gradient_index) {
+    int32_t s = end_statement(args_.end());
+    inputs_.push_back({s, gradient_index, 1.f});
+    return s;
+  }
   // Four parameters read with constant weights, as one input statement: its adjoint goes to
   // gradient entry g[k] (those >= 0) times w[k]. The same read again (a texel lookup by both of a
   // vertex's BSDF evaluations) is the same statement.

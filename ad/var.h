@@ -18,7 +18,16 @@ struct Var {
   Var() = default;
   Var(float value) : v(value) {}  // a constant  // NOLINT(implicit)
   // An input of differentiation when seed_index >= 0 (its adjoint goes to gradient[seed_index]).
-  Var(float value, int seed_index) : v(value), i(seed_index >= 0 ? Tape::local().input(seed_index) : -1) {}
+  Var(float value, int seed_index) : v(value) {
+    if (seed_index >= 0) i = record_input(seed_index);
+  }
+  // The carried state of a replayed vertex: an input no other read of this tape names (not
+  // looked up in the tape's memo of parameter reads).
+  static Var carried(float value, int gradient_index) {
+    Var r(value);
+    r.i = record_carried(gradient_index);
+    return r;
+  }
   // A result with one or two arguments: recorded only when an argument is on the tape. The
   // test is inline and the recording out of line, so that arithmetic on constants (most of a
   // replayed vertex when only appearance is differentiated) costs about what float does.
@@ -59,6 +68,13 @@ struct Var {
   [[gnu::noinline]] static int32_t record(Tape::Arg a) { return Tape::local().record(a); }
   [[gnu::noinline]] static int32_t record(Tape::Arg a, Tape::Arg b) { return Tape::local().record(a, b); }
   [[gnu::noinline]] static int32_t record_n(const Tape::Arg* a, int n) { return Tape::local().record_n(a, n); }
+  [[gnu::noinline]] static int32_t record_input(int gradient_index) { return Tape::local().input(gradient_index); }
+  [[gnu::noinline]] static int32_t record_carried(int gradient_index) { return Tape::local().fresh_input(gradient_index); }
+  // Three parameters read at once (a colour): one look-up of the thread's tape.
+  [[gnu::noinline]] static void record_inputs3(const int (&seed)[3], int32_t (&out)[3]) {
+    Tape& tape = Tape::local();
+    for (int k = 0; k < 3; ++k) out[k] = seed[k] >= 0 ? tape.input(seed[k]) : -1;
+  }
   [[gnu::noinline]] static int32_t record_weighted(const int (&seed)[4], const float (&w)[4]) {
     return Tape::local().weighted_inputs(seed, w);
   }
@@ -137,6 +153,16 @@ inline Var weighted_lift<Var>(const float (&v)[4], const int (&seed)[4], const f
   Var r(v[0] * w[0] + v[1] * w[1] + v[2] * w[2] + v[3] * w[3]);
   if (seed[0] >= 0 || seed[1] >= 0 || seed[2] >= 0 || seed[3] >= 0) r.i = Var::record_weighted(seed, w);
   return r;
+}
+// Three parameters read at once (a colour): recorded only when one is seeded.
+template <>
+inline void lift3<Var>(const float (&v)[3], const int (&seed)[3], Var (&out)[3]) {
+  for (int k = 0; k < 3; ++k) out[k] = Var(v[k]);
+  if (seed[0] >= 0 || seed[1] >= 0 || seed[2] >= 0) {
+    int32_t index[3];
+    Var::record_inputs3(seed, index);
+    for (int k = 0; k < 3; ++k) out[k].i = index[k];
+  }
 }
 // acc + ((a b) c) d, one statement: d = dacc + bcd da + acd db + abd dc + abc dd.
 inline Var add_product(const Var& acc, const Var& a, const Var& b, const Var& c, const Var& d) {

@@ -152,7 +152,14 @@ struct ParamView {
   // The same values as plain constants: for decisions and weights that carry no derivative.
   ParamView<float> values_only() const { return ParamView<float>(values); }
   T scalar(Slot s) const { return ad::lift<T>(values[s], seeds ? seeds[s] : -1); }
-  Vec3<T> vec3(Slot s) const { return {scalar(s), scalar(s + 1), scalar(s + 2)}; }
+  Vec3<T> vec3(Slot s) const {
+    if (!seeds) return {T(values[s]), T(values[s + 1]), T(values[s + 2])};
+    const float v[3] = {values[s], values[s + 1], values[s + 2]};
+    const int g[3] = {seeds[s], seeds[s + 1], seeds[s + 2]};
+    T out[3];
+    ad::lift3<T>(v, g, out);
+    return {out[0], out[1], out[2]};
+  }
   // sum_k scalar(s[k]) w[k] with constant weights (summed as weighted_sum): reverse mode records
   // one statement for the four reads (ad::weighted_lift).
   T weighted(const Slot (&s)[4], const float (&w)[4]) const {

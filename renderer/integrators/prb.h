@@ -71,7 +71,7 @@ namespace detail {
 // its adjoint (only the camera ray's, below).
 template <class G>
 PathState<G, ad::Var> lift_state(const PathState<float>& f, const ReplaySetup& rs, bool first) {
-  auto in = [&](float v, int k) { return ad::Var(v, rs.carry_first + k); };
+  auto in = [&](float v, int k) { return ad::Var::carried(v, rs.carry_first + k); };
   auto vec = [&](const Vec3<float>& v, int k) { return Vec3<ad::Var>(in(v.x, k), in(v.y, k + 1), in(v.z, k + 2)); };
   PathState<G, ad::Var> st;
   st.beta = first ? Vec3<ad::Var>(f.beta) : vec(f.beta, 0);

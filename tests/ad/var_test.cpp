@@ -227,3 +227,39 @@ TEST_CASE("Var: four parameters read with constant weights are one statement, re
   CHECK(weighted_lift<Var>(v, seeds, w).i == 0);  // after clear(): a new statement
   tape.clear();
 }
+
+TEST_CASE("Var: a colour read at once shares the memo of single reads; carried state is a fresh input", "[var]") {
+  using dray::ad::lift3;
+  Tape& tape = Tape::local();
+  tape.clear();
+  const float v[3] = {0.25f, 0.5f, 0.75f};
+  const int seeds[3] = {11, -1, 13};  // the green channel a constant
+  Var c[3];
+  lift3<Var>(v, seeds, c);
+  CHECK(tape.statements() == 2);
+  CHECK(c[1].i == -1);
+  for (int k = 0; k < 3; ++k) CHECK(c[k].v == v[k]);
+  // A single read of the same parameter is the same input, and so is the colour read again.
+  CHECK(Var(0.25f, 11).i == c[0].i);
+  Var again[3];
+  lift3<Var>(v, seeds, again);
+  CHECK((again[0].i == c[0].i && again[2].i == c[2].i));
+  const int none[3] = {-1, -1, -1};
+  Var constant[3];
+  lift3<Var>(v, none, constant);
+  CHECK((constant[0].i == -1 && constant[1].i == -1 && constant[2].i == -1));
+  CHECK(tape.statements() == 2);
+  // Carried state: a statement of its own each time, its adjoint handed to its entry.
+  const Var beta = Var::carried(2.f, 40), beta_again = Var::carried(2.f, 40);
+  CHECK(beta.i != beta_again.i);
+  const Var y = c[0] * beta + c[2] * beta_again + c[1];  // dy/d11 = dy/d13 = 2, dy/d40 = 0.25 + 0.75
+  tape.begin_adjoints();
+  tape.seed(y.i, 1.f);
+  std::vector<double> grad(41, 0.0);
+  REQUIRE(tape.backward(grad));
+  CHECK(grad[11] == 2.0);
+  CHECK(grad[13] == 2.0);
+  CHECK(grad[40] == 1.0);
+  CHECK(grad[12] == 0.0);
+  tape.clear();
+}
