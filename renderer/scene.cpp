@@ -10,6 +10,9 @@
 #include "renderer/core/transform.h"
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
+#include <numeric>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
@@ -62,19 +65,81 @@ std::string shape_text(const std::vector<uint32_t>& shape) {
 
 }  // namespace
 
-Seeds::Seeds(size_t slots, std::span<const Slot> seeded) : index(slots, -1) {
-  for (size_t k = 0; k < seeded.size(); ++k) index[seeded[k]] = int(k);
-  auto add_range = [&](Slot s) {
-    if (!ranges.empty() && ranges.back().second == s) ranges.back().second = s + 1;
-    else ranges.push_back({s, s + 1});
-  };
-  // Seeded in ascending slots (a block's texels): the ranges from the list, not a scan of the table.
-  if (std::adjacent_find(seeded.begin(), seeded.end(), std::greater_equal<Slot>()) == seeded.end()) {
-    for (Slot s : seeded) add_range(s);
+namespace {
+
+// A table's runs of consecutive seeded slots: [first, end) from index k.
+struct SeedRun {
+  Slot first, end;
+  int k;
+  bool operator==(const SeedRun&) const = default;
+};
+
+// The last large seed table built and the runs it was built from: a job's next pass, seeding the
+// same slots, shares it instead of writing it again (12 MB for a million RGB texels).
+struct SeedTableCache {
+  static constexpr size_t kMinSlots = size_t(1) << 16;  // smaller tables are built each time
+  std::mutex mutex;
+  size_t slots = 0;
+  std::vector<SeedRun> runs;
+  std::shared_ptr<const std::vector<int>> table;
+};
+SeedTableCache& seed_table_cache() {
+  static SeedTableCache& cache = *new SeedTableCache;  // never destroyed: no exit-order question
+  return cache;
+}
+
+std::shared_ptr<const std::vector<int>> table_of_runs(size_t slots, const std::vector<SeedRun>& runs) {
+  auto table = std::make_shared<std::vector<int>>();
+  table->reserve(slots);  // each entry written once, in order
+  for (const SeedRun& r : runs) {
+    table->resize(r.first, -1);
+    for (Slot s = r.first; s < r.end; ++s) table->push_back(r.k + int(s - r.first));
+  }
+  table->resize(slots, -1);
+  return table;
+}
+
+}  // namespace
+
+Seeds::Seeds(size_t slots, std::span<const Slot> seeded) {
+  // Seeded in ascending slots (a block's texels): the table from the list's runs of consecutive
+  // slots, and the ranges are the runs.
+  std::vector<SeedRun> runs;
+  bool ascending = true;
+  for (size_t k = 0; k < seeded.size() && ascending;) {
+    size_t end = k + 1;  // seeded[k .. end): consecutive slots
+    while (end < seeded.size() && seeded[end] == seeded[end - 1] + 1) ++end;
+    ascending = end == seeded.size() || seeded[end] > seeded[end - 1];
+    runs.push_back({seeded[k], seeded[end - 1] + 1, int(k)});
+    k = end;
+  }
+  if (ascending) {
+    for (const SeedRun& r : runs) ranges.push_back({r.first, r.end});
+    if (slots < SeedTableCache::kMinSlots) {
+      table_ = table_of_runs(slots, runs);
+      return;
+    }
+    SeedTableCache& cache = seed_table_cache();
+    std::lock_guard lock(cache.mutex);
+    if (cache.table && cache.slots == slots && cache.runs == runs) {
+      table_ = cache.table;
+      return;
+    }
+    cache.table.reset();  // freed before the new one is built: one large table at a time
+    table_ = table_of_runs(slots, runs);
+    cache.slots = slots;
+    cache.runs = std::move(runs);
+    cache.table = table_;
     return;
   }
-  for (Slot s = 0; s < Slot(slots); ++s)
-    if (index[s] >= 0) add_range(s);
+  auto table = std::make_shared<std::vector<int>>(slots, -1);
+  for (size_t k = 0; k < seeded.size(); ++k) (*table)[seeded[k]] = int(k);
+  for (Slot s = 0; s < Slot(slots); ++s) {
+    if ((*table)[s] < 0) continue;
+    if (!ranges.empty() && ranges.back().second == s) ranges.back().second = s + 1;
+    else ranges.push_back({s, s + 1});
+  }
+  table_ = std::move(table);
 }
 
 bool Seeds::any(Slot s, size_t n) const {

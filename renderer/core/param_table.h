@@ -5,6 +5,7 @@
 // of parameters to a derivative-carrying scalar type needs no change in the kernel.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -126,13 +127,19 @@ struct LiftedBlock {
 // Which slots a pass differentiates: per slot, its tangent or gradient index (-1: a constant), and
 // the seeded slots as sorted ranges, so that a million-texel block is told constant at once.
 struct Seeds {
-  std::vector<int> index;
   std::vector<std::pair<Slot, Slot>> ranges;  // [first, end), sorted, disjoint
 
   // seeded[k] (of a table of `slots` scalars) gets index k.
   Seeds(size_t slots, std::span<const Slot> seeded);
+  // The table: index()[slot] is the slot's index, or -1.
+  const int* index() const { return table_->data(); }
   // Whether any of the n slots from s is seeded: O(log ranges).
   bool any(Slot s, size_t n) const;
+
+ private:
+  // Shared with the last large table built (renderer/scene.cpp): an optimization's passes seed
+  // the same slots, and a million-texel block's table took 4% of its gradient pass to fill.
+  std::shared_ptr<const std::vector<int>> table_;
 };
 
 // How the kernel reads parameters in scalar type T: through ad::lift, which seeds the slots
@@ -148,7 +155,7 @@ struct ParamView {
 
   explicit ParamView(const ParamTable& t, const int* seeds_ = nullptr) : values(t.values().data()), seeds(seeds_) {}
   explicit ParamView(const float* values_, const int* seeds_ = nullptr) : values(values_), seeds(seeds_) {}
-  ParamView(const ParamTable& t, const Seeds& s) : values(t.values().data()), seeds(s.index.data()), seed_set(&s) {}
+  ParamView(const ParamTable& t, const Seeds& s) : values(t.values().data()), seeds(s.index()), seed_set(&s) {}
   // The same values as plain constants: for decisions and weights that carry no derivative.
   ParamView<float> values_only() const { return ParamView<float>(values); }
   T scalar(Slot s) const { return ad::lift<T>(values[s], seeds ? seeds[s] : -1); }

@@ -219,7 +219,7 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   // to one) their world vertices: lifted once, chained per pixel.
   size_t samples = 0;  // the whole image's camera samples: every rank lifts the same
   for (const Tile& t : tiles) samples += size_t(t.x1 - t.x0) * size_t(t.y1 - t.y0) * size_t(scene.render.spp);
-  const PassLift lift = lift_pass(scene, seeds.index.data(), int(params.size()) + 1, samples);
+  const PassLift lift = lift_pass(scene, seeds.index(), int(params.size()) + 1, samples);
   ParamView<ad::Var> Pv(scene.params, seeds);
   Pv.lifted_blocks = &lift.blocks;
   std::vector<LiftedAdjoints> lifted(size_t(threads), LiftedAdjoints{lift});

@@ -91,14 +91,41 @@ TEST_CASE("a pass's seeds: index per slot and ranges, from ascending or unordere
   for (const auto* list : {&ascending, &unordered}) {
     const Seeds seeds(16, *list);
     CHECK(seeds.ranges == expect);
-    for (size_t k = 0; k < list->size(); ++k) CHECK(seeds.index[(*list)[k]] == int(k));
-    CHECK(seeds.index[0] == -1);
-    CHECK(seeds.index[10] == -1);
+    for (size_t k = 0; k < list->size(); ++k) CHECK(seeds.index()[(*list)[k]] == int(k));
+    CHECK(seeds.index()[0] == -1);
+    CHECK(seeds.index()[10] == -1);
     CHECK(seeds.any(5, 4) == false);  // slots 5..8
     CHECK(seeds.any(5, 5) == true);   // ..9
     CHECK(seeds.any(13, 3) == false);
   }
   const Seeds repeated(8, std::vector<Slot>{1, 1, 2});  // a slot listed twice: its last index
   CHECK(repeated.ranges == std::vector<std::pair<Slot, Slot>>{{1, 3}});
-  CHECK(repeated.index[1] == 1);
+  CHECK(repeated.index()[1] == 1);
+}
+
+TEST_CASE("a pass's seeds: a large table is shared by the next pass seeding the same slots", "[params]") {
+  using dray::Seeds;
+  using dray::Slot;
+  const size_t slots = size_t(1) << 17;  // past the size below which tables are built each time
+  std::vector<Slot> block(3000);
+  for (size_t k = 0; k < block.size(); ++k) block[k] = Slot(1000 + k);
+  block.push_back(Slot(slots - 1));  // a second run, at the table's end
+  const Seeds first(slots, block), again(slots, block);
+  CHECK(again.index() == first.index());  // the same table, not written again
+  CHECK(first.ranges == std::vector<std::pair<Slot, Slot>>{{1000, 4000}, {Slot(slots - 1), Slot(slots)}});
+  // Other slots: a table of their own, right; the first pass's table is unchanged.
+  std::vector<Slot> shifted = block;
+  shifted[0] = 999;
+  const Seeds other(slots, shifted);
+  CHECK(other.index() != first.index());
+  bool right = other.index()[999] == 0 && other.index()[1000] == -1 && other.index()[1001] == 1 &&
+               other.index()[slots - 1] == int(block.size() - 1) && other.index()[998] == -1;
+  CHECK(right);
+  right = first.index()[999] == -1 && first.index()[1000] == 0 && first.index()[3999] == 2999 && first.index()[4000] == -1 &&
+          first.index()[slots - 1] == 3000 && first.index()[0] == -1;
+  CHECK(right);
+  // The same slots over a table of another size: not the kept table.
+  const Seeds bigger(slots + 1, block);
+  CHECK(bigger.index() != other.index());
+  CHECK(bigger.index()[slots] == -1);
 }
