@@ -138,7 +138,7 @@ struct Seeds {
 
  private:
   // Shared with the last large table built (renderer/scene.cpp): an optimization's passes seed
-  // the same slots, and a million-texel block's table took 4% of its gradient pass to fill.
+  // the same slots, and a million-texel block's table took 5% of its gradient pass to write.
   std::shared_ptr<const std::vector<int>> table_;
 };
 
