@@ -57,8 +57,7 @@ class Tape {
   int32_t input(int gradient_index) {
     Memo* slot = memo(gradient_index);
     if (slot && slot->stamp == stamp_) return slot->statement;
-    int32_t s = end_statement(args_.end());
-    inputs_.push_back({s, gradient_index, 1.f});
+    const int32_t s = fresh_input(gradient_index);
     if (slot) *slot = {gradient_index, s, stamp_};
     return s;
   }
