@@ -199,22 +199,22 @@ void update(Scene& scene, const py::dict& values, const py::dict& faces) {
 py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<uint64_t> seed, std::optional<int> threads,
                           std::optional<int> comm, const std::optional<std::string>& sensor,
                           const std::optional<RenderSettings>& integrator) {
-  Image image;
+  Image film;
   mpi::RenderJob job;
   const CtrlC ctrl_c(!comm);
   {
     py::gil_scoped_release free;
     const mpi::Context ctx = context(comm);
     agreed(ctx, [&] { job.threads = threads_of(ctx, threads); });
+    Sampling sampling(scene, spp, seed, sensor, integrator);  // an aov integrator given brings its AOVs
     job.outputs = with_aovs(job.outputs, scene);
-    Sampling sampling(scene, spp, seed, sensor, integrator);
     ctrl_c.run([&] {
-      image = mpi::render_image(ctx, scene, job);
+      Image image = mpi::render_image(ctx, scene, job);
       share(ctx, image);
+      film = develop(image, job.outputs, scene.render.pixel_format, scene.render.aovs);  // the pixel format's channels, the AOVs'
     });
   }
   ctrl_c.raise_if_interrupted();
-  Image film = develop(image, job.outputs, scene.render.pixel_format, scene.render.aovs);  // the pixel format's channels, the AOVs'
   return owned_array(std::move(film.data), {film.height, film.width, film.channels});
 }
 
@@ -380,14 +380,42 @@ PYBIND11_MODULE(_dray, m) {
       throw BadInput(e.what());
     }
   });
-  m.def("read_image", [](const std::string& path) {
-    Image img;
+  m.def("write_image_channels", [](const std::string& path, const py::array_t<float, py::array::c_style | py::array::forcecast>& a,
+                                   const std::vector<std::string>& names) {
+    Image img = image_of(a, "image");
+    if (names.size() != size_t(img.channels)) throw BadInput(path + ": " + std::to_string(names.size()) + " channel names for " + std::to_string(img.channels) + " channels");
+    img.channel_names = names;
     try {
-      img = read_image(path);
-    } catch (const std::runtime_error& e) {  // an unreadable or unwritable file
+      write_image(img, path);
+    } catch (const std::runtime_error& e) {
+      throw BadInput(e.what());
+    }
+  });
+  m.def("write_8bit_image", [](const std::string& path, const py::array_t<uint8_t, py::array::c_style | py::array::forcecast>& a) {
+    if (a.ndim() != 3) throw BadInput(path + ": expected an H×W×C array of 8-bit values");
+    try {
+      write_8bit_image(path, int(a.shape(1)), int(a.shape(0)), int(a.shape(2)), a.data());
+    } catch (const std::runtime_error& e) {
+      throw BadInput(e.what());
+    }
+  });
+  // Every channel of an image file (Mitsuba's Bitmap): (H×W×C values, channel names, 8-bit), an
+  // 8-bit file's values sRGB-encoded unless `decode`.
+  m.def("read_image_channels", [](const std::string& path, bool decode) {
+    Image img;
+    bool eight_bit = false;
+    try {
+      img = read_image_channels(path, eight_bit);
+    } catch (const std::runtime_error& e) {  // an unreadable file
       throw BadInput(e.what());
     }
     const int h = img.height, w = img.width, c = img.channels;
-    return owned_array(std::move(img.data), {h, w, c});
-  });
+    if (eight_bit && decode) {  // the colour channels from sRGB to linear, alpha as stored
+      const int colour = c >= 3 ? 3 : 1;
+      for (size_t i = 0; i < img.data.size(); ++i)
+        if (int(i % size_t(c)) < colour) img.data[i] = srgb_to_linear(img.data[i]);
+    }
+    std::vector<std::string> names = std::move(img.channel_names);
+    return py::make_tuple(owned_array(std::move(img.data), {h, w, c}), names, eight_bit);
+  }, py::arg("path"), py::arg("decode") = false);
 }

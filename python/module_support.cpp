@@ -112,6 +112,8 @@ void take_integrator(RenderSettings& to, const RenderSettings& from) {
   to.boundary_samples = from.boundary_samples;
   to.boundary_ratio = from.boundary_ratio;
   to.indirect_samples = from.indirect_samples;
+  to.primary_visibility = from.primary_visibility;
+  to.aovs = from.aovs;  // Mitsuba's aov integrator brings its AOVs; any other renders without
   to.integrator = from.integrator;
   to.hide_emitters = from.hide_emitters;
 }
@@ -126,8 +128,6 @@ Sampling::Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> se
   } catch (const LoadError& e) {
     throw BadInput(e.what());
   }
-  if (integrator && integrator_traits(*integrator).particles && !s.render.aovs.empty())
-    throw BadInput("the ptracer integrator renders images only: this scene has AOVs (render.aovs)");
   if (spp_) s.render.spp = *spp_;
   if (seed_) s.render.seed = *seed_;
   if (integrator) take_integrator(s.render, *integrator);

@@ -89,7 +89,7 @@ std::vector<py::ssize_t> shape_of(const ParamEntry& e);
 Named resolve(const Scene& scene, const std::vector<std::string>& names);
 
 // The integrator's share of the render settings (Mitsuba's integrator object: its depths, its
-// kind, its visibility samples, hide_emitters) set from another's.
+// kind, its visibility samples, hide_emitters, an aov integrator's AOVs) set from another's.
 void take_integrator(RenderSettings& to, const RenderSettings& from);
 
 // A call's samples, seed, sensor and integrator, the scene's own restored afterwards.

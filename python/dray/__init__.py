@@ -21,10 +21,14 @@ from . import ad  # noqa: F401  (dray.ad.Adam, dray.ad.LargeSteps: Mitsuba's mi.
 from . import optimizers  # noqa: F401  (dray.optimizers.Adam)
 from .jobs import JobResult, optimize
 from .mesh import Mesh
-from .mitsuba_dict import Bitmap, ScalarTransform4f, VolumeGrid
+from .bitmap import Bitmap, Struct
+from . import util  # noqa: F401  (Mitsuba's mi.util: write_bitmap, convert_to_bitmap)
+from .mitsuba_dict import ScalarTransform4f, VolumeGrid
+from .variants import cornell_box, set_variant, variant, variants
 
-__all__ = ["Scene", "SceneParameters", "Sensor", "Integrator", "ScalarTransform4f", "VolumeGrid", "Bitmap", "Mesh", "load", "load_dict", "load_file", "traverse", "ad", "render", "render_forward", "backward", "write_image", "read_image",
-           "optimizers", "optimize", "JobResult"]
+__all__ = ["Scene", "SceneParameters", "Sensor", "Integrator", "ScalarTransform4f", "VolumeGrid", "Bitmap", "Struct", "Mesh",
+           "load", "load_dict", "load_file", "traverse", "ad", "util", "render", "render_forward", "backward", "write_image",
+           "read_image", "optimizers", "optimize", "JobResult", "variants", "variant", "set_variant", "cornell_box"]
 
 Scene.params = lambda self: SceneParameters(self)
 Scene.params.__doc__ = SceneParameters.__doc__
@@ -134,7 +138,14 @@ def load_dict(d, **overrides):
         doc = _with_xml(lambda folder: mitsuba_dict.plugin_xml(d), lambda path: _json.loads(_dray.mitsuba_document(path, {})))
         render = {k: v for k, v in doc.get("render", {}).items() if k not in ("crop", "filter", "sample_border", "pixel_format")}
         return Integrator(d["type"], _dray.integrator_settings(_json.dumps(render)))
-    raise ValueError("load_dict: a scene ({'type': 'scene', …}), a sensor or an integrator dict, got type %r" % d.get("type"))
+    if mitsuba_dict.KIND_OF.get(d.get("type")) == "rfilter":
+        from .util import ReconstructionFilter
+        extra = set(d) - {"type", "stddev", "radius"}
+        if extra:
+            raise ValueError("load_dict: rfilter %s: unknown keys %s" % (d["type"], ", ".join(sorted(extra))))
+        return ReconstructionFilter(d["type"], **{k: v for k, v in d.items() if k != "type"})
+    raise ValueError("load_dict: a scene ({'type': 'scene', …}), a sensor, an integrator or an rfilter dict, got type %r"
+                     % d.get("type"))
 
 
 def load_file(path, **overrides):
@@ -222,5 +233,6 @@ def write_image(path, image):
 
 
 def read_image(path):
-    """Reads an image as an H×W×C float32 array: EXR and HDR linear, PNG and JPEG from sRGB."""
-    return _dray.read_image(_os.fspath(path))
+    """Reads an image as an H×W×C float32 array with every channel the file has (dray.Bitmap(path)
+    gives their names): EXR and HDR linear; PNG and JPEG decoded from sRGB, alpha as stored."""
+    return _dray.read_image_channels(_os.fspath(path), decode=True)[0]

@@ -1,4 +1,4 @@
-"""Optimizers over scene parameters as Mitsuba's ``mi.ad``: ``dray.ad.Adam`` and
+"""Optimizers over scene parameters as Mitsuba's ``mi.ad``: ``dray.ad.Adam``, ``dray.ad.SGD`` and
 ``dray.ad.LargeSteps``. Mitsuba's loop runs as written, with torch as the autodiff:
 
     params = dray.traverse(scene)
@@ -16,7 +16,8 @@
 Without torch (or with ``torch=False``) the values are numpy arrays and ``opt.step(grads)`` takes
 ``dray.backward``'s result.
 """
-from collections.abc import MutableMapping
+import sys
+from collections.abc import Mapping, MutableMapping
 
 import numpy as np
 
@@ -32,7 +33,8 @@ def _torch():
 
 
 def _is_tensor(value):
-    torch = _torch() if type(value).__module__.startswith("torch") else None
+    """Whether value is a torch tensor (torch is not imported for the question)."""
+    torch = sys.modules.get("torch")
     return torch is not None and isinstance(value, torch.Tensor)
 
 
@@ -43,40 +45,65 @@ def as_numpy(value, dtype=np.float64):
     return np.array(value, dtype=dtype)
 
 
-class Adam(MutableMapping):
-    """Adam (Kingma and Ba 2015) as Mitsuba's (drjit.opt.Adam; dray's one Adam, ad/adam.h, which
-    ``dray optimize`` steps too): beta_1 0.9, beta_2 0.999, epsilon
-    1e-8, the step lr·√(1−β₂ᵗ)/(1−β₁ᵗ)·m/(√v + ε). ``uniform=True``: UniformAdam (Nicolet et al.
-    2021), v the largest second moment of each parameter. ``mask_updates=True``: components
-    whose gradient is 0 stay, with their moments.
+def _in_place_free(torch):
+    """A leaf tensor type whose in-place arithmetic (``opt[k] *= 0.5``, ``opt[k] += 1``) gives a new
+    tensor, which ``opt[k] = …`` then takes, as Mitsuba's optimizers allow; other operations give
+    plain tensors."""
+    global _Value
+    if _Value is None:
+        class Value(torch.Tensor):
+            __torch_function__ = torch._C._disabled_torch_function_impl
 
-    ``lr``: one rate, or {name: rate}. ``opt[name] = value`` registers a parameter or, when it is
-    known and keeps its shape, overwrites its value and keeps its moments (Mitsuba's rule: a
-    clip of the value does not reset Adam); a new shape resets them. ``params`` (a scene's
-    parameters) with ``keys`` registers those names and projects every step onto their domains
-    (a roughness > 0, a reflectance in [0, 1]), as ``dray optimize`` does.
+            def __iadd__(self, other):
+                return torch.Tensor.__add__(self, other)
 
-    ``torch``: the values are leaf tensors that require grad (float32; ``step()`` reads their
-    ``.grad``), by default whenever torch can be imported; else numpy arrays (float64)."""
+            def __isub__(self, other):
+                return torch.Tensor.__sub__(self, other)
 
-    def __init__(self, lr, params=None, keys=(), beta_1=0.9, beta_2=0.999, epsilon=1e-8, uniform=False,
-                 mask_updates=False, torch=None):
+            def __imul__(self, other):
+                return torch.Tensor.__mul__(self, other)
+
+            def __itruediv__(self, other):
+                return torch.Tensor.__truediv__(self, other)
+
+        _Value = Value
+    return _Value
+
+
+_Value = None
+
+
+class Optimizer(MutableMapping):
+    """What Mitsuba's optimizers share (drjit.opt.Optimizer): a mapping of named values, each with
+    its own state, stepped by gradients. ``opt[name] = value`` registers a parameter or, when it is
+    known and keeps its shape, overwrites its value and keeps its state (Mitsuba's rule: a clip of
+    the value does not reset it); a new shape resets it. In-place arithmetic on a value
+    (``opt[name] *= 0.5``) assigns the result. ``params``: a mapping whose entries are registered
+    (a scene's parameters: all of them, or those named by ``keys``; with a scene's parameters every
+    step is projected onto their domains, as ``dray optimize`` does).
+
+    ``lr``: one rate, or {name: rate}. ``mask_updates=True``: components whose gradient is 0 stay,
+    with their state. ``torch``: the values are leaf tensors that require grad (float32;
+    ``step()`` reads their ``.grad``), by default whenever torch can be imported; else numpy
+    arrays (float64)."""
+
+    def __init__(self, lr, params=None, keys=(), mask_updates=False, torch=None):
         if isinstance(lr, dict):
             self.lr, self._default_lr = dict(lr), None
         else:
             self.lr, self._default_lr = {}, float(lr)
-        if not 0 <= beta_1 < 1 or not 0 <= beta_2 < 1:
-            raise ValueError("beta_1 and beta_2 must be in [0, 1)")
-        if epsilon < 0:
-            raise ValueError("epsilon must be >= 0")
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
-        self.uniform, self.mask_updates = uniform, mask_updates
+        self.mask_updates = mask_updates
         self._torch = _torch() if torch is None or torch else None
         if torch and self._torch is None:
-            raise ImportError("Adam(torch=True) needs torch (Debian: python3-torch)")
-        self._params = params
-        self._values, self._leaves, self._m, self._v, self._t = {}, {}, {}, {}, {}
-        for k in keys:
+            raise ImportError("%s(torch=True) needs torch (Debian: python3-torch)" % type(self).__name__)
+        self._params = params if hasattr(params, "project") else None  # a scene's parameters: their domains
+        self._values, self._leaves, self._state, self._t = {}, {}, {}, {}
+        if isinstance(keys, str):
+            keys = [keys]
+        if params is not None and not isinstance(params, Mapping):
+            raise TypeError("params must be a mapping of names to values (a dict or a scene's parameters), got %r"
+                            % type(params).__name__)
+        for k in (keys or (list(params) if params is not None else [])):
             self[k] = params[k]
 
     def set_learning_rate(self, lr):
@@ -94,7 +121,8 @@ class Adam(MutableMapping):
         value = self._values[name]
         if self._torch is None:
             return value.copy()
-        leaf = self._torch.tensor(value, dtype=self._torch.float32, requires_grad=True)
+        leaf = self._torch.tensor(value, dtype=self._torch.float32).as_subclass(_in_place_free(self._torch))
+        leaf.requires_grad_(True)
         self._leaves[name] = leaf
         return leaf
 
@@ -109,10 +137,10 @@ class Adam(MutableMapping):
         self._values[name] = value
         self._leaves.pop(name, None)
         if not known:
-            self._m[name], self._v[name], self._t[name] = np.zeros_like(value), np.zeros_like(value), 0
+            self._state[name], self._t[name] = self._new_state(value), 0
 
     def __delitem__(self, name):
-        for d in (self._values, self._m, self._v, self._t):
+        for d in (self._values, self._state, self._t):
             del d[name]
         self._leaves.pop(name, None)
 
@@ -123,16 +151,16 @@ class Adam(MutableMapping):
         return len(self._values)
 
     def reset(self, name=None):
-        """Forgets the moments of one parameter, or of all."""
+        """Forgets the state (moments, momentum) of one parameter, or of all."""
         for n in [name] if name is not None else list(self._values):
-            self._m[n], self._v[n], self._t[n] = np.zeros_like(self._values[n]), np.zeros_like(self._values[n]), 0
+            self._state[n], self._t[n] = self._new_state(self._values[n]), 0
 
     def _gradients(self):
         """{name: gradient} of the leaf tensors handed out since the last step (torch's .grad)."""
         return {n: leaf.grad for n, leaf in self._leaves.items() if leaf.grad is not None}
 
     def step(self, grads=None):
-        """One Adam step: from {name: ∂L/∂value} (dray.backward's result), or without it from the
+        """One step: from {name: ∂L/∂value} (dray.backward's result), or without it from the
         ``.grad`` torch left on the values (after ``loss.backward()``). A parameter without a
         gradient stays; non-finite gradient components move nothing."""
         if grads is None:
@@ -141,24 +169,71 @@ class Adam(MutableMapping):
             grads = self._gradients()
         for name, g in grads.items():
             if name in self._values:
-                self._step(name, as_numpy(g).reshape(self._values[name].shape))
+                g = np.ascontiguousarray(as_numpy(g).reshape(self._values[name].shape), dtype=np.float64)
+                rate = self.lr.get(name, self._default_lr)
+                if rate is None:
+                    raise ValueError("no learning rate for %s (give lr as a number or include it)" % name)
+                self._t[name] += 1
+                value = self._values[name] - rate * self._update(name, g)
+                if self._params is not None:
+                    value = np.asarray(self._params.project(name, value), dtype=np.float64)
+                self._values[name] = value
         self._leaves.clear()  # the next opt[name] is a new leaf at the new value
 
-    def _step(self, name, g):
-        rate = self.lr.get(name, self._default_lr)
-        if rate is None:
-            raise ValueError("no learning rate for %s (give lr as a number or include it)" % name)
-        self._t[name] += 1
-        step = _dray.adam_step(np.ascontiguousarray(g, dtype=np.float64).reshape(-1), self._m[name].reshape(-1),
-                               self._v[name].reshape(-1), self._t[name], self.beta_1, self.beta_2, self.epsilon,
-                               self.uniform, self.mask_updates)
-        value = self._values[name] - rate * step.reshape(self._values[name].shape)
-        if self._params is not None:
-            value = np.asarray(self._params.project(name, value), dtype=np.float64)
-        self._values[name] = value
-
     def __repr__(self):
-        return "Adam(%d parameters)" % len(self)
+        lr = self._default_lr if not self.lr else dict(self.lr, default=self._default_lr)
+        return "%s[\n  lr = %s,\n  variables = %s\n]" % (type(self).__name__, lr, list(self._values))
+
+
+class Adam(Optimizer):
+    """Adam (Kingma and Ba 2015) as Mitsuba's (drjit.opt.Adam; dray's one Adam, ad/adam.h, which
+    ``dray optimize`` steps too): beta_1 0.9, beta_2 0.999, epsilon 1e-8, the step
+    lr·√(1−β₂ᵗ)/(1−β₁ᵗ)·m/(√v + ε). ``uniform=True``: UniformAdam (Nicolet et al. 2021), v the
+    largest second moment of each parameter. The rest as dray.ad.Optimizer's."""
+
+    def __init__(self, lr, params=None, keys=(), beta_1=0.9, beta_2=0.999, epsilon=1e-8, uniform=False,
+                 mask_updates=False, torch=None):
+        if not 0 <= beta_1 < 1 or not 0 <= beta_2 < 1:
+            raise ValueError("beta_1 and beta_2 must be in [0, 1)")
+        if epsilon < 0:
+            raise ValueError("epsilon must be >= 0")
+        self.beta_1, self.beta_2, self.epsilon, self.uniform = beta_1, beta_2, epsilon, uniform
+        super().__init__(lr, params, keys, mask_updates, torch)
+
+    def _new_state(self, value):
+        return np.zeros_like(value), np.zeros_like(value)
+
+    def _update(self, name, g):
+        m, v = self._state[name]
+        return _dray.adam_step(g.reshape(-1), m.reshape(-1), v.reshape(-1), self._t[name], self.beta_1, self.beta_2,
+                               self.epsilon, self.uniform, self.mask_updates).reshape(g.shape)
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent as Mitsuba's (drjit.opt.SGD): the step lr·g, or with
+    ``momentum`` μ > 0 the velocity v ← μv + g and the step lr·v (``nesterov=True``: lr·(g + μv)).
+    The rest as dray.ad.Optimizer's."""
+
+    def __init__(self, lr, params=None, keys=(), momentum=0.0, nesterov=False, mask_updates=False, torch=None):
+        if momentum < 0:
+            raise ValueError("momentum must be >= 0, got %r" % momentum)
+        if nesterov and momentum == 0:
+            raise ValueError("nesterov momentum needs momentum > 0")
+        self.momentum, self.nesterov = float(momentum), nesterov
+        super().__init__(lr, params, keys, mask_updates, torch)
+
+    def _new_state(self, value):
+        return np.zeros_like(value)
+
+    def _update(self, name, g):
+        finite = np.isfinite(g)
+        keep = ~finite | (g == 0) if self.mask_updates else ~finite
+        g = np.where(finite, g, 0.0)
+        if self.momentum == 0:
+            return np.where(keep, 0.0, g)
+        v = self._state[name]
+        v[...] = np.where(keep, v, self.momentum * v + g)
+        return np.where(keep, 0.0, g + self.momentum * v if self.nesterov else v)
 
 
 class LargeSteps:

@@ -22,6 +22,7 @@ import xml.sax.saxutils as _sax
 import numpy as np
 
 from . import _dray
+from .bitmap import Bitmap
 
 # Each plugin type's kind: the XML element Mitsuba's parser would read it from.
 KINDS = {
@@ -117,27 +118,6 @@ class VolumeGrid:
             f.write(self.array.astype("<f4").tobytes())
 
 
-class Bitmap:
-    """Mitsuba's ``mi.Bitmap(array)``: H × W values (or H × W × C, C 1 or 3), for a bitmap texture's
-    ``'bitmap'`` in a dict (written as an EXR beside the XML: give ``'raw': True`` for values that
-    are not sRGB colours, as Mitsuba's tutorials do)."""
-
-    suffix = "exr"
-
-    def __init__(self, values):
-        from .ad import as_numpy
-        a = np.asarray(as_numpy(values, np.float32), dtype=np.float32)
-        if a.ndim == 2:
-            a = a[..., None]
-        if a.ndim != 3 or a.shape[2] not in (1, 3) or min(a.shape) < 1:
-            raise ValueError("Bitmap: expected H x W or H x W x C values (C 1 or 3), got shape %s" % (a.shape,))
-        self.array = np.ascontiguousarray(a)
-
-    def write(self, path):
-        """An RGB EXR (one channel repeated in all three: a texture's eval_1 reads it back)."""
-        _dray.write_image(path, np.ascontiguousarray(np.repeat(self.array, 3 // self.array.shape[2], axis=2)))
-
-
 def _vec3(v):
     a = np.asarray(v, dtype=np.float64).reshape(-1)
     if a.size == 1:
@@ -195,7 +175,7 @@ class _Writer:
             if self.folder is None:
                 raise ValueError("%s: a %s needs a folder to be written to" % (key, type(v).__name__))
             path = os.path.join(self.folder, "data_%d.%s" % (len(self.lines), v.suffix))
-            v.write(path)
+            v._write_texture(path) if isinstance(v, Bitmap) else v.write(path)
             self.lines.append("%s<string name=\"filename\" value=%s/>" % (pad, _attr(path)))
         elif isinstance(v, dict):
             t = v.get("type")

@@ -6,7 +6,7 @@ from collections.abc import Mapping, MutableMapping
 
 import numpy as np
 
-from .ad import as_numpy
+from .ad import _is_tensor, as_numpy
 
 # Mitsuba's sensor.to_world and sensor.x_fov: made of the first camera's origin, target, up and
 # fov_y (renderer/io/mitsuba_keys.cpp lists them), read and set through those.
@@ -15,7 +15,7 @@ _CAMERA_VALUES = ("camera.to_world", "camera.x_fov")
 
 def _is_dual(value):
     """A torch tensor carrying a forward-mode tangent (torch.autograd.forward_ad.make_dual)."""
-    if not type(value).__module__.startswith("torch"):
+    if not _is_tensor(value):
         return False
     import torch.autograd.forward_ad as forward_ad
     return forward_ad.unpack_dual(value).tangent is not None
@@ -39,6 +39,7 @@ class SceneParameters(MutableMapping):
         self._staged = {}
         self._faces = {}  # shape name -> new faces (F×3), staged with or without new vertices
         self._tensors = {}  # name -> the torch tensor (requiring grad) its value came from
+        self._kept = None  # the names keep() kept, or None: all
 
     def tensors(self):
         """{name: tensor} of the values set from torch tensors that require grad (a dray.ad.Adam's,
@@ -49,7 +50,25 @@ class SceneParameters(MutableMapping):
     def _all(self):
         if self._names is None:
             self._names = list(self._scene._values().keys())
+            if self._kept is not None:
+                self._names = [n for n in self._names if n in self._kept]
         return self._names
+
+    def keep(self, keys):
+        """Mitsuba's ``params.keep(keys)``: iterating (and an optimizer given these parameters) sees
+        only the parameters a regular expression of `keys` (one, or a list) matches at the start of
+        their name or of one of their Mitsuba keys (``r'.*\\.reflectance\\.value'``); None keeps all."""
+        import re
+        if keys is None:
+            self._kept, self._names = None, None
+            return
+        patterns = [re.compile(k).match for k in ([keys] if isinstance(keys, str) else list(keys))]
+        aliases = {}
+        for key, name in self.mitsuba_keys():
+            aliases.setdefault(name, []).append(key)
+        self._kept, self._names = None, None
+        self._kept = {n for n in self._all() if any(r(k) for r in patterns for k in [n] + aliases.get(n, []))}
+        self._names = None
 
     def __getitem__(self, name):
         shape = self._faces_target(name)
@@ -89,7 +108,7 @@ class SceneParameters(MutableMapping):
         """Sets to_world (a ScalarTransform4f or 4×4 array or tensor: its translation the origin,
         its z axis the view direction, its y axis up) or x_fov (degrees) through the camera's
         parameters, with torch operations for a tensor so that gradients reach it."""
-        torch_value = type(value).__module__.startswith("torch")
+        torch_value = _is_tensor(value)
         if target == "camera.to_world":
             m = value.matrix if hasattr(value, "matrix") else value
             m = m.reshape(4, 4) if torch_value else np.asarray(m, dtype=np.float64).reshape(4, 4)
@@ -167,10 +186,10 @@ class SceneParameters(MutableMapping):
             return self._scene_value(name) is not None
 
     def items(self):
-        """(name, value) of every parameter: copies of the values now (a snapshot)."""
+        """(name, value) of every parameter (those kept): copies of the values now (a snapshot)."""
         values = self._scene._values()
         values.update({k: as_numpy(v, np.float32) for k, v in self._staged.items() if k in values})
-        return values.items()
+        return {k: values[k] for k in self._all()}.items()
 
     def update(self, values=None, **kwargs):
         """Applies the staged changes and those given (a mapping, or name=value pairs) at once:
@@ -198,4 +217,24 @@ class SceneParameters(MutableMapping):
         return self._scene._project(name, np.asarray(value, dtype=np.float64))
 
     def __repr__(self):
-        return "SceneParameters(%d parameters%s)" % (len(self), ", %d staged" % len(self._staged) if self._staged else "")
+        """Mitsuba's table: each parameter's name, flags (∂: differentiable; every one of dray's
+        is), type (float, float[3], or a block's shape) and Mitsuba key; then what is staged."""
+        if len(self) == 0:
+            return "SceneParameters[]"
+        aliases = {}
+        for key, name in self.mitsuba_keys():
+            aliases.setdefault(name, key)
+        rows = []
+        for name, value in self.items():
+            shape = np.shape(value)
+            kind = "float" if shape == () else "float[%d]" % shape[0] if len(shape) == 1 and shape[0] <= 4 else \
+                "block %s" % "x".join(str(n) for n in shape)
+            rows.append((name, "\u2202", kind, aliases.get(name, "")))
+        widths = [max(len(r[i]) for r in rows + [("Name", "Flags", "Type", "Mitsuba key")]) for i in range(4)]
+        rule = "  " + "-" * (sum(widths) + 8 + 10)
+        head = "  %-*s  %-7s  %-*s  %s" % (widths[0], "Name", "Flags", widths[2], "Type", "Mitsuba key")
+        lines = ["SceneParameters[", rule, head, rule]
+        lines += ["  %-*s  %-7s  %-*s  %s" % (widths[0], n, f, widths[2], t, k) for n, f, t, k in rows]
+        if self._staged:
+            lines.append("  (%d staged: %s)" % (len(self._staged), ", ".join(self._staged)))
+        return "\n".join(lines + ["]"])

@@ -27,6 +27,14 @@ void write_image(const Image& img, const std::string& path);
 // with `spp` from the EXR header when present. Throws std::runtime_error naming the file, also
 // for a pixel that is not finite.
 Image read_image(const std::string& path, bool raw = false);
+// Every channel of an image file as stored (Mitsuba's Bitmap): an EXR's channels with their names
+// in Mitsuba's order (by layer name, each layer's R, G, B, A first; a scanline EXR), an 8-bit file's 1 to 4
+// channels as its values / 255, still sRGB-encoded (`eight_bit` set), a Radiance HDR's 3 linear.
+// Throws std::runtime_error naming the file.
+Image read_image_channels(const std::string& path, bool& eight_bit);
+// Writes 8-bit values (rows top first, `channels` 1 to 4 interleaved) as .png or .jpg (quality 95),
+// atomically. Throws std::runtime_error naming the file.
+void write_8bit_image(const std::string& path, int width, int height, int channels, const unsigned char* bytes);
 
 // The image as the bytes of a PNG file (8-bit sRGB of the first 3 channels), in memory.
 std::vector<unsigned char> png_bytes(const Image& img);

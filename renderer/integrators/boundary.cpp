@@ -19,6 +19,7 @@ namespace dray {
 
 long default_boundary_samples(const Scene& scene, const Tile& w) {
   if (scene.render.boundary_samples >= 0) return scene.render.boundary_samples;
+  if (!scene.render.primary_visibility && scene.render.indirect_samples == 0) return 0;  // Mitsuba's sppp and sppi 0
   const long pixels = long(w.x1 - w.x0) * long(w.y1 - w.y0);
   return std::max(1024L, long(double(pixels) * double(scene.render.spp) * scene.render.boundary_ratio));
 }
@@ -186,15 +187,18 @@ bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraF
 
 namespace {
 
-// One pass's edges: camera silhouettes (samples 0 .. n-1); when any light casts hard shadows,
-// shadow edges (the next n/2: each costs a few rays, not two paths, and their steps carry no
-// Monte Carlo noise); when paths bounce (max_depth >= 2), edges seen from their vertices (the
-// next render.indirect_samples, by default n: a camera path and two paths from its vertex each),
-// and shadow edges seen from them (half as many: a camera path and a few rays).
+// One pass's edges: camera silhouettes (samples 0 .. n-1, none without render.primary_visibility:
+// Mitsuba's sppp 0); when any light casts hard shadows, shadow edges (the next n/2: each costs a
+// few rays, not two paths, and their steps carry no Monte Carlo noise); when paths bounce
+// (max_depth >= 2), edges seen from their vertices (the next render.indirect_samples, by default n:
+// a camera path and two paths from its vertex each), and shadow edges seen from them (half as
+// many: a camera path and a few rays). render.indirect_samples 0 (Mitsuba's sppi 0) turns off all
+// but the camera silhouettes: a shadow edge is a discontinuity of a shadow ray, not a camera ray.
 struct BoundaryPass {
   const Scene& scene;
   Tile window;
   long n;
+  long primary;  // camera-silhouette samples: n, or 0
   Silhouettes silhouettes;
   ShadowEdges shadows;
   Silhouettes seen;  // edges for the indirect samples
@@ -204,8 +208,9 @@ struct BoundaryPass {
   std::optional<Tile> film;  // the film pixel filters are cut to (filter_film)
 
   BoundaryPass(const Scene& s, const Tile& w, long n_)
-      : scene(s), window(w), n(n_), silhouettes(find_silhouettes(s, widened(w, s.render.filter))),
-        shadows(find_shadow_edges(s)),
+      : scene(s), window(w), n(n_), primary(s.render.primary_visibility ? n_ : 0),
+        silhouettes(primary > 0 ? find_silhouettes(s, widened(w, s.render.filter)) : Silhouettes{}),
+        shadows(s.render.indirect_samples != 0 ? find_shadow_edges(s) : ShadowEdges{}),
         seen(s.render.max_depth >= 2 && n_ > 0 && s.render.indirect_samples != 0 ? indirect_edges(s) : Silhouettes{}),
         frame(camera_frame(s.camera(), ParamView<float>(s.params))), reach(widened(w, s.render.filter)), film(filter_film(s)) {}
 
@@ -215,10 +220,10 @@ struct BoundaryPass {
     return seen.elements.empty() || n == 0 ? 0 : scene.render.indirect_samples >= 0 ? scene.render.indirect_samples : n;
   }
   long indirect_shadow_count() const { return shadows.lights.empty() || indirect_count() == 0 ? 0 : std::max(1L, indirect_count() / 2); }
-  long total() const { return n + shadow_count() + indirect_count() + indirect_shadow_count(); }
+  long total() const { return primary + shadow_count() + indirect_count() + indirect_shadow_count(); }
   bool sample(uint64_t k, BoundarySample& b, long* nonfinite) const {
-    if (k < uint64_t(n)) return boundary_sample(scene, silhouettes, frame, reach, k, uint64_t(n), b, nonfinite);
-    k -= uint64_t(n);
+    if (k < uint64_t(primary)) return boundary_sample(scene, silhouettes, frame, reach, k, uint64_t(primary), b, nonfinite);
+    k -= uint64_t(primary);
     if (k < uint64_t(shadow_count()))
       return shadow_sample(scene, shadows, frame, reach, k, uint64_t(shadow_count()), b, nonfinite);
     k -= uint64_t(shadow_count());

@@ -156,6 +156,28 @@ struct Loader {
     }
   }
 
+  // A mesh_attribute texture names an attribute some mesh of the scene holds (Mitsuba refuses one
+  // that its shape lacks: "attribute requested but had not been found").
+  void check_mesh_attributes() {
+    for (const Texture& t : scene.textures) {
+      const auto* m = std::get_if<MeshAttributeTexture>(&t.model);
+      if (!m) continue;
+      std::set<std::string> held;
+      bool found = false;
+      for (const Mesh& mesh : scene.meshes)
+        for (const MeshAttribute& a : mesh.attributes) {
+          found = found || a.id == m->attribute;
+          held.insert(scene.attribute_names[size_t(a.id)]);
+        }
+      if (found) continue;
+      std::string list;
+      for (const std::string& h : held) list += (list.empty() ? "" : ", ") + h;
+      rd.fail("/textures/" + t.name + "/name", "no mesh of the scene has the attribute \"" +
+                                                   scene.attribute_names[size_t(m->attribute)] + "\" (" +
+                                                   (list.empty() ? std::string("its meshes have none") : "its meshes have: " + list) + ")");
+    }
+  }
+
   Scene load(const json& doc, bool build) {
     rd.object(doc, "", {"camera", "render", "textures", "materials", "media", "shapes", "lights", "mitsuba_ids"}, {"camera"});
     if (doc.contains("media")) medium_index = read_media(rd, scene, doc["media"], base_dir);
@@ -171,6 +193,7 @@ struct Loader {
       if (s.is<MeshShape>() && !scene.meshes[s.as<MeshShape>().mesh].corner_uvs.empty()) with_uvs.insert(s.name);
     add_mitsuba_aliases(scene.params, doc.contains("mitsuba_ids") ? doc["mitsuba_ids"] : json::object(), with_uvs);
     check_media_closed(rd, scene);
+    check_mesh_attributes();
     // Every reader checked its values as it read them; the parameters' own rules are the last word
     // (scene_params.h: the same check scene.update and the optimizer make).
     if (auto why = param_violation(scene)) throw LoadError(rd.file() + ": " + *why);

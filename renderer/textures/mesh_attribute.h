@@ -1,6 +1,6 @@
 #pragma once
 // Mitsuba 3's `mesh_attribute`: a mesh's vertex_* or face_* attribute (a PLY file's) at the point,
-// times `scale`; a shape without it reads 0. A colour read gives a 3-value attribute, or a 1-value
+// times `scale`; a shape without it reads 0 (the loader refuses one no mesh of the scene holds). A colour read gives a 3-value attribute, or a 1-value
 // one in all channels; a scalar read (eval_1) a 1-value one, the value itself; anything else 0.
 // Vertex values blend by the barycentrics (moving with the point where it moves). The values are
 // the mesh's parameter block shapes.NAME.ATTRIBUTE.

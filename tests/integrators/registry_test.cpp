@@ -106,7 +106,7 @@ TEST_CASE("Mitsuba's integrators read as the plugin rendering them, with Mitsuba
   CHECK(converted(t, R"(<integrator type="ptracer"><integer name="samples_per_pass" value="8"/></integrator>)")["integrator"] == "ptracer");
   CHECK_THAT(refusal(t, R"(<integrator type="path"><integer name="samples_per_pass" value="8"/></integrator>)"),
              Catch::Contains("unsupported integrator property"));
-  CHECK(converted(t, R"(<integrator type="prb_projective"><integer name="sppp" value="0"/></integrator>)")["boundary_samples"] == 0);
+  CHECK(converted(t, R"(<integrator type="prb_projective"><integer name="sppp" value="0"/></integrator>)")["primary_visibility"] == false);
   CHECK_THAT(refusal(t, R"(<integrator type="prb"><integer name="sppp" value="0"/></integrator>)"),
              Catch::Contains("unsupported integrator property"));
   // The wrappers render their nested integrator.

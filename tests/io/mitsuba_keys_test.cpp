@@ -132,8 +132,9 @@ TEST_CASE("Properties Mitsuba accepts and dray does not need load as in Mitsuba"
     return read_scene_document(t.write("i.xml", with_integrator(integrator)), {}, warnings)["render"];
   };
   json r = render_of(R"(<integrator type="direct_projective"><integer name="sppi" value="0"/><integer name="sppp" value="0"/></integrator>)");
-  CHECK(r["indirect_samples"] == 0);
-  CHECK(r["boundary_samples"] == 0);
+  CHECK(r["indirect_samples"] == 0);  // sppi: shadow edges and edges seen from path vertices
+  CHECK(r["primary_visibility"] == false);  // sppp: the camera silhouettes alone
+  CHECK_FALSE(r.contains("boundary_samples"));
   r = render_of(R"(<integrator type="prb_projective"><integer name="sppc" value="32"/><integer name="sppp" value="32"/>
                    <integer name="sppi" value="128"/><string name="guiding" value="octree"/></integrator>)");
   CHECK_FALSE(r.contains("indirect_samples"));

@@ -75,7 +75,10 @@ def test_a_raw_nearest_bitmap_shows_its_texels(tmp_path):
     shown = image.reshape(4, 2, 4, 2, 3)[:, 0, :, 0][::-1]
     assert np.allclose(shown, texels, rtol=1e-6, atol=0)
     with pytest.raises(ValueError, match="H x W or H x W x C"):
-        dray.Bitmap(np.zeros((2, 2, 2)))
+        dray.Bitmap(np.zeros((2, 2, 2, 2)))
+    with pytest.raises(ValueError, match="a texture takes 1 or 3 channels"):  # YA: a bitmap, not a texture
+        dray.load_dict({"type": "scene", "sensor": ortho_view(), "screen": {"type": "rectangle", "emitter": {
+            "type": "area", "radiance": {"type": "bitmap", "bitmap": dray.Bitmap(np.zeros((2, 2, 2)))}}}})
 
 
 def test_a_reference_names_a_plugins_key_or_its_id():
@@ -86,3 +89,20 @@ def test_a_reference_names_a_plugins_key_or_its_id():
                                 "floor": {"type": "rectangle", "bsdf": {"type": "ref", "id": ref}},
                                 "light": {"type": "constant"}})
         assert float(dray.render(scene, spp=16).mean()) == pytest.approx(0.25, rel=0.03), ref
+
+
+def test_an_aov_integrator_given_to_render_brings_its_channels():
+    # Issue 76: render(scene, integrator=aov) came back with 3 channels; inside the scene it gives 7.
+    scene = dray.load_dict({"type": "scene", "sensor": ortho_view(), "integrator": {"type": "path"},
+                            "light": {"type": "constant"},
+                            "ball": {"type": "sphere", "radius": 0.6, "bsdf": {"type": "diffuse"}}})
+    aov = dray.load_dict({"type": "aov", "aovs": "dd.y:depth,nn:sh_normal", "integrator": {"type": "path"}})
+    plain = dray.render(scene, spp=4, seed=1)
+    image = dray.render(scene, spp=4, seed=1, integrator=aov)
+    assert plain.shape == (8, 8, 3) and image.shape == (8, 8, 7)
+    np.testing.assert_array_equal(image[..., :3], plain)
+    # The sphere's centre pixels: depth 3 - 0.6 from the camera at z = 3; the normal faces +z.
+    z = np.sqrt(0.36 - 2 * 0.125 ** 2)  # the surface under the pixel's centre (samples spread over it)
+    assert image[3, 3, 3] == pytest.approx(3 - z, rel=1e-2)
+    assert image[3, 3, 6] == pytest.approx(z / 0.6, abs=0.02)
+    assert dray.render(scene, spp=4, seed=1).shape == (8, 8, 3)  # the scene's own integrator again

@@ -88,3 +88,17 @@ def test_optimize_runs_a_job_file(tmp_path):
         dray.optimize(job)
     r = dray.optimize(job, ranks=2, output=tmp_path / "two", sets={"render.max_depth": 1})
     assert dray.load(r.final_scene).params()["lights.bulb.position"].shape == (3,)
+
+
+def test_printing_the_parameters_gives_mitsubas_table():
+    # Issue 76: print(params) said "SceneParameters(16 parameters)"; Mitsuba prints a table.
+    params = spheres().params()
+    lines = repr(params).splitlines()
+    assert lines[0] == "SceneParameters[" and lines[-1] == "]"
+    assert lines[2].split() == ["Name", "Flags", "Type", "Mitsuba", "key"]
+    rows = {line.split()[0]: line.split()[1:] for line in lines[4:-1]}
+    assert sorted(rows) == sorted(params)
+    assert rows["materials.red.reflectance"] == ["\u2202", "float[3]", "red.reflectance.value"]
+    assert rows["shapes.mid.radius"][:2] == ["\u2202", "float"]
+    params["shapes.mid.radius"] = 1.5
+    assert "(1 staged: shapes.mid.radius)" in repr(params)

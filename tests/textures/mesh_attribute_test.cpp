@@ -124,7 +124,7 @@ TEST_CASE("mesh_attribute: a lit plane's reflectance is its blended vertex colou
   }
 }
 
-TEST_CASE("mesh_attribute: face colours, scale, 1-value attributes, and an absent one reads 0", "[texture]") {
+TEST_CASE("mesh_attribute: face colours, scale, 1-value attributes, and an absent one refused", "[texture]") {
   testing::TempDir dir("dray_mesh_attribute_face_");
   const std::string ply = dir.write("plane.ply", kPly);
   auto L_at = [&](const json& tex, glm::vec3 at) {
@@ -141,7 +141,10 @@ TEST_CASE("mesh_attribute: face colours, scale, 1-value attributes, and an absen
   // vertex_weight: 1, 2, 3, 4 at the corners; (0.5, -0.5) has weights 0.25, 0.5, 0.25 on
   // vertices 0, 1, 2: 2, scaled by 0.25.
   CHECK(L_at({{"type", "mesh_attribute"}, {"name", "vertex_weight"}, {"scale", 0.25}}, below).y == Approx(0.5f).epsilon(1e-4));
-  CHECK(L_at({{"type", "mesh_attribute"}, {"name", "vertex_missing"}}, below) == glm::vec3(0.f));
+  // An attribute no mesh holds is refused, as Mitsuba refuses it (it rendered grey before).
+  CHECK_THROWS_WITH(L_at({{"type", "mesh_attribute"}, {"name", "vertex_missing"}}, below),
+                    Catch::Contains("/textures/t/name: no mesh of the scene has the attribute \"vertex_missing\"") &&
+                        Catch::Contains("its meshes have: face_color, face_quality, vertex_color, vertex_weight)"));
   // A scalar read (a mask's opacity) of a 3-value attribute is 0, of a 1-value one the value.
   const Texture tex{"t", MeshAttributeTexture{0, 1.f}};
   ParamTable params;

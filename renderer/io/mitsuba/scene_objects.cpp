@@ -119,10 +119,11 @@ void Converter::emitter_lookat(const pugi::xml_node& n, const std::string& type,
 
 // The projective integrators' sample counts per pixel: a count other than 0 yields to render()'s spp
 // (Mitsuba), as dray's boundary and indirect samples follow pixels x spp by default; 0 turns that
-// estimate off. The continuous derivatives (sppc) dray always estimates.
+// estimate off: sppp the camera silhouettes, sppi the rest of the visibility term (shadow edges and
+// edges seen from path vertices), as in Mitsuba. The continuous derivatives (sppc) dray always estimates.
 void Converter::projective_samples(const pugi::xml_node& c, const std::string& key) {
   if (x_.integer(c) != 0) return;
-  if (key == "sppp") render_["boundary_samples"] = 0;
+  if (key == "sppp") render_["primary_visibility"] = false;
   else if (key == "sppi") render_["indirect_samples"] = 0;
   else warnings_.push_back(x_.where(c) + ": sppc 0 (no continuous derivatives) is not dray's: they are estimated at spp");
 }
