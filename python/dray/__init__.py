@@ -23,12 +23,15 @@ from .jobs import JobResult, optimize
 from .mesh import Mesh
 from .bitmap import Bitmap, Struct
 from . import util  # noqa: F401  (Mitsuba's mi.util: write_bitmap, convert_to_bitmap)
-from .mitsuba_dict import ScalarTransform4f, VolumeGrid
+from .mitsuba_dict import VolumeGrid
+from .transforms import (Frame3f, Normal3f, Point3f, ProjectiveTransform4f, ScalarTransform4f, Transform3f, Transform4f,
+                         Vector3f)
 from .variants import cornell_box, set_variant, variant, variants
 
 __all__ = ["Scene", "SceneParameters", "Sensor", "Integrator", "ScalarTransform4f", "VolumeGrid", "Bitmap", "Struct", "Mesh",
            "load", "load_dict", "load_file", "traverse", "ad", "util", "render", "render_forward", "backward", "write_image",
-           "read_image", "optimizers", "optimize", "JobResult", "variants", "variant", "set_variant", "cornell_box"]
+           "read_image", "optimizers", "optimize", "JobResult", "variants", "variant", "set_variant", "cornell_box",
+           "Transform4f", "ProjectiveTransform4f", "Transform3f", "Point3f", "Vector3f", "Normal3f", "Frame3f"]
 
 Scene.params = lambda self: SceneParameters(self)
 Scene.params.__doc__ = SceneParameters.__doc__
