@@ -305,7 +305,7 @@ PYBIND11_MODULE(_dray, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
-  py::class_<Scene>(m, "Scene")
+  py::class_<Scene>(m, "Scene", py::dynamic_attr())  // Python keeps a sensor's last film on it
       .def_property_readonly("width", [](const Scene& s) { return s.camera().width; })
       .def_property_readonly("height", [](const Scene& s) { return s.camera().height; })
       .def_property_readonly("sensors",
@@ -373,49 +373,9 @@ PYBIND11_MODULE(_dray, m) {
     return step;
   }, py::arg("gradient"), py::arg("m"), py::arg("v"), py::arg("t"), py::arg("beta_1"), py::arg("beta_2"),
         py::arg("epsilon"), py::arg("uniform"), py::arg("mask_updates"));
-  m.def("write_image", [](const std::string& path, const py::array_t<float, py::array::c_style | py::array::forcecast>& a) {
-    try {
-      write_image(image_of(a, "image"), path);
-    } catch (const std::runtime_error& e) {  // an unreadable or unwritable file
-      throw BadInput(e.what());
-    }
-  });
-  m.def("write_image_channels", [](const std::string& path, const py::array_t<float, py::array::c_style | py::array::forcecast>& a,
-                                   const std::vector<std::string>& names) {
-    Image img = image_of(a, "image");
-    if (names.size() != size_t(img.channels)) throw BadInput(path + ": " + std::to_string(names.size()) + " channel names for " + std::to_string(img.channels) + " channels");
-    img.channel_names = names;
-    try {
-      write_image(img, path);
-    } catch (const std::runtime_error& e) {
-      throw BadInput(e.what());
-    }
-  });
-  m.def("write_8bit_image", [](const std::string& path, const py::array_t<uint8_t, py::array::c_style | py::array::forcecast>& a) {
-    if (a.ndim() != 3) throw BadInput(path + ": expected an H×W×C array of 8-bit values");
-    try {
-      write_8bit_image(path, int(a.shape(1)), int(a.shape(0)), int(a.shape(2)), a.data());
-    } catch (const std::runtime_error& e) {
-      throw BadInput(e.what());
-    }
-  });
-  // Every channel of an image file (Mitsuba's Bitmap): (H×W×C values, channel names, 8-bit), an
-  // 8-bit file's values sRGB-encoded unless `decode`.
-  m.def("read_image_channels", [](const std::string& path, bool decode) {
-    Image img;
-    bool eight_bit = false;
-    try {
-      img = read_image_channels(path, eight_bit);
-    } catch (const std::runtime_error& e) {  // an unreadable file
-      throw BadInput(e.what());
-    }
-    const int h = img.height, w = img.width, c = img.channels;
-    if (eight_bit && decode) {  // the colour channels from sRGB to linear, alpha as stored
-      const int colour = c >= 3 ? 3 : 1;
-      for (size_t i = 0; i < img.data.size(); ++i)
-        if (int(i % size_t(c)) < colour) img.data[i] = srgb_to_linear(img.data[i]);
-    }
-    std::vector<std::string> names = std::move(img.channel_names);
-    return py::make_tuple(owned_array(std::move(img.data), {h, w, c}), names, eight_bit);
-  }, py::arg("path"), py::arg("decode") = false);
+  // The channels render() gives (the colour, an integrator's or the scene's AOVs): a film's names.
+  m.def("channel_names", [](const Scene& s, const std::optional<RenderSettings>& integrator) {
+    return film_channel_names(s.render.pixel_format, integrator ? integrator->aovs : s.render.aovs);
+  }, py::arg("scene"), py::arg("integrator") = std::nullopt);
+  bind_images(m);
 }

@@ -104,4 +104,7 @@ struct Sampling {
 
 int threads_of(const mpi::Context& ctx, std::optional<int> threads);
 
+// The image calls (python/module_images.cpp): write_image, read_image_channels, 8-bit files.
+void bind_images(py::module_& m);
+
 }  // namespace dray::python

@@ -22,6 +22,7 @@ from . import optimizers  # noqa: F401  (dray.optimizers.Adam)
 from .jobs import JobResult, optimize
 from .mesh import Mesh
 from .bitmap import Bitmap, Struct
+from . import film
 from . import util  # noqa: F401  (Mitsuba's mi.util: write_bitmap, convert_to_bitmap)
 from .mitsuba_dict import VolumeGrid
 from .transforms import (Frame3f, Normal3f, Point3f, ProjectiveTransform4f, ScalarTransform4f, Transform3f, Transform4f,
@@ -35,6 +36,8 @@ __all__ = ["Scene", "SceneParameters", "Sensor", "Integrator", "ScalarTransform4
 
 Scene.params = lambda self: SceneParameters(self)
 Scene.params.__doc__ = SceneParameters.__doc__
+_sensor_names = Scene.sensors
+Scene.sensors = property(lambda self: film.SensorList(self, _sensor_names.fget(self)), doc=film.SensorList.__doc__)
 
 
 def _comm_handle(comm):
@@ -141,6 +144,9 @@ def load_dict(d, **overrides):
         doc = _with_xml(lambda folder: mitsuba_dict.plugin_xml(d), lambda path: _json.loads(_dray.mitsuba_document(path, {})))
         render = {k: v for k, v in doc.get("render", {}).items() if k not in ("crop", "filter", "sample_border", "pixel_format")}
         return Integrator(d["type"], _dray.integrator_settings(_json.dumps(render)))
+    if d.get("type") in ("ply", "obj", "serialized"):
+        from .mesh import load_mesh
+        return load_mesh(d, load_dict)
     if mitsuba_dict.KIND_OF.get(d.get("type")) == "rfilter":
         from .util import ReconstructionFilter
         extra = set(d) - {"type", "stddev", "radius"}
@@ -208,8 +214,10 @@ def render(scene, spp=None, seed=None, threads=None, comm=None, sensor=None, int
     rank of it renders its share of
     the tiles and gets the whole image; the call is collective. The GIL is released while
     rendering."""
-    return _dray.render(scene, _spp(spp, sensor), seed, threads, _comm_handle(comm), _sensor(scene, sensor),
-                        _integrator(integrator))
+    name = _sensor(scene, sensor)
+    image = _dray.render(scene, _spp(spp, sensor), seed, threads, _comm_handle(comm), name, _integrator(integrator))
+    film.keep(scene, name, image, _integrator(integrator))  # the sensor's film().bitmap(), as Mitsuba's
+    return image
 
 
 def render_forward(scene, wrt, spp=None, seed=None, threads=None, comm=None, sensor=None, integrator=None):

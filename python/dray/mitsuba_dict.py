@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _dray
 from .bitmap import Bitmap
+from .mesh import Mesh
 from .transforms import ScalarTransform4f, _vec3
 
 # Each plugin type's kind: the XML element Mitsuba's parser would read it from.
@@ -171,6 +172,10 @@ def scene_xml(d, folder=None):
     for key, v in d.items():
         if key == "type":
             continue
+        if isinstance(v, Mesh):  # a dray.Mesh placed in the dict: written as a PLY beside the XML
+            if folder is None:
+                raise ValueError("%s: a Mesh needs a folder to be written to" % key)
+            v = v._as_plugin(folder)
         if not isinstance(v, dict) or v.get("type") in ("rgb", "spectrum", "ref"):
             raise ValueError("%s: a scene's entries are plugins (dicts with a 'type')" % key)
         has_sensor = has_sensor or KIND_OF.get(v.get("type")) == "sensor"

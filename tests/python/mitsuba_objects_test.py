@@ -2,6 +2,8 @@
 and loaded back as the same mesh, its vertices a parameter block under Mitsuba's key; dray.Bitmap
 (mi.Bitmap) in a dict as a raw, nearest-filtered texture whose texels an emitter shows exactly; a
 load_dict reference by a plugin's key or by its own id (Mitsuba's refs name either)."""
+import os
+
 import numpy as np
 import pytest
 
@@ -106,3 +108,46 @@ def test_an_aov_integrator_given_to_render_brings_its_channels():
     assert image[3, 3, 3] == pytest.approx(3 - z, rel=1e-2)
     assert image[3, 3, 6] == pytest.approx(z / 0.6, abs=0.02)
     assert dray.render(scene, spp=4, seed=1).shape == (8, 8, 3)  # the scene's own integrator again
+
+
+TUTORIAL_MESHES = os.path.join(os.environ.get("DRAY_TUTORIAL_SCENES", os.path.join(
+    os.path.dirname(__file__), "..", "..", "..", "shared", "mitsuba-tutorials", "scenes")), "meshes")
+
+
+def test_a_ply_loaded_alone_is_a_mesh_that_a_scene_takes(tmp_path):
+    # Mitsuba's mesh guide: load_dict of one ply is a Mesh (world vertices, faces, normals, its
+    # bsdf kept); an attribute added in Python is read by a mesh_attribute texture once the mesh is
+    # placed in a scene dict; assigning fewer faces remeshes.
+    positions, faces, _ = grid_mesh(3)
+    dray.Mesh("g", faces=faces, positions=positions).write_ply(str(tmp_path / "g.ply"))
+    mesh = dray.load_dict({"type": "ply", "filename": str(tmp_path / "g.ply"), "to_world": T().translate([0, 0, 0.5]),
+                           "bsdf": {"type": "diffuse", "reflectance": {"type": "mesh_attribute", "name": "vertex_color"}}})
+    assert isinstance(mesh, dray.Mesh) and mesh.vertex_count() == 9 and mesh.face_count() == 8
+    np.testing.assert_allclose(mesh["positions"], positions + [0, 0, 0.5], atol=1e-6)
+    assert mesh["faces"].tolist() == faces.tolist()
+    assert "bbox = BoundingBox3f[\n    min = [-1, -1, 0.5],\n    max = [1, 1, 0.5]\n  ]," in repr(mesh)
+    colours = np.tile([0.2, 0.5, 0.8], (9, 1))
+    mesh.add_attribute("vertex_color", np.zeros((9, 3)))
+    params = dray.traverse(mesh)
+    params["vertex_color"] = colours
+    assert params.update() == [(mesh, {"vertex_color"})]
+    scene = dray.load_dict({"type": "scene", "sensor": ortho_view(extent=0.5), "integrator": {"type": "direct"},
+                            "light": {"type": "constant"}, "grid": mesh})
+    # A diffuse plane under a unit constant sky: its radiance is its albedo, the vertex colour.
+    np.testing.assert_allclose(dray.render(scene, spp=16).reshape(-1, 3).mean(axis=0), [0.2, 0.5, 0.8], rtol=0.02)
+    params["faces"] = params["faces"][::2]
+    params.update()
+    assert mesh.face_count() == 4 and mesh["faces"].tolist() == faces[::2].tolist()
+    with pytest.raises(ValueError, match="vertex_ or face_"):
+        mesh.add_attribute("colour", np.zeros((9, 3)))
+
+
+@pytest.mark.skipif(not os.path.isdir(TUTORIAL_MESHES), reason="no ../shared/mitsuba-tutorials (the tutorials' bunny)")
+def test_the_bunny_loaded_alone_prints_as_mitsubas():
+    bunny = dray.load_dict({"type": "ply", "filename": os.path.join(TUTORIAL_MESHES, "bunny.ply"), "face_normals": False,
+                            "to_world": T().rotate([0, 0, 1], angle=10)})
+    text = repr(bunny)
+    # Mitsuba's printout in its mesh guide (the tutorials' bunny.ply).
+    assert "min = [-0.0779344, -0.0611472, -0.0738726]" in text and "max = [0.0874787, 0.0992267, 0.0468007]" in text
+    assert "vertices = [843 KiB of vertex data]" in text and "face_count = 69451" in text
+    assert "faces = [814 KiB of face data]" in text

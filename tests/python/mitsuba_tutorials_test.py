@@ -117,3 +117,35 @@ def test_caustics_optimization_draws_toward_its_target(tmp_path):
                   "--upsampling-steps", "1", "--spp", "4", "--iterations", "30", "--output", str(tmp_path))
         flat, final = (float(x) for x in re.search(r"flat lens ([-\d.]+), final ([-\d.]+)", out).groups())
         assert final > flat + 0.15 and final > least, (config, out[-300:])
+
+
+def test_the_how_to_guides_print_their_notebooks_figures(tmp_path):
+    # use_optimizers, transformation_toolbox, image_io_and_manipulation, mesh_io_and_manipulation and
+    # the quickstart, every cell as written (issue 76), against the figures the notebooks print.
+    out = run("use_optimizers.py")
+    assert "x: 1\ny: 2" in out and "Optimizer: 3, grad_enabled=True." in out
+    assert "x grad=1\ny grad=2" in out and "After the gradient step:  x=0.75, y=2.5" in out
+    assert "params:   [0.570068  0.0430135 0.0443706]" in out and "optimize: [0.285034   0.02150675 0.0221853 ]" in out
+    assert "red.reflectance.value" in out and "learning rates: 0.125 0.25" in out
+    out = run("transformation_toolbox.py")
+    for figure in ("t @ v=[3, 8, 15]", "t @ p=[3, 9, 17]", "t @ n=[1, 0, 0]", "[6, 2, 2]", "[0, 0, 1.0101, -0.10101]",
+                   "[0, 0, 0.10101, -0.010101]", "[1, 2, 3]"):
+        assert figure in out, figure
+    out = run("image_io_and_manipulation.py", "--output", str(tmp_path))
+    for figure in ("component_format = uint8", "data = [ 6.44 MiB of image data ]", "data = [ 25.7 MiB of image data ]",
+                   "    bar => 4,\n    test => \"foo\"", "float64 Y; // @0, premultiplied alpha", "float32 image.A; // @28, alpha",
+                   "data = [ 160 KiB of image data ]", "data = [ 48 KiB of image data ]",
+                   "film channels: ['R', 'G', 'B', 'albedo.R', 'albedo.G', 'albedo.B', 'normals.X', 'normals.Y', 'normals.Z']"):
+        assert figure in out, figure
+    assert dray.Bitmap(str(tmp_path / "image_io_flower_small.png")).size() == [64, 64]
+    out = run("mesh_io_and_manipulation.py", "--spp", "2", "--output", str(tmp_path))
+    for figure in ("vertex_count = 35947", "vertices = [843 KiB of vertex data]", "faces = [814 KiB of face data]",
+                   "min = [-0.0779344, -0.0611472, -0.0738726]", "vertices = [1.17 KiB of vertex data]",
+                   "faces = [1.16 KiB of face data]", "{'vertex_positions', 'faces'}", "faces after dropping every other one: 50"):
+        assert figure in out.replace("{'faces', 'vertex_positions'}", "{'vertex_positions', 'faces'}"), figure
+    coloured = dray.read_image(str(tmp_path / "mesh_io_coloured.png"))
+    disk = coloured[..., 1] < 0.5  # the sky is white; the disk's fringe red, its centre blue
+    assert disk.mean() > 0.05 and coloured[disk][:, 0].mean() > 2 * coloured[disk][:, 1].mean()
+    out = run("mitsuba_quickstart.py", "--spp", "2", "--output", str(tmp_path))
+    assert "['scalar_rgb', 'llvm_ad_rgb', 'llvm_rgb']" in out
+    assert dray.read_image(str(tmp_path / "my_first_render.exr")).shape == (256, 256, 3)

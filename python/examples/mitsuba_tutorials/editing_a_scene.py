@@ -4,8 +4,8 @@ Mitsuba's keys, the lights tinted and the teapot moved through them, and rendere
 
 What differs from the notebook:
 - `import drjit as dr; import mitsuba as mi` -> `import dray, numpy as np`
-- `mi.load_file`, `mi.render`, `mi.traverse` -> `dray.` the same; `print(params)` lists dray's
-  names, so the keys are listed from `dray params --mitsuba`'s table (`params.mitsuba_keys()`)
+- `mi.load_file`, `mi.render`, `mi.traverse` -> `dray.` the same; `print(params)` prints Mitsuba's
+  table with dray's names, each beside its Mitsuba key
 - `mi.TensorXf([[0, 0, 0.5]])` -> `np.array([[0, 0, 0.5]])`
 - images written to PNG files instead of shown (matplotlib); --spp for a quick run
 
@@ -27,8 +27,7 @@ save(args, "editing_a_scene_original", original_image)
 
 # --- cell 3 ---
 params = dray.traverse(scene)
-for key, name in params.mitsuba_keys():
-    print(f"  {key:40s} {name}")
+print(params)
 
 # --- cell 4 ---
 print('sensor.near_clip:             ', params['sensor.near_clip'])
