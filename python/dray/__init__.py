@@ -22,7 +22,7 @@ from . import optimizers  # noqa: F401  (dray.optimizers.Adam)
 from .jobs import JobResult, optimize
 from .mesh import Mesh
 from .bitmap import Bitmap, Struct
-from . import film
+from . import batch, film
 from . import util  # noqa: F401  (Mitsuba's mi.util: write_bitmap, convert_to_bitmap)
 from .mitsuba_dict import VolumeGrid
 from .transforms import (Frame3f, Normal3f, Point3f, ProjectiveTransform4f, ScalarTransform4f, Transform3f, Transform4f,
@@ -144,6 +144,8 @@ def load_dict(d, **overrides):
         doc = _with_xml(lambda folder: mitsuba_dict.plugin_xml(d), lambda path: _json.loads(_dray.mitsuba_document(path, {})))
         render = {k: v for k, v in doc.get("render", {}).items() if k not in ("crop", "filter", "sample_border", "pixel_format")}
         return Integrator(d["type"], _dray.integrator_settings(_json.dumps(render)))
+    if d.get("type") == "batch":
+        return batch.load_batch(d, load_dict)
     if d.get("type") in ("ply", "obj", "serialized"):
         from .mesh import load_mesh
         return load_mesh(d, load_dict)
@@ -194,7 +196,7 @@ def _sensor(scene, sensor):
 
 
 def _spp(spp, sensor):
-    return sensor.spp if spp is None and isinstance(sensor, Sensor) else spp
+    return sensor.spp if spp is None and isinstance(sensor, (Sensor, batch.BatchSensor)) else spp
 
 
 def _integrator(integrator):
@@ -213,7 +215,9 @@ def render(scene, spp=None, seed=None, threads=None, comm=None, sensor=None, int
     first; integrator (a dray.Integrator) to the scene's. With `comm` (an mpi4py communicator) every
     rank of it renders its share of
     the tiles and gets the whole image; the call is collective. The GIL is released while
-    rendering."""
+    rendering. A batch sensor (load_dict of Mitsuba's `batch`) gives its sensors' images side by side."""
+    if isinstance(sensor, batch.BatchSensor):
+        return batch.join([render(scene, _spp(spp, sensor), seed, threads, comm, s, integrator) for s in sensor.sensors])
     name = _sensor(scene, sensor)
     image = _dray.render(scene, _spp(spp, sensor), seed, threads, _comm_handle(comm), name, _integrator(integrator))
     film.keep(scene, name, image, _integrator(integrator))  # the sensor's film().bitmap(), as Mitsuba's
@@ -224,6 +228,9 @@ def render_forward(scene, wrt, spp=None, seed=None, threads=None, comm=None, sen
     """Forward mode: {name: derivative image ∂image/∂θ (H×W×3)} for each parameter named in
     `wrt` (a scalar or a component NAME[i] gives one image; a vector or block a list of one per
     scalar), with the visibility (boundary) term, as ``dray render --wrt``."""
+    if isinstance(sensor, batch.BatchSensor):
+        return batch.join([render_forward(scene, wrt, _spp(spp, sensor), seed, threads, comm, s, integrator)
+                           for s in sensor.sensors])
     return _dray.render_forward(scene, _names(wrt), _spp(spp, sensor), seed, threads, _comm_handle(comm),
                                 _sensor(scene, sensor), _integrator(integrator))
 
@@ -234,6 +241,10 @@ def backward(scene, d_image, wrt, spp=None, seed=1, threads=None, comm=None, sen
     written in numpy or torch. The image is rendered again with `seed` and its samples replayed:
     the result is Σ d_image · ∂image/∂θ for that image, visibility included. Collective over
     `comm`; the same on every rank."""
+    if isinstance(sensor, batch.BatchSensor):
+        parts = batch.split(d_image, len(sensor.sensors))
+        return batch.sum_gradients([backward(scene, d, wrt, _spp(spp, sensor), seed, threads, comm, s, integrator)
+                                    for d, s in zip(parts, sensor.sensors)])
     return _dray.backward(scene, d_image, _names(wrt), _spp(spp, sensor), seed, threads, _comm_handle(comm),
                           _sensor(scene, sensor), _integrator(integrator))
 

@@ -151,3 +151,28 @@ def test_the_bunny_loaded_alone_prints_as_mitsubas():
     assert "min = [-0.0779344, -0.0611472, -0.0738726]" in text and "max = [0.0874787, 0.0992267, 0.0468007]" in text
     assert "vertices = [843 KiB of vertex data]" in text and "face_count = 69451" in text
     assert "faces = [814 KiB of face data]" in text
+
+
+def test_a_batch_sensor_joins_its_sensors_and_splits_the_adjoint():
+    # Mitsuba's batch (the projective sampling tutorial's): two views side by side on one film.
+    scene = dray.load_dict({"type": "scene", "integrator": {"type": "path"}, "light": {"type": "constant"},
+                            "ball": {"type": "sphere", "radius": 0.5, "bsdf": {"type": "diffuse"}}})
+    views = {"sensor%d" % i: {"type": "perspective", "fov": 60,
+                              "to_world": T().look_at(origin=o, target=[0, 0, 0], up=[0, 1, 0])}
+             for i, o in enumerate(([0, 0, 3], [3, 0, 0]))}
+    film = {"type": "hdrfilm", "width": 16, "height": 8, "sample_border": True, "filter": {"type": "box"}}
+    batch = dray.load_dict({"type": "batch", **views, "film": film, "sampler": {"type": "independent", "sample_count": 4}})
+    assert batch.film().size() == [16, 8] and batch.spp == 4
+    image = dray.render(scene, sensor=batch, seed=2)
+    assert image.shape == (8, 16, 3)
+    alone = [dray.render(scene, sensor=dray.load_dict({**views["sensor%d" % i], "film": dict(film, width=8)}), spp=4, seed=2)
+             for i in range(2)]
+    np.testing.assert_array_equal(image, np.concatenate(alone, axis=1))
+    key = "shapes.ball.radius"
+    d_image = np.random.default_rng(3).random(image.shape).astype(np.float32)
+    forward = dray.render_forward(scene, key, sensor=batch, seed=2)[key]
+    reverse = dray.backward(scene, d_image, key, sensor=batch, seed=2)[key]
+    assert forward.shape == (8, 16, 3)
+    assert float(reverse) == pytest.approx(float((d_image * forward).sum()), rel=0.02)  # forward and reverse, one sum
+    with pytest.raises(ValueError, match="multiple of its 3 sensors"):
+        dray.load_dict({"type": "batch", **views, "third": views["sensor0"], "film": film})
