@@ -125,12 +125,12 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
   mat.name = name;
   if (type == "null") {
     // Mitsuba's `null`: no surface to light; dray's mask of opacity 0 (paths and shadow rays pass).
-    rd_.object(m, p, {"type"});
+    // An emitting null surface (Mitsuba's light with a null bsdf) emits and lets paths through.
+    rd_.object(m, p, {"type", "emission", "two_sided", "directional"});
     mat.front = mat.back = push(DiffuseBsdf{scene_.params.add(prefix + "reflectance", glm::vec3(0.f), Domain::closed(0, 0))});
     mat.opacity = scene_.params.add(prefix + "opacity", 0.f, Domain::closed(0, 0));
     scene_.has_masks = true;
-    scene_.materials.push_back(mat);
-    return uint32_t(scene_.materials.size() - 1);
+    return finish(mat, m, p, prefix);
   }
   // Wrappers, outermost first: `mask`, then `normalmap` or `bumpmap` and `twosided` (either
   // order), each at most once. The nested BSDF's parameters keep the material's names
@@ -173,6 +173,10 @@ uint32_t MaterialReader::read(const std::string& name, const json& m, const std:
   if (mask && !sided) mat.back = mat.front;
   // One-sided (Mitsuba's reflecting BSDFs): black from the back; a twosided inside has two sides.
   if (m.contains("one_sided")) mat.one_sided = rd_.boolean(m["one_sided"], p + "/one_sided") && !sided;
+  return finish(mat, m, p, prefix);
+}
+
+uint32_t MaterialReader::finish(Material& mat, const json& m, const std::string& p, const std::string& prefix) {
   // A material that declares emission is a light even at zero, so that an optimization can start
   // a light from dark. Emission leaves the front side only (as Mitsuba's area emitter), both with
   // two_sided.

@@ -37,6 +37,8 @@ class MaterialReader {
   int texture_input(const nlohmann::json& v, const std::string& path, const std::string& prefix, const std::string& key);
   uint32_t push(const Bsdf& b);
   void mask_opacity(const nlohmann::json& m, const std::string& p, const std::string& prefix, Material& mat);
+  // A material's emission and sides (emission, two_sided, directional), then the material added.
+  uint32_t finish(Material& mat, const nlohmann::json& m, const std::string& p, const std::string& prefix);
   void perturbation(const nlohmann::json& m, const std::string& p, const std::string& prefix, const std::string& type,
                     std::vector<std::string> extra, Material& mat);
 

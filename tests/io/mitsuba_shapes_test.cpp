@@ -79,3 +79,41 @@ TEST_CASE("Mitsuba's cube bounds a medium: a closed mesh whose absorption is exp
   CHECK(through / 64 == Approx(std::exp(-1.4)).margin(0.03));
   CHECK(sky / n_sky == Approx(1.0).epsilon(1e-5));
 }
+
+// Mitsuba's Blender add-on writes a shape's bsdf as <ref name="bsdf" id=…/>, and Mitsuba's docs
+// scenes declare an area emitter apart and refer to it from the shapes that emit (issue 77).
+TEST_CASE("Mitsuba's references from a shape: a named bsdf ref, an area emitter declared apart", "[mitsuba]") {
+  TempDir t("dray-mitsuba-shape-refs-");
+  const std::string objects = R"(
+    <bsdf type="diffuse" id="red"><rgb name="reflectance" value="0.7, 0.1, 0.1"/></bsdf>
+    <emitter type="area" id="glow"><rgb name="radiance" value="5, 4, 3"/></emitter>
+    <shape type="sphere" id="ball"><ref name="bsdf" id="red"/></shape>
+    <shape type="rectangle" id="lamp_a"><transform name="to_world"><translate y="3"/></transform><ref id="glow"/></shape>
+    <shape type="rectangle" id="lamp_b"><transform name="to_world"><translate y="-3"/></transform><ref name="emitter" id="glow"/></shape>
+    <shape type="rectangle" id="panel"><bsdf type="twosided"><ref name="bsdf" id="red"/></bsdf></shape>)";
+  const Scene s = load_scene(t.write("r.xml", scene_xml(objects)));
+  const Shape& ball = s.shapes.at(0);
+  CHECK(s.materials.at(ball.material).name == "red");
+  CHECK(s.params.values()[s.params.find("materials.red.reflectance")->slot + 1] == Approx(0.1f));
+  int emitting = 0;
+  for (const Shape& shape : s.shapes) emitting += s.materials.at(shape.material).emissive ? 1 : 0;
+  CHECK(emitting == 2);  // both lamps, each its own copy of the one emitter
+  CHECK(s.lights.size() == 2);
+  // hdrfilm's file_format (dray writes the format the output names) and compensate are read.
+  const std::string film = R"(<string name="file_format" value="openexr"/><boolean name="compensate" value="true"/>)";
+  std::string xml = scene_xml(objects);
+  xml.replace(xml.find("<film type=\"hdrfilm\">") + 21, 0, film);
+  CHECK(load_scene(t.write("f.xml", xml)).shapes.size() == 4);
+  xml.replace(xml.find("openexr"), 7, "png");
+  CHECK_THAT(load_error(t.write("g.xml", xml)), Catch::Contains("file_format must be openexr, exr, rgbe or pfm"));
+  CHECK_THAT(load_error(t.write("e.xml", scene_xml(R"(<emitter type="area"/>)"))), Catch::Contains("or has an id the shape refers to"));
+  // A light whose bsdf is null (the shader ball's): it emits, and paths pass through it.
+  const Scene n = load_scene(t.write("n.xml", scene_xml(R"(<shape type="rectangle"><bsdf type="null"/>
+    <emitter type="area"><rgb name="radiance" value="2"/></emitter></shape>)")));
+  REQUIRE(n.shapes.size() == 1);
+  const Material& lamp = n.materials.at(n.shapes[0].material);
+  CHECK(lamp.emissive);
+  CHECK(lamp.opacity != kNoSlot);
+  CHECK(n.params.values()[lamp.opacity] == 0.f);
+  CHECK(n.lights.size() == 1);
+}

@@ -151,6 +151,12 @@ class Converter {
     if (it == ids_.end()) x_.fail(at, "no object with id \"" + id + "\" before this reference");
     return it->second;
   }
+  bool is_area_emitter(const pugi::xml_node& n) const {
+    const std::string type = x_.attr(n, "type");
+    return type == "area" || type == "directionalarea";
+  }
+  // The element kind (bsdf, emitter, texture, …) of the object a <ref> names.
+  std::string referred_kind(const pugi::xml_node& ref) { return tag(find(ref, x_.attr(ref, "id"))); }
   // n itself, or the object a <ref> names (of element kind `kind`).
   pugi::xml_node resolve(const pugi::xml_node& n, const char* kind) {
     if (tag(n) != "ref") return n;

@@ -32,7 +32,7 @@ json Converter::bsdf(const pugi::xml_node& ref_or_bsdf) {
   json inner = json::array();
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
-    if (tag(c) == "bsdf" || (tag(c) == "ref" && !c.attribute("name"))) inner.push_back(bsdf(c));
+    if (tag(c) == "bsdf" || (tag(c) == "ref" && (!c.attribute("name") || referred_kind(c) == "bsdf"))) inner.push_back(bsdf(c));
     else if (type == "bumpmap" && tag(c) == "texture") put(m, "texture", c, property(c));  // its one texture, any name
     else put(m, x_.attr(c, "name"), c, property(c));
   }
@@ -69,9 +69,11 @@ std::string Converter::shape_material(const std::string& shape, const pugi::xml_
   m["emission"] = radiance;
   if (x_.attr(e, "type") == "directionalarea") m["directional"] = true;
   const pugi::xml_node at = b ? resolve(b, "bsdf") : e;
-  // A bsdf with an id keeps its keys under the id (Mitsuba lists a shared object once).
-  const std::string name = at.attribute("id") ? add_material(shape, m, at) : inline_material(shape, m, at);
-  if (at.attribute("id")) mitsuba_id("materials." + name, "");  // a copy: Mitsuba has no keys for it
+  // A bsdf with an id keeps its keys under the id (Mitsuba lists a shared object once); an emitter
+  // declared apart (with its id, shared by the shapes that refer to it) is each shape's own.
+  const bool shared = b && at.attribute("id");
+  const std::string name = shared ? add_material(shape, m, at) : inline_material(shape, m, at);
+  if (shared) mitsuba_id("materials." + name, "");  // a copy: Mitsuba has no keys for it
   if (!shape_id_.empty()) mitsuba_id("emission:materials." + name, shape_id_ + ".emitter");
   return name;
 }

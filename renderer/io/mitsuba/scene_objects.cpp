@@ -38,7 +38,7 @@ bool is_rotation(const glm::dmat3& r) {
 
 void Converter::emitter(const pugi::xml_node& n) {
   const std::string type = x_.attr(n, "type"), name = unique_name(n, "light", lights_.size());
-  if (type == "area") x_.fail(n, "an area emitter belongs inside the <shape> that emits");
+  if (type == "area") x_.fail(n, "an area emitter belongs inside the <shape> that emits, or has an id the shape refers to");
   EmitterWorld world = EmitterWorld::none;
   bool rotate_y = false;  // a turn about +y is its rotate_y
   if (!with_plugin<EmitterModel>(type, [&](const auto& e) {

@@ -46,9 +46,15 @@ void Converter::film(const pugi::xml_node& c, int& width, int& height) {
       render_["pixel_format"] = v;
     } else if (key == "sample_border") {
       render_["sample_border"] = x_.boolean(f);
-    } else if (key != "component_format" && key != "banner") {
+    } else if (key == "file_format") {  // dray writes the format the output's extension names
+      std::string v = x_.attr(f, "value");
+      std::transform(v.begin(), v.end(), v.begin(), ::tolower);
+      if (v != "openexr" && v != "exr" && v != "rgbe" && v != "pfm")
+        x_.fail(f, "file_format must be openexr, exr, rgbe or pfm (Mitsuba's), got \"" + v + "\"");
+    } else if (key != "component_format" && key != "banner" && key != "compensate") {
       x_.fail(f, "unsupported film property (supported: width, height, crop_offset_x, crop_offset_y, crop_width, "
-                 "crop_height, pixel_format, sample_border, rfilter; ignored: component_format, banner)");
+                 "crop_height, pixel_format, sample_border, rfilter; ignored: file_format, component_format, banner, "
+                 "compensate)");
     }
   }
   if (crop[2] < 0) crop[2] = width;

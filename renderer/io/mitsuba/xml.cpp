@@ -115,6 +115,7 @@ void Converter::scene(const pugi::xml_node& root) {
       }
       else if (t == "sensor") sensor(n);
       else if (t == "shape") shape(n);
+      else if (t == "emitter" && is_area_emitter(n) && n.attribute("id")) continue;  // the shapes that refer to it emit
       else if (t == "emitter") emitter(n);
       else if (t == "bsdf") material_for(n);
       else if (t == "texture") texture_name(n);
@@ -231,13 +232,17 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     } else if (t == "transform") {
       if (x_.attr(c, "name") != "to_world") x_.fail(c, "a shape's transform must be named to_world");
       to_world = x_.transform(c);
-    } else if (t == "bsdf" || (t == "ref" && !c.attribute("name"))) {
+    } else if (t == "bsdf" || (t == "ref" && (!c.attribute("name") ? referred_kind(c) != "emitter" : referred_kind(c) == "bsdf"))) {
+      // A bsdf, or a reference to one named or not (Mitsuba's Blender add-on writes <ref name="bsdf" id=…/>).
       if (bsdf_node) x_.fail(c, "a shape has one bsdf");
       bsdf_node = c;
-    } else if (t == "emitter") {
-      if (x_.attr(c, "type") != "area" && x_.attr(c, "type") != "directionalarea")
+    } else if (t == "emitter" || (t == "ref" && referred_kind(c) == "emitter")) {
+      // An area emitter inside the shape, or declared at the scene level and referred to.
+      const pugi::xml_node e = resolve(c, "emitter");
+      if (x_.attr(e, "type") != "area" && x_.attr(e, "type") != "directionalarea")
         x_.fail(c, "a shape's emitter must be of type area or directionalarea");
-      emitter_node = c;
+      if (emitter_node) x_.fail(c, "a shape has one emitter");
+      emitter_node = e;
     } else {
       props.set(c, property(c));
     }
