@@ -81,7 +81,8 @@ TEST_CASE("Mitsuba's cube bounds a medium: a closed mesh whose absorption is exp
 }
 
 // Mitsuba's Blender add-on writes a shape's bsdf as <ref name="bsdf" id=…/>, and Mitsuba's docs
-// scenes declare an area emitter apart and refer to it from the shapes that emit (issue 77).
+// scenes declare an area emitter apart (after the shapes, at times) and refer to it from the
+// shapes that emit (issue 77).
 TEST_CASE("Mitsuba's references from a shape: a named bsdf ref, an area emitter declared apart", "[mitsuba]") {
   TempDir t("dray-mitsuba-shape-refs-");
   const std::string objects = R"(
@@ -107,6 +108,10 @@ TEST_CASE("Mitsuba's references from a shape: a named bsdf ref, an area emitter 
   xml.replace(xml.find("openexr"), 7, "png");
   CHECK_THAT(load_error(t.write("g.xml", xml)), Catch::Contains("file_format must be openexr, exr, rgbe or pfm"));
   CHECK_THAT(load_error(t.write("e.xml", scene_xml(R"(<emitter type="area"/>)"))), Catch::Contains("or has an id the shape refers to"));
+  // Mitsuba resolves references after reading the file: an emitter and a bsdf declared after the shape.
+  const Scene late = load_scene(t.write("l.xml", scene_xml(R"(<shape type="rectangle"><ref id="late_glow"/><ref id="late_bsdf"/></shape>
+    <emitter type="area" id="late_glow"><rgb name="radiance" value="3"/></emitter><bsdf type="diffuse" id="late_bsdf"/>)")));
+  CHECK(late.lights.size() == 1);
   // A light whose bsdf is null (the shader ball's): it emits, and paths pass through it.
   const Scene n = load_scene(t.write("n.xml", scene_xml(R"(<shape type="rectangle"><bsdf type="null"/>
     <emitter type="area"><rgb name="radiance" value="2"/></emitter></shape>)")));

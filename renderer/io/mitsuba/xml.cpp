@@ -1,5 +1,7 @@
 #include <cmath>
+#include <cstring>
 #include <filesystem>
+#include <set>
 
 #include <glm/geometric.hpp>
 
@@ -94,6 +96,16 @@ void Converter::resolve_files(json& j) const {
 }
 
 void Converter::scene(const pugi::xml_node& root) {
+  // Mitsuba resolves references once the file is read: a shape may refer to a bsdf or an emitter
+  // declared after it. The file's own ids (those without a $name) are known before its objects.
+  std::set<pugi::xml_node> known;
+  for (pugi::xml_node n : root.children()) {
+    const std::string t = element(n) ? tag(n) : "";
+    const char* id = n.attribute("id").value();
+    if (t.empty() || t == "default" || t == "include" || t == "path" || t == "alias" || !*id || std::strchr(id, '$')) continue;
+    register_id(n);
+    known.insert(n);
+  }
   for (pugi::xml_node n : root.children()) {
     if (!element(n)) continue;
     const std::string t = tag(n);
@@ -106,7 +118,7 @@ void Converter::scene(const pugi::xml_node& root) {
     } else if (t == "alias") {
       ids_[x_.attr(n, "as")] = find(n, x_.attr(n, "id"));
     } else {
-      if (n.attribute("id")) register_id(n);
+      if (n.attribute("id") && !known.count(n)) register_id(n);
       if (t == "integrator") {
         // Mitsuba keeps one integrator; a second is a mistake to say, not one to pick silently.
         if (!integrator_at_.empty()) x_.fail(n, "a second <integrator> (the first: " + integrator_at_ + "); a scene has one");
