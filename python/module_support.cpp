@@ -113,6 +113,7 @@ void take_integrator(RenderSettings& to, const RenderSettings& from) {
   to.boundary_ratio = from.boundary_ratio;
   to.indirect_samples = from.indirect_samples;
   to.primary_visibility = from.primary_visibility;
+  to.shadow_visibility = from.shadow_visibility;
   to.aovs = from.aovs;  // Mitsuba's aov integrator brings its AOVs; any other renders without
   to.integrator = from.integrator;
   to.hide_emitters = from.hide_emitters;

@@ -69,10 +69,11 @@ struct RenderSettings {
   uint64_t seed = 0;
   long boundary_samples = -1;  // boundary (edge) samples per derivative pass; -1: from the image size and spp
   double boundary_ratio = 0.05;  // without boundary_samples: pixels x spp x this (Mitsuba's projective integrators: 1)
-  long indirect_samples = -1;  // edges seen from path vertices and shadow edges, per pass; -1: as many as boundary samples
-  // Camera silhouettes sampled (Mitsuba's sppp other than 0); false leaves the shadow and indirect
-  // edges (Mitsuba's sppi) to the boundary term.
+  long indirect_samples = -1;  // edges seen from path vertices, per pass; -1: as many as boundary samples
+  // Camera silhouettes sampled (Mitsuba's sppp other than 0), and shadow edges (Mitsuba's sppi,
+  // with the indirect samples, other than 0): false leaves the boundary term the others.
   bool primary_visibility = true;
+  bool shadow_visibility = true;
   PixelFilter filter;  // box: uniform in the pixel
   std::optional<Tile> crop;  // the window `dray render` writes (Mitsuba's film crop); --crop overrides it
   // Mitsuba's hdrfilm sample_border: pixel filters reach past the film's edge (true), or are cut

@@ -19,7 +19,8 @@ namespace dray {
 
 long default_boundary_samples(const Scene& scene, const Tile& w) {
   if (scene.render.boundary_samples >= 0) return scene.render.boundary_samples;
-  if (!scene.render.primary_visibility && scene.render.indirect_samples == 0) return 0;  // Mitsuba's sppp and sppi 0
+  const RenderSettings& r = scene.render;
+  if (!r.primary_visibility && !r.shadow_visibility && r.indirect_samples == 0) return 0;  // Mitsuba's sppp and sppi 0
   const long pixels = long(w.x1 - w.x0) * long(w.y1 - w.y0);
   return std::max(1024L, long(double(pixels) * double(scene.render.spp) * scene.render.boundary_ratio));
 }
@@ -192,8 +193,8 @@ namespace {
 // few rays, not two paths, and their steps carry no Monte Carlo noise); when paths bounce
 // (max_depth >= 2), edges seen from their vertices (the next render.indirect_samples, by default n:
 // a camera path and two paths from its vertex each), and shadow edges seen from them (half as
-// many: a camera path and a few rays). render.indirect_samples 0 (Mitsuba's sppi 0) turns off all
-// but the camera silhouettes: a shadow edge is a discontinuity of a shadow ray, not a camera ray.
+// many: a camera path and a few rays). Without render.shadow_visibility (Mitsuba's sppi 0, with
+// indirect_samples 0) no shadow edges: a shadow edge is a discontinuity of a shadow ray.
 struct BoundaryPass {
   const Scene& scene;
   Tile window;
@@ -210,7 +211,7 @@ struct BoundaryPass {
   BoundaryPass(const Scene& s, const Tile& w, long n_)
       : scene(s), window(w), n(n_), primary(s.render.primary_visibility ? n_ : 0),
         silhouettes(primary > 0 ? find_silhouettes(s, widened(w, s.render.filter)) : Silhouettes{}),
-        shadows(s.render.indirect_samples != 0 ? find_shadow_edges(s) : ShadowEdges{}),
+        shadows(s.render.shadow_visibility ? find_shadow_edges(s) : ShadowEdges{}),
         seen(s.render.max_depth >= 2 && n_ > 0 && s.render.indirect_samples != 0 ? indirect_edges(s) : Silhouettes{}),
         frame(camera_frame(s.camera(), ParamView<float>(s.params))), reach(widened(w, s.render.filter)), film(filter_film(s)) {}
 

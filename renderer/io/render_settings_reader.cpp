@@ -55,7 +55,7 @@ PixelFilter filter(const JsonReader& rd, const json& j, const std::string& p) {
 
 RenderSettings read_render_settings(const JsonReader& rd, const json& j, const Camera& camera) {
   const std::string p = "/render";
-  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "boundary_ratio", "indirect_samples", "primary_visibility", "filter", "crop", "integrator", "majorant_cells", "hide_emitters", "aovs", "pixel_format", "sample_border", "splat"});
+  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "boundary_ratio", "indirect_samples", "primary_visibility", "shadow_visibility", "filter", "crop", "integrator", "majorant_cells", "hide_emitters", "aovs", "pixel_format", "sample_border", "splat"});
   RenderSettings r;
   if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
   // -1: unlimited (Mitsuba's), that is 1024 bounces, Russian roulette ending paths long before.
@@ -74,6 +74,7 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
   if (j.contains("indirect_samples"))
     r.indirect_samples = rd.integer(j["indirect_samples"], p + "/indirect_samples", 0, 1L << 40);
   if (j.contains("primary_visibility")) r.primary_visibility = rd.boolean(j["primary_visibility"], p + "/primary_visibility");
+  if (j.contains("shadow_visibility")) r.shadow_visibility = rd.boolean(j["shadow_visibility"], p + "/shadow_visibility");
   if (j.contains("filter")) r.filter = filter(rd, j["filter"], p + "/filter");
   if (j.contains("crop")) r.crop = crop(rd, j["crop"], p + "/crop", camera);
   if (j.contains("majorant_cells")) r.majorant_cells = int(rd.integer(j["majorant_cells"], p + "/majorant_cells", 1, 64));

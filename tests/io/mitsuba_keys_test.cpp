@@ -132,7 +132,8 @@ TEST_CASE("Properties Mitsuba accepts and dray does not need load as in Mitsuba"
     return read_scene_document(t.write("i.xml", with_integrator(integrator)), {}, warnings)["render"];
   };
   json r = render_of(R"(<integrator type="direct_projective"><integer name="sppi" value="0"/><integer name="sppp" value="0"/></integrator>)");
-  CHECK(r["indirect_samples"] == 0);  // sppi: shadow edges and edges seen from path vertices
+  CHECK(r["indirect_samples"] == 0);  // sppi: edges seen from path vertices and shadow edges
+  CHECK(r["shadow_visibility"] == false);
   CHECK(r["primary_visibility"] == false);  // sppp: the camera silhouettes alone
   CHECK_FALSE(r.contains("boundary_samples"));
   r = render_of(R"(<integrator type="prb_projective"><integer name="sppc" value="32"/><integer name="sppp" value="32"/>

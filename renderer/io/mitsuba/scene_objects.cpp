@@ -124,7 +124,7 @@ void Converter::emitter_lookat(const pugi::xml_node& n, const std::string& type,
 void Converter::projective_samples(const pugi::xml_node& c, const std::string& key) {
   if (x_.integer(c) != 0) return;
   if (key == "sppp") render_["primary_visibility"] = false;
-  else if (key == "sppi") render_["indirect_samples"] = 0;
+  else if (key == "sppi") render_["indirect_samples"] = 0, render_["shadow_visibility"] = false;
   else warnings_.push_back(x_.where(c) + ": sppc 0 (no continuous derivatives) is not dray's: they are estimated at spp");
 }
 

@@ -24,7 +24,7 @@ void Writer::integrator(pugi::xml_node scene) {
   const json r = at(doc_, "render", json::object());
   for (const char* key : {"aovs"})
     if (r.contains(key)) fail(std::string("/render/") + key, "is not written to XML yet");
-  for (const char* key : {"boundary_samples", "boundary_ratio", "indirect_samples", "primary_visibility", "majorant_cells"})
+  for (const char* key : {"boundary_samples", "boundary_ratio", "indirect_samples", "primary_visibility", "shadow_visibility", "majorant_cells"})
     if (r.contains(key)) warnings_.push_back(std::string("/render/") + key + ": dray's own setting, not written (Mitsuba has none)");
   const std::string type = at(r, "integrator", "path").get<std::string>();
   pugi::xml_node n = add(scene, "integrator");
