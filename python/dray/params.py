@@ -59,14 +59,13 @@ class SceneParameters(MutableMapping):
         only the parameters a regular expression of `keys` (one, or a list) matches at the start of
         their name or of one of their Mitsuba keys (``r'.*\\.reflectance\\.value'``); None keeps all."""
         import re
+        self._kept, self._names = None, None  # every name again, then those kept
         if keys is None:
-            self._kept, self._names = None, None
             return
         patterns = [re.compile(k).match for k in ([keys] if isinstance(keys, str) else list(keys))]
         aliases = {}
         for key, name in self.mitsuba_keys():
             aliases.setdefault(name, []).append(key)
-        self._kept, self._names = None, None
         self._kept = {n for n in self._all() if any(r(k) for r in patterns for k in [n] + aliases.get(n, []))}
         self._names = None
 
