@@ -10,7 +10,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/core/vec.h"
 
 namespace dray::test {

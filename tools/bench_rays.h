@@ -5,7 +5,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/scene.h"
 #include "renderer/sensors/camera.h"
 

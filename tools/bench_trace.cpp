@@ -17,7 +17,7 @@
 
 #include "renderer/sensors/camera.h"
 #include "renderer/shapes/height_field.h"
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/shapes/shape.h"
 #include "tools/bench_rays.h"

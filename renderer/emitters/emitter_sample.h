@@ -16,7 +16,7 @@
 #include "renderer/accel/bvh.h"
 #include "renderer/core/frame.h"
 #include "renderer/core/param_table.h"
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/core/vec.h"
 
 namespace dray {

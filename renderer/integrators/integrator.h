@@ -26,7 +26,7 @@
 #include "renderer/integrators/volume.h"
 #include "renderer/integrators/shading_frame.h"
 #include "renderer/core/ray_offset.h"
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/integrators/surface.h"
 #include "renderer/integrators/two_types.h"
 

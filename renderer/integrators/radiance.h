@@ -14,7 +14,7 @@
 #include "ad/var.h"
 #include "renderer/core/param_table.h"
 #include "renderer/core/ray.h"
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/integrators/path_state.h"
 #include "renderer/scene.h"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "renderer/core/ray.h"
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 
 namespace dray {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "renderer/core/ray.h"
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/media/flight_log.h"
 #include "renderer/media/grid_volume.h"
 

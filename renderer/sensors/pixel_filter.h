@@ -25,7 +25,7 @@
 
 #include <glm/vec2.hpp>
 
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/core/tile.h"
 
 namespace dray {

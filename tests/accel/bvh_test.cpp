@@ -7,7 +7,7 @@
 
 #include "renderer/shapes/height_field.h"
 #include "renderer/integrators/render.h"
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;

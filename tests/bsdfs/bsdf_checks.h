@@ -12,7 +12,7 @@
 
 #include "ad/dual.h"
 #include "renderer/bsdfs/bsdf.h"
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "tests/chi2.h"
 
 namespace dray::test {

@@ -4,7 +4,7 @@
 
 #include "renderer/image/colormap.h"
 #include "renderer/image/image_compare.h"
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 
 using namespace dray;
 

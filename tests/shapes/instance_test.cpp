@@ -8,7 +8,7 @@
 
 #include "../temp_dir.h"
 #include "tests/image_difference.h"
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/integrators/render.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/io/vol_file.h"

@@ -13,7 +13,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/shapes/sdf_contour.h"
 
 using namespace dray;

@@ -11,7 +11,7 @@
 
 #include "../temp_dir.h"
 #include "ad/dual.h"
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 #include "renderer/integrators/surface.h"
 #include "renderer/image/image_compare.h"
 #include "renderer/io/mitsuba/xml_writer.h"

@@ -1,6 +1,6 @@
 #pragma once
-// Counter-based random numbers: a sample's values depend only on (seed, pixel, sample index,
-// dimension), never on which rank or thread draws them (DESIGN.md invariant 3).
+// The independent sampler: counter-based random numbers. A sample's values depend only on (seed,
+// pixel, sample index, dimension), never on which rank or thread draws them (DESIGN.md invariant 3).
 #include <cstdint>
 
 namespace dray {

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "renderer/core/sampler.h"
+#include "renderer/samplers/sampler.h"
 
 using dray::Sampler;
 
