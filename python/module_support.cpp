@@ -117,6 +117,8 @@ void take_integrator(RenderSettings& to, const RenderSettings& from) {
   to.aovs = from.aovs;  // Mitsuba's aov integrator brings its AOVs; any other renders without
   to.integrator = from.integrator;
   to.hide_emitters = from.hide_emitters;
+  to.emitter_samples = from.emitter_samples;  // Mitsuba's direct
+  to.bsdf_samples = from.bsdf_samples;
 }
 
 Sampling::Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_, const std::optional<std::string>& sensor_,

@@ -20,6 +20,7 @@
 #include "renderer/shapes/shape.h"
 #include "renderer/core/transform.h"
 #include "renderer/sensors/pixel_filter.h"
+#include "renderer/samplers/sampler_plugin.h"
 #include "renderer/textures/texture.h"
 
 namespace dray {
@@ -96,6 +97,11 @@ struct RenderSettings {
   // Mitsuba's hdrfilm pixel_format: the colour channels dray render's EXR and Python's render
   // keep (renderer/sensors/film.h); derivative images stay RGB.
   PixelFormat pixel_format = PixelFormat::rgb;
+  // Mitsuba's sampler plugin: how a pixel's camera samples draw their numbers (samplers/).
+  SamplerPlugin sampler;
+  // Mitsuba's direct integrator's emitter_samples and bsdf_samples, each 0 or 1: next-event
+  // estimation, and BSDF-sampled rays' hits on emitters, on or off (MIS between them when both).
+  int emitter_samples = 1, bsdf_samples = 1;
 };
 
 // One of the scene's cameras (Mitsuba's sensors): its parameters' slots and film, its name, and

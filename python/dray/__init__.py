@@ -139,6 +139,9 @@ def load_dict(d, **overrides):
     if mitsuba_dict.KIND_OF.get(d.get("type")) == "sensor":
         doc = _with_xml(lambda folder: mitsuba_dict.plugin_xml(d), lambda path: _json.loads(_dray.mitsuba_document(path, {})))
         camera = doc["camera"][0] if isinstance(doc["camera"], list) else doc["camera"]
+        if "sampler" in doc.get("render", {}):
+            raise ValueError("a sensor dict's own %s sampler: dray samples every sensor with the scene's sampler "
+                             "(give it in the scene's sensor, or render.sampler)" % _json.dumps(doc["render"]["sampler"]))
         return Sensor(camera, doc.get("render", {}).get("spp"))
     if mitsuba_dict.KIND_OF.get(d.get("type")) == "integrator":
         doc = _with_xml(lambda folder: mitsuba_dict.plugin_xml(d), lambda path: _json.loads(_dray.mitsuba_document(path, {})))

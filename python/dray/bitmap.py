@@ -117,7 +117,8 @@ class Bitmap:
             raise ValueError("Bitmap: expected H x W or H x W x C values, got shape %s" % (a.shape,))
         if a.dtype.name not in Struct.Type._value2member_map_:
             raise ValueError("Bitmap: values of type %s are not a component format" % a.dtype)
-        self._array, self._gamma = np.ascontiguousarray(a), False
+        # 8-bit values are sRGB-encoded by default, others linear (Mitsuba's Bitmap constructor).
+        self._array, self._gamma = np.ascontiguousarray(a), a.dtype == np.uint8
         c = a.shape[2]
         if channel_names is not None:
             names = [str(n) for n in channel_names]

@@ -48,7 +48,7 @@ class ReconstructionFilter:
 def convert_to_bitmap(data, uint8_srgb=True):
     """A Bitmap of an image (an H × W × C array, a tensor or a Bitmap): 8-bit sRGB unless told
     otherwise, as Mitsuba's ``mi.util.convert_to_bitmap``."""
-    b = data if isinstance(data, Bitmap) else Bitmap(np.asarray(_array(data), dtype=np.float32))
+    b = _bitmap(data)
     if uint8_srgb and b.pixel_format() != PixelFormat.MultiChannel:
         b = b.convert(component_format=Struct.Type.UInt8, srgb_gamma=True)
     return b
@@ -57,10 +57,20 @@ def convert_to_bitmap(data, uint8_srgb=True):
 def write_bitmap(filename, data, write_async=True):
     """Writes an image (a Bitmap or an array) by its extension, as Mitsuba's ``mi.util.write_bitmap``:
     8-bit sRGB for .png and .jpg, float for .exr. Writes at once (`write_async` is accepted)."""
-    b = data if isinstance(data, Bitmap) else Bitmap(np.asarray(_array(data), dtype=np.float32))
+    b = _bitmap(data)
     if str(filename).lower().endswith((".png", ".jpg", ".jpeg")) and b.pixel_format() != PixelFormat.MultiChannel:
         b = b.convert(component_format=Struct.Type.UInt8, srgb_gamma=True)
     b.write(filename)
+
+
+def _bitmap(data):
+    """data as Mitsuba's mi.Bitmap(data) takes it: an integer array keeps its component format (8-bit:
+    sRGB-encoded, as Mitsuba's), anything else is float."""
+    if isinstance(data, Bitmap):
+        return data
+    if isinstance(data, np.ndarray) and data.dtype.kind in "ui":
+        return Bitmap(data)
+    return Bitmap(np.asarray(_array(data), dtype=np.float32))
 
 
 def _array(data):

@@ -144,10 +144,9 @@ void aov_pixel(const Scene& scene, int x, int y, float* out) {
   const bool alpha = has_alpha(scene.render.pixel_format);
   const size_t n = extra_channel_names(scene).size();
   std::vector<double> sum(n, 0.0);
-  const uint64_t pixel = sample_stream(scene, x, y);
   const CameraFrame<float> frame = camera_frame(scene.camera(), ParamView<float>(scene.params));
   for (int s = 0; s < scene.render.spp; ++s) {
-    Sampler sampler(scene.render.seed, pixel, uint64_t(s));  // the image's own film positions
+    Sampler sampler = camera_sampler(scene, scene.render.seed, x, y, s);  // the image's own film positions
     const CameraRays rays = camera_rays(frame, film_sample(scene, sampler, x, y), scene.render.spp);
     const RayT<float>& ray = rays.ray;
     const float shift = frame.near_clip > 0.f ? frame.near_clip / glm::dot(to_glm(ray.d), to_glm(frame.forward)) : 0.f;

@@ -130,12 +130,11 @@ struct PixelAdjoints {
 long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, uint64_t seed, int x, int y,
                               const SampleAdjoint& adjoint, PixelAdjoints& out) {
   ad::Tape& tape = ad::Tape::local();
-  const uint64_t pixel = sample_stream(scene, x, y);
   const int n = scene.render.spp;
   long dropped = 0;
   for (int s = 0; s < n; ++s) {
     tape.clear();
-    Sampler sampler(seed, pixel, uint64_t(s));
+    Sampler sampler = camera_sampler(scene, seed, x, y, s);
     const FilmSample film = film_sample(scene, sampler, x, y);
     RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera(), P), film);
     Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
@@ -155,7 +154,6 @@ long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, u
 long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const CameraFrame<float>& frame,
                           const ParamView<ad::Var>& P, const ReplaySetup& rs, uint64_t seed, bool recorded, int x, int y,
                           bool flight_log, const SampleAdjoint& adjoint, AdjointScratch& scratch, PixelAdjoints& out) {
-  const uint64_t pixel = sample_stream(scene, x, y);
   const int n = scene.render.spp;
   long dropped = 0;
   for (int s = 0; s < n; ++s) {
@@ -167,7 +165,7 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
       flights = scratch.primal.flights;
       film = scratch.primal.samples[size_t(s)].film;
     } else {
-      Sampler sampler(seed, pixel, uint64_t(s));
+      Sampler sampler = camera_sampler(scene, seed, x, y, s);
       film = film_sample(scene, sampler, x, y);
       scratch.path.clear();
       scratch.path_flights.clear();

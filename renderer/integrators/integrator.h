@@ -79,7 +79,8 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   Ray fray = ray.detached();
   if (!replay) ev.hit = bvh.intersect(fray, ev.h);
   const Hit& hit = ev.h;
-  const bool hide_emission = std::exchange(st.hide_emission, false);
+  // Emission reached by a BSDF-sampled ray: not counted with BSDF sampling off (Mitsuba's direct).
+  const bool hide_emission = std::exchange(st.hide_emission, false) || (depth > 0 && scene.render.bsdf_samples == 0);
   // Inside a medium, a free flight first: the path scatters before the surface, or passes.
   if (st.medium >= 0) {
     const Medium& medium = scene.media[size_t(st.medium)];
@@ -96,7 +97,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
       const Vec3<S> Le = read ? Vec3<S>(ev.env) : environment_radiance(env, P, fray.d);
       if (!replay) {
         ev.env = value(Le);
-        ev.env_mis = st.specular ? 1.f : power_heuristic(st.bsdf_pdf, light_pick * environment_pdf(env, fray.d));
+        ev.env_mis = st.specular ? 1.f : detail::bsdf_mis(scene.render.emitter_samples, st.bsdf_pdf, light_pick * environment_pdf(env, fray.d));
       }
       L = add_product(L, beta, to_shading<S>(st.turn), Le, S(ev.env_mis));
     }
@@ -124,7 +125,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
       // lamp's contact with the floor gave 1/distance fireflies.
       const G turn_here = depth == 1 && !st.prev_medium ? detail::area_turn(prim, value(sp.p), st.prev_p, st.prev_n) : st.turn;
       const Vec3<S> Le = emitted(scene, P, mat, hit.prim, prim, sp.p, depth == 1);
-      L = add_product(L, beta, to_shading<S>(turn_here), Le, S(power_heuristic(st.bsdf_pdf, light_pdf)));
+      L = add_product(L, beta, to_shading<S>(turn_here), Le, S(detail::bsdf_mis(scene.render.emitter_samples, st.bsdf_pdf, light_pdf)));
     }
   }
   beta *= to_shading<S>(st.turn);
@@ -188,9 +189,10 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   auto origin_toward = [&](const glm::vec3& d) { return sp.p + n * G(glm::dot(n_f, d) > 0.f ? eps : -eps); };
 
   // Next-event estimation: one light, chosen uniformly.
-  if (n_lights > 0 && has_smooth_lobe(flags)) {
+  if (n_lights > 0 && has_smooth_lobe(flags) && scene.render.emitter_samples > 0) {
     const int li = std::min(int(sampler.next() * float(n_lights)), n_lights - 1);
-    const float u1 = sampler.next(), u2 = sampler.next(), u3 = sampler.next();
+    const glm::vec2 u12 = sampler.next_2d();
+    const float u1 = u12.x, u2 = u12.y, u3 = sampler.next();
     const Light& light = scene.lights[size_t(li)];
     auto draw = [&]() -> LightSample<G, S> {
       if constexpr (std::is_same_v<G, float> && !std::is_same_v<S, float>) {
@@ -216,7 +218,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
           const int from = medium_toward(scene, hit.prim, value(sp.n), wi_f, st.medium);
           const Vec3<S> tr = volume_transmittance(scene, P, shadow, from, sampler, og);
           if (value(tr) != glm::vec3(0.f)) {
-            if (!replay) ev.light_mis = ls.pdf > 0.f ? power_heuristic(ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi))) : 1.f;
+            if (!replay) ev.light_mis = detail::light_mis(scene.render.bsdf_samples, ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi)));
             L = add_product(L, beta, f * tr, ls.weight, to_shading<S>(abs(wi.z) * G(ev.light_mis)));
           }
           passed = S(0.f);
@@ -228,7 +230,7 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
           ev.passed = value(passed);
         }
         if (value(passed) > 0.f) {
-          if (!replay) ev.light_mis = ls.pdf > 0.f ? power_heuristic(ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi))) : 1.f;
+          if (!replay) ev.light_mis = detail::light_mis(scene.render.bsdf_samples, ls.pdf, dray::bsdf_pdf(bsdf, in_f, wo_f, value(wi)));
           const float w = ev.light_mis;
           L = add_product(L, beta, f, ls.weight, to_shading<S>(abs(wi.z) * G(w)) * passed);
         }
@@ -241,7 +243,8 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
   // derivative is taken at a fixed direction, the parameterisation the boundary term of shadows
   // uses (light from a fixed ω or light point), so the surface's turning shows as d cos / cos,
   // not as a turning ray.
-  const float u1 = sampler.next(), u2 = sampler.next(), uc = sampler.next();
+  const glm::vec2 u12 = sampler.next_2d();
+  const float u1 = u12.x, u2 = u12.y, uc = sampler.next();
   if (!replay) ev.bsdf = bsdf_sample(bsdf, in_f, wo_f, uc, {u1, u2});
   const BsdfSample& s = ev.bsdf;
   if (!s.lobe) return false;

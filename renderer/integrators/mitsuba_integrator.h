@@ -15,6 +15,7 @@ struct MitsubaIntegrator {
   DepthKeys depth_keys;
   bool projective = false;        // sppc, sppp, sppi and the guiding keys (Mitsuba's prb_projective)
   bool samples_per_pass = false;  // a split of the work: the same image
+  bool shading_samples = false;   // emitter_samples, bsdf_samples, shading_samples (Mitsuba's direct)
 };
 
 }  // namespace dray

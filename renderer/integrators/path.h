@@ -21,7 +21,7 @@ struct PathIntegrator {
       {"prb_basic", 6, DepthKeys::take},
       {"prb_projective", 6, DepthKeys::take, true},
       {"direct_projective", 2, DepthKeys::ignore_max_depth, true},
-      {"direct", 2, DepthKeys::refuse},
+      {"direct", 2, DepthKeys::refuse, false, false, true},
   };
 };
 

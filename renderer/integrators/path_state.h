@@ -17,6 +17,16 @@ inline constexpr float kRouletteSurvival = 0.8f;
 
 inline float power_heuristic(float a, float b) { return a * a / (a * a + b * b); }
 
+// The weights of the two strategies, either of which Mitsuba's direct integrator may turn off
+// (emitter_samples, bsdf_samples 0): a light sample's, and a BSDF-sampled ray's hit on an emitter
+// (0 with BSDF sampling off; 1 where it alone is on). Both on: the power heuristic.
+inline float light_mis(int bsdf_samples, float light_pdf, float bsdf_pdf) {
+  return bsdf_samples == 0 || !(light_pdf > 0.f) ? 1.f : power_heuristic(light_pdf, bsdf_pdf);
+}
+inline float bsdf_mis(int emitter_samples, float bsdf_pdf, float light_pdf) {
+  return emitter_samples == 0 ? 1.f : power_heuristic(bsdf_pdf, light_pdf);
+}
+
 }  // namespace detail
 
 // What a path carries from one vertex to the next: the ray, the radiance gathered, the

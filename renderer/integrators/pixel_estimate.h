@@ -38,16 +38,15 @@ inline float to_image_float(double v) {
 inline FilmSample film_sample(const Scene& scene, Sampler& sampler, int x, int y) {
   glm::vec2 j;
   if (scene.render.splat) {
-    const float u = sampler.next(), v = sampler.next();
-    j = {u, v};
+    j = sampler.next_2d();
   } else {
     const std::optional<Tile> film = filter_film(scene);  // the film the filter is cut to
     j = film_jitter(scene.render.filter, sampler, x, y, film ? &*film : nullptr);
   }
   FilmSample s{float(x) + j.x, float(y) + j.y};
   if (draws_aperture(scene.camera().model)) {
-    const float u = sampler.next(), v = sampler.next();
-    s.lens = concentric_disk(u, v);
+    const glm::vec2 u = sampler.next_2d();
+    s.lens = concentric_disk(u.x, u.y);
   }
   return s;
 }
@@ -57,7 +56,7 @@ inline FilmSample film_sample(const Scene& scene, Sampler& sampler, int x, int y
 template <class T, class G>
 Vec3<T> camera_sample(const Scene& scene, const ParamView<T>& P, const CameraFrame<G>& frame, int x, int y, int s,
                       FilmSample& film, RecordedPaths* record) {
-  Sampler sampler(scene.render.seed, sample_stream(scene, x, y), uint64_t(s));
+  Sampler sampler = camera_sampler(scene, scene.render.seed, x, y, s);
   film = film_sample(scene, sampler, x, y);
   RayT<G> ray = camera_ray(frame, film);
   if constexpr (std::is_same_v<T, float>) {

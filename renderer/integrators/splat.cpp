@@ -12,7 +12,7 @@ std::vector<glm::dvec3> splat_adjoints(const Scene& scene, const Tile& window, u
   for (int qy = sources.y0; qy < sources.y1; ++qy)
     for (int qx = sources.x0; qx < sources.x1; ++qx)
       for (int s = 0; s < scene.render.spp; ++s) {
-        Sampler sampler(seed, sample_stream(scene, qx, qy), uint64_t(s));
+        Sampler sampler = camera_sampler(scene, seed, qx, qy, s);
         const FilmSample film = film_sample(scene, sampler, qx, qy);
         for_each_splat_pixel(scene.render.filter, film.x, film.y, window, [&](int x, int y, double f) {
           weight[size_t(y - window.y0) * w + size_t(x - window.x0)] += f;

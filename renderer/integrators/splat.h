@@ -32,6 +32,12 @@ inline uint64_t sample_stream(const Scene& scene, int x, int y) {
   return uint64_t(y + r) * uint64_t(w + 2 * r) + uint64_t(x + r);
 }
 
+// Camera sample s of pixel (x, y): its numbers from the scene's sampler over the pixel's stream
+// (every pass that traces the camera's paths draws them so: images, derivatives, replay).
+inline Sampler camera_sampler(const Scene& scene, uint64_t seed, int x, int y, int s) {
+  return Sampler(SamplePattern(scene.render.sampler, scene.render.spp), seed, sample_stream(scene, x, y), uint64_t(s));
+}
+
 // The pixels whose samples reach `tile`'s: the tile widened by the filter's reach, cut to the
 // film (its crop) unless sample_border (Mitsuba's hdrfilm samples only inside it).
 inline Tile splat_sources(const Scene& scene, const Tile& tile) {

@@ -149,7 +149,8 @@ bool medium_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& s
   if (n_lights > 0 && m.sample_emitters) {
     const float pick = 1.f / float(n_lights);
     const int li = std::min(int(sampler.next() * float(n_lights)), n_lights - 1);
-    const float u1 = sampler.next(), u2 = sampler.next(), u3 = sampler.next();
+    const glm::vec2 u12 = sampler.next_2d();
+    const float u1 = u12.x, u2 = u12.y, u3 = sampler.next();
     const LightSample<G, S> ls = sample_light(scene, P, scene.lights[size_t(li)], p, pick, u1, u2, u3);
     if (ls.valid) {
       const glm::vec3 wi = value(ls.wi);
@@ -162,7 +163,8 @@ bool medium_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& s
       }
     }
   }
-  const float u1 = sampler.next(), u2 = sampler.next();
+  const glm::vec2 u12 = sampler.next_2d();
+  const float u1 = u12.x, u2 = u12.y;
   const PhaseSample ps = phase_sample(m.phase, PF, d_f, {u1, u2});
   if (!(ps.pdf > 0.f)) return false;
   st.beta *= phase_eval(m.phase, P, S(glm::dot(d_f, ps.d))) / S(ps.pdf);

@@ -1,6 +1,7 @@
 #include "renderer/io/render_settings_reader.h"
 
 #include <climits>
+#include <variant>
 #include <stdexcept>
 #include <string>
 
@@ -51,11 +52,29 @@ PixelFilter filter(const JsonReader& rd, const json& j, const std::string& p) {
   rd.fail(object ? p + "/type" : p, "unknown filter \"" + type + "\" (known: box, tent, gaussian)");
 }
 
+// "stratified", or an object: {"type": "stratified", "jitter": false} (Mitsuba's sampler plugins).
+SamplerPlugin sampler(const JsonReader& rd, const json& j, const std::string& p) {
+  const bool object = j.is_object();
+  if (object) rd.object(j, p, {"type", "jitter"}, {"type"});
+  const std::string type = rd.string(object ? j["type"] : j, object ? p + "/type" : p);
+  SamplerPlugin out;
+  if (!with_plugin<SamplerPlugin>(type, [&](const auto& s) { out = s; }))
+    rd.fail(object ? p + "/type" : p, "unknown sampler \"" + type + "\" (known: " + plugin_names<SamplerPlugin>() + ")");
+  if (object && j.contains("jitter")) {
+    const bool jitter = rd.boolean(j["jitter"], p + "/jitter");
+    std::visit([&](auto& s) {
+      if constexpr (requires { s.jitter; }) s.jitter = jitter;
+      else rd.fail(p + "/jitter", "the " + type + " sampler does not jitter");
+    }, out);
+  }
+  return out;
+}
+
 }  // namespace
 
 RenderSettings read_render_settings(const JsonReader& rd, const json& j, const Camera& camera) {
   const std::string p = "/render";
-  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "boundary_ratio", "indirect_samples", "primary_visibility", "shadow_visibility", "filter", "crop", "integrator", "majorant_cells", "hide_emitters", "aovs", "pixel_format", "sample_border", "splat"});
+  rd.object(j, p, {"spp", "max_depth", "rr_depth", "seed", "boundary_samples", "boundary_ratio", "indirect_samples", "primary_visibility", "shadow_visibility", "filter", "crop", "integrator", "majorant_cells", "hide_emitters", "aovs", "pixel_format", "sample_border", "splat", "sampler", "emitter_samples", "bsdf_samples"});
   RenderSettings r;
   if (j.contains("spp")) r.spp = int(rd.integer(j["spp"], p + "/spp", 1, 1 << 20));
   // -1: unlimited (Mitsuba's), that is 1024 bounces, Russian roulette ending paths long before.
@@ -76,6 +95,12 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
   if (j.contains("primary_visibility")) r.primary_visibility = rd.boolean(j["primary_visibility"], p + "/primary_visibility");
   if (j.contains("shadow_visibility")) r.shadow_visibility = rd.boolean(j["shadow_visibility"], p + "/shadow_visibility");
   if (j.contains("filter")) r.filter = filter(rd, j["filter"], p + "/filter");
+  if (j.contains("sampler")) r.sampler = sampler(rd, j["sampler"], p + "/sampler");
+  // Mitsuba's direct integrator: next-event estimation (emitter_samples) and BSDF sampling's hits on
+  // emitters (bsdf_samples), each on (1) or off (0), their MIS weights counting only those on.
+  if (j.contains("emitter_samples")) r.emitter_samples = int(rd.integer(j["emitter_samples"], p + "/emitter_samples", 0, 1));
+  if (j.contains("bsdf_samples")) r.bsdf_samples = int(rd.integer(j["bsdf_samples"], p + "/bsdf_samples", 0, 1));
+  if (r.emitter_samples + r.bsdf_samples == 0) rd.fail(p, "emitter_samples and bsdf_samples are both 0: nothing would light the scene");
   if (j.contains("crop")) r.crop = crop(rd, j["crop"], p + "/crop", camera);
   if (j.contains("majorant_cells")) r.majorant_cells = int(rd.integer(j["majorant_cells"], p + "/majorant_cells", 1, 64));
   if (j.contains("hide_emitters")) r.hide_emitters = rd.boolean(j["hide_emitters"], p + "/hide_emitters");

@@ -85,7 +85,8 @@ struct PixelFilter {
 // pixel centre plus a filter-distributed offset otherwise; with `film`, the offset kept within
 // it for pixel (px, py).
 inline glm::vec2 film_jitter(const PixelFilter& f, Sampler& sampler, int px = 0, int py = 0, const Tile* film = nullptr) {
-  const float u = sampler.next(), v = sampler.next();
+  const glm::vec2 uv = sampler.next_2d();
+  const float u = uv.x, v = uv.y;
   if (f.kind == PixelFilter::Kind::box) return {u, v};
   if (!film) return {float(0.5 + f.sample(u)), float(0.5 + f.sample(v))};
   const double cx = px + 0.5, cy = py + 0.5;

@@ -40,18 +40,20 @@ for config in "3 2 static" "2 1 dynamic"; do
     fi
   done
 done
+# same LABEL A B: A and B (in $tmp) are both written and bitwise identical.
+same() {
+  if cmp -s "$tmp/$2" "$tmp/$3" && [ -s "$tmp/$2" ]; then
+    echo "ok   $1: $3 is bitwise identical to $2"
+  else
+    echo "FAIL $1: $3 differs from $2"; fail=1
+  fi
+}
 # A Gaussian pixel filter (samples spread over 4 x 4 pixels, edges splatted over the footprint):
 # the image and an edge-moving derivative, 1 x 1 against 3 ranks x 2 threads.
 run 1 1 static spheres "$tmp/g-ref.exr" --set render.filter=gaussian --wrt shapes.mid.center[0]
 run 3 2 static spheres "$tmp/g-3x2.exr" --set render.filter=gaussian --wrt shapes.mid.center[0]
-for f in g-ref.exr:g-3x2.exr g-ref.d.shapes.mid.center.0.exr:g-3x2.d.shapes.mid.center.0.exr; do
-  a=${f%%:*} b=${f##*:}
-  if cmp -s "$tmp/$a" "$tmp/$b" && [ -s "$tmp/$a" ]; then
-    echo "ok   gaussian filter: $b is bitwise identical to $a"
-  else
-    echo "FAIL gaussian filter: $b differs from $a"; fail=1
-  fi
-done
+same "gaussian filter" g-ref.exr g-3x2.exr
+same "gaussian filter" g-ref.d.shapes.mid.center.0.exr g-3x2.d.shapes.mid.center.0.exr
 # The particle tracer (light paths interleaved over ranks, splats summed exactly): the caustic scene,
 # 1 x 1 against 3 ranks x 2 threads and 2 x 1, with a Gaussian filter.
 run 1 1 static caustic "$tmp/p-ref.exr" --set render.integrator=ptracer --set render.filter=gaussian
@@ -62,6 +64,17 @@ for config in "3 2 static" "2 1 dynamic"; do
     echo "ok   ptracer: $1 ranks x $2 threads is bitwise identical to 1 x 1"
   else
     echo "FAIL ptracer: $1 ranks x $2 threads differs from 1 x 1"; fail=1
+  fi
+done
+# The sampler plugins (their strata per pixel, render.sampler): the image and an edge-moving
+# derivative, 1 x 1 against 3 ranks x 2 threads; each image differs from the independent sampler's.
+for sampler in stratified multijitter orthogonal ldsampler; do
+  run 1 1 static spheres "$tmp/s-ref.exr" --set render.sampler=$sampler --wrt shapes.mid.center[0]
+  run 3 2 static spheres "$tmp/s-3x2.exr" --set render.sampler=$sampler --wrt shapes.mid.center[0]
+  same "$sampler sampler" s-ref.exr s-3x2.exr
+  same "$sampler sampler" s-ref.d.shapes.mid.center.0.exr s-3x2.d.shapes.mid.center.0.exr
+  if cmp -s "$tmp/s-ref.exr" "$tmp/spheres-ref.exr"; then
+    echo "FAIL $sampler sampler: the image is the independent sampler's"; fail=1
   fi
 done
 exit $fail

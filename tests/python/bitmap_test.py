@@ -102,3 +102,16 @@ def test_resampling_averages_boxes_and_writes_8bit(tmp_path):
     np.testing.assert_array_equal(dray.read_image(tmp_path / "w.exr"), values)
     with pytest.raises(ValueError, match="unknown format"):
         b.write(tmp_path / "x.tga")
+
+
+def test_an_8bit_array_is_srgb_and_written_as_it_is(tmp_path):
+    # Mitsuba's mi.Bitmap(uint8 array) is sRGB-encoded and mi.util.write_bitmap writes its values
+    # unchanged; dray cast them to float and wrote every nonzero texel white.
+    values = np.arange(6 * 5 * 3, dtype=np.uint8).reshape(6, 5, 3) * 3
+    b = dray.Bitmap(values)
+    assert b.component_format() == dray.Struct.Type.UInt8 and b.srgb_gamma()
+    assert not dray.Bitmap(values.astype(np.float32)).srgb_gamma()
+    dray.util.write_bitmap(str(tmp_path / "a.png"), values)
+    np.testing.assert_array_equal(np.array(dray.Bitmap(tmp_path / "a.png"))[..., :3], values)
+    assert dray.util.convert_to_bitmap(values).component_format() == dray.Struct.Type.UInt8
+    np.testing.assert_array_equal(np.array(dray.util.convert_to_bitmap(values)), values)

@@ -155,6 +155,13 @@ class Converter {
     const std::string type = x_.attr(n, "type");
     return type == "area" || type == "directionalarea";
   }
+  // The plugins of Mitsuba's polarized variants (issue 80): refused with the variant they need.
+  void refuse_polarized(const pugi::xml_node& n, const std::string& type) const {
+    for (const char* p : {"polarizer", "retarder", "circular", "pplastic", "measured_polarized", "stokes"})
+      if (type == p)
+        x_.fail(n, "\"" + type + "\" is a plugin of Mitsuba's polarized variants (scalar_spectral_polarized, "
+                   "scalar_mono_polarized): dray renders Mitsuba's RGB variants only");
+  }
   // The element kind (bsdf, emitter, texture, …) of the object a <ref> names.
   std::string referred_kind(const pugi::xml_node& ref) { return tag(find(ref, x_.attr(ref, "id"))); }
   // n itself, or the object a <ref> names (of element kind `kind`).

@@ -28,6 +28,7 @@ json Converter::texture(const pugi::xml_node& n) {
 json Converter::bsdf(const pugi::xml_node& ref_or_bsdf) {
   const pugi::xml_node n = resolve(ref_or_bsdf, "bsdf");
   const std::string type = x_.attr(n, "type");
+  refuse_polarized(n, type);
   json m = {{"type", type}};
   json inner = json::array();
   for (pugi::xml_node c : n.children()) {

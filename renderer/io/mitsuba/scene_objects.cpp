@@ -1,8 +1,9 @@
 // Mitsuba emitters and the integrator, and the reader's entry point (the sensors: sensors.cpp).
-#include <cctype>
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
@@ -136,15 +137,28 @@ void Converter::integrator(const pugi::xml_node& n) {
     x_.fail(n, "a moment integrator needs a nested integrator");
   }
   if (type == "aov") return aov_integrator(n);
+  refuse_polarized(n, type);
   int plugin = -1;
   MitsubaIntegrator how{};
   if (!with_mitsuba_integrator(type, [&](int index, const MitsubaIntegrator& m) { plugin = index, how = m; }))
     x_.fail(n, "unsupported integrator (supported: " + mitsuba_integrator_names() + ", moment, aov)");
   if (plugin != 0) render_["integrator"] = std::string(kIntegrators[plugin].name);
   long max_depth = how.max_depth, rr_depth = 5;
+  std::optional<long> shading_samples;
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string key = x_.attr(c, "name");
+    if (how.shading_samples && (key == "emitter_samples" || key == "bsdf_samples" || key == "shading_samples")) {
+      if (key == "shading_samples" ? render_.contains("emitter_samples") || render_.contains("bsdf_samples") : shading_samples.has_value())
+        x_.fail(c, "shading_samples and emitter_samples or bsdf_samples together (Mitsuba refuses them so)");
+      const long count = x_.integer(c);
+      if (count < 0 || count > 1)
+        x_.fail(c, key + " " + std::to_string(count) + ": dray's direct draws 0 or 1 of each per path vertex (for more, raise the spp)");
+      if (key == "shading_samples") shading_samples = count;
+      for (const char* k : {"emitter_samples", "bsdf_samples"})
+        if (key == "shading_samples" || key == k) render_[k] = count;
+      continue;
+    }
     if (key == "max_depth" && how.depth_keys == DepthKeys::ignore_max_depth) x_.integer(c);
     else if (key == "max_depth" && how.depth_keys == DepthKeys::take) max_depth = x_.integer(c);
     else if (key == "rr_depth" && how.depth_keys != DepthKeys::refuse) rr_depth = x_.integer(c);
@@ -154,6 +168,8 @@ void Converter::integrator(const pugi::xml_node& n) {
     else if (how.projective && (key == "guiding" || key == "guiding_proj" || key == "guiding_rounds")) x_.attr(c, "value");
     else x_.fail(c, "unsupported integrator property");
   }
+  if (render_.value("emitter_samples", 1) + render_.value("bsdf_samples", 1) == 0)
+    x_.fail(n, "emitter_samples and bsdf_samples are both 0 (Mitsuba: \"Must have at least 1 BSDF or emitter sample!\")");
   // Mitsuba counts path vertices (1: emitters seen directly, 2: direct light); dray bounces.
   if (max_depth == 0 || max_depth < -1) x_.fail(n, "max_depth must be -1 (unlimited) or at least 1");
   render_["max_depth"] = max_depth < 0 ? 1024 : max_depth - 1;

@@ -11,6 +11,7 @@
 #include "renderer/io/mitsuba/converter.h"
 #include "renderer/io/camera_reader.h"
 #include "renderer/io/mitsuba/xml.h"
+#include "renderer/samplers/sampler_plugin.h"
 
 namespace dray::mitsuba {
 
@@ -136,13 +137,13 @@ json Converter::sensor_camera(const pugi::xml_node& n) {
       to_world = x_.transform(c);
       lookat = x_.lookat(c);
       has_to_world = true;
+    } else if (t == "sampler" || (t == "ref" && referred_kind(c) == "sampler")) {
+      sampler(resolve(c, "sampler"));
     } else if (t == "medium" || t == "ref") {
       if (!medium_name.empty()) x_.fail(c, "a sensor sits in one medium");
       medium_name = medium(c);
     } else if (t == "film") {
       film(c, width, height);
-    } else if (t == "sampler") {
-      sampler(c);
     } else {
       const std::string key = x_.attr(c, "name");
       if (key == "near_clip") near_clip = x_.number(c);
@@ -205,14 +206,36 @@ glm::dmat4 Converter::origin_direction(const pugi::xml_node& n, const std::optio
   return m;
 }
 
+// A sensor's sampler: its plugin (render.sampler), sample_count (render.spp, rounded up as Mitsuba's
+// sampler rounds it, with Mitsuba's warning) and seed.
 void Converter::sampler(const pugi::xml_node& c) {
+  const std::string type = x_.attr(c, "type");
+  bool jitters = false;  // whether it takes `jitter` (every plugin with that option)
+  if (!with_plugin<SamplerPlugin>(type, [&](const auto& s) { jitters = requires { s.jitter; }; }))
+    x_.fail(c, "unsupported sampler (supported: " + plugin_names<SamplerPlugin>() + ")");
+  const bool orthogonal = type == "orthogonal";
+  json plugin = {{"type", type}};
+  long count = 4;  // Mitsuba's default sample_count
   for (pugi::xml_node s : c.children()) {
     if (!element(s)) continue;
     const std::string key = x_.attr(s, "name");
-    if (key == "sample_count") render_["spp"] = x_.integer(s);
+    if (key == "sample_count") count = x_.integer(s);
     else if (key == "seed") render_["seed"] = x_.integer(s);
-    else x_.fail(s, "unsupported sampler property (supported: sample_count, seed)");
+    else if (key == "jitter" && jitters) plugin["jitter"] = x_.boolean(s);
+    else if (key == "strength" && orthogonal && x_.integer(s) != 2)
+      x_.fail(s, "dray's orthogonal sampler has strength 2 (Bose's arrays; Mitsuba's Bush arrays of other strengths are not dray's)");
+    else if (key != "strength" || !orthogonal)
+      x_.fail(s, "unsupported " + type + " property (supported: sample_count, seed" + (jitters ? ", jitter" : "") +
+                     (orthogonal ? ", strength" : "") + ")");
   }
+  if (count < 1 || count > (1 << 20)) x_.fail(c, "sample_count must be in [1, 2^20]");
+  uint32_t rounded = 0;
+  with_plugin<SamplerPlugin>(type, [&](const auto& s) { rounded = s.layout(uint32_t(count)).count; });
+  if (rounded != uint32_t(count))
+    warnings_.push_back(x_.where(c) + ": the " + type + " sampler's sample_count " + std::to_string(count) + " is rounded up to " +
+                        std::to_string(rounded) + ", as Mitsuba's");
+  render_["spp"] = rounded;
+  if (type != "independent") render_["sampler"] = plugin.size() > 1 ? plugin : json(type);
 }
 
 void Converter::rfilter(const pugi::xml_node& n) {

@@ -101,7 +101,9 @@ void Writer::film(pugi::xml_node sensor, int width, int height) {
   for (const char* key : {"radius", "stddev"})
     if (filter.is_object() && filter.contains(key)) typed(rf, "float", key, num(filter[key].get<double>()));
   pugi::xml_node s = add(sensor, "sampler");
-  attr(s, "type", "independent");
+  const json sampler = at(r, "sampler", "independent");
+  attr(s, "type", sampler.is_string() ? sampler.get<std::string>() : sampler["type"].get<std::string>());
+  if (sampler.is_object() && sampler.contains("jitter")) typed(s, "boolean", "jitter", sampler["jitter"].get<bool>() ? "true" : "false");
   typed(s, "integer", "sample_count", std::to_string(at(r, "spp", 16).get<long>()));
   typed(s, "integer", "seed", std::to_string(at(r, "seed", 0).get<long>()));
 }

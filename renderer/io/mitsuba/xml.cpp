@@ -128,12 +128,14 @@ void Converter::scene(const pugi::xml_node& root) {
       else if (t == "sensor") sensor(n);
       else if (t == "shape") shape(n);
       else if (t == "emitter" && is_area_emitter(n) && n.attribute("id")) continue;  // the shapes that refer to it emit
+      else if (t == "sampler" && n.attribute("id")) continue;  // the sensor that refers to it samples with it
+      else if (t == "sampler") x_.fail(n, "a sampler at the scene level serves the sensor that refers to it: give it an id and a <ref id=\"…\"/> in the sensor");
       else if (t == "emitter") emitter(n);
       else if (t == "bsdf") material_for(n);
       else if (t == "texture") texture_name(n);
       else if (t == "medium") medium(n);
       else x_.fail(n, "unsupported element at scene level (expected default, include, alias, integrator, sensor, "
-                      "shape, emitter, bsdf, texture or medium)");
+                      "shape, emitter, bsdf, texture, medium or sampler)");
     }
   }
 }
