@@ -41,14 +41,20 @@ EXPECTED = {
     **{name: ("curve", "Mitsuba's curve shapes and hair BSDF (issue 77, item 7)") for name in [
         "bsdf_hair_blonde", "bsdf_hair_brown", "shape_bsplinecurve_basic", "shape_bsplinecurve_parameterization",
         "shape_linearcurve_basic", "shape_linearcurve_parameterization"]},
-    "medium_homogeneous_sss": ("not closed", "a medium inside an open mesh (issue 77, item 8)"),
     "medium_homogeneous_sss_textured": ("takes no volume", "a gridvolume albedo in a homogeneous medium (issue 77, item 8)"),
     # Files mitsuba-data does not hold: textures/museum.exr, meshes/cbox/cbox_luminaire.obj.
     "sensor_orthographic": ("not found", "a file missing from mitsuba-data (textures/museum.exr)"),
     "sensor_orthographic_2": ("not found", "a file missing from mitsuba-data (meshes/cbox/cbox_luminaire.obj)"),
 }
 # Scenes that load and render but do not match yet, with the cause as far as it is known.
-MISMATCH = {}
+MISMATCH = {
+    # 8% brighter (38.2 dB) where the spot projects its texture, 6% with direct light alone
+    # (max_depth 1); the untextured spot matches (41.6 dB, 1.008): the projected texture is the suspect.
+    "emitter_spot_texture": "the projected texture's light 8% brighter than Mitsuba's; cause not found",
+    # The bunny (open at its base, a medium inside: loaded with a warning) renders speckled and 8%
+    # darker (28.6 dB); not the roulette (rr_depth 1000 gives the same).
+    "medium_homogeneous_sss": "a speckled, 8% darker medium inside an open mesh; cause not found",
+}
 # Scenes whose one-strategy estimators leave Mitsuba's render noisy and clipped per pixel (tiny bright
 # lights found by BSDF sampling alone, or their glints by light sampling alone): rendered at
 # Mitsuba's size and sample count (64: the count at which dray's noise and clipping reproduce
@@ -57,13 +63,14 @@ MISMATCH = {}
 # estimators' noise differs: Mitsuba samples a sphere light by its cone of directions, dray by its
 # area; integrator_direct_lum's floor is 40.7 dB, dray against Mitsuba 37.3).
 NOISY = {"integrator_direct_bsdf": 64, "integrator_direct_lum": 64}
-# A scene with more than HDR_FRACTION of its pixels brighter than 1 (lights and glints that the
-# JPEG clips) is rendered again at Mitsuba's own size, at HDR_SPP: the mean of clipped pixels is
-# darker than a clipped mean, so clipping at another size changes the picture (bsdf_conductor_gold:
-# 29.8 dB and brightness 1.038 at 160 px, 40.1 dB and 0.997 at Mitsuba's 960 px and 16 spp;
-# integrator_depth_1, its light alone: 33.6 dB, 1.49 against 64.6 dB, 0.99).
-HDR_FRACTION = 0.002
-HDR_SPP = 8
+# Clipping: Mitsuba's JPEG clipped each of its own pixels, and the mean of clipped pixels is darker
+# than a clipped mean, so a light or glint brighter than white compares wrong at another size
+# (bsdf_conductor_gold: 29.8 dB and brightness 1.038 at 160 px; 40.1 dB and 0.997 rendered at
+# Mitsuba's 960 px; integrator_depth_1, its light alone: 33.6 dB, 1.49 against 64.6 dB, 0.99).
+# So the comparison leaves out each 4 x 4 block that holds a clipped pixel: one of Mitsuba's at
+# CLIPPED or above, or one of dray's brighter than 1. At least MIN_KEPT of the blocks must remain.
+CLIPPED = 250
+MIN_KEPT = 0.5
 # Scenes judged against another of Mitsuba's renders, and why.
 REFERENCE = {
     # Mitsuba's RGB render predates its commit f883834a5 (August 2022), which weights reflectance
@@ -89,13 +96,20 @@ def box(img, f):
     return img[:h, :w].reshape(h // f, f, w // f, f, -1).mean(axis=(1, 3))
 
 
-def compare(mine8, theirs8):
-    """PSNR (dB) of the 4x4 box averages in sRGB [0, 1], and mean linear brightness mine / theirs."""
+def compare(mine8, theirs8, clipped=None):
+    """PSNR (dB) of the 4x4 box averages in sRGB [0, 1], the mean linear brightness mine / theirs, and
+    the share of blocks compared: those without a clipped pixel (`clipped`, H x W booleans)."""
     a, b = box(mine8 / 255.0, 4), box(theirs8 / 255.0, 4)
-    mse = float(np.mean((a - b) ** 2))
+    la, lb = box(to_linear(mine8 / 255.0), 4), box(to_linear(theirs8 / 255.0), 4)
+    keep = np.ones(a.shape[:2], bool) if clipped is None else box(clipped[..., None].astype(np.float64), 4)[..., 0] == 0
+    if not keep.any():
+        return 0.0, 0.0, 0.0
+    mse = float(np.mean((a[keep] - b[keep]) ** 2))
     psnr = 99.0 if mse == 0 else 10 * np.log10(1.0 / mse)
-    ratio = float(np.mean(to_linear(mine8 / 255.0))) / max(float(np.mean(to_linear(theirs8 / 255.0))), 1e-12)
-    return psnr, ratio
+    mine_mean, theirs_mean = float(np.mean(la[keep])), float(np.mean(lb[keep]))
+    # Both black where compared (a light alone, its blocks left out as clipped): the same brightness.
+    ratio = 1.0 if max(mine_mean, theirs_mean) < 1e-4 else mine_mean / max(theirs_mean, 1e-12)
+    return psnr, ratio, float(np.mean(keep))
 
 
 def uses_spp(path, seen=None):
@@ -121,11 +135,16 @@ def render_size(reference_shape):
     return WIDTH, max(1, round(WIDTH * h / w))
 
 
-def downsample(theirs, size):
-    """Mitsuba's render box-averaged onto size (an integer factor), else resampled (box filter)."""
+def downsample(theirs, size, reduce=box):
+    """Mitsuba's render box-averaged onto size (an integer factor), else resampled (box filter);
+    `reduce` np.max instead gives each pixel its brightest."""
     (w, h), f = size, theirs.shape[1] // size[0]
     if theirs.shape[1] == w * f and theirs.shape[0] == h * f:
-        return np.round(box(theirs.astype(np.float64), f)).astype(np.uint8) if f > 1 else theirs
+        if f == 1:
+            return theirs
+        if reduce is box:
+            return np.round(box(theirs.astype(np.float64), f)).astype(np.uint8)
+        return theirs[:h * f, :w * f].reshape(h, f, w, f, -1).max(axis=(1, 3))
     small = np.asarray(dray.Bitmap(theirs.astype(np.float32)).resample([w, h]))
     return np.clip(np.round(small), 0, 255).astype(np.uint8)
 
@@ -170,7 +189,7 @@ def main(argv):
             if not os.path.exists(ref_path):
                 raise FileNotFoundError(f"no Mitsuba render {ref_path}")
             theirs = np.asarray(dray.Bitmap(ref_path))[:, :, :3]
-            size, floor = render_size(theirs.shape), None
+            size, floor, clipped = render_size(theirs.shape), None, None
             xml = os.path.join(scenes_dir, name + ".xml")
             if name in NOISY:
                 full = (theirs.shape[1], theirs.shape[0])
@@ -180,11 +199,8 @@ def main(argv):
                 floor = compare(mine.astype(np.float64), other.astype(np.float64))[0]
             else:
                 linear = render_scene(xml, size, args.spp)
-                if np.mean(np.max(linear, axis=2) > 1.0) > HDR_FRACTION:
-                    # Mitsuba clipped each of its own pixels: render them (the mean of clipped pixels
-                    # is darker than a clipped mean).
-                    linear = render_scene(xml, (theirs.shape[1], theirs.shape[0]), HDR_SPP)
-                mine = downsample(srgb8(linear), size)
+                mine = srgb8(linear)
+                clipped = (np.max(linear, axis=2) > 1.0) | (np.max(downsample(theirs, size, np.max), axis=2) >= CLIPPED)
         except (ValueError, RuntimeError, FileNotFoundError) as e:
             message = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
             ok = expected is not None and expected[0] in str(e)
@@ -196,8 +212,8 @@ def main(argv):
             continue
         dray.util.write_bitmap(os.path.join(args.output, name + ".png"), mine)
         theirs_small = downsample(theirs, size)
-        psnr, ratio = compare(mine.astype(np.float64), theirs_small.astype(np.float64))
-        match = psnr >= (MIN_PSNR if floor is None else floor - 4.0) and abs(ratio - 1) <= MAX_BRIGHTNESS
+        psnr, ratio, kept = compare(mine.astype(np.float64), theirs_small.astype(np.float64), clipped)
+        match = psnr >= (MIN_PSNR if floor is None else floor - 4.0) and abs(ratio - 1) <= MAX_BRIGHTNESS and kept >= MIN_KEPT
         if expected is not None:
             status, ok = f"FAILED: rendered, where it should be refused ({expected[1]})", False
         elif name in REFERENCE:
@@ -209,6 +225,7 @@ def main(argv):
         else:
             ok, status = match, "ok" if match else "FAILED"
         noise = f" (noise floor {floor:.1f} dB)" if floor is not None else ""
+        noise += f" ({100 * (1 - kept):.0f}% of blocks clipped)" if kept < 0.995 else ""
         print(f"{name:45s} {psnr:6.1f} dB  brightness {ratio:.3f}  {time.time() - t0:5.1f} s  {status}{noise}", flush=True)
         results.append((name, psnr, ratio))
         if not ok:

@@ -91,10 +91,9 @@ class ParamTable {
  private:
   Slot add(const std::string& name, const float* v, uint32_t n, Domain d) {
     Slot s = Slot(values_.size());
-    // Element by element: GCC 12 warns falsely of insert(end, v, v + n) once it sees n = 3 inlined
-    // (-Wstringop-overflow, on a region of size 0).
-    values_.reserve(values_.size() + n);
-    for (uint32_t i = 0; i < n; ++i) values_.push_back(v[i]);
+    // Grown geometrically: an exact reserve per add copied the whole table each time (quadratic:
+    // the lego scene's 439 meshes took 68 s to load, 2 s now).
+    values_.insert(values_.end(), v, v + n);
     entries_.push_back({name, s, n, {}, d});
     return s;
   }

@@ -133,15 +133,15 @@ std::map<std::string, int> read_media(const JsonReader& rd, Scene& scene, const 
   return index;
 }
 
-void check_media_closed(const JsonReader& rd, const Scene& scene) {
+void check_media_closed(const JsonReader& rd, Scene& scene) {
   for (size_t i = 0; i < scene.shapes.size(); ++i) {
     const Shape& s = scene.shapes[i];
     if (s.interior < 0) continue;
     const size_t open = std::visit([&](const auto& plugin) { return plugin.open_edges(scene); }, s.model);
     if (open > 0)
-      rd.fail("/shapes/" + std::to_string(i) + " (" + s.name + ")/interior",
-              "the shape is not closed (" + std::to_string(open) + " open edges): medium \"" +
-                  scene.media[size_t(s.interior)].name + "\" inside it would leak out");
+      scene.warnings.push_back(rd.file() + ": /shapes/" + std::to_string(i) + " (" + s.name + ")/interior: the shape is not closed (" +
+                               std::to_string(open) + " open edges): a path that leaves medium \"" + scene.media[size_t(s.interior)].name +
+                               "\" through a hole stays in it until it crosses the surface again, as in Mitsuba");
   }
 }
 

@@ -288,6 +288,12 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
   const std::string uses_r = t.write("uses.xml", scene_xml("<default name=\"r\" value=\"1\"/><shape type=\"sphere\"><float name=\"radius\" value=\"$r\"/></shape>"));
   CHECK(load_error(uses_r, {{"r", "2"}}) == "(no error)");
   CHECK(load_error(uses_r, {{"spp", "4"}}) == uses_r + ": -D spp: the scene never uses $spp (its parameters: $r)");
+  // A <default> declared and never substituted is no parameter of the scene: the message says so
+  // (it listed $integrator among the parameters of a scene it said never used $integrator).
+  const std::string declared = t.write("declared.xml", scene_xml("<default name=\"integrator\" value=\"path\"/><default name=\"r\" value=\"1\"/>"
+                                                                 "<shape type=\"sphere\"><float name=\"radius\" value=\"$r\"/></shape>"));
+  CHECK(load_error(declared, {{"integrator", "direct"}}) ==
+        declared + ": -D integrator: the scene never uses $integrator (its parameters: $r; declared by a <default> but never used: $integrator)");
   CHECK(load_error(t.write("root.xml", "<shapes/>")).find("the root element must be <scene>") != std::string::npos);
   CHECK(load_error(t.write("nosensor.xml", "<scene version=\"3.0.0\"><shape type=\"sphere\"/></scene>"))
             .find("the scene has no <sensor>") != std::string::npos);

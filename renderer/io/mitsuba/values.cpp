@@ -173,11 +173,16 @@ std::vector<std::string> XmlFiles::unused_defines() const {
 }
 
 std::string XmlFiles::parameter_names() const {
-  std::set<std::string> names(used_);
-  for (const auto& [name, value] : defaults_) names.insert(name);
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "$" : ", $") + n;
-  return out.empty() ? "none" : out;
+  auto list = [](const std::set<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "$" : ", $") + n;
+    return out;
+  };
+  std::set<std::string> unused;  // a <default> the scene declares and never substitutes
+  for (const auto& [name, value] : defaults_)
+    if (!used_.count(name)) unused.insert(name);
+  const std::string used = used_.empty() ? "none" : list(used_);
+  return unused.empty() ? used : used + "; declared by a <default> but never used: " + list(unused);
 }
 
 std::vector<double> XmlFiles::numbers(const pugi::xml_node& n, const std::string& text) const {
