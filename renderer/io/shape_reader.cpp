@@ -57,9 +57,12 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     shape.model = reader(props);
     shape.material = material_ref(s["material"], p + "/material");
     if (in_group_) return tessellated_member(shape, scratch);
-  } else if (type == "mesh" || type == "disk" || type == "cylinder" || type == "cube" || type == "grid") {
-    const bool disk = type == "disk", grid = type == "grid", tessellated = disk || grid || type == "cylinder" || type == "cube";
+  } else if (type == "mesh" || type == "disk" || type == "cylinder" || type == "cube" || type == "grid" || type == "linearcurve" ||
+             type == "bsplinecurve") {
+    const bool disk = type == "disk", grid = type == "grid", curve = type == "linearcurve" || type == "bsplinecurve";
+    const bool tessellated = disk || grid || curve || type == "cylinder" || type == "cube";
     if (grid) rd.object(s, p, {"name", "type", "material", "transform", "resolution", "interior", "exterior", "displacement"}, {"material"});
+    else if (curve) rd.object(s, p, {"name", "type", "file", "material", "transform"}, {"file", "material"});
     else if (tessellated) rd.object(s, p, {"name", "type", "material", "transform", "flip_normals", "interior", "exterior"}, {"material"});
     else rd.object(s, p, {"name", "type", "file", "material", "materials", "transform", "face_normals", "flip_tex_coords", "shape_index", "interior", "exterior", "displacement"}, {"file"});
     if (in_group_ && s.contains("displacement")) rd.fail(p + "/displacement", "a group's mesh cannot be displaced (its vertices are not parameters)");
@@ -74,6 +77,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
       const bool flip = !grid && flag(s, p, "flip_normals");
       if (flip && type == "cube") rd.fail(p + "/flip_normals", "a cube faces out (flip_normals is not supported)");
       if (grid) static_cast<TriangleMesh&>(shape_mesh) = grid_mesh_of(s, p);
+      else if (curve) static_cast<TriangleMesh&>(shape_mesh) = curve_mesh_of(s, p, type);
       else static_cast<TriangleMesh&>(shape_mesh) = disk             ? disk_mesh(kDiskSegments, flip)
                                                     : type == "cube" ? cube_mesh()
                                                                      : cylinder_mesh(kCylinderSegments, flip);
@@ -95,7 +99,8 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
       o.face_normals_set = s.contains("face_normals");
       load_obj(rd.string(s["file"], p + "/file"), p + "/file", shape.name, material, mapping, o, scene.meshes.back());
     }
-    const json& tj = s.contains("transform") ? s["transform"] : json::object();
+    json tj = s.contains("transform") ? s["transform"] : json::object();
+    if (curve) tj.erase("matrix");  // it moved the control points (curve_mesh_of), not the radii
     if (in_group_) {
       bake_transform(tj, p + "/transform", scene.meshes.back());
     } else {

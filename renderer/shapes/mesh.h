@@ -75,9 +75,10 @@ inline Slot world_positions_key(uint32_t shape) { return kNoSlot - (2u << 24) - 
 
 struct MeshShape : Planar<false> {
   static constexpr uint32_t kKind = 0;  // its place in shape.h's list
-  // dray's disk, cylinder and cube: Mitsuba's, tessellated; its grid: Mitsuba's rectangle, tessellated. Read with their files by the loader
+  // dray's disk, cylinder and cube: Mitsuba's, tessellated; its grid: Mitsuba's rectangle, tessellated;
+  // Mitsuba's curves, tessellated (shapes/curve_mesh.h). Read with their files by the loader
   // (io/shape_reader.cpp), which reads mesh formats.
-  static constexpr std::array<std::string_view, 5> kPlugins{"mesh", "disk", "cylinder", "cube", "grid"};
+  static constexpr std::array<std::string_view, 7> kPlugins{"mesh", "disk", "cylinder", "cube", "grid", "linearcurve", "bsplinecurve"};
   uint32_t mesh = 0;    // index into Scene::meshes (an instance's members share their group's)
   Transform transform;  // its parameters (an instance's, for a group member)
 

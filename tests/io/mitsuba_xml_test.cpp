@@ -237,7 +237,8 @@ TEST_CASE("Mitsuba scenes that dray cannot render are refused with file, line an
     std::string body, message;
   };
   const Case cases[] = {
-      {"<shape type=\"bsplinecurve\"/>", "scene.xml:9:1: <shape type=\"bsplinecurve\">: unsupported shape type"},
+      {"<shape type=\"ellipsoids\"/>", "scene.xml:9:1: <shape type=\"ellipsoids\">: unsupported shape type"},
+      {"<shape type=\"bsplinecurve\"/>", "scene.xml:9:1: <shape type=\"bsplinecurve\">: needs a filename"},
       {"<shape type=\"sdfgrid\"/>", "scene.xml:9:1: <shape type=\"sdfgrid\">: needs a filename"},
       {"<shape type=\"ply\"><string name=\"filename\" value=\"a.ply\"/></shape>", "scene.xml:9:1: <shape type=\"ply\">: file \"a.ply\" not found (looked in "},
       {"<shape type=\"sphere\"><ref id=\"nothing\"/></shape>", "scene.xml:9:22: <ref id=\"nothing\">: no object with id \"nothing\""},

@@ -145,6 +145,14 @@ void Writer::shape(pugi::xml_node parent, const json& s, const std::string& path
     attr(n, "type", "sdfgrid");
     typed(n, "string", "filename", s["file"].get<std::string>());
     if (s.contains("normals")) typed(n, "string", "normals", s["normals"].get<std::string>());
+  } else if (type == "linearcurve" || type == "bsplinecurve") {
+    attr(n, "type", type);
+    typed(n, "string", "filename", s["file"].get<std::string>());
+    // Mitsuba's to_world moves the control points only, as dray's transform.matrix does; dray's
+    // scale, rotate and translate move the whole tube (radii too), which no Mitsuba key does.
+    if (s.contains("transform"))
+      for (auto it = s["transform"].begin(); it != s["transform"].end(); ++it)
+        if (it.key() != "matrix") fail(path + "/transform/" + it.key(), "a curve's Mitsuba to_world moves its control points, not its radii: give the transform as a matrix");
   } else if (type == "disk" || type == "cylinder" || type == "cube") {
     attr(n, "type", type);
     if (s.contains("flip_normals")) typed(n, "boolean", "flip_normals", s["flip_normals"].get<bool>() ? "true" : "false");

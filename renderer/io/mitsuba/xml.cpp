@@ -322,6 +322,16 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     if (flip) x_.fail(n, "flip_normals is not supported on sdfgrids");
     if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
     shapes_.push_back(s);
+  } else if (type == "linearcurve" || type == "bsplinecurve") {
+    // dray's curves: meshes over Mitsuba's tubes (docs/scene-format.md); to_world moves the
+    // control points and never their radii.
+    const json file = props.take("filename", "");
+    if (!file.is_string() || file.get<std::string>().empty()) x_.fail(n, "needs a filename");
+    props.take("silhouette_sampling_weight", 1.0);  // dray samples silhouettes by length
+    if (flip) x_.fail(n, "flip_normals is not supported on curves");
+    json s = {{"name", name}, {"type", type}, {"file", file_ref(n, file)}, {"material", material}};
+    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
+    shapes_.push_back(s);
   } else if (type == "rectangle") {
     shapes_.push_back(quad(name, material, to_world, glm::dvec3(0.0), {1, 0, 0}, {0, 1, 0}, flip));
   } else if (type == "cube") {
@@ -331,7 +341,7 @@ void Converter::shape_objects(const pugi::xml_node& n) {
     if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
     shapes_.push_back(s);
   } else {
-    x_.fail(n, "unsupported shape type (supported: obj, ply, serialized, sphere, rectangle, cube, disk, cylinder, sdfgrid, merge, shapegroup, instance)");
+    x_.fail(n, "unsupported shape type (supported: obj, ply, serialized, sphere, rectangle, cube, disk, cylinder, linearcurve, bsplinecurve, sdfgrid, merge, shapegroup, instance)");
   }
   for (size_t i = first; i < shapes_.size(); ++i) {
     shapes_[i].update(media);
