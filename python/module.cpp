@@ -327,6 +327,7 @@ PYBIND11_MODULE(_dray, m) {
       .def("_project", &project_values, py::arg("name"), py::arg("values"))
       .def("_add_sensor", &add_scene_sensor, py::arg("name"), py::arg("camera_json"))
       .def("_scene_value", &scene_value, py::arg("name"))
+      .def("_curves", &curve_tubes, "{curve shape name: its control points and its tube's vertex recipe}")
       .def("_mitsuba_keys", [](const Scene& s) { return s.params.mitsuba_keys(); },
            "[(Mitsuba's key, dray's name)]: the keys mi.traverse gives the scene's values")
       .def("update", &update, py::arg("values"), py::arg("faces") = py::dict(),

@@ -147,4 +147,40 @@ int threads_of(const mpi::Context& ctx, std::optional<int> threads) {
   return threads ? *threads : ctx.default_threads();
 }
 
+py::dict curve_tubes(const Scene& scene) {
+  py::dict out;
+  for (const CurveTube& tube : scene.curves) {
+    const Shape* shape = nullptr;
+    for (const Shape& s : scene.shapes)
+      if (s.is<MeshShape>() && s.instance < 0 && s.as<MeshShape>().mesh == tube.mesh) shape = &s;
+    if (!shape) continue;
+    const size_t n = tube.vertices.size();
+    std::vector<float> points;
+    for (const glm::vec4& p : tube.curves.points) points.insert(points.end(), {p.x, p.y, p.z, p.w});
+    py::array_t<uint8_t> kind{py::ssize_t(n)};
+    py::array_t<uint32_t> point{py::ssize_t(n)}, axis{py::ssize_t(n)};
+    std::vector<float> v(n), phi(n), local(3 * n);
+    for (size_t i = 0; i < n; ++i) {
+      const CurveVertex& c = tube.vertices[i];
+      kind.mutable_at(py::ssize_t(i)) = uint8_t(c.kind);
+      point.mutable_at(py::ssize_t(i)) = c.point;
+      axis.mutable_at(py::ssize_t(i)) = c.axis;
+      v[i] = c.v, phi[i] = c.phi;
+      local[3 * i] = c.local.x, local[3 * i + 1] = c.local.y, local[3 * i + 2] = c.local.z;
+    }
+    py::dict d;
+    d["type"] = tube.linear ? "linearcurve" : "bsplinecurve";
+    d["points"] = owned_array(std::move(points), {py::ssize_t(tube.curves.points.size()), 4});
+    d["around"] = tube.around;
+    d["kind"] = kind;
+    d["point"] = point;
+    d["axis"] = axis;
+    d["v"] = owned_array(std::move(v), {py::ssize_t(n)});
+    d["phi"] = owned_array(std::move(phi), {py::ssize_t(n)});
+    d["local"] = owned_array(std::move(local), {py::ssize_t(n), 3});
+    out[py::str(shape->name)] = d;
+  }
+  return out;
+}
+
 }  // namespace dray::python

@@ -106,5 +106,8 @@ int threads_of(const mpi::Context& ctx, std::optional<int> threads);
 
 // The image calls (python/module_images.cpp): write_image, read_image_channels, 8-bit files.
 void bind_images(py::module_& m);
+// {curve shape name: {"type", "points" (N x 4), "around", and per tube vertex "kind", "point",
+// "axis", "v", "phi", "local" (V x 3)}}: what python/dray/curves.py needs to move the tube.
+py::dict curve_tubes(const Scene& scene);
 
 }  // namespace dray::python

@@ -16,6 +16,7 @@
 #include "renderer/media/medium.h"
 #include "renderer/sensors/film.h"
 #include "renderer/sensors/camera.h"
+#include "renderer/shapes/curve_mesh.h"
 #include "renderer/shapes/sdf_grid.h"
 #include "renderer/shapes/shape.h"
 #include "renderer/core/transform.h"
@@ -136,6 +137,9 @@ struct Scene {
   std::vector<Material> materials;
   std::vector<Shape> shapes;
   std::vector<Mesh> meshes;
+  // The curve shapes' control points and how their meshes' vertices follow them (Python's
+  // `curve.control_points`: python/dray/curves.py).
+  std::vector<CurveTube> curves;
   // Constant grids, shared by the scene's copies: their BVH primitives point at them.
   std::vector<std::shared_ptr<const SdfGrid>> sdf_grids;
   std::vector<Light> lights;

@@ -21,6 +21,18 @@ def _is_dual(value):
     return forward_ad.unpack_dual(value).tangent is not None
 
 
+def np_shape(value):
+    return tuple(value.shape) if hasattr(value, "shape") else np.shape(value)
+
+
+def _curves(scene):
+    """{curve shape name: its control points and its tube's vertex recipe} (python/dray/curves.py),
+    read from the scene once and kept on it (the control points as last set)."""
+    if not hasattr(scene, "_curve_state"):
+        scene._curve_state = scene._curves()
+    return scene._curve_state
+
+
 class SceneParameters(MutableMapping):
     """``params = scene.params()``: ``params[name]`` is the value now (NAME, NAME[i] or NAME[i,j,c];
     a copy, in the shape ``dray params`` lists: () a scalar, (3,) a vector, a block's shape);
@@ -40,6 +52,7 @@ class SceneParameters(MutableMapping):
         self._faces = {}  # shape name -> new faces (F×3), staged with or without new vertices
         self._tensors = {}  # name -> the torch tensor (requiring grad) its value came from
         self._kept = None  # the names keep() kept, or None: all
+        self._staged_curves = {}  # curve shape name -> its new control points, applied at update()
 
     def tensors(self):
         """{name: tensor} of the values set from torch tensors that require grad (a dray.ad.Adam's,
@@ -69,7 +82,25 @@ class SceneParameters(MutableMapping):
         self._kept = {n for n in self._all() if any(r(k) for r in patterns for k in [n] + aliases.get(n, []))}
         self._names = None
 
+    def _curve_target(self, name):
+        """The curve shape whose control points `name` names (``curve.control_points``, Mitsuba's
+        key, or ``shapes.curve.control_points``), or None."""
+        if not name.endswith(".control_points"):
+            return None
+        shape = name[:-len(".control_points")]
+        shape = shape[len("shapes."):] if shape.startswith("shapes.") else shape
+        return shape if shape in _curves(self._scene) else None
+
+    def _curve_points(self, shape):
+        """The control points now (N x 4: x, y, z, radius; world space), a copy."""
+        if shape in self._staged_curves:
+            return as_numpy(self._staged_curves[shape], np.float32).reshape(-1, 4)
+        return _curves(self._scene)[shape]["points"].copy()
+
     def __getitem__(self, name):
+        curve = self._curve_target(name)
+        if curve is not None:
+            return self._curve_points(curve)
         shape = self._faces_target(name)
         if shape is not None and shape in self._faces and not name.endswith(".texcoords"):
             return self._faces[shape].copy()
@@ -147,6 +178,14 @@ class SceneParameters(MutableMapping):
         return target[len("shapes."):-len(".faces")]
 
     def __setitem__(self, name, value):
+        curve = self._curve_target(name)
+        if curve is not None:  # its tube's vertices follow at update()
+            count = len(_curves(self._scene)[curve]["points"])
+            if tuple(np_shape(value)) not in ((count, 4), (4 * count,)):
+                raise ValueError("%s: expected %d control points (N x 4: x, y, z, radius, or their 4N values flattened), got shape %s"
+                                 % (name, count, tuple(np_shape(value))))
+            self._staged_curves[curve] = value
+            return
         camera = self._camera_target(name)
         if camera is not None:
             return self._set_camera_value(camera, value)
@@ -178,6 +217,8 @@ class SceneParameters(MutableMapping):
         return len(self._all())
 
     def __contains__(self, name):
+        if self._curve_target(name) is not None:
+            return True
         try:
             self._scene._param(name)
             return True
@@ -198,11 +239,23 @@ class SceneParameters(MutableMapping):
         for source in (values or {}), kwargs:
             items = source.items() if isinstance(source, Mapping) else source
             for name, value in items:
-                staged[name] = value
+                if self._curve_target(name) is not None:
+                    self[name] = value
+                else:
+                    staged[name] = value
+        curves, self._staged_curves, new_points = self._staged_curves, {}, {}
+        for shape, points in curves.items():  # a curve's tube: its vertices, differentiable in torch
+            from .curves import tube_vertices
+            recipe = _curves(self._scene)[shape]
+            p = points.reshape(-1, 4) if _is_tensor(points) else np.asarray(points, dtype=np.float64).reshape(-1, 4)
+            staged["shapes.%s.vertices" % shape] = tube_vertices(p, recipe)
+            new_points[shape] = as_numpy(p, np.float32).reshape(-1, 4).copy()
         faces, self._faces = self._faces, {}
         self._staged.clear()  # applied or refused, the mapping reads the scene again
         if staged or faces:
             self._scene.update({name: as_numpy(value, np.float32) for name, value in staged.items()}, faces)
+            for shape, points in new_points.items():
+                _curves(self._scene)[shape]["points"] = points
             for name, value in staged.items():  # a tensor that requires grad, or a dual one, is an input of torch.render
                 if getattr(value, "requires_grad", False) or _is_dual(value):
                     self._tensors[name] = value

@@ -24,11 +24,14 @@ TriangleMesh ShapeReader::curve_mesh_of(const json& s, const std::string& p, con
     const glm::dmat4 m = read_affine_matrix(rd, s["transform"]["matrix"], p + "/transform/matrix");
     for (glm::vec4& q : curves.points) q = glm::vec4(glm::vec3(m * glm::dvec4(glm::dvec3(q), 1.0)), q.w);
   }
+  CurveMesh tube;
   try {
-    return linear ? linear_curve_mesh(curves) : bspline_curve_mesh(curves);
+    tube = linear ? linear_curve_mesh(curves) : bspline_curve_mesh(curves);
   } catch (const LoadError& e) {
     rd.fail(p + "/file", e.what());
   }
+  if (!in_group_) scene.curves.push_back({uint32_t(scene.meshes.size() - 1), linear, kCurveAround, std::move(curves), std::move(tube.vertices)});
+  return std::move(tube.mesh);
 }
 
 }  // namespace dray

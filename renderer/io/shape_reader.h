@@ -53,7 +53,8 @@ class ShapeReader {
   void add_normals_block(const std::string& prefix, Mesh& mesh);
   TriangleMesh grid_mesh_of(const nlohmann::json& s, const std::string& p);
   // A linearcurve's or bsplinecurve's tube (renderer/io/curve_reader.cpp): its file's control
-  // points, their positions moved by transform.matrix and their radii not (as Mitsuba's to_world).
+  // points, their positions moved by transform.matrix and their radii not (as Mitsuba's to_world);
+  // outside a group, the scene's curves gain it (for the mesh last added).
   TriangleMesh curve_mesh_of(const nlohmann::json& s, const std::string& p, const std::string& type);
   void read_displacement(const nlohmann::json& j, const std::string& p, Mesh& mesh);
   void transform_params(const nlohmann::json& j, const std::string& p, const std::string& prefix, Transform& t, ParamTable& table);

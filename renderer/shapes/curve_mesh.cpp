@@ -68,12 +68,15 @@ class CurveMeshBuilder {
  public:
   explicit CurveMeshBuilder(int around) : around_(around), rim_(M_PI / (around * std::sin(M_PI / around))) {}
 
-  // Its `around` corners, on the polygon of the circle's perimeter; the index of the first.
-  uint32_t add_ring(const Ring& ring) {
+  // Its `around` corners, on the polygon of the circle's perimeter, following `recipe` (its kind,
+  // points and v); the index of the first.
+  uint32_t add_ring(const Ring& ring, CurveVertex recipe) {
     const uint32_t first = uint32_t(mesh.positions.size());
     for (int j = 0; j < around_; ++j) {
       const glm::dvec3 radial = radial_at(ring, j);
       mesh.positions.push_back(glm::vec3(ring.centre + radial * (ring.radius * rim_)));
+      recipe.phi = float(2 * M_PI * double(j) / around_);
+      result.vertices.push_back(recipe);
     }
     return first;
   }
@@ -95,12 +98,15 @@ class CurveMeshBuilder {
     }
   }
   // A sphere (centre, radius) in the frame of tangent t, its corners' v all `v` (a joint's).
-  void add_sphere(const glm::dvec3& centre, double radius, const glm::dvec3& t, double v) {
+  void add_sphere(const glm::dvec3& centre, double radius, const glm::dvec3& t, double v, uint32_t point, uint32_t axis) {
     const TriangleMesh unit = sphere_mesh(around_, around_ / 2);
     const RingFrame f = ring_frame(t);
     auto turn = [&](const glm::vec3& w) { return f.rad * double(w.x) + f.rot * double(w.y) + t * double(w.z); };
     const uint32_t first = uint32_t(mesh.positions.size());
-    for (const glm::vec3& w : unit.positions) mesh.positions.push_back(glm::vec3(centre + turn(w) * radius));
+    for (const glm::vec3& w : unit.positions) {
+      mesh.positions.push_back(glm::vec3(centre + turn(w) * radius));
+      result.vertices.push_back({CurveVertex::kJoint, point, axis, 0.f, 0.f, w});
+    }
     for (uint32_t i : unit.indices) mesh.indices.push_back(first + i);
     for (const glm::vec3& n : unit.corner_normals) mesh.corner_normals.push_back(glm::vec3(turn(n)));
     for (const glm::vec2& uv : unit.corner_uvs) mesh.corner_uvs.push_back(glm::vec2(uv.x, float(v)));
@@ -111,7 +117,8 @@ class CurveMeshBuilder {
       throw LoadError("its curves would tessellate into " + std::to_string(triangles) +
                       " triangles (dray's curves are meshes; at most " + std::to_string(kCurveMaxTriangles) + ")");
   }
-  TriangleMesh mesh;
+  CurveMesh result;
+  TriangleMesh& mesh = result.mesh;
 
  private:
   glm::dvec3 radial_at(const Ring& ring, int column) const {
@@ -144,7 +151,7 @@ int bspline_steps(const glm::vec4* p, int around) {
 
 }  // namespace
 
-TriangleMesh bspline_curve_mesh(const CurveFile& curves, int around) {
+CurveMesh bspline_curve_mesh(const CurveFile& curves, int around) {
   CurveMeshBuilder out(around);
   size_t segment_count = 0, triangles = 0;
   std::vector<int> steps;
@@ -165,17 +172,17 @@ TriangleMesh bspline_curve_mesh(const CurveFile& curves, int around) {
         const double v = double(k) / steps[g];
         const CurveSample cs = bspline_at(p, v);
         const Ring ring = ring_at(cs.c, cs.dc, cs.r, cs.dr, (double(g) + v) / double(segment_count));
-        const uint32_t first = out.add_ring(ring);
+        const uint32_t first = out.add_ring(ring, {CurveVertex::kBsplineRing, s, s, float(v), 0.f, glm::vec3(0.f)});
         if (s != curves.starts[c] || k > 0) out.join(prev, prev_first, ring, first);
         prev = ring;
         prev_first = first;
       }
     }
   }
-  return std::move(out.mesh);
+  return std::move(out.result);
 }
 
-TriangleMesh linear_curve_mesh(const CurveFile& curves, int around) {
+CurveMesh linear_curve_mesh(const CurveFile& curves, int around) {
   CurveMeshBuilder out(around);
   size_t segment_count = 0;
   for (size_t c = 0; c < curves.curve_count(); ++c) segment_count += curves.curve_size(c) - 1;
@@ -191,7 +198,7 @@ TriangleMesh linear_curve_mesh(const CurveFile& curves, int around) {
       const double v = double(g + (i - first)) / double(segment_count);
       if (curves.points[i].w > 0)
         out.add_sphere(glm::dvec3(curves.points[i]), curves.points[i].w,
-                       glm::length(axis) > 0 ? glm::normalize(axis) : glm::dvec3(0, 0, 1), v);
+                       glm::length(axis) > 0 ? glm::normalize(axis) : glm::dvec3(0, 0, 1), v, i, seg);
       if (i == last) continue;
       // The cone tangent to the spheres at both ends (none where one holds the other).
       const glm::dvec3 p0(curves.points[i]), p1(curves.points[i + 1]);
@@ -199,12 +206,13 @@ TriangleMesh linear_curve_mesh(const CurveFile& curves, int around) {
       if (!(length > std::fabs(r1 - r0))) continue;
       const Ring a = ring_at(p0, p1 - p0, r0, r1 - r0, v);
       const Ring b = ring_at(p1, p1 - p0, r1, r1 - r0, double(g + (i - first) + 1) / double(segment_count));
-      const uint32_t ia = out.add_ring(a), ib = out.add_ring(b);
+      const uint32_t ia = out.add_ring(a, {CurveVertex::kConeRing, i, i, 0.f, 0.f, glm::vec3(0.f)});
+      const uint32_t ib = out.add_ring(b, {CurveVertex::kConeRing, i + 1, i, 1.f, 0.f, glm::vec3(0.f)});
       out.join(a, ia, b, ib);
     }
     g += curves.curve_size(c) - 1;
   }
-  return std::move(out.mesh);
+  return std::move(out.result);
 }
 
 }  // namespace dray

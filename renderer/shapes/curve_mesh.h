@@ -23,8 +23,31 @@ inline constexpr int kCurveAround = 64;
 // More triangles than this is refused: a curve mesh is a tessellation (a head of hair is not).
 inline constexpr size_t kCurveMaxTriangles = size_t(1) << 25;
 
-TriangleMesh bspline_curve_mesh(const CurveFile& curves, int around = kCurveAround);
-TriangleMesh linear_curve_mesh(const CurveFile& curves, int around = kCurveAround);
+// How a tube vertex follows the control points (python/dray/curves.py evaluates the same, so that
+// `curve.control_points` is a parameter whose gradient is the vertices' chained by torch).
+struct CurveVertex {
+  enum Kind : uint8_t { kBsplineRing, kConeRing, kJoint };
+  Kind kind;
+  uint32_t point;   // a B-spline ring's segment's first control point; a cone ring's end; a joint's
+  uint32_t axis;    // a cone ring's or joint's frame: the segment from control point `axis` to the next
+  float v, phi;     // a B-spline ring's segment parameter; a ring corner's angle
+  glm::vec3 local;  // a joint's corner on the unit sphere in its frame (rad, rot, tangent)
+};
+struct CurveMesh {
+  TriangleMesh mesh;
+  std::vector<CurveVertex> vertices;  // one per mesh position
+};
+// A curve shape of the scene: its mesh, its world-space control points, how its vertices follow.
+struct CurveTube {
+  uint32_t mesh = 0;  // index into Scene::meshes
+  bool linear = false;
+  int around = kCurveAround;
+  CurveFile curves;
+  std::vector<CurveVertex> vertices;
+};
+
+CurveMesh bspline_curve_mesh(const CurveFile& curves, int around = kCurveAround);
+CurveMesh linear_curve_mesh(const CurveFile& curves, int around = kCurveAround);
 
 // A cubic B-spline segment at v in [0, 1] from its four control points: the centre line, its
 // first and second derivatives, the radius and its derivative (Mitsuba's cubic_interpolation).

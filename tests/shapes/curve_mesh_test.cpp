@@ -76,7 +76,7 @@ TEST_CASE("the cubic B-spline's basis: a line of evenly spaced points is that li
 TEST_CASE("a straight B-spline tube of constant radius is a cylinder with Mitsuba's UVs", "[curve]") {
   // Along x from x = 1 to 3 (the centre line spans the second to the second-last points).
   const double r = 0.25;
-  const TriangleMesh m = bspline_curve_mesh(curve_of({{0, 0, 0, r}, {1, 0, 0, r}, {2, 0, 0, r}, {3, 0, 0, r}, {4, 0, 0, r}}));
+  const TriangleMesh m = bspline_curve_mesh(curve_of({{0, 0, 0, r}, {1, 0, 0, r}, {2, 0, 0, r}, {3, 0, 0, r}, {4, 0, 0, r}})).mesh;
   REQUIRE(!m.indices.empty());
   for (const glm::vec3& p : m.positions) {
     CHECK(std::hypot(p.y, p.z) == Approx(r * kRim).epsilon(1e-5));
@@ -102,7 +102,7 @@ TEST_CASE("a straight B-spline tube of constant radius is a cylinder with Mitsub
 
 TEST_CASE("a linear curve's cone lies tangent to the spheres of its ends", "[curve]") {
   const glm::vec4 p0(0, 0, 0, 0.5f), p1(2, 1, 0, 0.2f);
-  const TriangleMesh m = linear_curve_mesh(curve_of({p0, p1}));
+  const TriangleMesh m = linear_curve_mesh(curve_of({p0, p1})).mesh;
   // The first end's sphere, then the cone's band of 2 x 64 triangles, then the other end's sphere.
   const size_t sphere_corners = sphere_mesh(kCurveAround, kCurveAround / 2).indices.size(), cone_corners = 6 * kCurveAround;
   REQUIRE(m.indices.size() == 2 * sphere_corners + cone_corners);
