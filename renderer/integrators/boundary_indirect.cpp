@@ -211,7 +211,8 @@ bool sample_path_vertex(const Scene& scene, const CameraFrame<float>& f, const T
   b.indirect = true;
   b.pixel = glm::ivec2(w.x0 + int(pi % width), w.y0 + int(pi / width));
   const std::optional<Tile> film = filter_film(scene);
-  b.film = glm::vec2(b.pixel) + film_jitter(scene.render.filter, sampler, b.pixel.x, b.pixel.y, film ? &*film : nullptr);
+  const glm::vec2 jitter = film_jitter(scene.render.filter, sampler, b.pixel.x, b.pixel.y, film ? &*film : nullptr);
+  b.film = glm::vec2(b.pixel) + jitter;
   radiance(scene, ParamView<float>(scene.params), camera_ray(f, b.film.x, b.film.y), sampler, &b.path);
   // One of its vertices, uniformly.
   int at[64];
@@ -223,7 +224,8 @@ bool sample_path_vertex(const Scene& scene, const CameraFrame<float>& f, const T
   const VertexRecord& v = b.path.back();
   out.depth = v.state.depth;
   out.beta = to_glm(v.state.beta);
-  out.weight = double(pixels) * double(m);
+  // A filter with negative lobes drew the film point from |f|: its sign and density ratio.
+  out.weight = double(pixels) * double(m) * film_jitter_weight(scene.render.filter, jitter, b.pixel.x, b.pixel.y, film ? &*film : nullptr);
   return shade_hit(scene, v.state.ray.detached(), v.events.h, out.x);
 }
 

@@ -154,7 +154,7 @@ std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const ParamVie
       }
   for (size_t k = 0; k < out.size(); ++k) {
     const Sums& a = sums[k];
-    if (!(a.weight > 0.0)) continue;
+    if (a.weight == 0.0) continue;  // Mitsuba divides by any weight but 0 (negative lobes)
     PixelEstimate<T>& e = out[k];
     e.mean = a.value / a.weight;
     e.variance = glm::max(a.value_sq - 2.0 * e.mean * a.value_w2 + e.mean * e.mean * a.weight_sq, 0.0) / (a.weight * a.weight);

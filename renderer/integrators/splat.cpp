@@ -22,7 +22,7 @@ std::vector<glm::dvec3> splat_adjoints(const Scene& scene, const Tile& window, u
   for (int y = window.y0; y < window.y1; ++y)
     for (int x = window.x0; x < window.x1; ++x) {
       const size_t k = size_t(y - window.y0) * w + size_t(x - window.x0);
-      if (weight[k] > 0.0) g[k] = dloss(x, y) / weight[k];
+      if (weight[k] != 0.0) g[k] = dloss(x, y) / weight[k];
     }
   return g;
 }

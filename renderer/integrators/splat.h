@@ -50,7 +50,7 @@ inline Tile splat_sources(const Scene& scene, const Tile& tile) {
 }
 
 // Film point x's filter weights on the pixels of `window`: body(px, py, w(x - c)), unnormalized
-// (the pixel divides by the sum it receives).
+// (the pixel divides by the sum it receives, unless 0, as Mitsuba's develop).
 template <class Body>
 void for_each_splat_pixel(const PixelFilter& f, float x, float y, const Tile& window, Body&& body) {
   const int i0 = std::max(window.x0, int(std::floor(double(x) - 0.5 - f.radius))),
@@ -62,9 +62,9 @@ void for_each_splat_pixel(const PixelFilter& f, float x, float y, const Tile& wi
   for (int i = i0; i <= i1 && i - i0 < kMaxSpan; ++i) wxs[i - i0] = f.eval(double(x) - (i + 0.5));
   for (int j = j0; j <= j1; ++j) {
     const double wy = f.eval(double(y) - (j + 0.5));
-    if (wy <= 0.0) continue;
+    if (wy == 0.0) continue;  // a negative lobe's weight counts, as in Mitsuba's film
     for (int i = i0; i <= i1 && i - i0 < kMaxSpan; ++i)
-      if (wxs[i - i0] > 0.0) body(i, j, wxs[i - i0] * wy);
+      if (wxs[i - i0] != 0.0) body(i, j, wxs[i - i0] * wy);
   }
 }
 

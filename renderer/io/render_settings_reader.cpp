@@ -35,8 +35,9 @@ Tile crop(const JsonReader& rd, const json& j, const std::string& p, const Camer
 // "box", "tent", "gaussian", or an object: {"type": "tent", "radius": R}, {"type": "gaussian", "stddev": S}.
 PixelFilter filter(const JsonReader& rd, const json& j, const std::string& p) {
   const bool object = j.is_object();
-  if (object) rd.object(j, p, {"type", "radius", "stddev"}, {"type"});
+  if (object) rd.object(j, p, {"type", "radius", "stddev", "B", "C", "lobes"}, {"type"});
   const std::string type = rd.string(object ? j["type"] : j, object ? p + "/type" : p);
+  if (object && type != "mitchell" && type != "catmullrom" && type != "lanczos") rd.object(j, p, {"type", "radius", "stddev"}, {"type"});
   if (type == "box") {
     if (object && (j.contains("radius") || j.contains("stddev"))) rd.fail(p, "the box filter takes no parameters (its radius is 0.5)");
     return PixelFilter::box();
@@ -49,7 +50,18 @@ PixelFilter filter(const JsonReader& rd, const json& j, const std::string& p) {
     if (object && j.contains("radius")) rd.fail(p + "/radius", "the gaussian filter's radius is 4 stddev: give stddev");
     return PixelFilter::gaussian(object && j.contains("stddev") ? in_range(rd, j["stddev"], p + "/stddev", 0.125, 4.0) : 0.5);
   }
-  rd.fail(object ? p + "/type" : p, "unknown filter \"" + type + "\" (known: box, tent, gaussian)");
+  if (type == "mitchell" || type == "catmullrom" || type == "lanczos") {
+    // Mitsuba's keys: mitchell's B and C, lanczos's lobes (catmullrom takes none).
+    const std::vector<std::string> keys = type == "mitchell" ? std::vector<std::string>{"type", "B", "C"}
+                                          : type == "lanczos" ? std::vector<std::string>{"type", "lobes"}
+                                                              : std::vector<std::string>{"type"};
+    if (object) rd.object(j, p, keys, {"type"});
+    if (type == "catmullrom") return PixelFilter::catmull_rom();
+    if (type == "lanczos") return PixelFilter::lanczos(object && j.contains("lobes") ? int(rd.integer(j["lobes"], p + "/lobes", 1, 8)) : 3);
+    return PixelFilter::mitchell(object && j.contains("B") ? in_range(rd, j["B"], p + "/B", 0.0, 1.0) : 1.0 / 3.0,
+                                 object && j.contains("C") ? in_range(rd, j["C"], p + "/C", 0.0, 1.0) : 1.0 / 3.0);
+  }
+  rd.fail(object ? p + "/type" : p, "unknown filter \"" + type + "\" (known: box, tent, gaussian, mitchell, catmullrom, lanczos)");
 }
 
 // "stratified", or an object: {"type": "stratified", "jitter": false} (Mitsuba's sampler plugins).
@@ -107,6 +119,8 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
   if (j.contains("sample_border")) r.sample_border = rd.boolean(j["sample_border"], p + "/sample_border");
   // The box filter's splat is its pixel's own mean: the same image, drawn the one way.
   if (j.contains("splat")) r.splat = rd.boolean(j["splat"], p + "/splat") && r.filter.kind != PixelFilter::Kind::box;
+  if (r.filter.negative_lobes() && !r.splat)
+    rd.fail(p + "/filter", "the " + r.filter.name() + " filter has negative lobes: dray draws it with the splatting film, as Mitsuba's hdrfilm (give render.splat true)");
   if (j.contains("integrator")) {
     const std::string t = rd.string(j["integrator"], p + "/integrator");
     r.integrator = integrator_index(t);

@@ -1,5 +1,7 @@
 #include "renderer/sensors/pixel_filter.h"
 
+#include <algorithm>
+
 namespace dray {
 
 PixelFilter PixelFilter::gaussian(double stddev) {
@@ -21,13 +23,69 @@ PixelFilter PixelFilter::gaussian(double stddev) {
   return f;
 }
 
+PixelFilter PixelFilter::with_lobes(Kind kind, double radius, double b, double c) {
+  PixelFilter f;
+  f.kind = kind;
+  f.radius = radius;
+  f.b = b;
+  f.c = c;
+  // Simpson's rule on 8 sub-intervals of each of the kTable cells.
+  const double h = 2.0 * radius / kTable;
+  for (int k = 0; k < kTable; ++k) {
+    double sum = 0.0, abs_sum = 0.0;
+    constexpr int kSub = 8;
+    for (int i = 0; i <= 2 * kSub; ++i) {
+      const double x = -radius + h * (k + double(i) / (2 * kSub)), w = i == 0 || i == 2 * kSub ? 1.0 : i % 2 ? 4.0 : 2.0;
+      sum += w * f.eval(x);
+      abs_sum += w * std::abs(f.eval(x));
+    }
+    f.cumulative[size_t(k) + 1] = f.cumulative[size_t(k)] + sum * h / (6 * kSub);
+    f.abs_cumulative[size_t(k) + 1] = f.abs_cumulative[size_t(k)] + abs_sum * h / (6 * kSub);
+  }
+  f.total = f.cumulative[kTable];
+  return f;
+}
+
 std::string PixelFilter::name() const {
   switch (kind) {
     case Kind::box: return "box";
     case Kind::tent: return "tent";
     case Kind::gaussian: return "gaussian";
+    case Kind::mitchell: return "mitchell";
+    case Kind::catmullrom: return "catmullrom";
+    case Kind::lanczos: return "lanczos";
   }
   return "?";
+}
+
+double PixelFilter::table_at(const std::array<double, kTable + 1>& table, double x) const {
+  const double t = (std::clamp(x, -radius, radius) + radius) / (2.0 * radius) * kTable;
+  const int k = std::min(int(t), kTable - 1);
+  return table[size_t(k)] + (t - k) * (table[size_t(k) + 1] - table[size_t(k)]);
+}
+
+// The offset in [a, b] with |f|'s table cdf at u of the way from a to b: the knots' cdf inverted
+// (binary search), linear within the cell.
+double PixelFilter::sample_abs(double u, double a, double b) const {
+  a = std::max(a, -radius), b = std::min(b, radius);
+  const double lo = table_at(abs_cumulative, a), hi = table_at(abs_cumulative, b);
+  const double target = lo + std::clamp(u, 0.0, 1.0) * (hi - lo);
+  const auto it = std::upper_bound(abs_cumulative.begin(), abs_cumulative.end(), target);
+  const int k = std::clamp(int(it - abs_cumulative.begin()) - 1, 0, kTable - 1);
+  const double c0 = abs_cumulative[size_t(k)], c1 = abs_cumulative[size_t(k) + 1];
+  const double within = c1 > c0 ? (target - c0) / (c1 - c0) : 0.5;
+  return std::clamp(-radius + 2.0 * radius * (k + within) / kTable, a, b);
+}
+
+double PixelFilter::offset_weight(double x, double a, double b) const {
+  if (!negative_lobes()) return 1.0;
+  a = std::max(a, -radius), b = std::min(b, radius);
+  const double t = (std::clamp(x, -radius, radius) + radius) / (2.0 * radius) * kTable;
+  const int k = std::min(int(t), kTable - 1);
+  const double cell = (abs_cumulative[size_t(k) + 1] - abs_cumulative[size_t(k)]) * kTable / (2.0 * radius);
+  const double abs_mass = table_at(abs_cumulative, b) - table_at(abs_cumulative, a), m = mass(a, b);
+  if (!(cell > 0.0) || m == 0.0) return 0.0;
+  return eval(x) / (cell / abs_mass * m);
 }
 
 double PixelFilter::eval(double x) const {
@@ -38,6 +96,19 @@ double PixelFilter::eval(double x) const {
     case Kind::gaussian: {
       const double alpha = -0.5 / (stddev * stddev);
       return a <= radius ? std::max(0.0, std::exp(alpha * x * x) - tail) : 0.0;
+    }
+    case Kind::mitchell:
+    case Kind::catmullrom: {  // Mitsuba's src/rfilters/mitchell.cpp (catmullrom.cpp: B = 0, C = 1/2)
+      const double a2 = a * a, a3 = a2 * a;
+      if (a < 1.0) return ((12 - 9 * b - 6 * c) * a3 + (-18 + 12 * b + 6 * c) * a2 + (6 - 2 * b)) / 6;
+      if (a < 2.0) return ((-b - 6 * c) * a3 + (6 * b + 30 * c) * a2 + (-12 * b - 48 * c) * a + (8 * b + 24 * c)) / 6;
+      return 0.0;
+    }
+    case Kind::lanczos: {  // src/rfilters/lanczos.cpp
+      if (a < 1e-7) return 1.0;
+      if (a > radius) return 0.0;
+      const double x1 = M_PI * a, x2 = x1 / radius;
+      return std::sin(x1) * std::sin(x2) / (x1 * x2);
     }
   }
   return 0.0;
@@ -51,6 +122,12 @@ double PixelFilter::eval_slope(double x) const {
     case Kind::gaussian: {
       const double alpha = -0.5 / (stddev * stddev), g = std::exp(alpha * x * x);
       return a <= radius && g > tail ? 2.0 * alpha * x * g : 0.0;
+    }
+    case Kind::mitchell:
+    case Kind::catmullrom:
+    case Kind::lanczos: {  // central differences (1e-5 px: within 1e-9 of the slope)
+      constexpr double h = 1e-5;
+      return a < radius ? (eval(x + h) - eval(x - h)) / (2 * h) : 0.0;
     }
   }
   return 0.0;
@@ -71,12 +148,16 @@ double PixelFilter::cdf(double x) const {
       const double s = stddev * std::sqrt(2.0), bias = std::exp(-0.5 * radius * radius / (stddev * stddev));
       return std::max(0.0, stddev * std::sqrt(M_PI / 2.0) * (std::erf(x / s) + std::erf(radius / s)) - bias * (x + radius));
     }
+    case Kind::mitchell:
+    case Kind::catmullrom:
+    case Kind::lanczos: return table_at(cumulative, x);
   }
   return 0.0;
 }
 
 double PixelFilter::sample(double u) const {
   u = std::clamp(u, 0.0, 1.0);
+  if (negative_lobes()) return sample_abs(u, -radius, radius);
   switch (kind) {
     case Kind::box: return (2.0 * u - 1.0) * radius;
     case Kind::tent:  // the inverse of cdf, a square root on each half
@@ -110,6 +191,9 @@ double PixelFilter::sample(double u) const {
       }
       return x;
     }
+    case Kind::mitchell:
+    case Kind::catmullrom:
+    case Kind::lanczos: break;  // sample_abs, above
   }
   return 0.0;
 }

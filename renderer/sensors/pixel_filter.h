@@ -1,7 +1,10 @@
 #pragma once
 // Pixel (reconstruction) filters, Mitsuba 3's: `box` (radius 0.5), `tent` (radius 1:
 // f(x) = max(0, 1 - |x| / r)) and `gaussian` (stddev σ = 0.5, radius 4σ:
-// f(x) = max(0, exp(-x²/2σ²) - exp(-r²/2σ²))), each separable: f(x) f(y).
+// f(x) = max(0, exp(-x²/2σ²) - exp(-r²/2σ²))), each separable: f(x) f(y); and those with negative
+// lobes, drawn only by the splatting film (Mitsuba's hdrfilm, whose pixels divide by their
+// weights, negative ones included): `mitchell` (Mitchell-Netravali's cubic, B = C = 1/3, radius
+// 2), `catmullrom` (B = 0, C = 1/2) and `lanczos` (sin(πx) sin(πx/a) / (π²x²/a), a = `lobes`, 3).
 //
 // dray draws them by filter importance sampling (pbrt-v4, Sec. 8.8): a pixel's samples are placed
 // at its centre plus an offset drawn with density f / ∫f, so that the plain mean of the pixel's
@@ -31,16 +34,21 @@
 namespace dray {
 
 struct PixelFilter {
-  enum class Kind { box, tent, gaussian };
+  enum class Kind { box, tent, gaussian, mitchell, catmullrom, lanczos };
   Kind kind = Kind::box;
   double radius = 0.5;  // the support is [-radius, radius] pixels about the pixel centre
   double stddev = 0.5;  // gaussian only
+  double b = 1.0 / 3.0, c = 1.0 / 3.0;  // mitchell's B and C (catmullrom: 0 and 1/2)
   // Gaussian: the inverse CDF at u = k / kTable (exact to 1e-15) and its slope dx/du = ∫f / f,
   // interpolated by sample().
   static constexpr int kTable = 2048;
   std::array<double, kTable + 1> inverse{}, slope{};
   double total = 1.0;  // ∫ f, once (cdf(radius): the Gaussian's costs two erf and an exp)
   double tail = 0.0;   // the Gaussian's exp(-r²/2σ²), subtracted from its profile
+  // A filter with negative lobes: the cdfs of f and of |f| at -r + 2r k / kTable (Simpson's rule),
+  // linear between; its offsets are drawn from |f|'s (piecewise constant between the knots) and
+  // weighed by offset_weight.
+  std::array<double, kTable + 1> cumulative{}, abs_cumulative{};
 
   static PixelFilter box() { return {}; }
   static PixelFilter tent(double radius = 1.0) {
@@ -49,6 +57,11 @@ struct PixelFilter {
     return f;
   }
   static PixelFilter gaussian(double stddev = 0.5);
+  static PixelFilter mitchell(double b = 1.0 / 3.0, double c = 1.0 / 3.0) { return with_lobes(Kind::mitchell, 2.0, b, c); }
+  static PixelFilter catmull_rom() { return with_lobes(Kind::catmullrom, 2.0, 0.0, 0.5); }
+  static PixelFilter lanczos(int lobes = 3) { return with_lobes(Kind::lanczos, double(lobes), 0.0, 0.0); }
+  // Whether f < 0 somewhere: only the splatting film draws it (render.splat).
+  bool negative_lobes() const { return kind == Kind::mitchell || kind == Kind::catmullrom || kind == Kind::lanczos; }
 
   std::string name() const;
 
@@ -71,13 +84,24 @@ struct PixelFilter {
   // An offset within [a, b] (density f / mass(a, b)): sample(u) itself when [a, b] holds the
   // support.
   double sample_within(double u, double a, double b) const {
+    if (negative_lobes()) return sample_abs(u, a, b);
     if (a <= -radius && b >= radius) return sample(u);
     const double ca = cdf(a), cb = cdf(b);
     return std::clamp(sample((ca + u * (cb - ca)) / integral()), std::max(a, -radius), std::min(b, radius));
   }
 
+  // The weight of an offset drawn by sample_within(u, a, b): 1 for a filter without negative
+  // lobes (drawn with density f / mass(a, b)); otherwise f(x) / (p(x) mass(a, b)), p the density
+  // it was drawn with, so that the weighted mean estimates ∫ f L / ∫ f all the same.
+  double offset_weight(double x, double a, double b) const;
+
   // Whole pixels beyond a window that its footprint reaches: edges that far out still count.
   int reach() const { return kind == Kind::box ? 0 : int(std::ceil(radius - 0.5)); }
+
+ private:
+  static PixelFilter with_lobes(Kind kind, double radius, double b, double c);
+  double table_at(const std::array<double, kTable + 1>& table, double x) const;
+  double sample_abs(double u, double a, double b) const;
 };
 
 // A pixel sample's film position relative to the pixel's corner, from the sampler's next two
@@ -92,6 +116,15 @@ inline glm::vec2 film_jitter(const PixelFilter& f, Sampler& sampler, int px = 0,
   const double cx = px + 0.5, cy = py + 0.5;
   return {float(0.5 + f.sample_within(u, film->x0 - cx, film->x1 - cx)),
           float(0.5 + f.sample_within(v, film->y0 - cy, film->y1 - cy))};
+}
+
+// The weight of film_jitter's offset j for pixel (px, py) (PixelFilter::offset_weight on both
+// axes): 1 but for a filter with negative lobes.
+inline double film_jitter_weight(const PixelFilter& f, glm::vec2 j, int px = 0, int py = 0, const Tile* film = nullptr) {
+  if (!f.negative_lobes()) return 1.0;
+  const double cx = px + 0.5, cy = py + 0.5, r = f.radius;
+  const double ax = film ? film->x0 - cx : -r, bx = film ? film->x1 - cx : r, ay = film ? film->y0 - cy : -r, by = film ? film->y1 - cy : r;
+  return f.offset_weight(double(j.x) - 0.5, ax, bx) * f.offset_weight(double(j.y) - 0.5, ay, by);
 }
 
 namespace detail {
@@ -122,10 +155,10 @@ void footprint_pixels(const PixelFilter& f, glm::vec2 x, const Tile& w, const Ti
   for (int j = j0; j <= j1; ++j) {
     const double my = row_mass(j);
     const double wy = f.eval(double(x.y) - (j + 0.5)) / my;
-    if (wy <= 0.0) continue;
+    if (wy == 0.0) continue;  // a negative lobe's weight counts
     for (int i = i0; i <= i1; ++i) {
       const double wx = i - i0 < span ? wxs[i - i0] : f.eval(double(x.x) - (i + 0.5)) / column_mass(i);
-      if (!(wx > 0.0)) continue;
+      if (wx == 0.0) continue;
       if constexpr (kSlopes)
         body(i, j, wx * wy, f.eval_slope(double(x.x) - (i + 0.5)) / column_mass(i) * wy, wx * f.eval_slope(double(x.y) - (j + 0.5)) / my);
       else

@@ -231,7 +231,7 @@ TEST_CASE("Mitsuba rfilters: box, tent and gaussian with their parameters", "[mi
     return load_error(t.write("e.xml", R"(<scene version="3.0.0"><sensor type="perspective"><float name="fov" value="40"/>
       <film type="hdrfilm">)" + rfilter + R"(</film></sensor><shape type="sphere"/></scene>)"));
   };
-  CHECK(error("<rfilter type=\"lanczos\"/>").find("e.xml:2:28: <rfilter type=\"lanczos\">: unsupported rfilter (supported: box, tent, gaussian)") !=
+  CHECK(error("<rfilter type=\"sinc\"/>").find("e.xml:2:28: <rfilter type=\"sinc\">: unsupported rfilter (supported: box, tent, gaussian, mitchell, catmullrom, lanczos)") !=
         std::string::npos);
   CHECK(error("<rfilter type=\"tent\"><float name=\"stddev\" value=\"1\"/></rfilter>")
             .find("<float name=\"stddev\">: unsupported tent filter property (supported: radius)") != std::string::npos);

@@ -5,6 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
 
 #include "renderer/integrators/boundary.h"
 #include "renderer/sensors/pixel_filter.h"
@@ -144,7 +148,8 @@ void check_step(const json& spec, double edge, bool sample_border, bool splat = 
     // The mean of kH · spp Bernoulli samples (the box and the others alike: each sample is
     // either side of the edge), within 5 standard errors (the splatting film's weighted mean of
     // its neighbourhood's samples varies less).
-    const double se = std::sqrt(value * (1 - value) / (kH * scene.render.spp));
+    // (|value (1 - value)|: a negative lobe's ringing takes a column below 0 or above 1.)
+    const double se = std::sqrt(std::fabs(value * (1 - value)) / (kH * scene.render.spp));
     INFO("column " << x << ": value " << column_mean(im, 0, x) << " expected " << value << " (se " << se << "); slope "
                    << column_mean(im, out.derivative_channel(0), x) << " expected " << slope);
     REQUIRE(std::fabs(column_mean(im, 0, x) - value) <= 5 * se + 1e-6);
@@ -204,7 +209,10 @@ TEST_CASE("pixel filters in the scene file: names, parameters and errors", "[fil
     return std::string("no error");
   };
   CHECK(error({{"type", "tent"}, {"radius", 1.5}}) == "no error");
-  CHECK(error("lanczos") == "f.json: /render/filter: unknown filter \"lanczos\" (known: box, tent, gaussian)");
+  CHECK(error("sinc") == "f.json: /render/filter: unknown filter \"sinc\" (known: box, tent, gaussian, mitchell, catmullrom, lanczos)");
+  CHECK(error("lanczos") == "f.json: /render/filter: the lanczos filter has negative lobes: dray draws it with the splatting film, "
+                            "as Mitsuba's hdrfilm (give render.splat true)");
+  CHECK(error({{"type", "mitchell"}, {"lobes", 2}}).find("/render/filter") != std::string::npos);
   CHECK(error({{"type", "gaussian"}, {"radius", 2}}) == "f.json: /render/filter/radius: the gaussian filter's radius is 4 stddev: give stddev");
   CHECK(error({{"type", "tent"}, {"radius", 0.1}}) == "f.json: /render/filter/radius: must be in [0.5, 16], got 0.1");
   CHECK(error({{"type", "box"}, {"radius", 1}}) == "f.json: /render/filter: the box filter takes no parameters (its radius is 0.5)");
@@ -218,4 +226,85 @@ TEST_CASE("the splatting film: a filtered step edge against the closed form, cut
   for (const json& spec : kFilterSpecs)
     for (double edge : {1.3, kEdge, kW - 1.3})
       for (bool border : {false, true}) check_step(spec, edge, border, true);
+}
+
+TEST_CASE("filters with negative lobes: Mitsuba's mitchell, catmullrom and lanczos", "[filter]") {
+  // Their profiles at closed-form points (src/rfilters: B = C = 1/3 for mitchell), integrals against
+  // quadrature, and a lobe below 0.
+  const PixelFilter mitchell = PixelFilter::mitchell(), catmull = PixelFilter::catmull_rom(), lanczos = PixelFilter::lanczos();
+  CHECK(mitchell.eval(0) == Approx(8.0 / 9.0));
+  CHECK(mitchell.eval(1) == Approx(1.0 / 18.0));
+  CHECK(mitchell.eval(1.5) == Approx(-0.2083333 / 6).epsilon(1e-5));
+  CHECK(mitchell.eval(2.0) == 0.0);
+  CHECK(catmull.eval(0) == Approx(1.0));
+  CHECK(catmull.eval(1) == Approx(0.0).margin(1e-12));
+  CHECK(catmull.eval(1.5) < 0.0);
+  CHECK(lanczos.eval(0) == 1.0);
+  CHECK(lanczos.eval(0.5) == Approx(6 / (M_PI * M_PI)));
+  CHECK(lanczos.eval(1.5) < 0.0);
+  CHECK(lanczos.radius == 3.0);
+  CHECK(PixelFilter::lanczos(2).eval(2.5) == 0.0);
+  for (const PixelFilter& f : {mitchell, catmull, lanczos}) {
+    INFO(f.name());
+    CHECK(f.negative_lobes());
+    CHECK(f.integral() == Approx(simpson(f, -f.radius, f.radius)).epsilon(1e-7));
+    CHECK(f.cdf(0.7) - f.cdf(-0.3) == Approx(simpson(f, -0.3, 0.7)).epsilon(1e-5));
+    CHECK(f.eval_slope(0.8) == Approx((f.eval(0.8 + 1e-4) - f.eval(0.8 - 1e-4)) / 2e-4).epsilon(1e-5));
+  }
+  CHECK(mitchell.integral() == Approx(1.0).epsilon(1e-9));  // the Mitchell-Netravali family integrates to 1
+  CHECK(catmull.integral() == Approx(1.0).epsilon(1e-9));
+  // Offsets drawn from |f| and weighed by offset_weight estimate f's weighted means, on the whole
+  // support and within a cut: E[w(x) g(x)] = ∫ f g / ∫ f (here g = cos 2x + x, against quadrature).
+  for (const PixelFilter& f : {mitchell, lanczos})
+    for (const auto& [a, b] : {std::pair{-f.radius, f.radius}, std::pair{-0.5, f.radius}}) {
+      double sum = 0, sum_sq = 0, num = 0;
+      const int n = 200000, m = 20000;
+      for (int i = 0; i < n; ++i) {
+        const double x = f.sample_within((i + 0.5) / n, a, b), w = f.offset_weight(x, a, b) * (std::cos(2 * x) + x);
+        sum += w;
+        sum_sq += w * w;
+      }
+      const double h = (b - a) / m;
+      for (int i = 0; i <= m; ++i) {
+        const double x = a + i * h;
+        num += f.eval(x) * (std::cos(2 * x) + x) * (i == 0 || i == m ? 1.0 : i % 2 ? 4.0 : 2.0);
+      }
+      num *= h / 3;
+      INFO(f.name() << " on [" << a << ", " << b << "]");
+      CHECK(sum / n == Approx(num / f.mass(a, b)).epsilon(2e-3));
+    }
+  // Rendered by the splatting film: the step edge's pixels (ringing past it), derivative images and
+  // gradient against the closed form, cut at the film's edge or past it.
+  for (const json& spec : {json("mitchell"), json("catmullrom"), json{{"type", "lanczos"}, {"lobes", 2}},
+                           json{{"type", "mitchell"}, {"B", 1.0}, {"C", 0.0}}})
+    for (double edge : {1.3, kEdge})
+      for (bool border : {false, true}) check_step(spec, edge, border, true);
+}
+
+TEST_CASE("Mitsuba's rfilters with negative lobes in XML: mitchell's B and C, lanczos's lobes", "[filter][mitsuba]") {
+  const std::string dir = std::filesystem::temp_directory_path() / ("dray-rfilter-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto filter_of = [&](const std::string& rfilter) {
+    const std::string path = dir + "/f.xml";
+    std::ofstream(path) << R"(<scene version="3.0.0"><sensor type="perspective"><film type="hdrfilm">)" << rfilter
+                        << R"(</film></sensor><shape type="sphere"/></scene>)";
+    return load_scene(path).render;
+  };
+  const RenderSettings m = filter_of(R"(<rfilter type="mitchell"><float name="B" value="0.5"/></rfilter>)");
+  CHECK(m.filter.kind == PixelFilter::Kind::mitchell);
+  CHECK(m.filter.b == 0.5);
+  CHECK(m.filter.c == Approx(1.0 / 3.0));
+  CHECK(m.splat);  // hdrfilm splats
+  const RenderSettings l = filter_of(R"(<rfilter type="lanczos"><integer name="lobes" value="2"/></rfilter>)");
+  CHECK(l.filter.kind == PixelFilter::Kind::lanczos);
+  CHECK(l.filter.radius == 2.0);
+  CHECK(filter_of(R"(<rfilter type="catmullrom"/>)").filter.kind == PixelFilter::Kind::catmullrom);
+  std::string error;
+  try {
+    filter_of(R"(<rfilter type="catmullrom"><float name="B" value="0.5"/></rfilter>)");
+  } catch (const LoadError& e) {
+    error = e.what();
+  }
+  CHECK_THAT(error, Catch::Contains("unsupported catmullrom filter property"));
+  std::filesystem::remove_all(dir);
 }

@@ -209,7 +209,7 @@ TEST_CASE("an instance's matrix (shear, non-uniform scale) renders as a mesh wit
 TEST_CASE("groups and instances refuse what they cannot hold, naming the key", "[instance]") {
   json doc = bunnies(true);
   doc["shapes"][0]["shapes"][0] = {{"type", "group"}, {"shapes", json::array()}};
-  CHECK_THAT(load_error(doc), Catch::Contains("/shapes/0 (g)/shapes/0/type") && Catch::Contains("a group holds shapes (mesh, disk, cylinder, cube, grid, quad, sphere, sdfgrid)"));
+  CHECK_THAT(load_error(doc), Catch::Contains("/shapes/0 (g)/shapes/0/type") && Catch::Contains("a group holds shapes (mesh, disk, cylinder, cube, grid, linearcurve, bsplinecurve, quad, sphere, sdfgrid)"));
   doc = bunnies(true);
   doc["shapes"][0]["shapes"][0]["material"] = "panel";
   CHECK_THAT(load_error(doc), Catch::Contains("cannot emit light"));

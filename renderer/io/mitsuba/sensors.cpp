@@ -1,5 +1,6 @@
 // Mitsuba sensors (each type's keys read by its plugin through the registry, sensors/camera.h),
 // with their film, sampler and reconstruction filter.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -241,16 +242,27 @@ void Converter::sampler(const pugi::xml_node& c) {
 void Converter::rfilter(const pugi::xml_node& n) {
   filter_seen_ = true;
   const std::string type = x_.attr(n, "type");
-  const char* key = type == "tent" ? "radius" : type == "gaussian" ? "stddev" : nullptr;
-  if (type != "box" && !key) x_.fail(n, "unsupported rfilter (supported: box, tent, gaussian)");
-  json filter = type;
+  // Each type's keys (Mitsuba's src/rfilters): tent's radius, gaussian's stddev, mitchell's B and C,
+  // lanczos's lobes; box and catmullrom take none.
+  const std::vector<std::string> keys = type == "tent"       ? std::vector<std::string>{"radius"}
+                                        : type == "gaussian" ? std::vector<std::string>{"stddev"}
+                                        : type == "mitchell" ? std::vector<std::string>{"B", "C"}
+                                        : type == "lanczos"  ? std::vector<std::string>{"lobes"}
+                                                             : std::vector<std::string>{};
+  if (type != "box" && type != "catmullrom" && keys.empty())
+    x_.fail(n, "unsupported rfilter (supported: box, tent, gaussian, mitchell, catmullrom, lanczos)");
+  json filter = {{"type", type}};
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
-    if (!key || x_.attr(c, "name") != key)
-      x_.fail(c, std::string("unsupported ") + type + " filter property" + (key ? std::string(" (supported: ") + key + ")" : ""));
-    filter = {{"type", type}, {key, x_.number(c)}};
+    const std::string name = x_.attr(c, "name");
+    if (std::find(keys.begin(), keys.end(), name) == keys.end()) {
+      std::string supported;
+      for (const std::string& k : keys) supported += (supported.empty() ? "" : ", ") + k;
+      x_.fail(c, "unsupported " + type + " filter property" + (keys.empty() ? std::string() : " (supported: " + supported + ")"));
+    }
+    filter[name] = name == "lobes" ? json(std::lround(x_.number(c))) : json(x_.number(c));
   }
-  render_["filter"] = filter;
+  render_["filter"] = filter.size() == 1 ? json(type) : filter;
 }
 
 }  // namespace dray::mitsuba

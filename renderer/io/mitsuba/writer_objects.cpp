@@ -98,8 +98,9 @@ void Writer::film(pugi::xml_node sensor, int width, int height) {
   const json filter = at(r, "filter", "box");  // dray's default; Mitsuba's is the Gaussian
   pugi::xml_node rf = add(f, "rfilter");
   attr(rf, "type", filter.is_string() ? filter.get<std::string>() : filter["type"].get<std::string>());
-  for (const char* key : {"radius", "stddev"})
+  for (const char* key : {"radius", "stddev", "B", "C"})
     if (filter.is_object() && filter.contains(key)) typed(rf, "float", key, num(filter[key].get<double>()));
+  if (filter.is_object() && filter.contains("lobes")) typed(rf, "integer", "lobes", std::to_string(filter["lobes"].get<long>()));
   pugi::xml_node s = add(sensor, "sampler");
   const json sampler = at(r, "sampler", "independent");
   attr(s, "type", sampler.is_string() ? sampler.get<std::string>() : sampler["type"].get<std::string>());
