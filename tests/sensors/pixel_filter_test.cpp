@@ -13,6 +13,7 @@
 #include "renderer/integrators/boundary.h"
 #include "renderer/sensors/pixel_filter.h"
 #include "renderer/integrators/render.h"
+#include "renderer/io/mitsuba/xml_writer.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/chi2.h"
 
@@ -306,5 +307,25 @@ TEST_CASE("Mitsuba's rfilters with negative lobes in XML: mitchell's B and C, la
     error = e.what();
   }
   CHECK_THAT(error, Catch::Contains("unsupported catmullrom filter property"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a negative-lobed filter written as Mitsuba XML (dray convert -o) loads as itself", "[filter][mitsuba]") {
+  const std::string dir = std::filesystem::temp_directory_path() / ("dray-rfilter-w-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const json& spec : {json{{"type", "mitchell"}, {"B", 0.5}, {"C", 0.25}}, json{{"type", "lanczos"}, {"lobes", 2}}}) {
+    const json doc = {{"camera", {{"origin", {0, 0, 0}}, {"target", {0, 0, -1}}, {"up", {0, 1, 0}}, {"width", 8}, {"height", 8}}},
+                      {"render", {{"filter", spec}, {"splat", true}}},
+                      {"materials", {{"m", {{"type", "diffuse"}}}}},
+                      {"shapes", {{{"name", "s"}, {"type", "sphere"}, {"center", {0, 0, -3}}, {"radius", 1}, {"material", "m"}}}}};
+    std::vector<std::string> warnings;
+    const std::string path = dir + "/w.xml";
+    std::ofstream(path) << mitsuba::write_xml(doc, warnings);
+    const PixelFilter f = load_scene(path).render.filter;
+    INFO(spec.dump());
+    CHECK(f.name() == spec["type"].get<std::string>());
+    if (spec.contains("B")) CHECK((f.b == 0.5 && f.c == 0.25));
+    if (spec.contains("lobes")) CHECK(f.radius == 2.0);
+  }
   std::filesystem::remove_all(dir);
 }
