@@ -21,7 +21,8 @@ def _is_dual(value):
     return forward_ad.unpack_dual(value).tangent is not None
 
 
-def np_shape(value):
+def _shape_of(value):
+    """A value's shape: a tensor's or an array-like's."""
     return tuple(value.shape) if hasattr(value, "shape") else np.shape(value)
 
 
@@ -181,9 +182,9 @@ class SceneParameters(MutableMapping):
         curve = self._curve_target(name)
         if curve is not None:  # its tube's vertices follow at update()
             count = len(_curves(self._scene)[curve]["points"])
-            if tuple(np_shape(value)) not in ((count, 4), (4 * count,)):
+            if tuple(_shape_of(value)) not in ((count, 4), (4 * count,)):
                 raise ValueError("%s: expected %d control points (N x 4: x, y, z, radius, or their 4N values flattened), got shape %s"
-                                 % (name, count, tuple(np_shape(value))))
+                                 % (name, count, tuple(_shape_of(value))))
             self._staged_curves[curve] = value
             return
         camera = self._camera_target(name)
