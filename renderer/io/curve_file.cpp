@@ -8,10 +8,10 @@
 
 namespace dray {
 
-CurveFile read_curve_file(const std::filesystem::path& file, uint32_t min_points, const std::string& where) {
+CurvePoints read_curve_file(const std::filesystem::path& file, uint32_t min_points, const std::string& where) {
   std::ifstream in(file);
   if (!in) throw LoadError(where + "cannot open curve file " + file.string());
-  CurveFile out;
+  CurvePoints out;
   out.starts.push_back(0);
   auto close_curve = [&](size_t line) {
     const uint32_t n = uint32_t(out.points.size()) - out.starts.back();

@@ -19,7 +19,7 @@ TriangleMesh ShapeReader::curve_mesh_of(const json& s, const std::string& p, con
   if (!fs::is_regular_file(file, ec)) rd.fail(p + "/file", "cannot open \"" + file.string() + "\": no such file");
   const bool linear = type == "linearcurve";
   const std::string where = rd.file() + ": " + p + "/file: ";
-  CurveFile curves = read_curve_file(file, linear ? 2 : 4, where);
+  CurvePoints curves = read_curve_file(file, linear ? 2 : 4, where);
   if (s.contains("transform") && s["transform"].contains("matrix")) {
     const glm::dmat4 m = read_affine_matrix(rd, s["transform"]["matrix"], p + "/transform/matrix");
     for (glm::vec4& q : curves.points) q = glm::vec4(glm::vec3(m * glm::dvec4(glm::dvec3(q), 1.0)), q.w);

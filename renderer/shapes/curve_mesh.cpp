@@ -151,7 +151,7 @@ int bspline_steps(const glm::vec4* p, int around) {
 
 }  // namespace
 
-CurveMesh bspline_curve_mesh(const CurveFile& curves, int around) {
+CurveMesh bspline_curve_mesh(const CurvePoints& curves, int around) {
   CurveMeshBuilder out(around);
   size_t segment_count = 0, triangles = 0;
   std::vector<int> steps;
@@ -182,7 +182,7 @@ CurveMesh bspline_curve_mesh(const CurveFile& curves, int around) {
   return std::move(out.result);
 }
 
-CurveMesh linear_curve_mesh(const CurveFile& curves, int around) {
+CurveMesh linear_curve_mesh(const CurvePoints& curves, int around) {
   CurveMeshBuilder out(around);
   size_t segment_count = 0;
   for (size_t c = 0; c < curves.curve_count(); ++c) segment_count += curves.curve_size(c) - 1;

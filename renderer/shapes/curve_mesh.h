@@ -14,7 +14,7 @@
 // normals at the corners are the surface's.
 #include <cstdint>
 
-#include "renderer/io/curve_file.h"
+#include "renderer/shapes/curve_points.h"
 #include "renderer/shapes/triangle_mesh.h"
 
 namespace dray {
@@ -42,12 +42,12 @@ struct CurveTube {
   uint32_t mesh = 0;  // index into Scene::meshes
   bool linear = false;
   int around = kCurveAround;
-  CurveFile curves;
+  CurvePoints curves;
   std::vector<CurveVertex> vertices;
 };
 
-CurveMesh bspline_curve_mesh(const CurveFile& curves, int around = kCurveAround);
-CurveMesh linear_curve_mesh(const CurveFile& curves, int around = kCurveAround);
+CurveMesh bspline_curve_mesh(const CurvePoints& curves, int around = kCurveAround);
+CurveMesh linear_curve_mesh(const CurvePoints& curves, int around = kCurveAround);
 
 // A cubic B-spline segment at v in [0, 1] from its four control points: the centre line, its
 // first and second derivatives, the radius and its derivative (Mitsuba's cubic_interpolation).

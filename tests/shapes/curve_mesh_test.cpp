@@ -21,8 +21,8 @@ using nlohmann::json;
 
 namespace {
 
-CurveFile curve_of(std::vector<glm::vec4> points) {
-  CurveFile c;
+CurvePoints curve_of(std::vector<glm::vec4> points) {
+  CurvePoints c;
   c.points = std::move(points);
   c.starts = {0, uint32_t(c.points.size())};
   return c;
