@@ -26,7 +26,8 @@ struct AdamSettings {
 
 // Advances the moments of a block by its gradient at step t (from 1) and writes each
 // component's unit-rate step (above) into `step`. A non-finite gradient component (and, with
-// mask_updates, a zero one) keeps its moments and gets step 0.
+// mask_updates, a zero one) keeps its moments and gets step 0. `step` may be `gradient` itself
+// (each component is read before its step is written).
 inline void adam_step(std::span<const double> gradient, std::span<double> m, std::span<double> v, long t,
                       const AdamSettings& settings, std::span<double> step) {
   const size_t n = gradient.size();

@@ -110,32 +110,37 @@ class alignas(64) ThreadGradient {  // threads write their stages' ends: one lin
 class ExactGradient {
  public:
   // `plain`: commit into plain double sums instead (order-dependent: only for measuring what the
-  // exact sums cost, tools/bench).
-  ExactGradient(int threads, size_t n, bool plain = false)
+  // exact sums cost, tools/bench). `into` (n sums, or empty): a large parameter set's units are
+  // committed straight into it, the caller's total, instead of an array of the object's own
+  // (16 B a parameter less); merge_into(into) then adds the rest.
+  ExactGradient(int threads, size_t n, bool plain = false, std::span<FixedSum> into = {})
       : n_(n),
         plain_(plain),
         shared_(n > ThreadGradient::kDenseLimit),
-        sums_(shared_ && !plain ? n : 0),
+        sums_(shared_ && !plain && into.empty() ? n : 0),
         plain_sums_(shared_ && plain ? n : 0),
         locks_(new std::mutex[kStripes]) {
     per_thread_.reserve(size_t(threads));
     for (int t = 0; t < threads; ++t) per_thread_.push_back(ThreadGradient(*this, n, plain));
-    if (shared_ && !plain)
-      for (ThreadGradient& t : per_thread_) t.shared_sums_ = sums_.begin();
+    if (shared_ && !plain) {
+      shared_sums_ = into.empty() ? sums_.begin() : into.data();
+      for (ThreadGradient& t : per_thread_) t.shared_sums_ = shared_sums_;
+    }
   }
   ExactGradient(const ExactGradient&) = delete;
   ExactGradient& operator=(const ExactGradient&) = delete;
 
   ThreadGradient& thread(int t) { return per_thread_[size_t(t)]; }
 
-  // Adds the sums to `out` (size n); returns the units refused.
+  // Adds the sums to `out` (size n; with `into`, that span: the large set's are there already);
+  // returns the units refused.
   long merge_into(std::span<FixedSum> out) const {
     for (size_t g = 0; g < sums_.size(); ++g) out[g] += sums_[g];
     for (const ThreadGradient& t : per_thread_)
       for (size_t g = 0; g < t.sums_.size(); ++g) out[g] += t.sums_[g];
     return refused();
   }
-  // The sums, moved out when shared (no copy of n accumulators); the object is spent.
+  // The sums, moved out when shared (no copy of n accumulators); the object is spent. Not with `into`.
   FixedSums take_sums() {
     if (shared_) return std::move(sums_);
     FixedSums out(n_);
@@ -163,7 +168,8 @@ class ExactGradient {
 
   size_t n_;
   bool plain_, shared_;
-  FixedSums sums_;  // shared (large parameter sets)
+  FixedSums sums_;  // shared (large parameter sets), unless the caller's
+  FixedSum* shared_sums_ = nullptr;
   std::vector<double> plain_sums_;
   std::unique_ptr<std::mutex[]> locks_;
   std::vector<ThreadGradient> per_thread_;
@@ -172,7 +178,7 @@ class ExactGradient {
 inline bool ThreadGradient::commit() {
   ExactGradient& o = *owner_;
   const bool shared = o.shared_;
-  FixedSums& sums = shared ? o.sums_ : sums_;
+  FixedSum* sums = shared ? o.shared_sums_ : sums_.begin();
   std::vector<double>& plain = shared ? o.plain_sums_ : plain_sums_;
   if (!dense_) gather_pending();
   uint64_t stripes = 0;

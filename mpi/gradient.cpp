@@ -86,7 +86,8 @@ void add_view(const Context& ctx, const Scene& scene, const Image& target, const
   GradientResult local;
   run_agreed(ctx, [&] {
     GradientMode mode;
-    mode.sums_only = true;  // reduced as exact sums below
+    mode.sums_only = true;  // reduced as exact sums below, the pass's added into the total
+    mode.add_into = sums.first(params.size());
     local = gradient_tiles(scene, tiles, mine, target, loss, normaliser, params, threads, image, adjoint_seed, mode, mask);
   });
   const double tw = ctx.seconds();
@@ -101,7 +102,6 @@ void add_view(const Context& ctx, const Scene& scene, const Image& target, const
   out.mpi_seconds += ctx.seconds() - t0;
   if (n_boundary > 0) out.boundary_mpi_seconds += ctx.seconds() - t0;
   const size_t n = params.size();
-  for (size_t k = 0; k < n; ++k) sums[k] += local.gradient_sums[k];
   sums[n] += local.loss_sum;
   long dropped = local.dropped_samples;
   if (n_boundary > 0) {

@@ -1,4 +1,5 @@
 #include "renderer/scene.h"
+#include "renderer/scene_params.h"
 
 #include <omp.h>
 
@@ -148,45 +149,46 @@ bool Seeds::any(Slot s, size_t n) const {
   return it != ranges.end() && size_t(it->first) < size_t(s) + n;
 }
 
+ParamRange resolve_range(const ParamTable& table, const std::string& name) {
+  std::string base;
+  const std::vector<long> index = parse_indices(name, base);
+  auto e = table.find(base);
+  // The document's spelling of a transform parameter: shapes.X.transform.translate.
+  if (auto k = base.find(".transform."); !e && k != std::string::npos) {
+    base = base.substr(0, k) + base.substr(k + 10);
+    e = table.find(base);
+  }
+  if (!e) throw std::runtime_error("unknown parameter \"" + base + "\" (dray params SCENE lists them)");
+  if (e->block()) {
+    if (index.empty()) return {base, e->slot, e->size, true, true};  // the whole block
+    if (index.size() != e->shape.size())
+      throw std::runtime_error("parameter \"" + name + "\": " + base + " is a " + shape_text(e->shape) + " block: name an element with " +
+                               std::to_string(e->shape.size()) + " indices");
+    size_t flat = 0;
+    for (size_t d = 0; d < index.size(); ++d) {
+      if (index[d] >= long(e->shape[d]))
+        throw std::runtime_error("parameter \"" + name + "\": index " + std::to_string(index[d]) + " is out of range for " + base +
+                                 " (" + shape_text(e->shape) + ")");
+      flat = flat * e->shape[d] + size_t(index[d]);
+    }
+    return {name, e->slot + Slot(flat), 1, true, false};
+  }
+  if (index.size() > 1) throw std::runtime_error("parameter \"" + name + "\": expected NAME or NAME[i]");
+  const int component = index.empty() ? -1 : int(index[0]);
+  if (component >= int(e->size))
+    throw std::runtime_error("parameter \"" + name + "\": " + base + " has " + std::to_string(e->size) +
+                             (e->size == 1 ? " component" : " components"));
+  if (component >= 0) return {name, e->slot + Slot(component), 1, false, false};
+  return {base, e->slot, e->size, false, e->size > 1};
+}
+
+std::string ParamRange::scalar_name(size_t i) const { return indexed ? name + "[" + std::to_string(i) + "]" : name; }
+
 std::vector<ScalarParam> resolve_scalars(const ParamTable& table, const std::vector<std::string>& names) {
   std::vector<ScalarParam> out;
   for (const std::string& name : names) {
-    std::string base;
-    const std::vector<long> index = parse_indices(name, base);
-    auto e = table.find(base);
-    // The document's spelling of a transform parameter: shapes.X.transform.translate.
-    if (auto k = base.find(".transform."); !e && k != std::string::npos) {
-      base = base.substr(0, k) + base.substr(k + 10);
-      e = table.find(base);
-    }
-    if (!e) throw std::runtime_error("unknown parameter \"" + base + "\" (dray params SCENE lists them)");
-    if (e->block()) {
-      if (index.empty()) {  // the whole block
-        for (uint32_t i = 0; i < e->size; ++i) out.push_back({base + "[" + std::to_string(i) + "]", e->slot + i});
-        continue;
-      }
-      if (index.size() != e->shape.size())
-        throw std::runtime_error("parameter \"" + name + "\": " + base + " is a " + shape_text(e->shape) + " block: name an element with " +
-                                 std::to_string(e->shape.size()) + " indices");
-      size_t flat = 0;
-      for (size_t d = 0; d < index.size(); ++d) {
-        if (index[d] >= long(e->shape[d]))
-          throw std::runtime_error("parameter \"" + name + "\": index " + std::to_string(index[d]) + " is out of range for " + base +
-                                   " (" + shape_text(e->shape) + ")");
-        flat = flat * e->shape[d] + size_t(index[d]);
-      }
-      out.push_back({name, e->slot + Slot(flat)});
-      continue;
-    }
-    if (index.size() > 1) throw std::runtime_error("parameter \"" + name + "\": expected NAME or NAME[i]");
-    const int component = index.empty() ? -1 : int(index[0]);
-    if (component >= int(e->size))
-      throw std::runtime_error("parameter \"" + name + "\": " + base + " has " + std::to_string(e->size) +
-                               (e->size == 1 ? " component" : " components"));
-    if (component >= 0) out.push_back({name, e->slot + Slot(component)});
-    else if (e->size == 1) out.push_back({base, e->slot});
-    else
-      for (uint32_t i = 0; i < e->size; ++i) out.push_back({base + "[" + std::to_string(i) + "]", e->slot + i});
+    const ParamRange r = resolve_range(table, name);
+    for (uint32_t i = 0; i < r.size; ++i) out.push_back({r.scalar_name(i), r.slot + i});
   }
   return out;
 }

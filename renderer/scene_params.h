@@ -20,6 +20,20 @@ namespace dray {
 enum class FrameProblem { none, same_point, too_far, too_near, up_parallel, up_too_short };
 FrameProblem frame_problem(const glm::vec3& from, const glm::vec3& to, const glm::vec3& up);
 
+// A parameter name as consecutive slots: a scalar, a vector or a block whole, one component
+// NAME[i] or one element NAME[i,j,c]; `name` as resolved (a transform's document spelling
+// shapes.X.transform.translate read as shapes.X.translate). Throws std::runtime_error for an
+// unknown name or index (as resolve_scalars, which names each scalar).
+struct ParamRange {
+  std::string name;
+  Slot slot = 0;
+  uint32_t size = 0;
+  bool of_block = false;  // of a parameter block (texels, vertices, voxels), whole or one element
+  bool indexed = false;   // its scalars are named NAME[i] (a whole vector or block), else NAME
+  std::string scalar_name(size_t i) const;
+};
+ParamRange resolve_range(const ParamTable& table, const std::string& name);
+
 // The entry holding slot s (entries are in slot order).
 const ParamEntry& entry_of(const ParamTable& table, Slot s);
 // A scalar's name: NAME, NAME[i] of a vector, NAME[i,j,c] of a block.

@@ -40,10 +40,10 @@ std::vector<float> doubled(const std::vector<float>& in, uint32_t h, uint32_t w,
 
 }  // namespace
 
-int Job::adam_restart(size_t k, int it) const {
+int Job::adam_restart(size_t b, int it) const {
   int restart = 0;
   for (const Upsampling& u : upsampling)
-    if (u.entry == scalars[k].block)
+    if (u.block == int(b))
       for (int after : u.after)
         if (after <= it) restart = after;
   return restart;
@@ -53,41 +53,25 @@ std::vector<std::string> upsample_blocks(Job& job, Scene& scene, State* state, i
   std::vector<std::string> done;
   for (const Upsampling& u : job.upsampling) {
     if (std::find(u.after.begin(), u.after.end(), k) == u.after.end()) continue;
-    const std::string& name = job.entries[size_t(u.entry)];
-    const ParamEntry e = *scene.params.find(name);
+    Block& b = job.blocks[size_t(u.block)];
+    const ParamEntry e = *scene.params.find(b.key);
     const std::vector<float> old(scene.params.values().begin() + e.slot, scene.params.values().begin() + e.slot + e.size);
-    reshape_blocks(scene, {{name, doubled(old, e.shape[0], e.shape[1], e.shape[2]), {2 * e.shape[0], 2 * e.shape[1], e.shape[2]}}}, {});
-    done.push_back(name + " to " + std::to_string(2 * e.shape[1]) + "x" + std::to_string(2 * e.shape[0]));
-    // The block's scalars: the same bounds, at the new slots, in place of the old ones.
-    const auto first = std::find_if(job.scalars.begin(), job.scalars.end(), [&](const Scalar& s) { return s.block == u.entry; });
-    const size_t at = size_t(first - job.scalars.begin());
-    const size_t count = size_t(std::count_if(job.scalars.begin(), job.scalars.end(), [&](const Scalar& s) { return s.block == u.entry; }));
-    const Scalar like = *first;
-    std::vector<Scalar> fresh;
-    for (const ScalarParam& p : resolve_scalars(scene.params, {name})) {
-      Scalar s = like;
-      s.name = p.name;
-      s.slot = p.slot;
-      fresh.push_back(s);
-    }
-    job.scalars.erase(job.scalars.begin() + long(at), job.scalars.begin() + long(at + count));
-    job.scalars.insert(job.scalars.begin() + long(at), fresh.begin(), fresh.end());
-    const long grown = long(fresh.size()) - long(count);
-    for (LargeSteps& l : job.large_steps) {
-      if (l.entry == u.entry) l.count = fresh.size();
-      else if (l.first > at) l.first = size_t(long(l.first) + grown);
-    }
+    reshape_blocks(scene, {{b.key, doubled(old, e.shape[0], e.shape[1], e.shape[2]), {2 * e.shape[0], 2 * e.shape[1], e.shape[2]}}}, {});
+    done.push_back(b.key + " to " + std::to_string(2 * e.shape[1]) + "x" + std::to_string(2 * e.shape[0]));
+    // The block at its new slots and size, its bounds kept; the blocks after it move along.
+    const ParamEntry grown = *scene.params.find(b.key);
+    const size_t at = b.first, count = b.size;
+    b.slot = grown.slot;
+    b.size = grown.size;
+    job.number_blocks();
     if (!state) continue;
-    std::vector<double> values;
-    for (const Scalar& s : fresh) values.push_back(double(scene.params.get(s.slot)));
     auto replace = [&](auto& v, const auto& with) {
       v.erase(v.begin() + long(at), v.begin() + long(at + count));
       v.insert(v.begin() + long(at), with.begin(), with.end());
     };
-    replace(state->value, values);
-    replace(state->m, std::vector<double>(fresh.size(), 0.0));
-    replace(state->v, std::vector<double>(fresh.size(), 0.0));
-    replace(state->seen, std::string(fresh.size(), '0'));
+    replace(state->m, std::vector<double>(grown.size, 0.0));
+    replace(state->v, std::vector<double>(grown.size, 0.0));
+    replace(state->seen, std::vector<uint8_t>(grown.size, 0));
   }
   return done;
 }

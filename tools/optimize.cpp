@@ -91,14 +91,20 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   const json settings = job_settings(job, scene_doc);
   const fs::path out = job.output;
   const int threads = resolve_threads(ctx, a.threads);
-  size_t n = job.scalars.size();
+  size_t n = job.scalar_count();
   std::vector<Slot> slots;
+  std::vector<size_t> listed;  // the scalars progress.csv lists one by one
   auto take_scalars = [&] {  // at the start, and after an upsampling
-    n = job.scalars.size();
+    n = job.scalar_count();
+    listed.clear();
+    for (const auto& l : job.listed_scalars()) listed.push_back(l.second);
     slots.clear();
-    for (const auto& s : job.scalars) slots.push_back(s.slot);
+    slots.reserve(n);
+    for (const Block& b : job.blocks)
+      for (size_t i = 0; i < b.size; ++i) slots.push_back(b.slot + Slot(i));
   };
   take_scalars();
+  auto value_at = [&](size_t k) { return double(scene.params.get(slots[k])); };  // scalar k's, as the scene holds it
   scene.render.spp = job.spp;
   if (job.boundary_samples >= 0) scene.render.boundary_samples = job.boundary_samples;
 
@@ -119,48 +125,39 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
                 per_iteration, groups.count, groups.count == 1 ? "" : "s", ranks.c_str(), hi == 1 ? "" : "s");
   }
 
-  // Rank 0's optimizer state: fresh, or from the checkpoint.
+  // Rank 0's optimizer state: fresh, or from the checkpoint, whose values every rank reads.
   State state;
-  state.value.resize(n);
-  for (size_t k = 0; k < n; ++k) state.value[k] = scene.params.get(job.scalars[k].slot);
-  state.m.assign(n, 0.0);
-  state.v.assign(n, 0.0);
-  state.seen.assign(n, '0');
+  if (ctx.is_root()) {
+    state.m.assign(n, 0.0);
+    state.v.assign(n, 0.0);
+    state.seen.assign(n, 0);
+  }
+  std::vector<SmoothingSystem> smoothing;
+  const bool moves_geometry =
+      std::any_of(job.blocks.begin(), job.blocks.end(), [&](const Block& b) { return scene.needs_rebuild(b.slot); });
+  auto refresh = [&] {  // after the values changed
+    if (moves_geometry) scene.build_geometry();
+    else scene.refresh_tables();  // an environment map's sampling, a rough coating's table
+  };
   if (a.resume) {
     st = mpi::agree_on(ctx, [&] {
-      if (ctx.is_root()) state = read_checkpoint(job, settings, out / "checkpoint.json");
+      Checkpoint c = read_checkpoint(job, settings, out, ctx.is_root());
+      // The blocks at their shape after the checkpoint's iteration, upsampled as the run did;
+      // then the checkpoint's blocks must be the job's.
+      for (int k = 1; k <= c.state.iteration; ++k) upsample_blocks(job, scene, nullptr, k);
+      check_checkpoint_blocks(job, c, out);
+      for (const Block& b : job.blocks)
+        for (size_t i = 0; i < b.size; ++i) scene.params.set(b.slot + Slot(i), c.values[b.first + i]);
+      state = std::move(c.state);
     });
     if (st.code) return report(ctx, st);
-    // The blocks at their shape after the checkpoint's iteration: every rank upsamples them as the
-    // run did, and rank 0 then checks the checkpoint's scalars against them.
-    std::vector<double> iteration{double(state.iteration)};
-    mpi::broadcast(ctx, iteration);
-    for (int k = 1; k <= int(iteration[0]); ++k) upsample_blocks(job, scene, nullptr, k);
     take_scalars();
-    if (!ctx.is_root()) state = State{0, std::vector<double>(n), std::vector<double>(n), std::vector<double>(n), std::string(n, '0'), {}};
-    st = mpi::agree_on(ctx, [&] {
-      if (ctx.is_root()) check_checkpoint_scalars(job, state, out / "checkpoint.json");
-    });
-    if (st.code) return report(ctx, st);
     if (ctx.is_root() && !a.quiet)
       std::printf("dray optimize: resuming after iteration %d of %d (%s)\n", state.iteration, job.iterations,
                   (out / "checkpoint.json").c_str());
   }
-  // Every rank starts from rank 0's iteration and values.
-  std::vector<double> shared = state.value;
-  shared.push_back(state.iteration);
-  mpi::broadcast(ctx, shared);
-  state.iteration = int(shared.back());
-  shared.pop_back();
-  std::vector<SmoothingSystem> smoothing = smoothing_systems(job, scene);
-  const bool moves_geometry =
-      std::any_of(job.scalars.begin(), job.scalars.end(), [&](const Scalar& s) { return scene.needs_rebuild(s.slot); });
-  auto set_params = [&](const std::vector<double>& values) {
-    for (size_t k = 0; k < n; ++k) scene.params.set(job.scalars[k].slot, float(values[k]));
-    if (moves_geometry) scene.build_geometry();
-    else scene.refresh_tables();  // an environment map's sampling, a rough coating's table
-  };
-  set_params(shared);
+  smoothing = smoothing_systems(job, scene);
+  refresh();
 
   // progress.csv: kept up to the iteration we continue from.
   std::ofstream csv;
@@ -182,9 +179,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     csv.open(out / "progress.csv", std::ios::trunc);
     if (keep.empty()) {
       csv << "iteration,loss,gradient_norm,dropped_samples";
-      for (const auto& s : job.scalars)
-        if (s.block < 0) csv << "," << s.name;
-      for (const auto& b : block_means(job, state.value)) csv << "," << b.first << "(mean)";
+      for (const auto& listed : job.listed_scalars()) csv << "," << listed.first;
+      for (const auto& b : block_means(job, scene.params)) csv << "," << b.first << "(mean)";
       csv << ",seconds\n";
     }
     for (const auto& line : keep) csv << line << "\n";
@@ -240,7 +236,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     mpi_seconds += g.mpi_seconds;
     wait_seconds += g.wait_seconds;
     double norm2 = 0;
-    std::vector<double> next = ctx.is_root() ? optimizer_step(job, smoothing, state, g.gradient, it, norm2) : state.value;
+    std::vector<double> next =
+        ctx.is_root() ? optimizer_step(job, smoothing, state, scene.params, std::move(g.gradient), it, norm2) : std::vector<double>(n);
     const double t1 = ctx.seconds();
     mpi::broadcast(ctx, next);
     mpi_seconds += ctx.seconds() - t1;
@@ -251,20 +248,18 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
       if (!ctx.is_root()) return;
       csv << k << "," << g.loss << "," << std::sqrt(norm2) << "," << g.dropped_samples;
       char buf[32];
-      for (size_t k = 0; k < n; ++k) {
-        if (job.scalars[k].block >= 0) continue;  // blocks: their mean below, their values in the checkpoint
-        std::snprintf(buf, sizeof buf, "%.9g", state.value[k]);
+      for (size_t k : listed) {  // blocks: their mean below, their values in the checkpoint
+        std::snprintf(buf, sizeof buf, "%.9g", value_at(k));
         csv << "," << buf;
       }
-      for (const auto& b : block_means(job, state.value)) {
+      for (const auto& b : block_means(job, scene.params)) {
         std::snprintf(buf, sizeof buf, "%.9g", b.second);
         csv << "," << buf;
       }
       csv << "," << secs << "\n";
       csv.flush();
       ReportRow row{k, g.loss, std::sqrt(norm2), secs, {}};
-      for (size_t i = 0; i < n; ++i)
-        if (job.scalars[i].block < 0) row.values.push_back(state.value[i]);
+      for (size_t i : listed) row.values.push_back(value_at(i));
       page.add(std::move(row));
       if (snapshot) {
         char name[64];
@@ -289,22 +284,23 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
         bar.update(double(it + 1) / job.iterations);
       }
     });
-    state.value = next;
-    set_params(state.value);
+    for (size_t i = 0; i < n; ++i) scene.params.set(slots[i], float(next[i]));
+    next = {};
+    refresh();
     state.iteration = k;
     if (const std::string change = schedule_change(job, k); !change.empty() && ctx.is_root() && !a.quiet)
       std::printf("schedule after iteration %d: %s\n", k, change.c_str());
-    const std::vector<std::string> upsampled = upsample_blocks(job, scene, &state, k);  // every rank alike
+    const std::vector<std::string> upsampled = upsample_blocks(job, scene, ctx.is_root() ? &state : nullptr, k);  // every rank alike
     if (!upsampled.empty()) {
       take_scalars();
       smoothing = smoothing_systems(job, scene);
-      set_params(state.value);
+      refresh();
       for (const std::string& line : upsampled)
         if (ctx.is_root() && !a.quiet) std::printf("upsampled %s after iteration %d\n", line.c_str(), k);
     }
     if (st.code == 0 && job.checkpoint_every > 0 && (k % job.checkpoint_every == 0 || k == job.iterations)) {
       st = mpi::agree_on(ctx, [&] {
-        if (ctx.is_root()) write_text_file(out / "checkpoint.json", checkpoint_json(job, settings, state).dump(1) + "\n");
+        if (ctx.is_root()) write_checkpoint(job, settings, state, scene.params, out);
       });
       checkpointed = k;
     }
@@ -327,9 +323,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
                   job.iterations - first_iteration, total_seconds, share * mpi_seconds, share * wait_seconds, ctx.size(), threads);
     }
     {  // the result, also with --quiet
-      for (size_t k = 0; k < n; ++k)
-        if (job.scalars[k].block < 0) std::printf("  %-36s %.6g\n", job.scalars[k].name.c_str(), state.value[k]);
-      for (const auto& b : block_means(job, state.value))
+      for (const auto& [name, k] : job.listed_scalars()) std::printf("  %-36s %.6g\n", name.c_str(), value_at(k));
+      for (const auto& b : block_means(job, scene.params))
         std::printf("  %-36s block, mean %.6g (written to %s)\n", b.first.c_str(), b.second,
                     (out / block_file(b.first)).c_str());
       std::printf("wrote %s\n", (out / "final-scene.json").c_str());

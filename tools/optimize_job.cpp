@@ -242,9 +242,9 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
     double lo = it.value().contains("min") ? rd.number(it.value()["min"], where + "/min") : -INFINITY;
     double hi = it.value().contains("max") ? rd.number(it.value()["max"], where + "/max") : INFINITY;
     if (!(lo < hi)) rd.fail(where, "min must be below max");
-    std::vector<ScalarParam> sc;
+    ParamRange range;
     try {
-      sc = resolve_scalars(scene.params, {it.key()});
+      range = resolve_range(scene.params, it.key());
     } catch (const std::runtime_error& e) {
       rd.fail(where, e.what());
     }
@@ -252,30 +252,47 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
     const std::string whole = it.key().substr(0, it.key().find('['));
     writable_key(scene_doc, whole, rd, where);
     if (std::find(job.entries.begin(), job.entries.end(), whole) == job.entries.end()) job.entries.push_back(whole);
-    const bool block = scene.params.find(whole)->block();
     const int entry = int(std::find(job.entries.begin(), job.entries.end(), whole) - job.entries.begin());
-    if (it.value().contains("large_steps"))
-      job.large_steps.push_back({entry, job.scalars.size(), sc.size(), large_steps_lambda(rd, it.value()["large_steps"], where, it.key(), scene),
-                                 is_vertex_block(it.key())});
-    if (it.value().contains("upsample")) job.upsampling.push_back({entry, upsample_schedule(rd, it.value()["upsample"], where, it.key(), scene)});
-    std::vector<uint8_t> taken(scene.params.values().size(), 0);
-    for (const Scalar& other : job.scalars) taken[other.slot] = 1;
-    for (const auto& s : sc) {
-      if (taken[s.slot])
-        for (const Scalar& other : job.scalars)
-          if (other.slot == s.slot) rd.fail(where, s.name + " is already optimised (as " + other.name + ")");
-      const Domain domain = entry_of(scene.params, s.slot).domain;
-      const double start = scene.params.get(s.slot);
+    Block b{range.name, entry, range.slot, range.size, job.scalar_count(), lr, lo, hi, entry_of(scene.params, range.slot).domain,
+            range.of_block, range.indexed};
+    for (const Block& other : job.blocks)  // a scalar may be named once
+      if (b.slot < other.slot + other.size && other.slot < b.slot + b.size) {
+        const Slot s = std::max(b.slot, other.slot);
+        rd.fail(where, b.scalar_name(s - b.slot) + " is already optimised (as " + other.scalar_name(s - other.slot) + ")");
+      }
+    // The start lies in the domain (the loader checked it) and must lie in [min, max]: their
+    // intersection is then not empty.
+    for (size_t i = 0; i < b.size; ++i) {
+      const double start = scene.params.get(b.slot + Slot(i));
       if (!(start >= lo && start <= hi))
-        rd.fail(where, s.name + " starts at " + fmt_number(start) + ", outside the job's [min, max] = [" + fmt_number(lo) + ", " +
-                           fmt_number(hi) + "]");
-      // The start lies in the domain (the loader checked it) and in [min, max]: their intersection is not empty.
-      job.scalars.push_back({s.name, s.slot, lr, lo, hi, block ? entry : -1, domain});
+        rd.fail(where, b.scalar_name(i) + " starts at " + fmt_number(start) + ", outside the job's [min, max] = [" + fmt_number(lo) +
+                           ", " + fmt_number(hi) + "]");
     }
+    const int index = int(job.blocks.size());
+    job.blocks.push_back(std::move(b));
+    if (it.value().contains("large_steps"))
+      job.large_steps.push_back({index, large_steps_lambda(rd, it.value()["large_steps"], where, it.key(), scene), is_vertex_block(it.key())});
+    if (it.value().contains("upsample")) job.upsampling.push_back({index, upsample_schedule(rd, it.value()["upsample"], where, it.key(), scene)});
     if (job.multi_view && (whole.rfind("camera.", 0) == 0 || whole.rfind("sensors.", 0) == 0))
       rd.fail(where, "the camera cannot be optimised in a job with \"views\" (each view sets its own camera)");
   }
   return job;
+}
+
+void Job::number_blocks() {
+  size_t first = 0;
+  for (Block& b : blocks) {
+    b.first = first;
+    first += b.size;
+  }
+}
+
+std::vector<std::pair<std::string, size_t>> Job::listed_scalars() const {
+  std::vector<std::pair<std::string, size_t>> out;
+  for (const Block& b : blocks)
+    if (!b.of_block)
+      for (size_t i = 0; i < b.size; ++i) out.push_back({b.scalar_name(i), b.first + i});
+  return out;
 }
 
 std::vector<int> batch_views(const Job& job, int iteration) {
@@ -303,9 +320,9 @@ json job_settings(const Job& job, const json& scene_doc) {
   json params = json::object();
   // Unbounded is null (JSON has no infinity).
   auto bound = [](double b) { return std::isfinite(b) ? json(b) : json(nullptr); };
-  for (const Scalar& sc : job.scalars) params[sc.name] = {{"lr", sc.lr}, {"min", bound(sc.min)}, {"max", bound(sc.max)}};
-  for (const LargeSteps& l : job.large_steps) params[job.entries[size_t(l.entry)]] = {{"large_steps", l.lambda}};
-  for (const Upsampling& u : job.upsampling) params[job.entries[size_t(u.entry)]]["upsample"] = u.after;
+  for (const Block& b : job.blocks) params[b.key] = {{"lr", b.lr}, {"min", bound(b.min)}, {"max", bound(b.max)}};
+  for (const LargeSteps& l : job.large_steps) params[job.blocks[size_t(l.block)].key]["large_steps"] = l.lambda;
+  for (const Upsampling& u : job.upsampling) params[job.blocks[size_t(u.block)].key]["upsample"] = u.after;
   json out = {{"scene", job.scene_path}, {"scene_document", scene_doc}, {"spp", job.spp}, {"boundary_samples", job.boundary_samples},
               {"optimizer", job.optimizer}, {"beta1", job.beta1}, {"beta2", job.beta2}, {"epsilon", job.epsilon},
               {"lr_decay", job.lr_decay}, {"loss", job.loss_name}, {"seed", job.seed},
@@ -331,65 +348,6 @@ json job_settings(const Job& job, const json& scene_doc) {
   return out;
 }
 
-json checkpoint_json(const Job& job, const json& settings, const State& s) {
-  json names = json::array();
-  for (const auto& sc : job.scalars) names.push_back(sc.name);
-  return {{"iteration", s.iteration}, {"params", names}, {"value", s.value}, {"m", s.m}, {"v", s.v}, {"seen", s.seen},
-          {"settings", settings}};
-}
-
-State read_checkpoint(const Job& job, const json& settings, const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) throw LoadError(path.string() + ": no checkpoint to resume from (run without --resume first)");
-  json j = json::parse(in, nullptr, false);
-  if (j.is_discarded()) throw LoadError(path.string() + ": not a valid checkpoint");
-  State s;
-  std::vector<std::string> names;
-  json saved;
-  try {
-    s.iteration = j.at("iteration");
-    s.value = j.at("value").get<std::vector<double>>();
-    s.m = j.at("m").get<std::vector<double>>();
-    s.v = j.at("v").get<std::vector<double>>();
-    if (j.contains("seen")) s.seen = j.at("seen").get<std::string>();
-    else  // a checkpoint from before "seen": the second moments tell
-      for (double v : s.v) s.seen += v > 0 ? '1' : '0';
-    names = j.at("params").get<std::vector<std::string>>();
-    saved = j.at("settings");
-  } catch (const json::exception& e) {
-    throw LoadError(path.string() + ": not a valid checkpoint (" + e.what() + ")");
-  }
-  if (s.m.size() != s.value.size() || s.v.size() != s.value.size() || s.iteration < 0)
-    throw LoadError(path.string() + ": not a valid checkpoint (inconsistent sizes)");
-  // Settings that change the trajectory must be those of the interrupted run.
-  const json now = settings.flatten(), then = saved.flatten();
-  std::string differ;
-  int n_differ = 0;
-  for (const json* a : {&now, &then})
-    for (auto it = a->begin(); it != a->end(); ++it) {
-      const json* b = a == &now ? &then : &now;
-      if (b->contains(it.key()) && (a == &then || (*b)[it.key()] == it.value())) continue;
-      if (++n_differ <= 6) differ += (differ.empty() ? "" : ", ") + it.key();
-    }
-  if (n_differ > 0)
-    throw LoadError(job.file + ": the job's settings changed since the checkpoint (" + differ +
-                    (n_differ > 6 ? ", ..." : "") + "); only optimizer.iterations may grow on --resume. Restore "
-                    "them, or run without --resume (a new run overwrites " + path.string() + ")");
-  s.names = std::move(names);
-  if (s.names.size() != s.value.size()) throw LoadError(path.string() + ": not a valid checkpoint (inconsistent sizes)");
-  if (job.upsampling.empty()) check_checkpoint_scalars(job, s, path);
-  if (s.iteration > job.iterations)
-    throw LoadError(job.file + ": /optimizer/iterations is " + std::to_string(job.iterations) + " but the checkpoint is after iteration " +
-                    std::to_string(s.iteration) + ": iterations may grow on --resume, not shrink");
-  return s;
-}
-
-void check_checkpoint_scalars(const Job& job, const State& s, const fs::path& path) {
-  bool same = s.names.size() == job.scalars.size();
-  for (size_t k = 0; same && k < s.names.size(); ++k) same = s.names[k] == job.scalars[k].name;
-  if (!same) throw LoadError(path.string() + ": the checkpoint is of a job with other parameters");
-}
-
 void write_seen_masks(const Job& job, const Scene& scene, const State& s, const fs::path& out_dir) {
   for (size_t b = 0; b < job.entries.size(); ++b) {
     const ParamEntry e = *scene.params.find(job.entries[b]);
@@ -398,11 +356,14 @@ void write_seen_masks(const Job& job, const Scene& scene, const State& s, const 
     const std::string object = name.substr(name.find('.') + 1, name.rfind('.') - name.find('.') - 1);
     const uint32_t channels = e.shape.size() > 2 ? e.shape[2] : 1;
     Image img(int(e.shape[1]), int(e.shape[0]), 3);
-    for (size_t k = 0; k < job.scalars.size(); ++k)
-      if (job.scalars[k].block == int(b) && k < s.seen.size() && s.seen[k] == '1') {
-        const size_t texel = (job.scalars[k].slot - e.slot) / channels;
-        for (int c = 0; c < 3; ++c) img.data[texel * 3 + size_t(c)] = 1.f;
-      }
+    for (const Block& blk : job.blocks) {
+      if (blk.entry != int(b)) continue;
+      for (size_t i = 0; i < blk.size; ++i)
+        if (blk.first + i < s.seen.size() && s.seen[blk.first + i]) {
+          const size_t texel = (blk.slot + i - e.slot) / channels;
+          for (int c = 0; c < 3; ++c) img.data[texel * 3 + size_t(c)] = 1.f;
+        }
+    }
     write_image(img, (out_dir / (object + "-seen.png")).string());
   }
 }

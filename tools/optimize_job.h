@@ -1,6 +1,8 @@
 #pragma once
 // An optimization job (JSON) as dray optimize reads it, rank 0's optimizer state, its
 // checkpoint, and the final scene written back.
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -14,13 +16,20 @@
 
 namespace dray::cli {
 
-// One optimized scalar.
-struct Scalar {
-  std::string name;  // materials.white.albedo[1]
-  Slot slot;
-  double lr, min, max;  // the job's bounds
-  int block = -1;  // an element of a parameter block: the index of its name in Job::entries
-  Domain domain;   // the parameter's (renderer/core/param_domain.h): steps are projected onto it and the bounds
+// One parameter the job optimises, as it names it: a scalar, a vector, one component NAME[i], a
+// whole block (texels, vertices, voxels) or one element of it. Its scalars are consecutive slots
+// of the scene's table under one set of options: nothing is kept per scalar.
+struct Block {
+  std::string key;  // the job's key as resolved: materials.white.albedo[1], textures.t.data
+  int entry = -1;   // the whole vector or block it belongs to: an index into Job::entries
+  Slot slot = 0;    // its first slot
+  size_t size = 0;  // its scalars
+  size_t first = 0;  // its first scalar in the job's arrays (State's): the earlier blocks' sizes
+  double lr = 0, min = -INFINITY, max = INFINITY;  // the job's bounds
+  Domain domain;     // the parameter's (renderer/core/param_domain.h): steps are projected onto it and the bounds
+  bool of_block = false;  // of a parameter block: the console and progress.csv show its mean
+  bool indexed = false;   // its scalars are named KEY[i] (a whole vector or block), else KEY
+  std::string scalar_name(size_t i) const { return indexed ? key + "[" + std::to_string(i) + "]" : key; }
 };
 
 // One view of the object: a camera, and the image it should see.
@@ -34,11 +43,10 @@ struct View {
   int spp = 256;          // a held-out view's render of the final values
 };
 
-// A mesh's vertex block optimised through the large-steps preconditioner (renderer/geometry/
-// smoothing.h): its scalars job.scalars[first, first + count), and λ.
+// A block optimised through the large-steps preconditioner (renderer/shapes/smoothing.h): a
+// mesh's vertices, a texture's texels or a medium's voxels, and λ.
 struct LargeSteps {
-  int entry;  // index into Job::entries
-  size_t first, count;
+  int block;  // index into Job::blocks
   double lambda;
   bool uniform;  // one Adam second moment for the block (vertices), else one per scalar (texels)
 };
@@ -47,7 +55,7 @@ struct LargeSteps {
 // heightmap of Mitsuba's caustics tutorial: its texels resampled bilinearly, its Adam moments
 // restarted (Mitsuba's optimizer resets a parameter given a new shape).
 struct Upsampling {
-  int entry;               // index into Job::entries
+  int block;               // index into Job::blocks
   std::vector<int> after;  // ascending
 };
 
@@ -83,12 +91,18 @@ struct Job {
   long boundary_samples = -1;        // per gradient pass; -1: the scene's (render.boundary_samples or its default)
   bool independent = true;           // adjoint samples independent of the primal's
   std::vector<std::string> entries;  // the parameters named, as whole vectors (NAME[i] gives NAME)
-  std::vector<Scalar> scalars;
+  std::vector<Block> blocks;         // in the job's order; their scalars one after another
+  size_t scalar_count() const { return blocks.empty() ? 0 : blocks.back().first + blocks.back().size; }
+  // Recounts Block::first after a block changed size.
+  void number_blocks();
+  // The scalars the console, progress.csv and the report list one by one (those not of a
+  // parameter block, whose means they show): names and indices in the job's arrays.
+  std::vector<std::pair<std::string, size_t>> listed_scalars() const;
   std::vector<LargeSteps> large_steps;
   std::vector<Upsampling> upsampling;
-  // The iteration (from 1) after which scalar k's block was last upsampled before iteration `it`
-  // (from 0) runs: Adam's step count restarts there. 0: never.
-  int adam_restart(size_t k, int it) const;
+  // The iteration (from 1) after which block b was last upsampled before iteration `it` (from 0)
+  // runs: Adam's step count restarts there. 0: never.
+  int adam_restart(size_t b, int it) const;
   // Iteration `it` (from 0) under the schedule: the learning rates' step factor (before lr_decay),
   // the primal's and the gradient pass's samples per pixel.
   double lr_factor(int it) const;
@@ -127,26 +141,41 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
 json job_settings(const Job& job, const json& scene_doc);
 
 // Rank 0's optimizer state. Iterations count from 1: iteration k renders, takes the k-th step,
-// and is row k of progress.csv and snapshot-000k.png; `iteration` is the number completed.
+// and is row k of progress.csv and snapshot-000k.png; `iteration` is the number completed. The
+// values are the scene's (its parameter table, floats on every rank): nothing keeps a copy.
 struct State {
   int iteration = 0;
-  std::vector<double> value, m, v;  // per scalar
-  std::string seen;  // per scalar, '1' once its gradient (before any preconditioning) was non-zero
-  std::vector<std::string> names;  // a checkpoint's scalars, as read (check_checkpoint_scalars)
+  std::vector<double> m, v;   // Adam's moments per scalar, the job's blocks one after another
+  std::vector<uint8_t> seen;  // per scalar, 1 once its gradient (before any preconditioning) was non-zero
 };
 
 // Doubles the resolution of the blocks scheduled after iteration k (from 1): the scene's block
 // resampled bilinearly (half-pixel centres, edges clamped: torch's and Dr.Jit's linear upsampling)
-// and the job's scalars of it renamed and moved to its new slots, on every rank alike; with
-// `state` (rank 0's), their values the scene's and their moments and `seen` restarted. Returns a
+// and the job's block moved to its new slots and size, on every rank alike; with
+// `state` (rank 0's), its moments and `seen` restarted. Returns a
 // line per block upsampled: its name and new size ("textures.NAME.data to 32x32").
 std::vector<std::string> upsample_blocks(Job& job, Scene& scene, State* state, int k);
 
-json checkpoint_json(const Job& job, const json& settings, const State& s);
-// Reads the checkpoint; refuses one of a job with other settings, naming the keys that differ.
-State read_checkpoint(const Job& job, const json& settings, const std::filesystem::path& path);
-// Refuses a checkpoint whose scalars are not the job's (after the upsamplings up to its iteration).
-void check_checkpoint_scalars(const Job& job, const State& s, const std::filesystem::path& path);
+// The checkpoint (tools/checkpoint.cpp): OUTPUT/checkpoint.json, a manifest naming the iteration,
+// the settings and each block's arrays (its values as the scene holds them, float; Adam's
+// moments, double; seen, a byte), which are binary files in a folder of the iteration's
+// (OUTPUT/checkpoint-00000K/), written before the manifest that names them is replaced
+// atomically; the folder of the checkpoint before is then removed. Rank 0.
+void write_checkpoint(const Job& job, const json& settings, const State& s, const ParamTable& params,
+                      const std::filesystem::path& out_dir);
+
+// A checkpoint as read: the state, the blocks' values and their keys and sizes.
+struct Checkpoint {
+  State state;
+  std::vector<float> values;                           // the job's blocks one after another
+  std::vector<std::pair<std::string, size_t>> blocks;  // key and size
+};
+// Reads the checkpoint (the moments and seen only with `moments`); refuses one of a job with
+// other settings, naming the keys that differ, and one whose arrays are not the manifest's (a
+// size or a CRC-32).
+Checkpoint read_checkpoint(const Job& job, const json& settings, const std::filesystem::path& out_dir, bool moments);
+// Refuses a checkpoint whose blocks are not the job's (after the upsamplings up to its iteration).
+void check_checkpoint_blocks(const Job& job, const Checkpoint& c, const std::filesystem::path& out_dir);
 
 // Each optimised block's texels that got a non-zero gradient in some iteration (State::seen),
 // as OUTPUT/NAME-seen.png: white where any of a texel's

@@ -15,8 +15,14 @@ namespace {
 // The files dray optimize writes besides the final scene's blocks (written over by name).
 bool is_run_file(const std::string& name) {
   static const std::regex run(
-      R"((progress\.csv|checkpoint\.json|report\.html|final-scene\.json|snapshot-\d+\.png|target(-\d+)?\.exr|held-out(-target)?-\d+\.exr|.*-seen\.png)(\.tmp.*)?)");
+      R"((progress\.csv|checkpoint\.json|checkpoint-\d+|report\.html|final-scene\.json|snapshot-\d+\.png|target(-\d+)?\.exr|held-out(-target)?-\d+\.exr|.*-seen\.png)(\.tmp.*)?)");
   return std::regex_match(name, run);
+}
+
+// A checkpoint's arrays (checkpoint-00000K/), a folder of dray optimize's.
+bool is_checkpoint_folder(const fs::directory_entry& e) {
+  std::error_code ec;
+  return e.is_directory(ec) && e.path().filename().string().rfind("checkpoint-", 0) == 0;
 }
 
 }  // namespace
@@ -26,7 +32,7 @@ void prepare_output_folder(const fs::path& dir, bool force) {
   if (!fs::is_directory(dir, ec)) return;
   std::vector<fs::path> found;
   for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.is_regular_file(ec) && is_run_file(e.path().filename().string())) found.push_back(e.path());
+    if ((e.is_regular_file(ec) || is_checkpoint_folder(e)) && is_run_file(e.path().filename().string())) found.push_back(e.path());
   if (found.empty()) return;
   if (!force) {
     std::string names;
@@ -36,23 +42,24 @@ void prepare_output_folder(const fs::path& dir, bool force) {
                     "): continue it with --resume, or start again with --force (removes those files)");
   }
   for (const fs::path& f : found)
-    if (!fs::remove(f, ec) && ec) throw LoadError(f.string() + ": cannot remove: " + ec.message());
+    if (fs::remove_all(f, ec) == static_cast<std::uintmax_t>(-1) || ec) throw LoadError(f.string() + ": cannot remove: " + ec.message());
 }
 
-std::vector<std::pair<std::string, double>> block_means(const Job& job, const std::vector<double>& value) {
+std::vector<std::pair<std::string, double>> block_means(const Job& job, const ParamTable& params) {
+  // Per entry (a block named in parts: each element its own key), the mean over its parts.
   std::vector<std::pair<std::string, double>> out;
-  std::vector<long> count;
-  for (size_t k = 0; k < job.scalars.size(); ++k) {
-    const int b = job.scalars[k].block;
-    if (b < 0) continue;
-    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == job.entries[size_t(b)]; });
+  std::vector<size_t> count;
+  for (const Block& b : job.blocks) {
+    if (!b.of_block) continue;
+    const std::string& name = job.entries[size_t(b.entry)];
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == name; });
     if (it == out.end()) {
-      out.push_back({job.entries[size_t(b)], 0.0});
+      out.push_back({name, 0.0});
       count.push_back(0);
       it = out.end() - 1;
     }
-    it->second += value[k];
-    ++count[size_t(it - out.begin())];
+    for (size_t i = 0; i < b.size; ++i) it->second += double(params.get(b.slot + Slot(i)));
+    count[size_t(it - out.begin())] += b.size;
   }
   for (size_t i = 0; i < out.size(); ++i) out[i].second /= double(count[i]);
   return out;

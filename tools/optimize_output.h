@@ -17,6 +17,6 @@ void prepare_output_folder(const std::filesystem::path& dir, bool force);
 
 // Each optimised block's name and the mean of its values: a block's millions of values stay out
 // of the console and progress.csv (the checkpoint and the final scene's image keep them).
-std::vector<std::pair<std::string, double>> block_means(const Job& job, const std::vector<double>& value);
+std::vector<std::pair<std::string, double>> block_means(const Job& job, const ParamTable& params);
 
 }  // namespace dray::cli

@@ -9,6 +9,7 @@
 #include "renderer/core/atomic_file.h"
 #include "renderer/image/colormap.h"
 #include "renderer/io/scene_loader.h"
+#include "renderer/scene_params.h"
 
 namespace fs = std::filesystem;
 
@@ -119,11 +120,10 @@ std::vector<double> known_truth(const Job& job) {
       loaded = true;
     } catch (const std::exception&) {
     }
-  for (const Scalar& s : job.scalars) {
-    if (s.block >= 0) continue;
+  for (const auto& listed : job.listed_scalars()) {
     double v = NAN;
     if (loaded) try {
-        v = truth.params.get(resolve_scalars(truth.params, {s.name}).at(0).slot);
+        v = truth.params.get(resolve_range(truth.params, listed.first).slot);
       } catch (const std::exception&) {
       }
     out.push_back(v);
@@ -132,8 +132,7 @@ std::vector<double> known_truth(const Job& job) {
 }
 
 Report::Report(const Job& job, std::vector<double> truth) : job_(job), truth_(std::move(truth)) {
-  for (const Scalar& s : job.scalars)
-    if (s.block < 0) names_.push_back(s.name);
+  for (const auto& listed : job.listed_scalars()) names_.push_back(listed.first);
 }
 
 void Report::add_csv_lines(const std::vector<std::string>& lines) {
@@ -196,7 +195,7 @@ std::string Report::html(const RunFacts& facts) const {
     << number(facts.seconds > 0 ? 100 * facts.mpi_seconds / facts.seconds : 0.0) << "% of it</td></tr>"
     << "<tr><td>views</td><td>" << job_.views.size() << (job_.batch > 0 ? ", " + std::to_string(job_.batch) + " per iteration" : "")
     << "</td></tr><tr><td>optimizer</td><td>" << escape(job_.optimizer) << ", loss " << escape(job_.loss_name) << ", "
-    << job_.scalars.size() << " scalars, " << job_.spp << " spp</td></tr>";
+    << job_.scalar_count() << " scalars, " << job_.spp << " spp</td></tr>";
   if (!rows_.empty()) {
     // A single iteration's loss is noisy (its samples): the best and the final, and the final smoothed.
     const size_t best = size_t(std::min_element(loss.begin(), loss.end()) - loss.begin());

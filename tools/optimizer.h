@@ -17,9 +17,10 @@ std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scen
 // to its bounds and rounded to float (as the scene stores it). Non-finite gradient entries never
 // reach a parameter. A large-steps block (Nicolet et al. 2021) steps in u = M x: its gradient is
 // M⁻¹ g, Adam's second moment is the block's largest (their uniform Adam, so that the step keeps
-// M⁻¹'s smoothness), and x moves by M⁻¹ of u's step. Returns the next values; `norm2` gets the
-// squared norm of the finite entries of g.
+// M⁻¹'s smoothness), and x moves by M⁻¹ of u's step. The values are the scene's (`params`).
+// Returns the next values (in g's memory: no other array of the scalars' size); `norm2` gets
+// the squared norm of the finite entries of g.
 std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSystem>& smoothing, State& state,
-                                   std::vector<double> g, int it, double& norm2);
+                                   const ParamTable& params, std::vector<double> g, int it, double& norm2);
 
 }  // namespace dray::cli

@@ -230,7 +230,9 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   for (AdjointScratch& a : scratch) a.primal.max_vertices = mode.record_vertices;
   // Per thread: the gradient, the loss (a sum of its own: a pixel's loss commits no unit and
   // takes no lock), and drop counts.
-  ad::ExactGradient acc(threads, params.size(), mode.plain_sums);
+  if (!mode.add_into.empty() && (mode.add_into.size() != params.size() || !mode.sums_only || mode.plain_sums))
+    throw std::logic_error("gradient_tiles: add_into takes one sum per parameter, with sums_only");
+  ad::ExactGradient acc(threads, params.size(), mode.plain_sums, mode.add_into);
   // A cache line each: threads writing neighbouring counters per pixel would trade the line.
   struct alignas(64) ThreadTotals {
     ad::FixedSum loss_sum;
@@ -301,7 +303,8 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
     for (const ThreadTotals& t : totals) out.loss += t.loss_plain;
   } else {
     for (const ThreadTotals& t : totals) out.loss_sum += t.loss_sum;
-    out.gradient_sums = acc.take_sums();
+    if (mode.add_into.empty()) out.gradient_sums = acc.take_sums();
+    else acc.merge_into(mode.add_into);
     out.loss = out.loss_sum.value();
     if (!mode.sums_only) {
       out.gradient.resize(out.gradient_sums.size());  // at once: growing by doubling held 1.5x the doubles

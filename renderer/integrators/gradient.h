@@ -81,6 +81,10 @@ struct GradientMode {
   // The exact sums only, without their values in doubles (8 B a parameter less): the MPI pipeline
   // reduces the sums (mpi/gradient.cpp).
   bool sums_only = false;
+  // With sums_only: the gradient's sums added into this span (one per parameter; the caller's
+  // total over views) instead of GradientResult::gradient_sums, which stays empty: a large
+  // parameter set's pass then holds no array of sums of its own (16 B a parameter less).
+  std::span<ad::FixedSum> add_into = {};
   // The most path vertices a thread keeps from a pixel's primal pass for replay (240 B
   // each); samples past it are traced again in float (the same paths: the gradient is bitwise
   // the same for any bound).

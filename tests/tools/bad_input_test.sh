@@ -251,6 +251,14 @@ bad "optimize: an earlier run's folder" "ok.job.json: /output: opt: holds an ear
 mkdir -p broken && printf '{ "iteration": 1 }\n' >broken/checkpoint.json
 job broken.job.json "{ $good_job, \"output\": \"broken\" }"
 bad "optimize --resume from a corrupt checkpoint" "checkpoint.json: not a valid checkpoint" "$dray" optimize broken.job.json --resume
+# A checkpoint whose array is longer than its manifest says, and one of the JSON format before.
+job torn.job.json "{ $good_job, \"output\": \"torn\", \"checkpoint_every\": 1 }"
+"$dray" optimize torn.job.json -q >/dev/null 2>&1 && printf 'x' >>torn/checkpoint-000002/0.m
+bad "optimize --resume from a checkpoint with a torn array" "0.m: a checkpoint array is torn or changed" "$dray" optimize torn.job.json --resume
+mkdir -p older && printf '{ "iteration": 1, "params": ["a"], "value": [1], "m": [0], "v": [0] }\n' >older/checkpoint.json
+job older.job.json "{ $good_job, \"output\": \"older\" }"
+bad "optimize --resume from a checkpoint of an earlier dray" "checkpoint.json: a checkpoint of an earlier dray (values in JSON)" \
+  "$dray" optimize older.job.json --resume
 printf '{ "camera": { "origin": [0, 1e99999, 0] } }\n' >overflow.json
 bad "a number too large for a double (found by fuzzing)" "overflow.json: number overflow parsing" $(render overflow.json)
 
