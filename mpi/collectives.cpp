@@ -1,5 +1,7 @@
 #include "mpi/collectives.h"
 
+#include <algorithm>
+
 #include "mpi/comm.h"
 
 namespace dray::mpi {
@@ -69,6 +71,33 @@ void reduce_sum(const Context& ctx, std::span<ad::FixedSum> values, int root) {
 void allreduce_sum(const Context& ctx, std::span<ad::FixedSum> values) {
   const FixedSumType& t = fixed_sum_type();
   MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), t.type, t.op, comm_of(ctx));
+}
+
+void reduce_sum_chunked(const Context& ctx, std::span<ad::FixedSum> values, int root) {
+  constexpr size_t kPiece = size_t(1) << 20;
+  for (size_t at = 0; at < values.size(); at += kPiece) reduce_sum(ctx, values.subspan(at, std::min(kPiece, values.size() - at)), root);
+}
+
+void allgather_pieces(const Context& ctx, std::span<float> all, std::span<const int> counts) {
+  std::vector<int> displacements(counts.size());
+  for (size_t r = 1; r < counts.size(); ++r) displacements[r] = displacements[r - 1] + counts[r - 1];
+  MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all.data(), counts.data(), displacements.data(), MPI_FLOAT, comm_of(ctx));
+}
+
+// Under 2^30 bytes a message (MPI's counts are int); the pieces arrive in order.
+constexpr size_t kMessage = size_t(1) << 30;
+constexpr int kBytesTag = 7001;
+
+void send_bytes(const Context& ctx, const void* data, size_t bytes, int dest) {
+  const auto* p = static_cast<const char*>(data);
+  for (size_t at = 0; at < bytes; at += kMessage)
+    MPI_Send(p + at, int(std::min(kMessage, bytes - at)), MPI_BYTE, dest, kBytesTag, comm_of(ctx));
+}
+
+void receive_bytes(const Context& ctx, void* data, size_t bytes, int source) {
+  auto* p = static_cast<char*>(data);
+  for (size_t at = 0; at < bytes; at += kMessage)
+    MPI_Recv(p + at, int(std::min(kMessage, bytes - at)), MPI_BYTE, source, kBytesTag, comm_of(ctx), MPI_STATUS_IGNORE);
 }
 
 std::vector<double> gather(const Context& ctx, std::span<const double> mine, int root) {

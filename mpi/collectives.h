@@ -36,6 +36,18 @@ std::vector<double> scatter(const Context& ctx, std::span<const double> all, siz
 // Exact sums of fixed-point accumulators (integer addition: the same bits for any rank count).
 void reduce_sum(const Context& ctx, std::span<ad::FixedSum> values, int root = 0);
 void allreduce_sum(const Context& ctx, std::span<ad::FixedSum> values);
+// In place on `root`: the exact sum over ranks of `values`, in pieces of at most 2^20 sums (MPI's
+// own buffers for a reduction are the message's size: a million-texel gradient's 16 MB, not 16 B
+// a scalar).
+void reduce_sum_chunked(const Context& ctx, std::span<ad::FixedSum> values, int root);
+
+// In place: rank r's piece of `all` (counts[r] values, after those of the ranks before it) on
+// every rank.
+void allgather_pieces(const Context& ctx, std::span<float> all, std::span<const int> counts);
+// Point to point, in order between a pair of ranks: `bytes` from this rank to `dest`, received
+// by `source` into `data`.
+void send_bytes(const Context& ctx, const void* data, size_t bytes, int dest);
+void receive_bytes(const Context& ctx, void* data, size_t bytes, int source);
 
 // The adjoints: given the adjoint of a collective's output, the adjoint of its input.
 inline void broadcast_adjoint(const Context& ctx, std::span<double> adjoint, int root = 0) { reduce_sum(ctx, adjoint, root); }

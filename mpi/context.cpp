@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <thread>
 
 #include <unistd.h>
@@ -92,6 +93,28 @@ int Context::default_threads() const {
   return std::max(1, cores / std::max(1, ranks_on_node_));
 }
 
+namespace {
+
+// The cgroup (v2) room left under its limit, in bytes: memory.max less the memory it holds that
+// is not file cache (which the kernel reclaims); infinity without a limit.
+double cgroup_room() {
+  double limit = 0, anon = 0;
+  std::FILE* f = std::fopen("/sys/fs/cgroup/memory.max", "r");
+  const bool limited = f && std::fscanf(f, "%lf", &limit) == 1;  // "max" reads as no number
+  if (f) std::fclose(f);
+  if (!limited) return std::numeric_limits<double>::infinity();
+  if (std::FILE* g = std::fopen("/sys/fs/cgroup/memory.stat", "r")) {
+    char key[64];
+    double value = 0;
+    while (std::fscanf(g, "%63s %lf", key, &value) == 2)
+      if (std::strcmp(key, "anon") == 0) anon = value;
+    std::fclose(g);
+  }
+  return std::max(0.0, limit - anon);
+}
+
+}  // namespace
+
 double Context::available_bytes_per_rank() const {
   double bytes = 0;
   if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
@@ -102,6 +125,9 @@ double Context::available_bytes_per_rank() const {
     std::fclose(f);
   }
   if (bytes <= 0) bytes = double(sysconf(_SC_AVPHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  bytes = std::min(bytes, cgroup_room());
+  if (const char* given = std::getenv("DRAY_MEMORY_GB"); given && std::atof(given) > 0)
+    bytes = std::min(bytes, std::atof(given) * 1024.0 * 1024.0 * 1024.0);
   return bytes / std::max(1, ranks_on_node_);
 }
 

@@ -34,8 +34,10 @@ class Context {
   int ranks_on_node() const { return ranks_on_node_; }
   // The node's cores divided by the ranks on it, at least 1.
   int default_threads() const;
-  // The node's available memory (MemAvailable in /proc/meminfo, else the free physical pages)
-  // divided by the ranks on it, in bytes.
+  // The node's available memory divided by the ranks on it, in bytes: MemAvailable in
+  // /proc/meminfo (else the free physical pages), at most the cgroup's room (memory.max less
+  // memory.current: a batch system's job limit) and DRAY_MEMORY_GB (GiB a node, for a share the
+  // system does not tell).
   double available_bytes_per_rank() const;
 
   void barrier() const;

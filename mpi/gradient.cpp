@@ -118,14 +118,40 @@ void add_view(const Context& ctx, const Scene& scene, const Image& target, const
   if (primal && ctx.is_root()) *primal = std::move(image);
 }
 
-// The one exact allreduce of the aggregated sums, and their values.
-void reduce(const Context& ctx, std::span<ad::FixedSum> sums, size_t n, DistributedGradient& out) {
+// The one exact allreduce of the aggregated sums, and their values; with `owners`, each
+// segment's sums reduced to its owner instead (runs of small segments allreduced together: one
+// collective, not one per scalar parameter), and this rank's segments' values.
+void reduce(const Context& ctx, std::span<ad::FixedSum> sums, size_t n, DistributedGradient& out,
+            std::span<const GradientSegment> owners = {}) {
   const double tr = ctx.seconds();
-  allreduce_sum(ctx, sums);
+  if (owners.empty()) {
+    allreduce_sum(ctx, sums);
+  } else {
+    allreduce_sum(ctx, sums.subspan(n));  // loss and drop counts
+    constexpr size_t kSmall = 4096;
+    for (size_t i = 0; i < owners.size();) {
+      const GradientSegment& s = owners[i];
+      if (s.end - s.begin >= kSmall) {
+        reduce_sum_chunked(ctx, sums.subspan(s.begin, s.end - s.begin), s.owner);
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < owners.size() && owners[j].end - owners[j].begin < kSmall) ++j;
+      if (owners[j - 1].end > s.begin) allreduce_sum(ctx, sums.subspan(s.begin, owners[j - 1].end - s.begin));
+      i = j;
+    }
+  }
   out.mpi_seconds += ctx.seconds() - tr;
   if (out.boundary_samples > 0) out.boundary_mpi_seconds += ctx.seconds() - tr;
-  out.gradient.reserve(out.gradient.size() + n);  // at once: growing by doubling held 1.5x the doubles
-  for (size_t k = 0; k < n; ++k) out.gradient.push_back(sums[k].value());
+  size_t mine = owners.empty() ? n : 0;
+  for (const GradientSegment& s : owners) mine += s.owner == ctx.rank() ? s.end - s.begin : 0;
+  out.gradient.reserve(out.gradient.size() + mine);  // at once: growing by doubling held 1.5x the doubles
+  if (owners.empty())
+    for (size_t k = 0; k < n; ++k) out.gradient.push_back(sums[k].value());
+  for (const GradientSegment& s : owners)
+    if (s.owner == ctx.rank())
+      for (size_t k = s.begin; k < s.end; ++k) out.gradient.push_back(sums[k].value());
   out.loss = sums[n].value();
   out.dropped_samples = long(sums[n + 1].value());
   out.dropped_pixels = long(sums[n + 2].value());
@@ -145,7 +171,8 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
 }
 
 DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene& scene, std::span<const ViewPass> views,
-                             Loss loss, std::span<const Slot> params, int tile_size, int threads, Image* primal) {
+                             Loss loss, std::span<const Slot> params, int tile_size, int threads, Image* primal,
+                             std::span<const GradientSegment> owners) {
   DistributedGradient out;
   ad::FixedSums sums(params.size() + 3);
   double total_weight = 0;
@@ -175,7 +202,7 @@ DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene
   const double tw = ctx.seconds();
   ctx.barrier();  // groups with more views or fewer ranks finish last
   out.wait_seconds += ctx.seconds() - tw;
-  reduce(ctx, sums, params.size(), out);
+  reduce(ctx, sums, params.size(), out, owners);
   return out;
 }
 

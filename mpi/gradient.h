@@ -15,7 +15,7 @@ namespace dray::mpi {
 
 struct DistributedGradient {
   double loss = 0;               // mean over all pixels and channels (multi-view: the views' weighted mean)
-  std::vector<double> gradient;  // d loss / d params[k]
+  std::vector<double> gradient;  // d loss / d params[k] (with owners: this rank's segments', in order)
   long dropped_samples = 0, dropped_pixels = 0;
   double wait_seconds = 0;       // waiting for the slowest rank (load imbalance), at a barrier
   double mpi_seconds = 0;        // then communicating: every collective, the boundary term's included
@@ -48,12 +48,22 @@ struct ViewPass {
   int adjoint_spp = 0;  // the gradient pass's samples per pixel (0: the scene's); particle tracers only
 };
 
+// Which rank receives which of the gradient's entries: [begin, end) of the parameters to `owner`.
+// A pass given segments (in order, covering every parameter) reduce-scatters its exact sums: each
+// rank gets its segments' (still exact: the same bits for any rank count), and no rank holds the
+// whole gradient in doubles (issue 78: the optimizer's state sharded over ranks).
+struct GradientSegment {
+  size_t begin = 0, end = 0;
+  int owner = 0;
+};
+
 // Collective: the loss sum_v w_v L_v / sum_v w_v over `views` (L_v the view's mean loss, over its
 // mask's weights when it has one: sum m l / (3 sum m)) and its
 // gradient. View i is rendered by view group i mod groups.count (its tiles over the group's ranks;
 // mpi/views.h) with its sensor; the scene's sensor selection and seed are restored before returning.
 // `primal` receives view 0's image on rank 0.
 DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene& scene, std::span<const ViewPass> views,
-                             Loss loss, std::span<const Slot> params, int tile_size, int threads, Image* primal = nullptr);
+                             Loss loss, std::span<const Slot> params, int tile_size, int threads, Image* primal = nullptr,
+                             std::span<const GradientSegment> owners = {});
 
 }  // namespace dray::mpi

@@ -1,13 +1,19 @@
 // A job's checkpoint (tools/optimize_job.h): a JSON manifest, and per block and quantity one
 // binary array (little-endian doubles; `seen` one byte a scalar) in a folder of the iteration's.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <memory>
 
 #include <zlib.h>
 
 #include "renderer/core/atomic_file.h"
 #include "renderer/core/load_error.h"
+#include "tools/job_shard.h"
 #include "tools/optimize_job.h"
 
 namespace fs = std::filesystem;
@@ -24,28 +30,57 @@ std::string folder_name(int iteration) {
   return name;
 }
 
-uint32_t crc_of(const void* data, size_t bytes) {
-  return uint32_t(crc32_z(crc32_z(0L, Z_NULL, 0), static_cast<const Bytef*>(data), bytes));
-}
+// One array file written in pieces, flushed to disk on finish; its CRC-32. The folder is the new
+// checkpoint's own: the manifest, replaced atomically after every array is written, is what
+// makes them the checkpoint.
+class ArrayFile {
+ public:
+  explicit ArrayFile(const fs::path& file) : file_(file), f_(std::fopen(file.c_str(), "wb")) {
+    if (!f_) throw std::runtime_error(file.string() + ": cannot open for writing");
+  }
+  ArrayFile(const ArrayFile&) = delete;
+  ArrayFile& operator=(const ArrayFile&) = delete;
+  ~ArrayFile() {
+    if (f_) std::fclose(f_);
+  }
+  void write(const void* data, size_t bytes) {
+    if (bytes && std::fwrite(data, 1, bytes, f_) != bytes) throw std::runtime_error(file_.string() + ": cannot write");
+    crc_ = uint32_t(crc32_z(crc_, static_cast<const Bytef*>(data), bytes));
+  }
+  uint32_t finish() {
+    const bool ok = std::fflush(f_) == 0 && ::fsync(::fileno(f_)) == 0;
+    const bool closed = std::fclose(f_) == 0;
+    f_ = nullptr;
+    if (!ok || !closed) throw std::runtime_error(file_.string() + ": cannot write");
+    return crc_;
+  }
 
-// Writes `bytes` from `data` to `file` (atomically, flushed); returns its CRC-32.
-uint32_t write_array(const fs::path& file, const void* data, size_t bytes) {
-  replace_file(file, [&](const std::string& tmp) {
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw std::runtime_error(file.string() + ": cannot open for writing");
-    const bool ok = bytes == 0 || std::fwrite(data, 1, bytes, f) == bytes;
-    if (std::fclose(f) != 0 || !ok) throw std::runtime_error(file.string() + ": cannot write");
-  });
-  return crc_of(data, bytes);
-}
+ private:
+  fs::path file_;
+  FILE* f_;
+  uint32_t crc_ = uint32_t(crc32_z(0L, Z_NULL, 0));
+};
 
-// Reads `bytes` into `data` from `file`, which must be that long and have the CRC `crc`.
-void read_array(const fs::path& file, void* data, size_t bytes, uint32_t crc) {
+// Reads `file`, which must be `bytes` long with the CRC `crc`, keeping its bytes [from, from +
+// size) in `data` (the whole file is read for its CRC, a piece at a time).
+void read_array(const fs::path& file, size_t bytes, uint32_t crc, size_t from, void* data, size_t size) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw LoadError(file.string() + ": a checkpoint array is missing");
-  in.read(static_cast<char*>(data), std::streamsize(bytes));
-  const bool whole = in.gcount() == std::streamsize(bytes) && in.peek() == std::char_traits<char>::eof();
-  if (!whole || crc_of(data, bytes) != crc) throw LoadError(file.string() + ": a checkpoint array is torn or changed (its size or CRC-32 is not the manifest's)");
+  constexpr size_t kPiece = size_t(1) << 22;
+  std::vector<char> buffer(std::min(kPiece, std::max<size_t>(bytes, 1)));
+  uLong sum = crc32_z(0L, Z_NULL, 0);
+  bool whole = true;
+  for (size_t at = 0; at < bytes && whole; at += buffer.size()) {
+    const size_t n = std::min(buffer.size(), bytes - at);
+    in.read(buffer.data(), std::streamsize(n));
+    whole = in.gcount() == std::streamsize(n);
+    sum = crc32_z(sum, reinterpret_cast<const Bytef*>(buffer.data()), n);
+    const size_t lo = std::max(at, from), hi = std::min(at + n, from + size);  // the kept bytes in this piece
+    if (whole && lo < hi) std::memcpy(static_cast<char*>(data) + (lo - from), buffer.data() + (lo - at), hi - lo);
+  }
+  whole = whole && in.peek() == std::char_traits<char>::eof();
+  if (!whole || uint32_t(sum) != crc)
+    throw LoadError(file.string() + ": a checkpoint array is torn or changed (its size or CRC-32 is not the manifest's)");
 }
 
 // A block's arrays: their names and element sizes (the values as the scene holds them).
@@ -70,22 +105,66 @@ std::string settings_differing(const json& settings, const json& saved) {
   return n_differ > 6 ? differ + ", ..." : differ;
 }
 
+// A block's entry in the manifest: arrays[block][field][quantity] (a file name or a CRC-32).
+const json& array_field(const Checkpoint& c, size_t block, const char* field, const char* quantity) {
+  try {
+    return c.arrays.at(block).at(field).at(quantity);
+  } catch (const json::exception& e) {
+    throw LoadError((c.folder.parent_path() / "checkpoint.json").string() + ": not a valid checkpoint (" + e.what() + ")");
+  }
+}
+
 }  // namespace
 
-void write_checkpoint(const Job& job, const json& settings, const State& s, const ParamTable& params, const fs::path& out_dir) {
+void write_checkpoint(const mpi::Context& ctx, const Job& job, const json& settings, const State& s, const Shard& shard,
+                      const ParamTable& params, const fs::path& out_dir) {
   const std::string folder = folder_name(s.iteration);
-  fs::create_directories(out_dir / folder);
-  json blocks = json::array();
-  for (const Block& b : job.blocks) {
-    const void* data[4] = {params.values().data() + b.slot, s.m.data() + b.first, s.v.data() + b.first, s.seen.data() + b.first};
-    json files = json::object(), crcs = json::object();
-    for (int q = 0; q < 4; ++q) {
-      const Quantity& k = kQuantities[q];
-      const std::string file = std::to_string(blocks.size()) + "." + k.name;
-      crcs[k.name] = write_array(out_dir / folder / file, data[q], b.size * k.element);
-      files[k.name] = file;
+  const auto file_of = [&](size_t b, const Quantity& k) { return std::to_string(b) + "." + k.name; };
+  std::vector<json> crcs(job.blocks.size(), json::object());
+  // Rank 0's first failure: the other ranks' pieces are still received (a collective), then it is thrown.
+  std::exception_ptr failed;
+  if (ctx.is_root()) try {
+      fs::create_directories(out_dir / folder);
+      for (size_t b = 0; b < job.blocks.size(); ++b) {  // the values, every rank's: the table's
+        ArrayFile f(out_dir / folder / file_of(b, kQuantities[0]));
+        f.write(params.values().data() + job.blocks[b].slot, job.blocks[b].size * kQuantities[0].element);
+        crcs[b]["value"] = f.finish();
+      }
+    } catch (...) {
+      failed = std::current_exception();
     }
-    blocks.push_back({{"key", b.key}, {"size", b.size}, {"files", files}, {"crc32", crcs}});
+  // The moments and `seen`, each rank's pieces streamed to rank 0 in order.
+  const void* data[3] = {s.m.data(), s.v.data(), s.seen.data()};
+  for (int q = 1; q < 4; ++q) {
+    const Quantity& k = kQuantities[q];
+    std::unique_ptr<ArrayFile> f;
+    size_t open_block = job.blocks.size();
+    auto close = [&] {
+      if (f) crcs[open_block][k.name] = f->finish();
+      f.reset();
+    };
+    try {
+      stream_to_root(ctx, job, shard, data[q - 1], k.element, [&](size_t b, const void* bytes, size_t n) {
+        if (failed) return;
+        if (b != open_block) {
+          close();
+          open_block = b;
+          f = std::make_unique<ArrayFile>(out_dir / folder / file_of(b, k));
+        }
+        f->write(bytes, n * k.element);
+      });
+      if (ctx.is_root() && !failed) close();
+    } catch (...) {
+      if (!failed) failed = std::current_exception();
+    }
+  }
+  if (failed) std::rethrow_exception(failed);
+  if (!ctx.is_root()) return;
+  json blocks = json::array();
+  for (size_t b = 0; b < job.blocks.size(); ++b) {
+    json files = json::object();
+    for (const Quantity& k : kQuantities) files[k.name] = file_of(b, k);
+    blocks.push_back({{"key", job.blocks[b].key}, {"size", job.blocks[b].size}, {"files", files}, {"crc32", crcs[b]}});
   }
   const json manifest = {{"format", kFormat}, {"iteration", s.iteration}, {"arrays", folder}, {"blocks", blocks}, {"settings", settings}};
   write_text_file(out_dir / "checkpoint.json", manifest.dump(1) + "\n");
@@ -97,7 +176,7 @@ void write_checkpoint(const Job& job, const json& settings, const State& s, cons
   }
 }
 
-Checkpoint read_checkpoint(const Job& job, const json& settings, const fs::path& out_dir, bool moments) {
+Checkpoint read_checkpoint(const Job& job, const json& settings, const fs::path& out_dir) {
   const fs::path path = out_dir / "checkpoint.json";
   std::ifstream in(path);
   if (!in) throw LoadError(path.string() + ": no checkpoint to resume from (run without --resume first)");
@@ -110,7 +189,7 @@ Checkpoint read_checkpoint(const Job& job, const json& settings, const fs::path&
   std::string folder;
   try {
     if (j.at("format") != kFormat) throw LoadError(path.string() + ": not a valid checkpoint (format " + j.at("format").dump() + ")");
-    c.state.iteration = j.at("iteration");
+    c.iteration = j.at("iteration");
     folder = j.at("arrays").get<std::string>();
     blocks = j.at("blocks");
     saved = j.at("settings");
@@ -118,40 +197,44 @@ Checkpoint read_checkpoint(const Job& job, const json& settings, const fs::path&
   } catch (const json::exception& e) {
     throw LoadError(path.string() + ": not a valid checkpoint (" + e.what() + ")");
   }
-  if (c.state.iteration < 0 || folder.find('/') != std::string::npos) throw LoadError(path.string() + ": not a valid checkpoint");
+  if (c.iteration < 0 || folder.find('/') != std::string::npos) throw LoadError(path.string() + ": not a valid checkpoint");
   // Settings that change the trajectory must be those of the interrupted run.
   if (const std::string differ = settings_differing(settings, saved); !differ.empty())
     throw LoadError(job.file + ": the job's settings changed since the checkpoint (" + differ +
                     "); only optimizer.iterations may grow on --resume. Restore them, or run without --resume (a new run "
                     "overwrites " + path.string() + ")");
   if (job.upsampling.empty()) check_checkpoint_blocks(job, c, out_dir);
-  if (c.state.iteration > job.iterations)
+  if (c.iteration > job.iterations)
     throw LoadError(job.file + ": /optimizer/iterations is " + std::to_string(job.iterations) + " but the checkpoint is after iteration " +
-                    std::to_string(c.state.iteration) + ": iterations may grow on --resume, not shrink");
+                    std::to_string(c.iteration) + ": iterations may grow on --resume, not shrink");
+  c.folder = out_dir / folder;
+  c.arrays = blocks;
   size_t n = 0;
   for (const auto& b : c.blocks) n += b.second;
   c.values.resize(n);
-  if (moments) {
-    c.state.m.resize(n);
-    c.state.v.resize(n);
-    c.state.seen.resize(n);
-  }
   size_t first = 0;
-  try {
-    for (size_t i = 0; i < c.blocks.size(); ++i) {
-      void* data[4] = {c.values.data() + first, nullptr, nullptr, nullptr};
-      if (moments) data[1] = c.state.m.data() + first, data[2] = c.state.v.data() + first, data[3] = c.state.seen.data() + first;
-      for (int q = 0; q < (moments ? 4 : 1); ++q) {
-        const Quantity& k = kQuantities[q];
-        read_array(out_dir / folder / blocks[i].at("files").at(k.name).get<std::string>(), data[q], c.blocks[i].second * k.element,
-                   blocks[i].at("crc32").at(k.name).get<uint32_t>());
-      }
-      first += c.blocks[i].second;
-    }
-  } catch (const json::exception& e) {
-    throw LoadError(path.string() + ": not a valid checkpoint (" + e.what() + ")");
+  for (size_t i = 0; i < c.blocks.size(); ++i) {
+    const size_t bytes = c.blocks[i].second * sizeof(float);
+    read_array(c.folder / array_field(c, i, "files", "value").get<std::string>(), bytes, array_field(c, i, "crc32", "value").get<uint32_t>(),
+               0, c.values.data() + first, bytes);
+    first += c.blocks[i].second;
   }
   return c;
+}
+
+void read_checkpoint_state(const Checkpoint& c, const Job& job, const Shard& shard, State& state) {
+  state.iteration = c.iteration;
+  state.m.assign(shard.size, 0.0);
+  state.v.assign(shard.size, 0.0);
+  state.seen.assign(shard.size, 0);
+  void* data[3] = {state.m.data(), state.v.data(), state.seen.data()};
+  for (const Piece& p : shard.pieces)
+    for (int q = 1; q < 4; ++q) {
+      const Quantity& k = kQuantities[q];
+      read_array(c.folder / array_field(c, p.block, "files", k.name).get<std::string>(), job.blocks[p.block].size * k.element,
+                 array_field(c, p.block, "crc32", k.name).get<uint32_t>(), p.begin * k.element,
+                 static_cast<char*>(data[q - 1]) + p.first * k.element, p.size() * k.element);
+    }
 }
 
 void check_checkpoint_blocks(const Job& job, const Checkpoint& c, const fs::path& out_dir) {

@@ -49,7 +49,7 @@ int Job::adam_restart(size_t b, int it) const {
   return restart;
 }
 
-std::vector<std::string> upsample_blocks(Job& job, Scene& scene, State* state, int k) {
+std::vector<std::string> upsample_blocks(Job& job, Scene& scene, int k) {
   std::vector<std::string> done;
   for (const Upsampling& u : job.upsampling) {
     if (std::find(u.after.begin(), u.after.end(), k) == u.after.end()) continue;
@@ -60,18 +60,9 @@ std::vector<std::string> upsample_blocks(Job& job, Scene& scene, State* state, i
     done.push_back(b.key + " to " + std::to_string(2 * e.shape[1]) + "x" + std::to_string(2 * e.shape[0]));
     // The block at its new slots and size, its bounds kept; the blocks after it move along.
     const ParamEntry grown = *scene.params.find(b.key);
-    const size_t at = b.first, count = b.size;
     b.slot = grown.slot;
     b.size = grown.size;
     job.number_blocks();
-    if (!state) continue;
-    auto replace = [&](auto& v, const auto& with) {
-      v.erase(v.begin() + long(at), v.begin() + long(at + count));
-      v.insert(v.begin() + long(at), with.begin(), with.end());
-    };
-    replace(state->m, std::vector<double>(grown.size, 0.0));
-    replace(state->v, std::vector<double>(grown.size, 0.0));
-    replace(state->seen, std::vector<uint8_t>(grown.size, 0));
   }
   return done;
 }

@@ -1,6 +1,7 @@
 // dray optimize JOB: inverse rendering. Every iteration renders the scene, its loss against the
-// target and the gradient (every rank its tiles, gradients allreduced); rank 0 owns the
-// optimizer state, takes the step and broadcasts the parameters.
+// target and the gradient (every rank its tiles, the exact sums reduce-scattered); every rank
+// owns a shard of each block (tools/job_shard.h), steps it and allgathers its new values; rank 0
+// owns the output files.
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include "renderer/io/json_reader.h"
 #include "renderer/io/scene_loader.h"
 #include "tools/cli.h"
+#include "tools/job_shard.h"
 #include "tools/optimize_job.h"
 #include "tools/optimizer.h"
 #include "tools/optimize_output.h"
@@ -77,6 +79,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     int w = 0, h = 0;
     for (const View& v : job.views) w = std::max(w, v.camera.width), h = std::max(h, v.camera.height);
     check_image_memory(ctx, job.scene_path, w, h, 3, 3.0 + 2.0 * double(job.views.size()));
+    check_block_memory(ctx, job);
     if (ctx.is_root()) {
       try {
         if (!a.resume) prepare_output_folder(job.output, a.force);
@@ -104,6 +107,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
       for (size_t i = 0; i < b.size; ++i) slots.push_back(b.slot + Slot(i));
   };
   take_scalars();
+  Shard shard = make_shard(job, ctx.rank(), ctx.size());
   auto value_at = [&](size_t k) { return double(scene.params.get(slots[k])); };  // scalar k's, as the scene holds it
   scene.render.spp = job.spp;
   if (job.boundary_samples >= 0) scene.render.boundary_samples = job.boundary_samples;
@@ -125,13 +129,11 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
                 per_iteration, groups.count, groups.count == 1 ? "" : "s", ranks.c_str(), hi == 1 ? "" : "s");
   }
 
-  // Rank 0's optimizer state: fresh, or from the checkpoint, whose values every rank reads.
+  // Each rank's shard of the optimizer state: fresh, or from the checkpoint, whose values every rank reads.
   State state;
-  if (ctx.is_root()) {
-    state.m.assign(n, 0.0);
-    state.v.assign(n, 0.0);
-    state.seen.assign(n, 0);
-  }
+  state.m.assign(shard.size, 0.0);
+  state.v.assign(shard.size, 0.0);
+  state.seen.assign(shard.size, 0);
   std::vector<SmoothingSystem> smoothing;
   const bool moves_geometry =
       std::any_of(job.blocks.begin(), job.blocks.end(), [&](const Block& b) { return scene.needs_rebuild(b.slot); });
@@ -141,14 +143,16 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   };
   if (a.resume) {
     st = mpi::agree_on(ctx, [&] {
-      Checkpoint c = read_checkpoint(job, settings, out, ctx.is_root());
+      Checkpoint c = read_checkpoint(job, settings, out);
       // The blocks at their shape after the checkpoint's iteration, upsampled as the run did;
       // then the checkpoint's blocks must be the job's.
-      for (int k = 1; k <= c.state.iteration; ++k) upsample_blocks(job, scene, nullptr, k);
+      for (int k = 1; k <= c.iteration; ++k) upsample_blocks(job, scene, k);
       check_checkpoint_blocks(job, c, out);
       for (const Block& b : job.blocks)
         for (size_t i = 0; i < b.size; ++i) scene.params.set(b.slot + Slot(i), c.values[b.first + i]);
-      state = std::move(c.state);
+      c.values = {};
+      shard = make_shard(job, ctx.rank(), ctx.size());
+      read_checkpoint_state(c, job, shard, state);
     });
     if (st.code) return report(ctx, st);
     take_scalars();
@@ -156,7 +160,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
       std::printf("dray optimize: resuming after iteration %d of %d (%s)\n", state.iteration, job.iterations,
                   (out / "checkpoint.json").c_str());
   }
-  smoothing = smoothing_systems(job, scene);
+  if (ctx.is_root()) smoothing = smoothing_systems(job, scene);  // the large-steps blocks are rank 0's
   refresh();
 
   // progress.csv: kept up to the iteration we continue from.
@@ -232,15 +236,13 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     scene.render.spp = job.spp_at(it);
     const std::vector<mpi::ViewPass> passes = view_passes(job, targets, masks, it);
     mpi::DistributedGradient g =
-        mpi::gradient(ctx, groups, scene, passes, job.loss, slots, kTileSize, threads, snapshot ? &primal : nullptr);
+        mpi::gradient(ctx, groups, scene, passes, job.loss, slots, kTileSize, threads, snapshot ? &primal : nullptr, shard.segments);
     mpi_seconds += g.mpi_seconds;
     wait_seconds += g.wait_seconds;
-    double norm2 = 0;
-    std::vector<double> next =
-        ctx.is_root() ? optimizer_step(job, smoothing, state, scene.params, std::move(g.gradient), it, norm2) : std::vector<double>(n);
-    const double t1 = ctx.seconds();
-    mpi::broadcast(ctx, next);
+    double t1 = ctx.seconds();
+    const double norm2 = gradient_norm2(ctx, g.gradient);
     mpi_seconds += ctx.seconds() - t1;
+    std::vector<double> next = optimizer_step(job, shard, smoothing, state, scene.params, std::move(g.gradient), it);
     const double secs = ctx.seconds() - t0;
     total_seconds += secs;
 
@@ -284,24 +286,29 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
         bar.update(double(it + 1) / job.iterations);
       }
     });
-    for (size_t i = 0; i < n; ++i) scene.params.set(slots[i], float(next[i]));
+    t1 = ctx.seconds();
+    allgather_values(ctx, job, shard, next, scene.params);  // after the row above: it shows the values rendered
+    mpi_seconds += ctx.seconds() - t1;
     next = {};
     refresh();
     state.iteration = k;
     if (const std::string change = schedule_change(job, k); !change.empty() && ctx.is_root() && !a.quiet)
       std::printf("schedule after iteration %d: %s\n", k, change.c_str());
-    const std::vector<std::string> upsampled = upsample_blocks(job, scene, ctx.is_root() ? &state : nullptr, k);  // every rank alike
+    std::vector<size_t> sizes;  // the blocks' before the upsampling
+    for (const Block& b : job.blocks) sizes.push_back(b.size);
+    const std::vector<std::string> upsampled = upsample_blocks(job, scene, k);  // every rank alike
     if (!upsampled.empty()) {
       take_scalars();
-      smoothing = smoothing_systems(job, scene);
+      const Shard before = std::move(shard);
+      shard = make_shard(job, ctx.rank(), ctx.size());
+      reshard_state(before, sizes, shard, job, state);
+      if (ctx.is_root()) smoothing = smoothing_systems(job, scene);
       refresh();
       for (const std::string& line : upsampled)
         if (ctx.is_root() && !a.quiet) std::printf("upsampled %s after iteration %d\n", line.c_str(), k);
     }
     if (st.code == 0 && job.checkpoint_every > 0 && (k % job.checkpoint_every == 0 || k == job.iterations)) {
-      st = mpi::agree_on(ctx, [&] {
-        if (ctx.is_root()) write_checkpoint(job, settings, state, scene.params, out);
-      });
+      st = mpi::agree_on(ctx, [&] { write_checkpoint(ctx, job, settings, state, shard, scene.params, out); });
       checkpointed = k;
     }
     interrupt_message(k);
@@ -309,10 +316,14 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   bar.finish();
   if (st.code) return report(ctx, st);
 
+  std::vector<uint8_t> seen;  // every shard's, on rank 0
+  stream_to_root(ctx, job, shard, state.seen.data(), 1, [&](size_t, const void* bytes, size_t size) {
+    seen.insert(seen.end(), static_cast<const uint8_t*>(bytes), static_cast<const uint8_t*>(bytes) + size);
+  });
   st = mpi::agree_on(ctx, [&] {
     if (!ctx.is_root()) return;
     write_text_file(out / "final-scene.json", final_scene(job, scene_doc, scene, out).dump(2) + "\n");
-    write_seen_masks(job, scene, state, out);
+    write_seen_masks(job, scene, seen, out);
     set_slices();  // the final values
     on_interrupt_write({}, {});  // the run is complete: a late signal leaves the final page
     page.write(out / "report.html", {ctx.size(), threads, total_seconds, mpi_seconds, RunFacts::Status::finished});

@@ -348,7 +348,7 @@ json job_settings(const Job& job, const json& scene_doc) {
   return out;
 }
 
-void write_seen_masks(const Job& job, const Scene& scene, const State& s, const fs::path& out_dir) {
+void write_seen_masks(const Job& job, const Scene& scene, const std::vector<uint8_t>& seen, const fs::path& out_dir) {
   for (size_t b = 0; b < job.entries.size(); ++b) {
     const ParamEntry e = *scene.params.find(job.entries[b]);
     const std::string& name = job.entries[b];
@@ -359,7 +359,7 @@ void write_seen_masks(const Job& job, const Scene& scene, const State& s, const 
     for (const Block& blk : job.blocks) {
       if (blk.entry != int(b)) continue;
       for (size_t i = 0; i < blk.size; ++i)
-        if (blk.first + i < s.seen.size() && s.seen[blk.first + i]) {
+        if (blk.first + i < seen.size() && seen[blk.first + i]) {
           const size_t texel = (blk.slot + i - e.slot) / channels;
           for (int c = 0; c < 3; ++c) img.data[texel * 3 + size_t(c)] = 1.f;
         }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/context.h"
 #include "renderer/image/image_compare.h"
 #include "renderer/io/json_reader.h"
 #include "renderer/integrators/gradient.h"
@@ -140,47 +141,53 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
 // that changes the trajectory (iterations may grow; snapshots and checkpoints may change).
 json job_settings(const Job& job, const json& scene_doc);
 
-// Rank 0's optimizer state. Iterations count from 1: iteration k renders, takes the k-th step,
-// and is row k of progress.csv and snapshot-000k.png; `iteration` is the number completed. The
-// values are the scene's (its parameter table, floats on every rank): nothing keeps a copy.
+// A rank's optimizer state: its shard's (tools/job_shard.h). Iterations count from 1: iteration
+// k renders, takes the k-th step, and is row k of progress.csv and snapshot-000k.png;
+// `iteration` is the number completed. The values are the scene's (its parameter table, floats
+// on every rank): nothing keeps a copy.
 struct State {
   int iteration = 0;
-  std::vector<double> m, v;   // Adam's moments per scalar, the job's blocks one after another
+  std::vector<double> m, v;   // Adam's moments per scalar of the shard, its pieces one after another
   std::vector<uint8_t> seen;  // per scalar, 1 once its gradient (before any preconditioning) was non-zero
 };
+struct Shard;
 
 // Doubles the resolution of the blocks scheduled after iteration k (from 1): the scene's block
 // resampled bilinearly (half-pixel centres, edges clamped: torch's and Dr.Jit's linear upsampling)
-// and the job's block moved to its new slots and size, on every rank alike; with
-// `state` (rank 0's), its moments and `seen` restarted. Returns a
+// and the job's block moved to its new slots and size, on every rank alike (its moments and
+// `seen` restart: tools/job_shard.h, reshard_state). Returns a
 // line per block upsampled: its name and new size ("textures.NAME.data to 32x32").
-std::vector<std::string> upsample_blocks(Job& job, Scene& scene, State* state, int k);
+std::vector<std::string> upsample_blocks(Job& job, Scene& scene, int k);
 
 // The checkpoint (tools/checkpoint.cpp): OUTPUT/checkpoint.json, a manifest naming the iteration,
 // the settings and each block's arrays (its values as the scene holds them, float; Adam's
 // moments, double; seen, a byte), which are binary files in a folder of the iteration's
 // (OUTPUT/checkpoint-00000K/), written before the manifest that names them is replaced
-// atomically; the folder of the checkpoint before is then removed. Rank 0.
-void write_checkpoint(const Job& job, const json& settings, const State& s, const ParamTable& params,
-                      const std::filesystem::path& out_dir);
+// atomically; the folder of the checkpoint before is then removed. Collective: every rank's
+// shard of the moments is streamed to rank 0, which writes the files.
+void write_checkpoint(const mpi::Context& ctx, const Job& job, const json& settings, const State& s, const Shard& shard,
+                      const ParamTable& params, const std::filesystem::path& out_dir);
 
-// A checkpoint as read: the state, the blocks' values and their keys and sizes.
+// A checkpoint as read: its iteration, the blocks' values, keys and sizes, and where its arrays are.
 struct Checkpoint {
-  State state;
+  int iteration = 0;
   std::vector<float> values;                           // the job's blocks one after another
   std::vector<std::pair<std::string, size_t>> blocks;  // key and size
+  std::filesystem::path folder;                        // OUTPUT/checkpoint-00000K
+  json arrays;                                         // the manifest's blocks: their files and CRC-32s
 };
-// Reads the checkpoint (the moments and seen only with `moments`); refuses one of a job with
-// other settings, naming the keys that differ, and one whose arrays are not the manifest's (a
-// size or a CRC-32).
-Checkpoint read_checkpoint(const Job& job, const json& settings, const std::filesystem::path& out_dir, bool moments);
+// Reads the checkpoint's manifest and values; refuses one of a job with other settings, naming
+// the keys that differ, and one whose arrays are not the manifest's (a size or a CRC-32).
+Checkpoint read_checkpoint(const Job& job, const json& settings, const std::filesystem::path& out_dir);
+// This rank's shard of the checkpoint's moments and `seen` (of any rank count's run).
+void read_checkpoint_state(const Checkpoint& c, const Job& job, const Shard& shard, State& state);
 // Refuses a checkpoint whose blocks are not the job's (after the upsamplings up to its iteration).
 void check_checkpoint_blocks(const Job& job, const Checkpoint& c, const std::filesystem::path& out_dir);
 
-// Each optimised block's texels that got a non-zero gradient in some iteration (State::seen),
+// Each optimised block's texels that got a non-zero gradient in some iteration (`seen`: State::seen of every shard, in the blocks' order),
 // as OUTPUT/NAME-seen.png: white where any of a texel's
 // channels was seen. `dray diff --mask` compares a recovered texture over these texels only.
-void write_seen_masks(const Job& job, const Scene& scene, const State& s, const std::filesystem::path& out_dir);
+void write_seen_masks(const Job& job, const Scene& scene, const std::vector<uint8_t>& seen, const std::filesystem::path& out_dir);
 
 // What reading the job and writing the final scene share (tools/optimize_job.cpp): a file name
 // relative to dir unless absolute; whether `name` is a whole mesh vertex block (shapes.NAME.vertices);

@@ -45,52 +45,55 @@ std::vector<SmoothingSystem> smoothing_systems(const Job& job, const Scene& scen
   return out;
 }
 
-std::vector<double> optimizer_step(const Job& job, const std::vector<SmoothingSystem>& smoothing, State& state,
-                                   const ParamTable& params, std::vector<double> g, int it, double& norm2) {
-  norm2 = 0;
+std::vector<double> optimizer_step(const Job& job, const Shard& shard, const std::vector<SmoothingSystem>& smoothing,
+                                   State& state, const ParamTable& params, std::vector<double> g, int it) {
   for (size_t k = 0; k < g.size(); ++k) {
-    if (std::isfinite(g[k])) norm2 += g[k] * g[k];
-    else g[k] = NAN;
+    if (!std::isfinite(g[k])) g[k] = NAN;
     if (std::isfinite(g[k]) && g[k] != 0) state.seen[k] = 1;
   }
-  auto span_of = [&](const LargeSteps& l, std::vector<double>& x) {
-    const Block& b = job.blocks[size_t(l.block)];
-    return std::span<double>(x).subspan(b.first, b.size);
+  // A large-steps block's piece: the whole block on rank 0, nothing elsewhere (tools/job_shard.h).
+  auto piece_of = [&](const LargeSteps& l, std::vector<double>& x) {
+    const Piece& p = shard.pieces[size_t(l.block)];
+    return std::span<double>(x).subspan(p.first, p.size());
   };
   auto solve_in_place = [&](size_t k, std::span<double> x) {
+    if (x.empty()) return;
     const std::vector<double> y = smoothing[k].solve(x);
     std::copy(y.begin(), y.end(), x.begin());
   };
   for (size_t k = 0; k < job.large_steps.size(); ++k) {  // in u: M⁻¹ g, non-finite entries as 0
-    std::span<double> gb = span_of(job.large_steps[k], g);
+    std::span<double> gb = piece_of(job.large_steps[k], g);
     for (double& x : gb) x = std::isfinite(x) ? x : 0.0;
     solve_in_place(k, gb);
   }
   const double schedule = job.lr_factor(it) * std::pow(job.lr_decay, job.iterations > 1 ? double(it) / (job.iterations - 1) : 0.0);
-  // The steps, each block's in its gradient's place.
-  for (size_t bi = 0; bi < job.blocks.size(); ++bi) {
-    const Block& b = job.blocks[bi];
-    const std::span<double> step = std::span(g).subspan(b.first, b.size);
+  // The steps, each piece's in its gradient's place.
+  for (const Piece& p : shard.pieces) {
+    const Block& b = job.blocks[p.block];
+    const std::span<double> step = std::span(g).subspan(p.first, p.size());
     if (job.optimizer == "adam") {
       // A uniform large-steps block (vertices) takes one second moment; an upsampled block's step
       // count restarts with its new shape.
       bool uniform = false;
-      for (const LargeSteps& l : job.large_steps) uniform = uniform || (l.block == int(bi) && l.uniform);
+      for (const LargeSteps& l : job.large_steps) uniform = uniform || (l.block == int(p.block) && l.uniform);
       const ad::AdamSettings settings{job.beta1, job.beta2, job.epsilon, uniform};
-      const long t = it + 1 - job.adam_restart(bi, it);
-      ad::adam_step(step, std::span(state.m).subspan(b.first, b.size), std::span(state.v).subspan(b.first, b.size), t, settings, step);
+      const long t = it + 1 - job.adam_restart(p.block, it);
+      ad::adam_step(step, std::span(state.m).subspan(p.first, p.size()), std::span(state.v).subspan(p.first, p.size()), t,
+                    settings, step);
     } else {
       for (double& x : step) x = std::isfinite(x) ? x : 0.0;
     }
     for (double& x : step) x *= schedule * b.lr;
   }
-  for (size_t k = 0; k < job.large_steps.size(); ++k) solve_in_place(k, span_of(job.large_steps[k], g));
+  for (size_t k = 0; k < job.large_steps.size(); ++k) solve_in_place(k, piece_of(job.large_steps[k], g));
   // The next values, in the steps' place.
-  for (const Block& b : job.blocks)
-    for (size_t i = 0; i < b.size; ++i) {
-      double& x = g[b.first + i];
-      x = double(b.domain.project(std::clamp(double(params.get(b.slot + Slot(i))) - x, b.min, b.max)));
+  for (const Piece& p : shard.pieces) {
+    const Block& b = job.blocks[p.block];
+    for (size_t i = 0; i < p.size(); ++i) {
+      double& x = g[p.first + i];
+      x = double(b.domain.project(std::clamp(double(params.get(b.slot + Slot(p.begin + i))) - x, b.min, b.max)));
     }
+  }
   return g;
 }
 

@@ -68,6 +68,8 @@ class ParamTable {
   void set(Slot s, float v) { values_[s] = v; }
 
   const std::vector<float>& values() const { return values_; }
+  // The n values from s, to write in place (an optimizer's gathered step).
+  std::span<float> values_of(Slot s, size_t n) { return std::span(values_).subspan(s, n); }
   const std::vector<ParamEntry>& entries() const { return entries_; }
   // Another name for a parameter (an older spelling that scenes, jobs and scripts use: the
   // diffuse `albedo` of `reflectance`); `find` answers to both, `entries` lists the name only.

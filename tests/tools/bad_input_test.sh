@@ -259,6 +259,12 @@ mkdir -p older && printf '{ "iteration": 1, "params": ["a"], "value": [1], "m": 
 job older.job.json "{ $good_job, \"output\": \"older\" }"
 bad "optimize --resume from a checkpoint of an earlier dray" "checkpoint.json: a checkpoint of an earlier dray (values in JSON)" \
   "$dray" optimize older.job.json --resume
+# A job whose blocks do not fit its ranks' memory (the smoke grid's 32^3 scalars, 1.5 MB a node
+# as DRAY_MEMORY_GB says, which its image fits): refused before the first pass, naming the bytes.
+job grid.job.json "{ \"scene\": \"$scenes/smoke-fit.json\", \"target\": { \"scene\": \"$scenes/smoke-fit.json\", \"spp\": 1 },
+  \"params\": { \"media.smoke.sigma_t\": { \"lr\": 0.05 } }, \"optimizer\": { \"iterations\": 1 }, \"spp\": 1, \"output\": \"grid\" }"
+bad "optimize a job whose blocks do not fit each rank's memory" "grid.job.json: /params: the job's 32768 scalars need" \
+  env DRAY_MEMORY_GB=0.0014 "$dray" optimize grid.job.json
 printf '{ "camera": { "origin": [0, 1e99999, 0] } }\n' >overflow.json
 bad "a number too large for a double (found by fuzzing)" "overflow.json: number overflow parsing" $(render overflow.json)
 

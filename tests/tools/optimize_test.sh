@@ -185,6 +185,18 @@ cmp -s "$tmp/smoke1/smoke.sigma_t.vol" "$tmp/smoke2/smoke.sigma_t.vol" && cmp -s
   && grep -q '"filename": "smoke.sigma_t.vol"' "$tmp/smoke1/final-scene.json" \
   && ok "a density grid's trajectory is bitwise the same on 1x2 and 2x1 ranks x threads, written back as a .vol" \
   || bad "the smoke job's grids differ across layouts (or the final scene does not name its .vol)"
+# Its optimizer state sharded over 3 ranks (each a third of the grid's moments): stopped after
+# iteration 1 and resumed on 1 rank (which reads the whole of each moment) and on 2 (halves), bitwise.
+for resumed in 1 2; do
+  sed 's/"iterations": 2/"iterations": 1/' "$tmp/smoke.json" > "$tmp/smoke-first.json"
+  grep -q '"iterations": 1' "$tmp/smoke-first.json" || bad "the smoke job's iterations not found"
+  ${mpiexec/ N / 3 } "$dray" optimize "$tmp/smoke-first.json" -o "$tmp/smoke-r$resumed" --threads 1 -q > /dev/null || bad "smoke job on 3 ranks exited $?"
+  ${mpiexec/ N / $resumed } "$dray" optimize "$tmp/smoke.json" -o "$tmp/smoke-r$resumed" --threads 1 --resume -q > /dev/null \
+    || bad "smoke resume on $resumed exited $?"
+  cmp -s "$tmp/smoke1/checkpoint.json" "$tmp/smoke-r$resumed/checkpoint.json" \
+    && ok "a density grid's sharded state from 3 ranks resumed on $resumed ends bitwise where 1 rank ends" \
+    || bad "the smoke job resumed on $resumed from 3 ranks differs"
+done
 # A particle tracer's job (scenes/lens.json, its exit face turned 2° about z, fitted back against
 # the unturned lens's caustic): bitwise the same on 1x2 and 2x1 ranks x threads.
 lens_scenes
