@@ -104,35 +104,33 @@ py::object scene_value(const Scene& scene, const std::string& name) {
   throw BadInput("unknown scene value " + name);
 }
 
-// One parameter's values (NAME, NAME[i], NAME[i,j,c]) in its shape.
-py::array_t<float> param(const Scene& scene, const std::string& name) {
-  std::vector<ScalarParam> sc;
+// A name's scalars: a contiguous range of the table (BadInput for an unknown name or index).
+ParamRange range_of(const Scene& scene, const std::string& name) {
   try {
-    sc = resolve_scalars(scene.params, {name});
+    return resolve_range(scene.params, name);
   } catch (const std::runtime_error& e) {
     throw BadInput(e.what());
   }
-  std::vector<float> v;
-  for (const ScalarParam& s : sc) v.push_back(scene.params.get(s.slot));
-  const auto e = scene.params.find(name);
-  return owned_array(std::move(v), e ? shape_of(*e) : std::vector<py::ssize_t>{});
 }
 
-// Values projected onto the parameter's domain (the optimizer's projection): the nearest allowed.
-py::array_t<float> project_values(const Scene& scene, const std::string& name,
-                           const py::array_t<double, py::array::c_style | py::array::forcecast>& values) {
-  std::vector<ScalarParam> sc;
-  try {
-    sc = resolve_scalars(scene.params, {name});
-  } catch (const std::runtime_error& e) {
-    throw BadInput(e.what());
-  }
-  if (size_t(values.size()) != sc.size())
-    throw BadInput(name + ": has " + std::to_string(sc.size()) + " values, got " + std::to_string(values.size()));
-  std::vector<float> out;
-  for (size_t k = 0; k < sc.size(); ++k) out.push_back(entry_of(scene.params, sc[k].slot).domain.project(values.data()[k]));
-  std::vector<py::ssize_t> shape(values.shape(), values.shape() + values.ndim());
-  return owned_array(std::move(out), shape);
+// One parameter's values (NAME, NAME[i], NAME[i,j,c]) in its shape.
+py::array_t<float> param(const Scene& scene, const std::string& name) {
+  const ParamRange r = range_of(scene, name);
+  const auto first = scene.params.values().begin() + r.slot;
+  const auto e = scene.params.find(name);
+  return owned_array(std::vector<float>(first, first + r.size), e ? shape_of(*e) : std::vector<py::ssize_t>{});
+}
+
+// Values projected in place onto the parameter's domain (the optimizer's projection): the nearest
+// allowed, rounded to float as the scene holds them. `values` is a writable C-ordered float64 array.
+void project_values(const Scene& scene, const std::string& name, py::array_t<double, py::array::c_style> values) {
+  const ParamRange r = range_of(scene, name);
+  if (size_t(values.size()) != r.size)
+    throw BadInput(name + ": has " + std::to_string(r.size) + " values, got " + std::to_string(values.size()));
+  if (r.size == 0) return;
+  const Domain d = entry_of(scene.params, r.slot).domain;  // a name's scalars are one entry's
+  double* v = values.mutable_data();
+  for (size_t k = 0; k < r.size; ++k) v[k] = double(d.project(v[k]));
 }
 
 py::dict params(const Scene& scene) {
@@ -242,12 +240,12 @@ py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::
   ctrl_c.raise_if_interrupted();
   py::dict out;
   for (size_t i = 0; i < n.names.size(); ++i) {
-    if (n.end(i) - n.first[i] == 1) {
-      out[py::str(n.names[i])] = rgb_array(image, job.outputs.derivative_channel(n.scalar[n.first[i]]));
+    if (n.size[i] == 1) {
+      out[py::str(n.names[i])] = rgb_array(image, job.outputs.derivative_channel(n.entry(i, 0)));
       continue;
     }
     py::list parts;  // a vector or block: one image per scalar
-    for (size_t k = n.first[i]; k < n.end(i); ++k) parts.append(rgb_array(image, job.outputs.derivative_channel(n.scalar[k])));
+    for (size_t k = 0; k < n.size[i]; ++k) parts.append(rgb_array(image, job.outputs.derivative_channel(n.entry(i, k))));
     out[py::str(n.names[i])] = parts;
   }
   return out;
@@ -283,9 +281,9 @@ py::dict backward(Scene& scene, const py::array_t<float, py::array::c_style | py
   ctrl_c.raise_if_interrupted();
   py::dict out;
   for (size_t i = 0; i < n.names.size(); ++i) {
-    std::vector<float> v;
-    for (size_t k = n.first[i]; k < n.end(i); ++k) v.push_back(float(g.gradient[n.scalar[k]]));
-    out[py::str(n.names[i])] = owned_array(std::move(v), n.end(i) - n.first[i] == 1 ? std::vector<py::ssize_t>{} : n.shapes[i]);
+    std::vector<float> v(n.size[i]);
+    for (size_t k = 0; k < n.size[i]; ++k) v[k] = float(g.gradient[n.entry(i, k)]);
+    out[py::str(n.names[i])] = owned_array(std::move(v), n.size[i] == 1 ? std::vector<py::ssize_t>{} : n.shapes[i]);
   }
   return out;
 }
@@ -364,14 +362,15 @@ PYBIND11_MODULE(_dray, m) {
   });
   // The one Adam (ad/adam.h) for dray.ad.Adam: m and v (float64, C-contiguous) advance in place.
   using Doubles = py::array_t<double, py::array::c_style>;
-  m.def("adam_step", [](const Doubles& gradient, Doubles m, Doubles v, long t, double beta_1, double beta_2, double epsilon,
+  // The step is written over the gradient (a float64 array is taken as it is: the caller's own
+  // copy, which the step replaces; no other array of the parameter's size) and returned.
+  m.def("adam_step", [](Doubles gradient, Doubles m, Doubles v, long t, double beta_1, double beta_2, double epsilon,
                         bool uniform, bool mask_updates) {
     const size_t n = size_t(gradient.size());
     if (size_t(m.size()) != n || size_t(v.size()) != n) throw BadInput("adam_step: the gradient and moments differ in size");
-    py::array_t<double> step{py::ssize_t(n)};
-    ad::adam_step({gradient.data(), n}, {m.mutable_data(), n}, {v.mutable_data(), n}, t,
-                  {beta_1, beta_2, epsilon, uniform, mask_updates}, {step.mutable_data(), n});
-    return step;
+    double* g = gradient.mutable_data();
+    ad::adam_step({g, n}, {m.mutable_data(), n}, {v.mutable_data(), n}, t, {beta_1, beta_2, epsilon, uniform, mask_updates}, {g, n});
+    return gradient;
   }, py::arg("gradient"), py::arg("m"), py::arg("v"), py::arg("t"), py::arg("beta_1"), py::arg("beta_2"),
         py::arg("epsilon"), py::arg("uniform"), py::arg("mask_updates"));
   // The channels render() gives (the colour, an integrator's or the scene's AOVs): a film's names.

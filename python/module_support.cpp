@@ -1,9 +1,8 @@
 #include "python/module_support.h"
 
-#include <unordered_map>
-
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "mpi/collectives.h"
 #include "renderer/integrators/integrator_model.h"
@@ -85,23 +84,58 @@ std::vector<py::ssize_t> shape_of(const ParamEntry& e) {
 
 Named resolve(const Scene& scene, const std::vector<std::string>& names) {
   Named n;
-  std::unordered_map<Slot, size_t> index_of;  // a slot's place in n.slots (a vertex block: 10^5 of them)
+  struct Added {  // a range of the pass's slots: slots[index ..) are slot ..
+    Slot slot;
+    uint32_t size;
+    size_t index;
+  };
+  std::vector<Added> added;
   for (const std::string& name : names) {
-    std::vector<ScalarParam> sc;
+    ParamRange r;
     try {
-      sc = resolve_scalars(scene.params, {name});
+      r = resolve_range(scene.params, name);
     } catch (const std::runtime_error& e) {
       throw BadInput(e.what());
     }
     n.names.push_back(name);
-    n.first.push_back(n.scalar.size());
     const auto e = scene.params.find(name);
     n.shapes.push_back(e ? shape_of(*e) : std::vector<py::ssize_t>{});
-    for (const ScalarParam& s : sc) {
-      const auto [at, added] = index_of.emplace(s.slot, n.slots.size());
-      n.scalar.push_back(at->second);
-      if (added) n.slots.push_back(s.slot);
+    n.size.push_back(r.size);
+    // Within a range named before (x[1] after x): its gradient entries; overlapping ones in part
+    // (x after x[1]): each scalar's own entry, old or new; else new slots.
+    const auto find = [&](Slot s) -> std::optional<size_t> {
+      for (const Added& a : added)
+        if (s >= a.slot && s < a.slot + a.size) return a.index + (s - a.slot);
+      return std::nullopt;
+    };
+    size_t at = n.slots.size();
+    bool inside = false, partly = false;
+    for (const Added& a : added) {
+      if (!(r.slot < a.slot + a.size && a.slot < r.slot + r.size)) continue;
+      if (r.slot >= a.slot && r.slot + r.size <= a.slot + a.size) {
+        at = a.index + (r.slot - a.slot);
+        inside = true;
+      } else {
+        partly = true;
+      }
+      break;
     }
+    n.at.push_back(at);
+    n.scattered.emplace_back();
+    if (inside) continue;
+    if (partly) {
+      for (uint32_t k = 0; k < r.size; ++k) {
+        const std::optional<size_t> old = find(r.slot + k);
+        n.scattered.back().push_back(old ? *old : n.slots.size());
+        if (!old) {
+          added.push_back({r.slot + k, 1, n.slots.size()});
+          n.slots.push_back(r.slot + k);
+        }
+      }
+      continue;
+    }
+    added.push_back({r.slot, r.size, at});
+    for (uint32_t k = 0; k < r.size; ++k) n.slots.push_back(r.slot + k);
   }
   return n;
 }

@@ -76,13 +76,17 @@ void share(const mpi::Context& ctx, Image& image);
 // The scalars of the parameters named, and each name's array shape (a whole parameter: its
 // shape, () for a scalar; a component: ()). A scalar named twice (a vector and one of its
 // components) is differentiated once: `slots` holds each once, `scalar` maps to them.
+// Names of parameters resolved for a pass: each name's scalars are the pass's slots (and
+// gradient entries) at[i] .. at[i] + size[i] (a range, not an entry a scalar); a name within one
+// named before shares its entries; one overlapping another in part lists each scalar's entry.
 struct Named {
   std::vector<std::string> names;
   std::vector<std::vector<py::ssize_t>> shapes;
-  std::vector<size_t> first;   // each name's first entry in `scalar`
-  std::vector<size_t> scalar;  // index into slots
+  std::vector<size_t> at;
+  std::vector<uint32_t> size;
+  std::vector<std::vector<size_t>> scattered;  // per name: empty, or each scalar's entry
   std::vector<Slot> slots;
-  size_t end(size_t i) const { return i + 1 < names.size() ? first[i + 1] : scalar.size(); }
+  size_t entry(size_t i, size_t k) const { return scattered[i].empty() ? at[i] + k : scattered[i][k]; }
 };
 
 std::vector<py::ssize_t> shape_of(const ParamEntry& e);

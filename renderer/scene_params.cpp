@@ -89,27 +89,29 @@ std::optional<std::string> param_violation(const Scene& scene) {
 }
 
 void update_params(Scene& scene, const std::vector<ParamUpdate>& updates) {
-  std::vector<std::pair<Slot, float>> old;  // every slot set, and its value before
+  // Every range set and its values before (a range, not a slot, a scalar: a block's update holds
+  // 4 B a scalar here).
+  std::vector<std::pair<Slot, std::vector<float>>> old;
   auto restore = [&] {
-    for (auto it = old.rbegin(); it != old.rend(); ++it) scene.params.set(it->first, it->second);
+    for (auto it = old.rbegin(); it != old.rend(); ++it)
+      for (size_t k = 0; k < it->second.size(); ++k) scene.params.set(it->first + Slot(k), it->second[k]);
   };
   bool rebuild = false;
   try {
     for (const ParamUpdate& u : updates) {
-      const std::vector<ScalarParam> sc = resolve_scalars(scene.params, {u.name});
-      if (sc.size() != u.values.size())
-        throw LoadError(u.name + ": has " + std::to_string(sc.size()) + (sc.size() == 1 ? " value" : " values") + ", got " +
+      const ParamRange r = resolve_range(scene.params, u.name);
+      if (r.size != u.values.size())
+        throw LoadError(u.name + ": has " + std::to_string(r.size) + (r.size == 1 ? " value" : " values") + ", got " +
                         std::to_string(u.values.size()));
-      for (size_t k = 0; k < sc.size(); ++k) {
-        old.push_back({sc[k].slot, scene.params.get(sc[k].slot)});
-        scene.params.set(sc[k].slot, u.values[k]);
-      }
-      rebuild = rebuild || (!sc.empty() && scene.needs_rebuild(sc[0].slot));  // one name, one entry
+      const auto before = scene.params.values().begin() + r.slot;
+      old.push_back({r.slot, std::vector<float>(before, before + r.size)});
+      std::copy(u.values.begin(), u.values.end(), scene.params.values_of(r.slot, r.size).begin());
+      rebuild = rebuild || (r.size > 0 && scene.needs_rebuild(r.slot));  // one name, one entry
     }
   } catch (const LoadError&) {
     restore();
     throw;
-  } catch (const std::runtime_error& e) {  // resolve_scalars: an unknown name or index
+  } catch (const std::runtime_error& e) {  // resolve_range: an unknown name or index
     restore();
     throw LoadError(e.what());
   }

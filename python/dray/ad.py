@@ -169,15 +169,20 @@ class Optimizer(MutableMapping):
             grads = self._gradients()
         for name, g in grads.items():
             if name in self._values:
-                g = np.ascontiguousarray(as_numpy(g).reshape(self._values[name].shape), dtype=np.float64)
+                # The gradient's own float64 copy, which the step overwrites: one array of the
+                # parameter's size beside its value and state (a 192³ grid: 8 B a scalar).
+                g = as_numpy(g).reshape(self._values[name].shape)
                 rate = self.lr.get(name, self._default_lr)
                 if rate is None:
                     raise ValueError("no learning rate for %s (give lr as a number or include it)" % name)
                 self._t[name] += 1
-                value = self._values[name] - rate * self._update(name, g)
+                step = self._update(name, g)
+                step *= rate
+                value = self._values[name]
+                value -= step
+                del step, g
                 if self._params is not None:
-                    value = np.asarray(self._params.project(name, value), dtype=np.float64)
-                self._values[name] = value
+                    self._params._project_in_place(name, value)
         self._leaves.clear()  # the next opt[name] is a new leaf at the new value
 
     def __repr__(self):

@@ -238,6 +238,8 @@ class SceneParameters(MutableMapping):
         (the staged changes are dropped either way). Returns the names changed."""
         staged = dict(self._staged)
         for source in (values or {}), kwargs:
+            if getattr(source, "_torch", True) is None and hasattr(source, "_values"):
+                source = source._values  # a numpy dray optimizer: its values, not a copy of each
             items = source.items() if isinstance(source, Mapping) else source
             for name, value in items:
                 if self._curve_target(name) is not None:
@@ -267,7 +269,13 @@ class SceneParameters(MutableMapping):
     def project(self, name, value):
         """`value` moved onto the parameter's domain (the nearest value it may take: a roughness
         > 0, a reflectance in [0, 1]), as dray optimize projects its steps."""
-        return self._scene._project(name, np.asarray(value, dtype=np.float64))
+        projected = np.array(value, dtype=np.float64, order="C")
+        self._scene._project(name, projected)
+        return projected
+
+    def _project_in_place(self, name, value):
+        """As project, in `value` itself (a C-ordered float64 array): the optimizers' step."""
+        self._scene._project(name, value)
 
     def __repr__(self):
         """Mitsuba's table: each parameter's name, flags (∂: differentiable; every one of dray's
