@@ -22,6 +22,7 @@ from collections.abc import Mapping, MutableMapping
 import numpy as np
 
 from . import _dray
+from .shard import Shard
 
 
 def _torch():
@@ -85,9 +86,13 @@ class Optimizer(MutableMapping):
     ``lr``: one rate, or {name: rate}. ``mask_updates=True``: components whose gradient is 0 stay,
     with their state. ``torch``: the values are leaf tensors that require grad (float32;
     ``step()`` reads their ``.grad``), by default whenever torch can be imported; else numpy
-    arrays (float64)."""
+    arrays (float64). ``comm`` (an mpi4py communicator): the state sharded over its ranks as
+    ``dray optimize`` shards it (python/dray/shard.py): each rank holds the moments of its 1/N of
+    every parameter, steps that piece of the gradient (the same on every rank: ``dray.backward``
+    with the same ``comm``) and the values are allgathered; bitwise one process's steps."""
 
-    def __init__(self, lr, params=None, keys=(), mask_updates=False, torch=None):
+    def __init__(self, lr, params=None, keys=(), mask_updates=False, torch=None, comm=None):
+        self._shard = Shard(comm) if comm is not None else None
         if isinstance(lr, dict):
             self.lr, self._default_lr = dict(lr), None
         else:
@@ -137,7 +142,7 @@ class Optimizer(MutableMapping):
         self._values[name] = value
         self._leaves.pop(name, None)
         if not known:
-            self._state[name], self._t[name] = self._new_state(value), 0
+            self._state[name], self._t[name] = self._new_state(self._owned(name, value)), 0
 
     def __delitem__(self, name):
         for d in (self._values, self._state, self._t):
@@ -153,7 +158,18 @@ class Optimizer(MutableMapping):
     def reset(self, name=None):
         """Forgets the state (moments, momentum) of one parameter, or of all."""
         for n in [name] if name is not None else list(self._values):
-            self._state[n], self._t[n] = self._new_state(self._values[n]), 0
+            self._state[n], self._t[n] = self._new_state(self._owned(n, self._values[n])), 0
+
+    def _owned(self, name, value):
+        """The part of `value` whose state this rank holds: all of it, or its piece under `comm`."""
+        if self._shard is None:
+            return value
+        begin, end = self._shard.bounds(value.size, whole=self._whole())
+        return value.reshape(-1)[begin:end]
+
+    def _whole(self):
+        """Whether a parameter's step needs the whole of it (then rank 0 owns it under `comm`)."""
+        return False
 
     def _gradients(self):
         """{name: gradient} of the leaf tensors handed out since the last step (torch's .grad)."""
@@ -176,10 +192,18 @@ class Optimizer(MutableMapping):
                 if rate is None:
                     raise ValueError("no learning rate for %s (give lr as a number or include it)" % name)
                 self._t[name] += 1
-                step = self._update(name, g)
-                step *= rate
                 value = self._values[name]
-                value -= step
+                if self._shard is None:
+                    step = self._update(name, g)
+                    step *= rate
+                    value -= step
+                else:  # this rank's piece stepped, then every rank's gathered
+                    flat = value.reshape(-1)
+                    begin, end = self._shard.bounds(flat.size, whole=self._whole())
+                    step = self._update(name, np.ascontiguousarray(g.reshape(-1)[begin:end]))
+                    step *= rate
+                    flat[begin:end] -= step
+                    self._shard.allgather(flat, self._whole())
                 del step, g
                 if self._params is not None:
                     self._params._project_in_place(name, value)
@@ -197,16 +221,19 @@ class Adam(Optimizer):
     largest second moment of each parameter. The rest as dray.ad.Optimizer's."""
 
     def __init__(self, lr, params=None, keys=(), beta_1=0.9, beta_2=0.999, epsilon=1e-8, uniform=False,
-                 mask_updates=False, torch=None):
+                 mask_updates=False, torch=None, comm=None):
         if not 0 <= beta_1 < 1 or not 0 <= beta_2 < 1:
             raise ValueError("beta_1 and beta_2 must be in [0, 1)")
         if epsilon < 0:
             raise ValueError("epsilon must be >= 0")
         self.beta_1, self.beta_2, self.epsilon, self.uniform = beta_1, beta_2, epsilon, uniform
-        super().__init__(lr, params, keys, mask_updates, torch)
+        super().__init__(lr, params, keys, mask_updates, torch, comm)
 
     def _new_state(self, value):
         return np.zeros_like(value), np.zeros_like(value)
+
+    def _whole(self):
+        return self.uniform  # the largest second moment of the whole parameter
 
     def _update(self, name, g):
         m, v = self._state[name]
@@ -219,13 +246,14 @@ class SGD(Optimizer):
     ``momentum`` μ > 0 the velocity v ← μv + g and the step lr·v (``nesterov=True``: lr·(g + μv)).
     The rest as dray.ad.Optimizer's."""
 
-    def __init__(self, lr, params=None, keys=(), momentum=0.0, nesterov=False, mask_updates=False, torch=None):
+    def __init__(self, lr, params=None, keys=(), momentum=0.0, nesterov=False, mask_updates=False, torch=None,
+                 comm=None):
         if momentum < 0:
             raise ValueError("momentum must be >= 0, got %r" % momentum)
         if nesterov and momentum == 0:
             raise ValueError("nesterov momentum needs momentum > 0")
         self.momentum, self.nesterov = float(momentum), nesterov
-        super().__init__(lr, params, keys, mask_updates, torch)
+        super().__init__(lr, params, keys, mask_updates, torch, comm)
 
     def _new_state(self, value):
         return np.zeros_like(value)

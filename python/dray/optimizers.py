@@ -16,12 +16,12 @@ class Adam(ad.Adam):
     """dray.ad.Adam with numpy values (torch=False): see its documentation."""
 
     def __init__(self, lr, params=None, keys=(), beta_1=0.9, beta_2=0.999, epsilon=1e-8, uniform=False,
-                 mask_updates=False):
-        super().__init__(lr, params, keys, beta_1, beta_2, epsilon, uniform, mask_updates, torch=False)
+                 mask_updates=False, comm=None):
+        super().__init__(lr, params, keys, beta_1, beta_2, epsilon, uniform, mask_updates, torch=False, comm=comm)
 
 
 class SGD(ad.SGD):
     """dray.ad.SGD with numpy values (torch=False): see its documentation."""
 
-    def __init__(self, lr, params=None, keys=(), momentum=0.0, nesterov=False, mask_updates=False):
-        super().__init__(lr, params, keys, momentum, nesterov, mask_updates, torch=False)
+    def __init__(self, lr, params=None, keys=(), momentum=0.0, nesterov=False, mask_updates=False, comm=None):
+        super().__init__(lr, params, keys, momentum, nesterov, mask_updates, torch=False, comm=comm)
