@@ -58,12 +58,14 @@ bool is_grid_block(const std::string& name, const Scene& scene) {
   return name.rfind("media.", 0) == 0 && e && e->block() && e->shape.size() == 4;
 }
 
-// An `upsample` schedule: for a whole bitmap texture block, ascending iterations.
+// An `upsample` schedule: for a whole bitmap texture block or medium grid block, ascending iterations.
 std::vector<int> upsample_schedule(const JsonReader& rd, const json& value, const std::string& where, const std::string& key,
                                    const Scene& scene) {
   const std::optional<ParamEntry> e = scene.params.find(key);
-  if (key.rfind("textures.", 0) != 0 || !e || !e->block() || e->shape.size() != 3)
-    rd.fail(where + "/upsample", "only a whole bitmap texture's block (textures.NAME.data) can be upsampled");
+  const bool texture = key.rfind("textures.", 0) == 0 && e && e->block() && e->shape.size() == 3;
+  if (!texture && !is_grid_block(key, scene))
+    rd.fail(where + "/upsample",
+            "only a whole bitmap texture's block (textures.NAME.data) or a medium's grid (media.ID.KEY) can be upsampled");
   if (!value.is_array() || value.empty()) rd.fail(where + "/upsample", "must be a list of iterations");
   std::vector<int> after;
   for (size_t i = 0; i < value.size(); ++i) {
@@ -71,8 +73,11 @@ std::vector<int> upsample_schedule(const JsonReader& rd, const json& value, cons
     after.push_back(int(rd.integer(value[i], at, 1, 1 << 24)));  // past the last iteration: not reached (yet: --resume may go on)
     if (i > 0 && after[i] <= after[i - 1]) rd.fail(at, "the iterations must ascend");
   }
-  if ((uint64_t(e->shape[0]) * e->shape[1]) << (2 * after.size()) > (uint64_t(1) << 28))
-    rd.fail(where + "/upsample", "would grow the texture past 2^28 texels");
+  const size_t spatial = e->shape.size() - 1;  // the channels kept
+  uint64_t cells = 1;
+  for (size_t a = 0; a < spatial; ++a) cells *= e->shape[a];
+  if (after.size() * spatial > 28 || cells << (spatial * after.size()) > (uint64_t(1) << 28))
+    rd.fail(where + "/upsample", texture ? "would grow the texture past 2^28 texels" : "would grow the grid past 2^28 voxels");
   return after;
 }
 

@@ -76,6 +76,64 @@ cmp -s "$tmp/whole/checkpoint.json" "$tmp/resumed/checkpoint.json" \
   && ok "stopped after iteration 1 on 2 ranks and resumed across the step: bitwise the uninterrupted 1x2 run" \
   || bad "the resumed run differs"
 
+# A medium's grid upsampled by the job (Mitsuba's volume tutorial grows its grid): a 4³ ramp,
+# linear in the voxel's indices, doubled after iteration 1 to 8³ and again after 2 to 16³ (a rate
+# of 1e-30 keeps the values): each axis resampled linearly at half-voxel centres, edges clamped
+# (the closed form below); the same on 2 ranks, and resumed across an upsampling.
+/usr/bin/python3 - "$scenes" "$tmp" <<'PY'
+import json, struct, sys
+import numpy as np
+scenes, tmp = sys.argv[1:]
+n = 4
+z, y, x = np.meshgrid(np.arange(n), np.arange(n), np.arange(n), indexing="ij")
+ramp = (0.1 + 0.2 * x + 0.05 * y + 0.01 * z).astype("<f4")
+with open(tmp + "/ramp.vol", "wb") as f:
+    f.write(b"VOL\x03" + struct.pack("<5i", 1, n, n, n, 1) + struct.pack("<6f", 0, 0, 0, 1, 1, 1) + ramp.tobytes())
+s = json.load(open(scenes + "/smoke-fit.json"))
+s["media"]["smoke"]["sigma_t"]["filename"] = tmp + "/ramp.vol"
+s["camera"].update(width=16, height=16)
+for shape in s["shapes"]:
+    if "file" in shape:
+        shape["file"] = scenes + "/" + shape["file"]
+json.dump(s, open(tmp + "/ramp.json", "w"))
+def job(name, iterations):
+    j = {"scene": tmp + "/ramp.json", "target": {"scene": tmp + "/ramp.json", "spp": 2},
+         "params": {"media.smoke.sigma_t": {"lr": 1e-30, "upsample": [1, 2]}}, "optimizer": {"type": "adam", "iterations": iterations},
+         "spp": 1, "output": tmp + "/" + name, "checkpoint_every": 1, "snapshot_every": 0}
+    json.dump(j, open(tmp + "/" + name + ".json", "w"))
+job("grid", 3)
+job("grid-first", 2)
+PY
+"$dray" optimize "$tmp/grid.json" --threads 2 > "$tmp/grid.out" 2>&1 || bad "grid job exited $?"
+${mpiexec/ N / 2 } "$dray" optimize "$tmp/grid.json" -o "$tmp/grid2" --threads 1 -q > /dev/null || bad "grid job on 2 ranks exited $?"
+${mpiexec/ N / 2 } "$dray" optimize "$tmp/grid-first.json" -o "$tmp/grid-resumed" --threads 1 -q > /dev/null || bad "grid job's first 2 exited $?"
+"$dray" optimize "$tmp/grid.json" -o "$tmp/grid-resumed" --threads 2 -q --resume > /dev/null || bad "grid job resumed exited $?"
+grep -q "^upsampled media.smoke.sigma_t to 8x8x8 after iteration 1$" "$tmp/grid.out" \
+  && grep -q "^upsampled media.smoke.sigma_t to 16x16x16 after iteration 2$" "$tmp/grid.out" \
+  && ok "the console prints each grid upsampling" || { bad "the grid's upsampling lines"; cat "$tmp/grid.out"; }
+/usr/bin/python3 - "$tmp" <<'PY' && ok "a grid upsampled twice (4³ to 16³) is the closed form of linear resampling, the same on 2 ranks and resumed" || bad "the upsampled grid"
+import sys
+import numpy as np
+tmp = sys.argv[1]
+def vol(path):
+    b = open(path, "rb").read()
+    head = np.frombuffer(b[4:24], "<i4")
+    return head[1:5], np.frombuffer(b[48:], "<f4")
+def doubled_axis(n):  # the source coordinate of each of 2n centres, clamped
+    return np.clip((np.arange(2 * n) + 0.5) / 2 - 0.5, 0, n - 1)
+first = doubled_axis(4)  # 8 coordinates in the 4-grid
+second = doubled_axis(8)  # 16 coordinates in the 8-grid
+coord = np.interp(second, np.arange(8), first)  # linear between the 8-grid's coordinates: exact for a ramp
+z, y, x = np.meshgrid(coord, coord, coord, indexing="ij")
+expected = 0.1 + 0.2 * x + 0.05 * y + 0.01 * z
+res, got = vol(tmp + "/grid/smoke.sigma_t.vol")
+assert list(res) == [16, 16, 16, 1], res
+err = np.abs(got - expected.reshape(-1)).max()
+assert err < 1e-6, err
+for other in ("grid2", "grid-resumed"):
+    assert open(f"{tmp}/{other}/smoke.sigma_t.vol", "rb").read() == open(tmp + "/grid/smoke.sigma_t.vol", "rb").read(), other
+PY
+
 # Refusals, each naming its key.
 expect2() {  # expect2 WHAT MESSAGE JOB_JSON
   echo "$3" > "$tmp/bad.json"
