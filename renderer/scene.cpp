@@ -6,7 +6,6 @@
 #include "renderer/shapes/mesh_normals.h"
 #include "renderer/shapes/prim.h"
 #include "renderer/shapes/shape.h"
-#include "renderer/integrators/silhouette.h"
 
 #include "renderer/core/transform.h"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "renderer/core/ray_offset.h"
-#include "renderer/core/two_types.h"
+#include "renderer/core/type_crossing.h"
 #include "renderer/emitters/emitter_props.h"
 #include "renderer/emitters/emitter_sample.h"
 

@@ -5,7 +5,7 @@
 // to infinity.
 #include <glm/geometric.hpp>
 
-#include "renderer/core/two_types.h"
+#include "renderer/core/type_crossing.h"
 #include "renderer/emitters/emitter_props.h"
 #include "renderer/emitters/emitter_sample.h"
 

@@ -22,7 +22,7 @@
 namespace dray {
 
 // Where an emitter's light comes from, as shadows and light paths see it:
-//   point      from one point, a parameter (point, spot, projector);
+//   point      from one point, a parameter (point lights, and the lights a lookat aims);
 //   direction  from infinitely far along one direction, a parameter (directional);
 //   sky        from infinitely far, every direction (constant, envmap, sunsky);
 //   surface    from a shape's emissive surface (area).
@@ -31,7 +31,7 @@ enum class EmitterPlacement { point, direction, sky, surface };
 // How Mitsuba's to_world places an emitter (the XML reader and writer follow it):
 //   none       it has none (constant; area: its shape's);
 //   position   its translation is `position` (point);
-//   lookat     a lookat: `position`, `target` and `up` (spot, projector);
+//   lookat     a lookat: `position`, `target` and `up` (a light aimed at a target);
 //   direction  its +z is `direction` (directional);
 //   rotation   its 3x3, a rotation, is `matrix` (a sky; an envmap's about +y is `rotate_y`).
 enum class EmitterWorld { none, position, lookat, direction, rotation };

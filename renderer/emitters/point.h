@@ -7,7 +7,7 @@
 #include <string>
 
 #include "renderer/emitters/emitter_props.h"
-#include "renderer/core/two_types.h"
+#include "renderer/core/type_crossing.h"
 #include "renderer/emitters/emitter_sample.h"
 
 namespace dray {

@@ -4,7 +4,7 @@
 // its area; when a parameter θ moves an edge of the image, the pixel changes by
 //   ∫ (L⁻ − L⁺) (n · ∂x/∂θ) dℓ   over the edge inside the pixel,
 // with n the edge's film normal, L⁺ the radiance on the side n points to and ∂x/∂θ the film
-// motion of the edge. Samples pick an edge by its film length (geometry/silhouette.h) and a point
+// motion of the edge. Samples pick an edge by its film length (integrators/silhouette.h) and a point
 // on it; L⁻ − L⁺ comes from two float paths at ±ε across the edge (the same random numbers); the
 // motion from the edge's *material point* (mesh vertices or quad corners lifted in T with the
 // edge parameter detached; for a sphere c + r·ω with ω detached) projected through the camera in

@@ -23,7 +23,7 @@
 #include "renderer/integrators/masks.h"
 #include "renderer/integrators/path_state.h"
 #include "renderer/integrators/radiance.h"
-#include "renderer/integrators/volume.h"
+#include "renderer/integrators/media_vertex.h"
 #include "renderer/integrators/shading_frame.h"
 #include "renderer/core/ray_offset.h"
 #include "renderer/samplers/sampler.h"

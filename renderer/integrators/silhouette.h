@@ -18,7 +18,7 @@
 #include <glm/vec4.hpp>
 
 #include "renderer/sensors/camera.h"
-#include "renderer/integrators/render.h"
+#include "renderer/core/tile.h"
 #include "renderer/scene.h"
 
 namespace dray {

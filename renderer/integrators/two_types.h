@@ -4,13 +4,13 @@
 // or bump map, or a refracting IOR is differentiated) and S for shading (BSDF values, emission,
 // textures, opacity, the throughput and the radiance). G is S, or float when the pass seeds no
 // geometry (geometry_seeded): the appearance mode, where no work in S is spent on geometry. The
-// helpers (core/two_types.h, and below for texture coordinates) cross from one type to the other;
+// helpers (core/type_crossing.h, and below for texture coordinates) cross from one type to the other;
 // with G = S they are the identity, so the one-type kernel is the same statements as before.
 #include <type_traits>
 
 #include "renderer/bsdfs/bsdf.h"
 #include "renderer/core/param_table.h"
-#include "renderer/core/two_types.h"
+#include "renderer/core/type_crossing.h"
 #include "renderer/core/vec.h"
 #include "renderer/integrators/surface.h"
 #include "renderer/scene.h"

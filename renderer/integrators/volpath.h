@@ -1,6 +1,6 @@
 #pragma once
 // Mitsuba's `volpath`: `path` whose paths cross media (free flights, phase functions) and null
-// surfaces without counting a bounce (renderer/integrators/volume.h). Mitsuba's volpathmis and
+// surfaces without counting a bounce (renderer/integrators/media_vertex.h). Mitsuba's volpathmis and
 // prbvolpath render as it.
 #include <string_view>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The medium interface: Mitsuba 3's src/media as a closed set (one header each) in a std::variant,
 // dispatched without virtual calls. A medium fills the inside (or outside) of the shapes that name
-// it; paths carry the medium they travel in (renderer/integrators/volume.h). Every medium provides
+// it; paths carry the medium they travel in (renderer/integrators/media_vertex.h). Every medium provides
 //   sigma_t_at(volumes, P, p, scale)   σt (times the medium's scale) at world point p, in T;
 //   albedo_at(volumes, P, p)           its albedo there, in T;
 //   free_flight(…)                     a flight along a float ray: scattered at t, or passed;

@@ -1,4 +1,4 @@
-// The kernel's media (renderer/integrators/volume.h) against closed forms: what a camera ray sees
+// The kernel's media (renderer/integrators/media_vertex.h) against closed forms: what a camera ray sees
 // through an absorbing medium in front of a uniform sky is the sky times the transmittance, and
 // its derivatives (σt's scale, eight voxels of a grid) are those of exp(−∫σt); a medium outside
 // volpath is ignored, as Mitsuba's path ignores it. A grid's whole block: volume_voxels_test.cpp.

@@ -1,5 +1,5 @@
 #pragma once
-// The Mitsuba XML reader's object layer (renderer/io/mitsuba/xml.cpp, mitsuba_scene.cpp): each
+// The Mitsuba XML reader's object layer (renderer/io/mitsuba/xml.cpp, scene_objects.cpp): each
 // scene object converted, in file order, into dray's native scene document.
 #include <algorithm>
 #include <cctype>

@@ -22,7 +22,7 @@ namespace {
 
 double deg(double radians) { return radians * 180.0 / M_PI; }
 
-// "a spot", "an envmap".
+// "a sphere", "an envmap".
 std::string with_article(const std::string& noun) {
   return (noun.find_first_of("aeiou") == 0 ? "an " : "a ") + noun;
 }
