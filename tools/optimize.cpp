@@ -67,48 +67,202 @@ std::vector<mpi::ViewPass> view_passes(const Job& job, const std::vector<Image>&
   return passes;
 }
 
-}  // namespace
 
-int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
-  Scene scene;
-  json scene_doc;
-  Job job;
-  mpi::Status st = mpi::agree_on(ctx, [&] {
+// The job's scalars as the gradient pass and the step see them: the blocks' slots in order, and
+// which of them progress.csv lists one by one. Taken at the start and after an upsampling.
+struct Scalars {
+  std::vector<Slot> slots;
+  std::vector<size_t> listed;
+  void take(const Job& job) {
+    listed.clear();
+    for (const auto& l : job.listed_scalars()) listed.push_back(l.second);
+    slots.clear();
+    slots.reserve(job.scalar_count());
+    for (const Block& b : job.blocks)
+      for (size_t i = 0; i < b.size; ++i) slots.push_back(b.slot + Slot(i));
+  }
+  std::vector<double> listed_values(const ParamTable& params) const {  // as the scene holds them
+    std::vector<double> out;
+    for (size_t k : listed) out.push_back(double(params.get(slots[k])));
+    return out;
+  }
+};
+
+// The job's values, shapes and this rank's shard of the optimizer state from the checkpoint in
+// `out` (collective: every rank reads the values, its own pieces of the moments).
+mpi::Status resume_from_checkpoint(const mpi::Context& ctx, Job& job, const json& settings, const fs::path& out, Scene& scene,
+                                   Shard& shard, State& state) {
+  return mpi::agree_on(ctx, [&] {
+    Checkpoint c = read_checkpoint(job, settings, out);
+    // The blocks at their shape after the checkpoint's iteration, upsampled as the run did;
+    // then the checkpoint's blocks must be the job's.
+    for (int k = 1; k <= c.iteration; ++k) upsample_blocks(job, scene, k);
+    check_checkpoint_blocks(job, c, out);
+    for (const Block& b : job.blocks)
+      for (size_t i = 0; i < b.size; ++i) scene.params.set(b.slot + Slot(i), c.values[b.first + i]);
+    c.values = {};
+    shard = make_shard(job, ctx.rank(), ctx.size());
+    read_checkpoint_state(c, job, shard, state);
+  });
+}
+
+// The job parsed and checked before any work: its memory against the ranks', its output folder
+// (fresh, emptied with --force, or resumed) writable.
+mpi::Status load_job(const mpi::Context& ctx, const OptimizeArgs& a, Scene& scene, json& scene_doc, Job& job) {
+  return mpi::agree_on(ctx, [&] {
     job = parse_job(a.job, scene, scene_doc, {a.sets, parse_defines(a.defines_given), a.output});
     // The targets, the primal, its gather buffer and the snapshot's copy.
     int w = 0, h = 0;
     for (const View& v : job.views) w = std::max(w, v.camera.width), h = std::max(h, v.camera.height);
     check_image_memory(ctx, job.scene_path, w, h, 3, 3.0 + 2.0 * double(job.views.size()));
     check_block_memory(ctx, job);
-    if (ctx.is_root()) {
-      try {
-        if (!a.resume) prepare_output_folder(job.output, a.force);
-        check_writable(fs::path(job.output) / "progress.csv");
-      } catch (const LoadError& e) {
-        throw LoadError(job.file + ": /output: " + e.what());
-      }
+    if (!ctx.is_root()) return;
+    try {
+      if (!a.resume) prepare_output_folder(job.output, a.force);
+      check_writable(fs::path(job.output) / "progress.csv");
+    } catch (const LoadError& e) {
+      throw LoadError(job.file + ": /output: " + e.what());
     }
   });
+}
+
+void print_view_groups(const mpi::Context& ctx, const Job& job, const mpi::ViewGroups& groups, int per_iteration) {
+  const int lo = ctx.size() / groups.count, hi = lo + (ctx.size() % groups.count ? 1 : 0);
+  const std::string ranks = lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
+  std::printf("dray optimize: %zu views, %d per iteration, on %d view group%s of %s rank%s\n", job.views.size(), per_iteration,
+              groups.count, groups.count == 1 ? "" : "s", ranks.c_str(), hi == 1 ? "" : "s");
+}
+
+// This rank's shard of the optimizer state before the first step.
+State fresh_state(const Shard& shard) {
+  State state;
+  state.m.assign(shard.size, 0.0);
+  state.v.assign(shard.size, 0.0);
+  state.seen.assign(shard.size, 0);
+  return state;
+}
+
+// The blocks the job upsamples after iteration k, with the scalars, the shards of the state and
+// the large-steps systems that follow their new sizes (every rank alike). Whether any changed.
+bool upsample_after(const mpi::Context& ctx, const OptimizeArgs& a, Job& job, Scene& scene, int k, Scalars& scalars, Shard& shard,
+                    State& state, std::vector<SmoothingSystem>& smoothing) {
+  std::vector<size_t> sizes;  // the blocks' before the upsampling
+  for (const Block& b : job.blocks) sizes.push_back(b.size);
+  const std::vector<std::string> upsampled = upsample_blocks(job, scene, k);
+  if (upsampled.empty()) return false;
+  scalars.take(job);
+  const Shard before = std::move(shard);
+  shard = make_shard(job, ctx.rank(), ctx.size());
+  reshard_state(before, sizes, shard, job, state);
+  if (ctx.is_root()) smoothing = smoothing_systems(job, scene);
+  for (const std::string& line : upsampled)
+    if (ctx.is_root() && !a.quiet) std::printf("upsampled %s after iteration %d\n", line.c_str(), k);
+  return true;
+}
+
+// Rank 0's record of the run: progress.csv, report.html (with media grids' slices beside the
+// truth's: the first view's target scene, when it has one), snapshots and the console.
+struct RunRecord {
+  const Job& job;
+  const fs::path out;
+  const bool quiet;
+  const int ranks, threads;
+  Report page;
+  std::ofstream csv;
+  std::optional<Scene> truth;
+  ProgressBar bar;
+
+  RunRecord(const mpi::Context& ctx, const OptimizeArgs& a, const Job& job, const Scene& scene, int iteration, int thread_count)
+      : job(job), out(job.output), quiet(a.quiet), ranks(ctx.size()), threads(thread_count),
+        page(job, ctx.is_root() ? known_truth(job) : std::vector<double>{}), bar("optimize", ctx.is_root() && !a.quiet, a.progress) {
+    if (!ctx.is_root()) return;
+    std::vector<std::string> kept_rows;
+    csv = open_progress_csv(job, scene.params, out, a.resume, iteration, kept_rows);
+    const bool grids = std::any_of(job.entries.begin(), job.entries.end(), is_media_block);
+    if (grids && !job.views.empty() && !job.views[0].target_scene.empty()) try {
+        truth = load_scene(job.views[0].target_scene, {}, false);
+      } catch (const std::exception&) {  // no truth to show: the current slices alone
+      }
+    page.add_csv_lines(kept_rows);
+    for (int k = 1; k <= iteration; ++k)  // a resumed run's earlier snapshots
+      if (fs::exists(out / snapshot_name(k))) page.add_snapshot(k, batch_views(job, k - 1)[0], out / snapshot_name(k));
+  }
+  static std::string snapshot_name(int k) {
+    char name[64];
+    std::snprintf(name, sizeof name, "snapshot-%04d.png", k);
+    return name;
+  }
+  void set_slices(const Scene& scene) {
+    for (const std::string& name : job.entries)
+      if (is_media_block(name)) page.set_grid_slices(name, scene.params, truth ? &truth->params : nullptr);
+  }
+  RunFacts facts(double seconds, double mpi_seconds, RunFacts::Status status) const { return {ranks, threads, seconds, mpi_seconds, status}; }
+
+  // Iteration `it`'s row, report row, snapshot (`primal`, when taken) and console line.
+  void record(const Scene& scene, int it, IterationFacts f, const Image* primal, const std::vector<Image>& targets,
+              double total_seconds, double mpi_seconds) {
+    write_progress_row(csv, job, scene.params, f);
+    page.add({f.iteration, f.loss, f.gradient_norm, f.seconds, f.listed_values});
+    if (primal) {
+      const fs::path png = out / snapshot_name(f.iteration);
+      write_image(*primal, png.string());
+      const int view = batch_views(job, it)[0];  // the batch's first: the view `primal` shows
+      page.add_snapshot(f.iteration, view, png);
+      page.set_images(view, targets[size_t(view)], *primal);
+      set_slices(scene);
+      page.write(out / "report.html", facts(total_seconds, mpi_seconds, RunFacts::Status::running));
+    }
+    // What a signal leaves: the page as it stands, saying where the run stopped.
+    on_interrupt_write(out / "report.html", page.html(facts(total_seconds, mpi_seconds, RunFacts::Status::interrupted)));
+    if (quiet) return;
+    bar.finish();
+    std::string batch;  // a mini-batch's views
+    if (job.batch > 0)
+      for (int v : batch_views(job, it)) batch += (batch.empty() ? "  views " : ",") + std::to_string(v);
+    std::printf("iter %5d/%d  loss %.6e  |grad| %.3e  dropped %ld  %.2f s%s\n", f.iteration, job.iterations, f.loss,
+                f.gradient_norm, f.dropped_samples, f.seconds, batch.c_str());
+    std::fflush(stdout);
+    bar.update(double(it + 1) / job.iterations);
+  }
+
+  // The final scene, the blocks' seen masks, the finished page and the result on the console.
+  void finish(const Scene& scene, const json& scene_doc, const std::vector<uint8_t>& seen, const std::vector<double>& listed_values,
+              int iterations_run, double total_seconds, double mpi_seconds, double wait_seconds) {
+    write_text_file(out / "final-scene.json", final_scene(job, scene_doc, scene, out).dump(2) + "\n");
+    write_seen_masks(job, scene, seen, out);
+    set_slices(scene);  // the final values
+    on_interrupt_write({}, {});  // the run is complete: a late signal leaves the final page
+    page.write(out / "report.html", facts(total_seconds, mpi_seconds, RunFacts::Status::finished));
+    if (!quiet) {
+      const double share = total_seconds > 0 ? 100 / total_seconds : 0.0;
+      std::printf("dray optimize: %d iterations, %.2f s; MPI communication %.2f%% of it, waiting for other ranks "
+                  "%.2f%%; %d ranks x %d threads\n",
+                  iterations_run, total_seconds, share * mpi_seconds, share * wait_seconds, ranks, threads);
+    }
+    // The result, also with --quiet.
+    size_t i = 0;
+    for (const auto& listed : job.listed_scalars()) std::printf("  %-36s %.6g\n", listed.first.c_str(), listed_values[i++]);
+    for (const auto& b : block_means(job, scene.params))
+      std::printf("  %-36s block, mean %.6g (written to %s)\n", b.first.c_str(), b.second, (out / block_file(b.first)).c_str());
+    std::printf("wrote %s\n", (out / "final-scene.json").c_str());
+  }
+};
+
+}  // namespace
+
+int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
+  Scene scene;
+  json scene_doc;
+  Job job;
+  mpi::Status st = load_job(ctx, a, scene, scene_doc, job);
   if (st.code) return report(ctx, st);
   print_warnings(ctx, scene);
   const json settings = job_settings(job, scene_doc);
   const fs::path out = job.output;
   const int threads = resolve_threads(ctx, a.threads);
-  size_t n = job.scalar_count();
-  std::vector<Slot> slots;
-  std::vector<size_t> listed;  // the scalars progress.csv lists one by one
-  auto take_scalars = [&] {  // at the start, and after an upsampling
-    n = job.scalar_count();
-    listed.clear();
-    for (const auto& l : job.listed_scalars()) listed.push_back(l.second);
-    slots.clear();
-    slots.reserve(n);
-    for (const Block& b : job.blocks)
-      for (size_t i = 0; i < b.size; ++i) slots.push_back(b.slot + Slot(i));
-  };
-  take_scalars();
+  Scalars scalars;
+  scalars.take(job);
   Shard shard = make_shard(job, ctx.rank(), ctx.size());
-  auto value_at = [&](size_t k) { return double(scene.params.get(slots[k])); };  // scalar k's, as the scene holds it
   scene.render.spp = job.spp;
   if (job.boundary_samples >= 0) scene.render.boundary_samples = job.boundary_samples;
 
@@ -122,18 +276,10 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   const int per_iteration = job.batch > 0 ? job.batch : int(job.views.size());
   const mpi::ViewGroups groups =
       mpi::make_view_groups(ctx, job.view_groups > 0 ? job.view_groups : mpi::choose_view_groups(ctx.size(), per_iteration));
-  if (ctx.is_root() && !a.quiet && job.multi_view) {
-    const int lo = ctx.size() / groups.count, hi = lo + (ctx.size() % groups.count ? 1 : 0);
-    const std::string ranks = lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
-    std::printf("dray optimize: %zu views, %d per iteration, on %d view group%s of %s rank%s\n", job.views.size(),
-                per_iteration, groups.count, groups.count == 1 ? "" : "s", ranks.c_str(), hi == 1 ? "" : "s");
-  }
+  if (ctx.is_root() && !a.quiet && job.multi_view) print_view_groups(ctx, job, groups, per_iteration);
 
   // Each rank's shard of the optimizer state: fresh, or from the checkpoint, whose values every rank reads.
-  State state;
-  state.m.assign(shard.size, 0.0);
-  state.v.assign(shard.size, 0.0);
-  state.seen.assign(shard.size, 0);
+  State state = fresh_state(shard);
   std::vector<SmoothingSystem> smoothing;
   const bool moves_geometry =
       std::any_of(job.blocks.begin(), job.blocks.end(), [&](const Block& b) { return scene.needs_rebuild(b.slot); });
@@ -142,20 +288,9 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     else scene.refresh_tables();  // an environment map's sampling, a rough coating's table
   };
   if (a.resume) {
-    st = mpi::agree_on(ctx, [&] {
-      Checkpoint c = read_checkpoint(job, settings, out);
-      // The blocks at their shape after the checkpoint's iteration, upsampled as the run did;
-      // then the checkpoint's blocks must be the job's.
-      for (int k = 1; k <= c.iteration; ++k) upsample_blocks(job, scene, k);
-      check_checkpoint_blocks(job, c, out);
-      for (const Block& b : job.blocks)
-        for (size_t i = 0; i < b.size; ++i) scene.params.set(b.slot + Slot(i), c.values[b.first + i]);
-      c.values = {};
-      shard = make_shard(job, ctx.rank(), ctx.size());
-      read_checkpoint_state(c, job, shard, state);
-    });
+    st = resume_from_checkpoint(ctx, job, settings, out, scene, shard, state);
     if (st.code) return report(ctx, st);
-    take_scalars();
+    scalars.take(job);
     if (ctx.is_root() && !a.quiet)
       std::printf("dray optimize: resuming after iteration %d of %d (%s)\n", state.iteration, job.iterations,
                   (out / "checkpoint.json").c_str());
@@ -163,57 +298,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   if (ctx.is_root()) smoothing = smoothing_systems(job, scene);  // the large-steps blocks are rank 0's
   refresh();
 
-  // progress.csv: kept up to the iteration we continue from.
-  std::ofstream csv;
-  std::vector<std::string> keep_rows;  // progress.csv's kept rows, for the report
-  if (ctx.is_root()) {
-    std::vector<std::string> keep;
-    if (a.resume) {
-      // The header, then complete rows 1, 2, ... up to the checkpoint: a run killed while
-      // writing may have left a partial last row.
-      std::ifstream old(out / "progress.csv");
-      std::string line;
-      if (std::getline(old, line)) keep.push_back(line);
-      const auto fields = std::count(line.begin(), line.end(), ',');
-      for (int expected = 1; expected <= state.iteration && std::getline(old, line); ++expected) {
-        if (std::count(line.begin(), line.end(), ',') != fields || std::atoi(line.c_str()) != expected) break;
-        keep.push_back(line);
-      }
-    }
-    csv.open(out / "progress.csv", std::ios::trunc);
-    if (keep.empty()) {
-      csv << "iteration,loss,gradient_norm,dropped_samples";
-      for (const auto& listed : job.listed_scalars()) csv << "," << listed.first;
-      for (const auto& b : block_means(job, scene.params)) csv << "," << b.first << "(mean)";
-      csv << ",seconds\n";
-    }
-    for (const auto& line : keep) csv << line << "\n";
-    if (keep.size() > 1) keep_rows.assign(keep.begin() + 1, keep.end());
-    csv.flush();
-  }
-  // report.html: rank 0's, from the rows kept and this run's.
-  Report page(job, ctx.is_root() ? known_truth(job) : std::vector<double>{});
-  // Media grids: their slices beside the truth's (the first view's target scene, when it has one).
-  std::optional<Scene> truth;
-  const bool grids = std::any_of(job.entries.begin(), job.entries.end(), is_media_block);
-  if (ctx.is_root() && grids && !job.views.empty() && !job.views[0].target_scene.empty()) try {
-      truth = load_scene(job.views[0].target_scene, {}, false);
-    } catch (const std::exception&) {  // no truth to show: the current slices alone
-    }
-  auto set_slices = [&] {
-    for (const std::string& name : job.entries)
-      if (is_media_block(name)) page.set_grid_slices(name, scene.params, truth ? &truth->params : nullptr);
-  };
-  if (ctx.is_root()) {
-    page.add_csv_lines(keep_rows);
-    for (int k = 1; k <= state.iteration; ++k) {  // a resumed run's earlier snapshots
-      char name[64];
-      std::snprintf(name, sizeof name, "snapshot-%04d.png", k);
-      if (fs::exists(out / name)) page.add_snapshot(k, batch_views(job, k - 1)[0], out / name);
-    }
-  }
-
-  ProgressBar bar("optimize", ctx.is_root() && !a.quiet, a.progress);
+  RunRecord record(ctx, a, job, scene, state.iteration, threads);
   const int first_iteration = state.iteration;
   int checkpointed = a.resume ? state.iteration : 0;
   // Ctrl-C (SIGINT, or mpirun's SIGTERM): a message naming where --resume continues, exit 130.
@@ -235,8 +320,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     Image primal;  // the batch's first view
     scene.render.spp = job.spp_at(it);
     const std::vector<mpi::ViewPass> passes = view_passes(job, targets, masks, it);
-    mpi::DistributedGradient g =
-        mpi::gradient(ctx, groups, scene, passes, job.loss, slots, kTileSize, threads, snapshot ? &primal : nullptr, shard.segments);
+    mpi::DistributedGradient g = mpi::gradient(ctx, groups, scene, passes, job.loss, scalars.slots, kTileSize, threads,
+                                               snapshot ? &primal : nullptr, shard.segments);
     mpi_seconds += g.mpi_seconds;
     wait_seconds += g.wait_seconds;
     double t1 = ctx.seconds();
@@ -248,43 +333,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
 
     st = mpi::agree_on(ctx, [&] {
       if (!ctx.is_root()) return;
-      csv << k << "," << g.loss << "," << std::sqrt(norm2) << "," << g.dropped_samples;
-      char buf[32];
-      for (size_t k : listed) {  // blocks: their mean below, their values in the checkpoint
-        std::snprintf(buf, sizeof buf, "%.9g", value_at(k));
-        csv << "," << buf;
-      }
-      for (const auto& b : block_means(job, scene.params)) {
-        std::snprintf(buf, sizeof buf, "%.9g", b.second);
-        csv << "," << buf;
-      }
-      csv << "," << secs << "\n";
-      csv.flush();
-      ReportRow row{k, g.loss, std::sqrt(norm2), secs, {}};
-      for (size_t i : listed) row.values.push_back(value_at(i));
-      page.add(std::move(row));
-      if (snapshot) {
-        char name[64];
-        std::snprintf(name, sizeof name, "snapshot-%04d.png", k);
-        write_image(primal, (out / name).string());
-        const int view = batch_views(job, it)[0];  // the batch's first: the view `primal` shows
-        page.add_snapshot(k, view, out / name);
-        page.set_images(view, targets[size_t(view)], primal);
-        set_slices();
-        page.write(out / "report.html", {ctx.size(), threads, total_seconds, mpi_seconds, RunFacts::Status::running});
-      }
-      // What a signal leaves: the page as it stands, saying where the run stopped.
-      on_interrupt_write(out / "report.html", page.html({ctx.size(), threads, total_seconds, mpi_seconds, RunFacts::Status::interrupted}));
-      if (!a.quiet) {
-        bar.finish();
-        std::string batch;  // a mini-batch's views
-        if (job.batch > 0)
-          for (int v : batch_views(job, it)) batch += (batch.empty() ? "  views " : ",") + std::to_string(v);
-        std::printf("iter %5d/%d  loss %.6e  |grad| %.3e  dropped %ld  %.2f s%s\n", k, job.iterations, g.loss,
-                    std::sqrt(norm2), g.dropped_samples, secs, batch.c_str());
-        std::fflush(stdout);
-        bar.update(double(it + 1) / job.iterations);
-      }
+      record.record(scene, it, {k, g.loss, std::sqrt(norm2), secs, g.dropped_samples, scalars.listed_values(scene.params)},
+                    snapshot ? &primal : nullptr, targets, total_seconds, mpi_seconds);
     });
     t1 = ctx.seconds();
     allgather_values(ctx, job, shard, next, scene.params);  // after the row above: it shows the values rendered
@@ -294,26 +344,14 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     state.iteration = k;
     if (const std::string change = schedule_change(job, k); !change.empty() && ctx.is_root() && !a.quiet)
       std::printf("schedule after iteration %d: %s\n", k, change.c_str());
-    std::vector<size_t> sizes;  // the blocks' before the upsampling
-    for (const Block& b : job.blocks) sizes.push_back(b.size);
-    const std::vector<std::string> upsampled = upsample_blocks(job, scene, k);  // every rank alike
-    if (!upsampled.empty()) {
-      take_scalars();
-      const Shard before = std::move(shard);
-      shard = make_shard(job, ctx.rank(), ctx.size());
-      reshard_state(before, sizes, shard, job, state);
-      if (ctx.is_root()) smoothing = smoothing_systems(job, scene);
-      refresh();
-      for (const std::string& line : upsampled)
-        if (ctx.is_root() && !a.quiet) std::printf("upsampled %s after iteration %d\n", line.c_str(), k);
-    }
+    if (upsample_after(ctx, a, job, scene, k, scalars, shard, state, smoothing)) refresh();
     if (st.code == 0 && job.checkpoint_every > 0 && (k % job.checkpoint_every == 0 || k == job.iterations)) {
       st = mpi::agree_on(ctx, [&] { write_checkpoint(ctx, job, settings, state, shard, scene.params, out); });
       checkpointed = k;
     }
     interrupt_message(k);
   }
-  bar.finish();
+  record.bar.finish();
   if (st.code) return report(ctx, st);
 
   std::vector<uint8_t> seen;  // every shard's, on rank 0
@@ -321,25 +359,9 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     seen.insert(seen.end(), static_cast<const uint8_t*>(bytes), static_cast<const uint8_t*>(bytes) + size);
   });
   st = mpi::agree_on(ctx, [&] {
-    if (!ctx.is_root()) return;
-    write_text_file(out / "final-scene.json", final_scene(job, scene_doc, scene, out).dump(2) + "\n");
-    write_seen_masks(job, scene, seen, out);
-    set_slices();  // the final values
-    on_interrupt_write({}, {});  // the run is complete: a late signal leaves the final page
-    page.write(out / "report.html", {ctx.size(), threads, total_seconds, mpi_seconds, RunFacts::Status::finished});
-    if (!a.quiet) {
-      const double share = total_seconds > 0 ? 100 / total_seconds : 0.0;
-      std::printf("dray optimize: %d iterations, %.2f s; MPI communication %.2f%% of it, waiting for other ranks "
-                  "%.2f%%; %d ranks x %d threads\n",
-                  job.iterations - first_iteration, total_seconds, share * mpi_seconds, share * wait_seconds, ctx.size(), threads);
-    }
-    {  // the result, also with --quiet
-      for (const auto& [name, k] : job.listed_scalars()) std::printf("  %-36s %.6g\n", name.c_str(), value_at(k));
-      for (const auto& b : block_means(job, scene.params))
-        std::printf("  %-36s block, mean %.6g (written to %s)\n", b.first.c_str(), b.second,
-                    (out / block_file(b.first)).c_str());
-      std::printf("wrote %s\n", (out / "final-scene.json").c_str());
-    }
+    if (ctx.is_root())
+      record.finish(scene, scene_doc, seen, scalars.listed_values(scene.params), job.iterations - first_iteration, total_seconds,
+                    mpi_seconds, wait_seconds);
   });
   if (st.code == 0) st = evaluate_held_out(ctx, job, held_out_targets, scene, threads);
   return report(ctx, st);

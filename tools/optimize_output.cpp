@@ -1,6 +1,8 @@
 #include "tools/optimize_output.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <regex>
 #include <vector>
 
@@ -63,6 +65,47 @@ std::vector<std::pair<std::string, double>> block_means(const Job& job, const Pa
   }
   for (size_t i = 0; i < out.size(); ++i) out[i].second /= double(count[i]);
   return out;
+}
+
+std::ofstream open_progress_csv(const Job& job, const ParamTable& params, const fs::path& out, bool resume, int iteration,
+                                std::vector<std::string>& kept_rows) {
+  std::vector<std::string> keep;
+  if (resume) {
+    std::ifstream old(out / "progress.csv");
+    std::string line;
+    if (std::getline(old, line)) keep.push_back(line);
+    const auto fields = std::count(line.begin(), line.end(), ',');
+    for (int expected = 1; expected <= iteration && std::getline(old, line); ++expected) {
+      if (std::count(line.begin(), line.end(), ',') != fields || std::atoi(line.c_str()) != expected) break;
+      keep.push_back(line);
+    }
+  }
+  std::ofstream csv(out / "progress.csv", std::ios::trunc);
+  if (keep.empty()) {
+    csv << "iteration,loss,gradient_norm,dropped_samples";
+    for (const auto& listed : job.listed_scalars()) csv << "," << listed.first;
+    for (const auto& b : block_means(job, params)) csv << "," << b.first << "(mean)";
+    csv << ",seconds\n";
+  }
+  for (const auto& line : keep) csv << line << "\n";
+  if (keep.size() > 1) kept_rows.assign(keep.begin() + 1, keep.end());
+  csv.flush();
+  return csv;
+}
+
+void write_progress_row(std::ostream& csv, const Job& job, const ParamTable& params, const IterationFacts& f) {
+  csv << f.iteration << "," << f.loss << "," << f.gradient_norm << "," << f.dropped_samples;
+  char buf[32];
+  for (double v : f.listed_values) {  // blocks: their mean below, their values in the checkpoint
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    csv << "," << buf;
+  }
+  for (const auto& b : block_means(job, params)) {
+    std::snprintf(buf, sizeof buf, "%.9g", b.second);
+    csv << "," << buf;
+  }
+  csv << "," << f.seconds << "\n";
+  csv.flush();
 }
 
 }  // namespace dray::cli

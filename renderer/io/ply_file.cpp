@@ -212,17 +212,9 @@ class Body {
   const std::string& where_;
 };
 
-}  // namespace
-
-ObjFile read_ply_file(const std::filesystem::path& file, const std::string& where) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw LoadError(where + "cannot open for reading");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string data = ss.str();
-  // The header, line by line.
-  size_t pos = 0;
-  int line = 0, format = -1;
+// The header, line by line: the elements, their properties and the body's format (0 ascii, 1
+// little endian, 2 big endian); `pos` and `line` end at the body's start.
+std::vector<Element> read_header(const std::string& data, const std::string& where, size_t& pos, int& line, int& format) {
   std::vector<Element> elements;
   auto fail = [&](const std::string& msg) -> void { throw LoadError(where + "line " + std::to_string(line) + ": " + msg); };
   for (;;) {
@@ -277,15 +269,24 @@ ObjFile read_ply_file(const std::filesystem::path& file, const std::string& wher
     }
   }
   if (format < 0) fail("the header has no format line");
+  return elements;
+}
 
-  // The body: vertices (positions, normals, texture coordinates) and faces; other elements skipped.
-  Body body(data, pos, line + 1, format, where);
-  ObjFile out;
+// The body's vertices (positions, normals, texture coordinates, attributes) and polygons (with
+// their attributes) before triangulation; other elements skipped.
+struct Polygons {
   std::vector<glm::vec3> normals;
   std::vector<glm::vec2> uvs;
   std::vector<std::vector<uint32_t>> faces;
-  std::vector<TriangleMesh::Attribute> face_attributes;  // per face, before triangulation
+  std::vector<TriangleMesh::Attribute> face_attributes;  // per face
   bool have_normals = false, have_uvs = false;
+};
+void read_elements(Body& body, const std::vector<Element>& elements, ObjFile& out, Polygons& polygons) {
+  std::vector<glm::vec3>& normals = polygons.normals;
+  std::vector<glm::vec2>& uvs = polygons.uvs;
+  std::vector<std::vector<uint32_t>>& faces = polygons.faces;
+  std::vector<TriangleMesh::Attribute>& face_attributes = polygons.face_attributes;
+  bool &have_normals = polygons.have_normals, &have_uvs = polygons.have_uvs;
   for (const Element& e : elements) {
     auto find = [&](std::initializer_list<const char*> names) {
       for (const char* n : names)
@@ -352,25 +353,46 @@ ObjFile read_ply_file(const std::filesystem::path& file, const std::string& wher
         }
     }
   }
-  // Polygons as fans of triangles; normals and texture coordinates per corner, a face's attributes
-  // on each of its triangles.
-  for (TriangleMesh::Attribute& a : face_attributes) out.attributes.push_back({a.name, a.dim, {}});
-  for (size_t fi = 0; fi < faces.size(); ++fi) {
-    const auto& f = faces[fi];
+}
+
+// Polygons as fans of triangles; normals and texture coordinates per corner, a face's attributes
+// on each of its triangles.
+void triangulate(const Polygons& p, ObjFile& out) {
+  for (const TriangleMesh::Attribute& a : p.face_attributes) out.attributes.push_back({a.name, a.dim, {}});
+  for (size_t fi = 0; fi < p.faces.size(); ++fi) {
+    const auto& f = p.faces[fi];
     for (size_t k = 1; k + 1 < f.size(); ++k) {
       for (uint32_t i : {f[0], f[k], f[k + 1]}) {
         out.indices.push_back(i);
-        if (have_normals) out.corner_normals.push_back(normals[i]);
-        if (have_uvs) out.corner_uvs.push_back(uvs[i]);
+        if (p.have_normals) out.corner_normals.push_back(p.normals[i]);
+        if (p.have_uvs) out.corner_uvs.push_back(p.uvs[i]);
       }
-      for (size_t a = 0; a < face_attributes.size(); ++a) {
-        const TriangleMesh::Attribute& src = face_attributes[a];
+      for (size_t a = 0; a < p.face_attributes.size(); ++a) {
+        const TriangleMesh::Attribute& src = p.face_attributes[a];
         const auto first = src.values.begin() + std::ptrdiff_t(fi * size_t(src.dim));
-        auto& dst = out.attributes[out.attributes.size() - face_attributes.size() + a].values;
+        auto& dst = out.attributes[out.attributes.size() - p.face_attributes.size() + a].values;
         dst.insert(dst.end(), first, first + src.dim);
       }
     }
   }
+}
+
+}  // namespace
+
+ObjFile read_ply_file(const std::filesystem::path& file, const std::string& where) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw LoadError(where + "cannot open for reading");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string data = ss.str();
+  size_t pos = 0;
+  int line = 0, format = -1;
+  const std::vector<Element> elements = read_header(data, where, pos, line, format);
+  Body body(data, pos, line + 1, format, where);
+  ObjFile out;
+  Polygons polygons;
+  read_elements(body, elements, out, polygons);
+  triangulate(polygons, out);
   if (out.indices.empty()) throw LoadError(where + "has no faces");
   out.face_material.assign(out.indices.size() / 3, -1);
   return out;
