@@ -73,12 +73,11 @@ class CtrlC {
 // Rank 0's image on every rank of ctx.
 void share(const mpi::Context& ctx, Image& image);
 
-// The scalars of the parameters named, and each name's array shape (a whole parameter: its
-// shape, () for a scalar; a component: ()). A scalar named twice (a vector and one of its
-// components) is differentiated once: `slots` holds each once, `scalar` maps to them.
-// Names of parameters resolved for a pass: each name's scalars are the pass's slots (and
-// gradient entries) at[i] .. at[i] + size[i] (a range, not an entry a scalar); a name within one
-// named before shares its entries; one overlapping another in part lists each scalar's entry.
+// Names of parameters resolved for a pass, each with its array shape (a whole parameter: its
+// shape, () for a scalar; a component: ()). A name's scalars are the pass's slots (and gradient
+// entries) at[i] .. at[i] + size[i] (a range, not an entry a scalar); a scalar named twice (a
+// vector and one of its components) is differentiated once: a name within one named before
+// shares its entries, one overlapping another in part lists each scalar's entry.
 struct Named {
   std::vector<std::string> names;
   std::vector<std::vector<py::ssize_t>> shapes;
