@@ -6,7 +6,7 @@ from collections.abc import Mapping, MutableMapping
 
 import numpy as np
 
-from .ad import _is_tensor, as_numpy
+from .ad import Optimizer, _is_tensor, as_numpy
 
 # Mitsuba's sensor.to_world and sensor.x_fov: made of the first camera's origin, target, up and
 # fov_y (renderer/io/mitsuba_keys.cpp lists them), read and set through those.
@@ -238,7 +238,7 @@ class SceneParameters(MutableMapping):
         (the staged changes are dropped either way). Returns the names changed."""
         staged = dict(self._staged)
         for source in (values or {}), kwargs:
-            if getattr(source, "_torch", True) is None and hasattr(source, "_values"):
+            if isinstance(source, Optimizer) and source._torch is None:
                 source = source._values  # a numpy dray optimizer: its values, not a copy of each
             items = source.items() if isinstance(source, Mapping) else source
             for name, value in items:
