@@ -1,133 +1,28 @@
 #include "mpi/gradient.h"
 
-#include <cmath>
-
 #include "mpi/collectives.h"
 #include "mpi/errors.h"
 #include "mpi/tiles.h"
 #include "renderer/core/load_error.h"
-#include "renderer/integrators/boundary.h"
-#include "renderer/integrators/integrator_model.h"
-#include "renderer/integrators/ptracer.h"
+#include "mpi/pass_comm.h"
+#include "renderer/integrators/pass.h"
 
 namespace dray::mpi {
 
 namespace {
 
-// The adjoint pass's samples: its seed, and its samples per pixel (0: the scene's; a particle
-// tracer's gradient pass may trace fewer light paths than its primal, as Mitsuba's spp_grad).
-struct AdjointSamples {
-  uint64_t seed = 0;
-  int spp = 0;
-};
-
-// The particle tracer's view: each rank traces its share of the light paths for the image, whose
-// sums every rank then holds (the loss's adjoint image needs all of it), and its share again,
-// with the adjoint seed (and its spp), for the gradient; the loss is counted once, by rank 0. As add_view.
-void add_particle_view(const Context& ctx, const Scene& scene, const Image& target, const Image* mask, Loss loss,
-                       double normaliser, std::span<const Slot> params, int threads, AdjointSamples adjoint,
-                       std::span<ad::FixedSum> sums, Image* primal) {
-  const int w = scene.camera().width, h = scene.camera().height;
-  const Tile window{0, 0, w, h};
-  const long n = particle_count(scene, window);
-  ParticleSplat splat;
-  run_agreed(ctx, [&] { splat = trace_particles(scene, window, n, ctx.rank(), ctx.size(), threads); });
-  allreduce_sum(ctx, std::span<ad::FixedSum>(splat.sums));
-  Image image(w, h, 3);
-  image.spp = scene.render.spp;
-  write_particle_splat(image, window, splat);
-  const size_t k = params.size();
-  Image loss_image = image, loss_target = target;  // scaled by their means for the scale-independent loss
-  double adjoint_scale = 1;
-  run_agreed(ctx, [&] { adjoint_scale = scale_for_loss(loss, loss_image, loss_target); });
-  if (ctx.is_root())
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) {
-        double term = 0;
-        for (int c = 0; c < 3; ++c) term += loss_term(loss, loss_image.pixel(x, y)[c], loss_target.pixel(x, y)[c]);
-        term *= (mask ? mask_weight(*mask, x, y) : 1.0) / normaliser;
-        if (!std::isfinite(term) || !sums[k].add(term)) sums[k + 2].add(1.0);  // a pixel without loss or gradient
-      }
-  ParticleGradient g;
-  run_agreed(ctx, [&] {
-    if (k == 0) return;
-    const long n_adjoint = adjoint.spp > 0 ? long(adjoint.spp) * w * h : n;
-    g = particle_gradient(scene, window, loss_adjoint_image(loss_image, loss_target, loss, normaliser / adjoint_scale, mask), params,
-                          n_adjoint, ctx.rank(), ctx.size(), threads, adjoint.seed);
-  });
-  // A displaced mesh's lifted adjoints, complete over the ranks' paths, chained once (rank 0).
-  allreduce_sum(ctx, std::span<ad::FixedSum>(g.lifted));
-  if (ctx.is_root()) fold_lifted(g);
-  for (size_t i = 0; i < g.sums.size(); ++i) sums[i] += g.sums[i];
-  sums[k + 1].add(double(g.dropped + splat.nonfinite));
-  if (primal && ctx.is_root()) *primal = std::move(image);
-}
-
-// One view's pass on this rank: its share of the loss, gradient and drop counts added to `sums`
-// (n + 3 entries: gradient, loss, dropped samples, dropped pixels), exactly; its loss divided by
-// `normaliser`. Collective (the boundary term's allgather, or the primal's gather).
-void add_view(const Context& ctx, const Scene& scene, const Image& target, const Image* mask, Loss loss,
-              double normaliser, std::span<const Slot> params, int tile_size, int threads, AdjointSamples adjoint,
-              std::span<ad::FixedSum> sums, DistributedGradient& out, Image* primal) {
-  if (integrator_traits(scene.render).particles)
-    return add_particle_view(ctx, scene, target, mask, loss, normaliser, params, threads, adjoint, sums, primal);
-  const uint64_t adjoint_seed = adjoint.seed;
-  run_agreed(ctx, [&] {
-    if (adjoint.spp > 0 && adjoint.spp != scene.render.spp)
-      throw LoadError("a gradient pass with its own samples (spp_grad) needs a particle tracer (integrator ptracer)");
-    if (loss == Loss::scale_independent_l2)
-      throw LoadError("the scale_independent_l2 loss needs the whole image before its adjoint pass: a particle tracer's "
-                      "(integrator ptracer); the path integrators' adjoint runs tile by tile");
-  });
-  const int w = scene.camera().width, h = scene.camera().height;
-  std::vector<Tile> tiles = make_tiles(w, h, fit_tile_size(Tile{0, 0, w, h}, tile_size, ctx.size() * threads));
-  std::vector<int> mine = static_tiles(int(tiles.size()), ctx.rank(), ctx.size());
-  Image image(w, h, 3);
-  GradientResult local;
-  run_agreed(ctx, [&] {
-    GradientMode mode;
-    mode.sums_only = true;  // reduced as exact sums below, the pass's added into the total
-    mode.add_into = sums.first(params.size());
-    local = gradient_tiles(scene, tiles, mine, target, loss, normaliser, params, threads, image, adjoint_seed, mode, mask);
-  });
-  const double tw = ctx.seconds();
-  ctx.barrier();
-  const double t0 = ctx.seconds();
-  out.wait_seconds += t0 - tw;
-  // The boundary term needs the whole primal on every rank (one allgather, which also serves a
-  // requested primal); otherwise only a requested primal is gathered, to rank 0.
-  const long n_boundary = moves_edges(scene, params) ? default_boundary_samples(scene, Tile{0, 0, w, h}) : 0;
-  if (n_boundary > 0) allgather_static_tiles(ctx, tiles, image);
-  else if (primal) gather_tiles(ctx, tiles, mine, image);
-  out.mpi_seconds += ctx.seconds() - t0;
-  if (n_boundary > 0) out.boundary_mpi_seconds += ctx.seconds() - t0;
-  const size_t n = params.size();
-  sums[n] += local.loss_sum;
-  long dropped = local.dropped_samples;
-  if (n_boundary > 0) {
-    run_agreed(ctx, [&] {
-      const double tb = ctx.seconds();
-      const Image dloss = loss_adjoint_image(image, target, loss, normaliser, mask);
-      dropped += boundary_gradient(scene, dloss, params, n_boundary, ctx.rank(), ctx.size(), threads, sums.first(n));
-      out.boundary_seconds += ctx.seconds() - tb;
-    });
-    out.boundary_samples += n_boundary;
-  }
-  sums[n + 1].add(double(dropped));
-  sums[n + 2].add(double(local.dropped_pixels));
-  if (primal && ctx.is_root()) *primal = std::move(image);
-}
-
 // The one exact allreduce of the aggregated sums, and their values; with `owners`, each
 // segment's sums reduced to its owner instead (runs of small segments allreduced together: one
 // collective, not one per scalar parameter), and this rank's segments' values.
-void reduce(const Context& ctx, std::span<ad::FixedSum> sums, size_t n, DistributedGradient& out,
+void reduce(const Context& ctx, GradientSums& pass_sums, DistributedGradient& out,
             std::span<const GradientSegment> owners = {}) {
   const double tr = ctx.seconds();
+  const std::span<ad::FixedSum> sums = pass_sums.gradient();
+  const size_t n = pass_sums.parameters();
   if (owners.empty()) {
-    allreduce_sum(ctx, sums);
+    allreduce_sum(ctx, pass_sums.all());
   } else {
-    allreduce_sum(ctx, sums.subspan(n));  // loss and drop counts
+    allreduce_sum(ctx, pass_sums.totals());
     constexpr size_t kSmall = 4096;
     for (size_t i = 0; i < owners.size();) {
       const GradientSegment& s = owners[i];
@@ -152,9 +47,34 @@ void reduce(const Context& ctx, std::span<ad::FixedSum> sums, size_t n, Distribu
   for (const GradientSegment& s : owners)
     if (s.owner == ctx.rank())
       for (size_t k = s.begin; k < s.end; ++k) out.gradient.push_back(sums[k].value());
-  out.loss = sums[n].value();
-  out.dropped_samples = long(sums[n + 1].value());
-  out.dropped_pixels = long(sums[n + 2].value());
+  out.loss = pass_sums.loss().value();
+  out.dropped_samples = long(pass_sums.dropped_samples().value());
+  out.dropped_pixels = long(pass_sums.dropped_pixels().value());
+}
+
+// One view's pass on this rank's share (its group's), added into `sums`; its figures into `out`.
+void add_view(const Context& ctx, const Scene& scene, const GradientRequest& request, GradientSums& sums,
+              DistributedGradient& out) {
+  PassFigures figures;
+  gradient_pass(scene, request, RankComm(ctx), sums, figures);
+  out.wait_seconds += figures.wait_seconds;
+  out.mpi_seconds += figures.mpi_seconds;
+  out.boundary_samples += figures.boundary_samples;
+  out.boundary_seconds += figures.boundary_seconds;
+  out.boundary_mpi_seconds += figures.boundary_mpi_seconds;
+}
+
+GradientRequest view_request(const PixelLoss& loss, std::span<const Slot> params, int tile_size, int threads,
+                             uint64_t adjoint_seed, int adjoint_spp, Image* primal) {
+  GradientRequest r;
+  r.loss = loss;
+  r.params = params;
+  r.tile_size = tile_size;
+  r.threads = threads;
+  r.adjoint_seed = adjoint_seed;
+  r.adjoint_spp = adjoint_spp;
+  r.primal = primal;
+  return r;
 }
 
 }  // namespace
@@ -163,10 +83,11 @@ DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image
                              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
                              Image* primal, double normaliser) {
   DistributedGradient out;
-  ad::FixedSums sums(params.size() + 3);
+  GradientSums sums(params.size());
   if (normaliser == 0) normaliser = 3.0 * scene.camera().width * scene.camera().height;
-  add_view(ctx, scene, target, nullptr, loss, normaliser, params, tile_size, threads, {adjoint_seed, 0}, sums, out, primal);
-  reduce(ctx, sums, params.size(), out);
+  add_view(ctx, scene, view_request({loss, &target, nullptr, normaliser}, params, tile_size, threads, adjoint_seed, 0, primal),
+           sums, out);
+  reduce(ctx, sums, out);
   return out;
 }
 
@@ -174,7 +95,7 @@ DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene
                              Loss loss, std::span<const Slot> params, int tile_size, int threads, Image* primal,
                              std::span<const GradientSegment> owners) {
   DistributedGradient out;
-  ad::FixedSums sums(params.size() + 3);
+  GradientSums sums(params.size());
   double total_weight = 0;
   for (const ViewPass& v : views) total_weight += v.weight;
   const int own_sensor = scene.sensor;
@@ -192,8 +113,11 @@ DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene
       // terms divided by 3 (pixels or mask sum) total / w_v.
       const double area = v.mask ? mask_sum(*v.mask) : double(scene.camera().width) * scene.camera().height;
       const double normaliser = 3.0 * area * total_weight / v.weight;
-      add_view(groups.group, scene, *v.target, v.mask, loss, normaliser, params, tile_size, threads, {v.adjoint_seed, v.adjoint_spp},
-               sums, out, i == 0 ? primal : nullptr);  // view 0: group 0, whose first rank is rank 0
+      // View 0: group 0, whose first rank is rank 0.
+      add_view(groups.group, scene,
+               view_request({loss, v.target, v.mask, normaliser}, params, tile_size, threads, v.adjoint_seed, v.adjoint_spp,
+                            i == 0 ? primal : nullptr),
+               sums, out);
     }
   });
   scene.sensor = own_sensor;
@@ -202,7 +126,7 @@ DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene
   const double tw = ctx.seconds();
   ctx.barrier();  // groups with more views or fewer ranks finish last
   out.wait_seconds += ctx.seconds() - tw;
-  reduce(ctx, sums, params.size(), out, owners);
+  reduce(ctx, sums, out, owners);
   return out;
 }
 

@@ -1,19 +1,16 @@
 #pragma once
-// Spreading image tiles over ranks and assembling the image on rank 0.
+// An image rendered by every rank: the scene's integrator's image pass (renderer/integrators/pass.h)
+// over the ranks' shares of its work (mpi/pass_comm.h), the image assembled on rank 0.
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "mpi/context.h"
+#include "mpi/pass_comm.h"
 #include "renderer/integrators/render.h"
 
 namespace dray::mpi {
-
-enum class Distribution {
-  static_interleaved,  // tile i goes to rank i mod size
-  dynamic,             // ranks take batches of tiles from a shared counter on rank 0
-};
 
 // Parses "static" or "dynamic"; throws std::invalid_argument otherwise.
 Distribution parse_distribution(const std::string& name);
@@ -51,13 +48,5 @@ struct RenderStats {
 // identical for any rank and thread count. An exception on any rank (in its kernel, say) is agreed on and thrown
 // as AgreedError on every rank.
 Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job, RenderStats* stats = nullptr);
-
-// Collective. With static interleaved tiles (tile i rendered by rank i mod size), copies every
-// rank's pixels into every rank's image: one MPI_Allgatherv.
-void allgather_static_tiles(const Context& ctx, const std::vector<Tile>& tiles, Image& image);
-
-// Collective. Copies the pixels of tiles[ids] from every rank into rank 0's image.
-void gather_tiles(const Context& ctx, const std::vector<Tile>& tiles, const std::vector<int>& ids,
-                  Image& image);
 
 }  // namespace dray::mpi

@@ -3,16 +3,15 @@
 // mi.render(spp=2 * spp, spp_grad=spp) and doubles spp while halving the learning rate late.
 #include <string>
 
+#include "renderer/integrators/pass.h"
 #include "tools/optimize_job.h"
 
 namespace dray::cli {
 
-void read_schedule(const JsonReader& rd, const json& j, Job& job, bool particles) {
+void read_schedule(const JsonReader& rd, const json& j, Job& job, const RenderSettings& render) {
   if (j.contains("spp_grad")) {
     job.spp_grad = int(rd.integer(j["spp_grad"], "/spp_grad", 1, 1 << 20));
-    if (!particles)
-      rd.fail("/spp_grad", "a gradient pass with its own samples needs a particle tracer (integrator ptracer): a path "
-                           "integrator's gradient pass renders the image it differentiates, with spp");
+    if (auto why = integrator_refusal(render, PassAsk::gradient(std::nullopt, true))) rd.fail("/spp_grad", *why);
   }
   if (!j.contains("schedule")) return;
   const json& steps = j["schedule"];

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "renderer/image/image.h"
-#include "renderer/integrators/integrator_model.h"
+#include "renderer/integrators/pass.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/scene_params.h"
 
@@ -235,9 +235,8 @@ Job parse_job(const std::string& path, Scene& scene, json& scene_doc, const JobE
   scene.warnings.insert(scene.warnings.begin(), warnings.begin(), warnings.end());
   read_views(rd, j, job, scene, scene_doc);
   read_held_out(rd, j, job, scene, scene_doc);
-  if (job.loss == Loss::scale_independent_l2 && !integrator_traits(scene.render).particles)
-    rd.fail("/loss", "scale_independent_l2 needs the whole image before its adjoint pass: a particle tracer's (integrator ptracer)");
-  read_schedule(rd, j, job, integrator_traits(scene.render).particles);
+  if (auto why = integrator_refusal(scene.render, PassAsk::gradient(job.loss, false))) rd.fail("/loss", *why);
+  read_schedule(rd, j, job, scene.render);
   const json& ps = j["params"];
   if (!ps.is_object() || ps.empty()) rd.fail("/params", "must be an object naming at least one parameter");
   for (auto it = ps.begin(); it != ps.end(); ++it) {

@@ -111,10 +111,10 @@ struct Job {
   int spp_grad_at(int it) const;
 };
 
-// Reads "spp_grad" and "schedule" (tools/job_schedule.cpp); `particles`: the scene's integrator
-// traces light paths (spp_grad is refused otherwise: a path integrator's gradient pass renders
-// the image it differentiates).
-void read_schedule(const JsonReader& rd, const json& j, Job& job, bool particles);
+// Reads "spp_grad" and "schedule" (tools/job_schedule.cpp); spp_grad is refused where the scene's
+// integrator refuses a gradient pass with its own samples (a path integrator's renders the image
+// it differentiates).
+void read_schedule(const JsonReader& rd, const json& j, Job& job, const RenderSettings& render);
 // The schedule's settings for a checkpoint (none when the job has none, as before schedules).
 void add_schedule_settings(const Job& job, json& settings);
 // What changes after iteration k (from 1), for the console: "learning rates x0.5, 64 spp (32 for

@@ -128,7 +128,8 @@ bool moves_rays(const Scene& scene, const ParamView<ad::Var>& P, const PassLift&
 GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
                               int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode, const Image* mask) {
-  if (integrator_traits(scene.render).particles) throw std::logic_error("gradient_tiles: a ptracer scene differentiates through particle_gradient");
+  if (!integrator_traits(scene.render).camera_tiles)
+    throw std::logic_error("gradient_tiles: integrator " + std::string(integrator_traits(scene.render).name) + " differentiates through its own passes");
   const Seeds seeds(scene.params.values().size(), params);
   const ParamView<float> Pf(scene.params);
   // The camera frame, moving meshes' transforms and (where the image's samples outnumber them two
@@ -163,13 +164,8 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   const bool splat = scene.render.splat;
   if (splat && loss != Loss::adjoint && loss != Loss::mean)
     throw std::logic_error("gradient_tiles: the splatting film takes an adjoint image or the mean loss");
-  auto pixel_dloss = [&](int x, int y) {
-    const float* tp = target.pixel(x, y);
-    const double w = mask ? mask_weight(*mask, x, y) / normaliser : 1.0 / normaliser;
-    glm::dvec3 d;
-    for (int c = 0; c < 3; ++c) d[c] = loss_derivative(loss, 0.0, tp[c]) * w;
-    return d;
-  };
+  const PixelLoss pixel_loss{loss, &target, mask, normaliser};
+  auto pixel_dloss = [&](int x, int y) { return pixel_loss.derivative_at_zero(x, y); };
   parallel_for(int(ids.size()), threads, [&](int i) {
     inject_fault(ids[size_t(i)]);
     const int me = omp_get_thread_num();
@@ -189,15 +185,9 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
         if (record) record->clear();
         const glm::dvec3 mean = pixel_estimate(scene, Pf, x, y, record).mean;
         float* px = primal.pixel(x, y);
-        const float* tp = target.pixel(x, y);
-        glm::dvec3 dloss(0.0);
-        double l = 0;
-        const double w = mask ? mask_weight(*mask, x, y) / normaliser : 1.0 / normaliser;
-        for (int c = 0; c < 3; ++c) {
-          px[c] = to_image_float(mean[c]);  // the loss sees the pixel as an image holds it
-          l += loss_term(loss, px[c], tp[c]) * w;
-          dloss[c] = loss_derivative(loss, px[c], tp[c]) * w;
-        }
+        for (int c = 0; c < 3; ++c) px[c] = to_image_float(mean[c]);  // the loss sees the pixel as an image holds it
+        const double l = pixel_loss.term(px, x, y);
+        const glm::dvec3 dloss = pixel_loss.derivative(px, x, y);
         // A non-finite pixel (or one the exact sum refuses): no loss, no gradient.
         ThreadTotals& my_totals = totals[size_t(me)];
         if (!std::isfinite(l) || (!mode.plain_sums && !my_totals.loss_sum.add(l))) {

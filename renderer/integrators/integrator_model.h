@@ -1,11 +1,12 @@
 #pragma once
 // The integrators: a closed set listed once (core/registry.h), the scene's RenderSettings::integrator
-// its place in the list. The kernel asks an integrator's traits (whether its paths cross media,
-// whether they start on the lights), never its name; Mitsuba's XML reader asks each plugin which of
-// Mitsuba's integrators it renders (kMitsuba).
+// its place in the list. Each plugin owns its passes (renderer/integrators/pass.h), reached through
+// with_integrator; the kernel asks its traits (whether its paths cross media), never its name;
+// Mitsuba's XML reader asks each plugin which of Mitsuba's integrators it renders (kMitsuba).
 #include <array>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -20,8 +21,8 @@ using IntegratorModel = std::variant<PathIntegrator, VolPathIntegrator, Particle
 
 struct IntegratorTraits {
   std::string_view name;
-  bool media;      // paths cross media and null surfaces
-  bool particles;  // paths start on the lights: images only (no derivatives, AOVs or alpha)
+  bool media;         // paths cross media and null surfaces
+  bool camera_tiles;  // its passes are camera tiles' (render_tiles, gradient_tiles: camera_passes.h)
 };
 
 namespace detail {
@@ -30,7 +31,7 @@ constexpr auto integrator_traits_table(std::index_sequence<I...>) {
   return std::array<IntegratorTraits, sizeof...(I)>{
       IntegratorTraits{std::variant_alternative_t<I, IntegratorModel>::kPlugins[0],
                        std::variant_alternative_t<I, IntegratorModel>::kMedia,
-                       std::variant_alternative_t<I, IntegratorModel>::kParticles}...};
+                       std::is_base_of_v<CameraTilePasses, std::variant_alternative_t<I, IntegratorModel>>}...};
 }
 }  // namespace detail
 
@@ -38,6 +39,18 @@ inline constexpr auto kIntegrators =
     detail::integrator_traits_table(std::make_index_sequence<std::variant_size_v<IntegratorModel>>{});
 
 inline const IntegratorTraits& integrator_traits(const RenderSettings& r) { return kIntegrators[r.integrator]; }
+
+// f(the plugin at `index` of the list): its passes and refusals as static members.
+template <class F, std::size_t I = 0>
+decltype(auto) with_integrator(int index, F&& f) {
+  using Plugin = std::variant_alternative_t<I, IntegratorModel>;
+  if constexpr (I + 1 == std::variant_size_v<IntegratorModel>) {
+    return f(Plugin{});
+  } else {
+    if (index == int(I)) return f(Plugin{});
+    return with_integrator<F, I + 1>(index, std::forward<F>(f));
+  }
+}
 
 // The place in the list of the integrator named `name` (dray's name), or -1.
 inline int integrator_index(std::string_view name) {

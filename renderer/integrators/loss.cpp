@@ -73,18 +73,43 @@ double mask_sum(const Image& mask) {
   return sum;
 }
 
-Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, double normaliser, const Image* mask) {
+double PixelLoss::term(const float* rendered, int x, int y) const {
+  const float* t = target->pixel(x, y);
+  const double w = weight(x, y);
+  double l = 0;
+  for (int c = 0; c < 3; ++c) l += loss_term(loss, rendered[c], t[c]) * w;
+  return l;
+}
+
+glm::dvec3 PixelLoss::derivative(const float* rendered, int x, int y) const {
+  const float* t = target->pixel(x, y);
+  const double w = weight(x, y);
+  glm::dvec3 d;
+  for (int c = 0; c < 3; ++c) d[c] = loss_derivative(loss, rendered[c], t[c]) * w;
+  return d;
+}
+
+glm::dvec3 PixelLoss::derivative_at_zero(int x, int y) const {
+  const float zero[3] = {0.f, 0.f, 0.f};
+  return derivative(zero, x, y);
+}
+
+Image loss_adjoint_image(const Image& primal, const PixelLoss& loss) {
   Image a(primal.width, primal.height, 3);
   for (int y = 0; y < primal.height; ++y)
     for (int x = 0; x < primal.width; ++x) {
-      const float *p = primal.pixel(x, y), *t = target.pixel(x, y);
+      const float* p = primal.pixel(x, y);
       float* o = a.pixel(x, y);
       bool finite = true;
       for (int c = 0; c < 3; ++c) finite = finite && std::isfinite(p[c]);
-      const double w = mask ? mask_weight(*mask, x, y) / normaliser : 1.0 / normaliser;
-      for (int c = 0; c < 3; ++c) o[c] = finite ? float(loss_derivative(loss, p[c], t[c]) * w) : 0.f;
+      const glm::dvec3 d = loss.derivative(p, x, y);
+      for (int c = 0; c < 3; ++c) o[c] = finite ? float(d[c]) : 0.f;
     }
   return a;
+}
+
+Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, double normaliser, const Image* mask) {
+  return loss_adjoint_image(primal, PixelLoss{loss, &target, mask, normaliser});
 }
 
 }  // namespace dray

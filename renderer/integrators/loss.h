@@ -3,6 +3,8 @@
 // weights, and the adjoint image d loss / d pixel.
 #include <string>
 
+#include <glm/vec3.hpp>
+
 #include "renderer/image/image.h"
 
 namespace dray {
@@ -38,5 +40,26 @@ double scale_for_loss(Loss& loss, Image& image, Image& target);
 // adjoint image that seeds the boundary term. With a mask, each pixel's term is weighted by it.
 Image loss_adjoint_image(const Image& primal, const Image& target, Loss loss, double normaliser,
                          const Image* mask = nullptr);
+
+// A view's loss as a pass applies it pixel by pixel: its kind, the target (full size), a mask's
+// weights (or none) and the normaliser the pixel terms are divided by (3 x the pixel count: the
+// mean). The one place a pixel's loss and its derivative are computed.
+struct PixelLoss {
+  Loss loss = Loss::l2;
+  const Image* target = nullptr;
+  const Image* mask = nullptr;
+  double normaliser = 1;
+
+  // The pixel's factor: its mask's weight over the normaliser.
+  double weight(int x, int y) const { return mask ? mask_weight(*mask, x, y) / normaliser : 1.0 / normaliser; }
+  // The pixel's term over its three channels, for the `rendered` RGB.
+  double term(const float* rendered, int x, int y) const;
+  // d term / d rendered, per channel; at rendered 0 for the losses whose derivative does not read it.
+  glm::dvec3 derivative(const float* rendered, int x, int y) const;
+  glm::dvec3 derivative_at_zero(int x, int y) const;
+};
+
+// d loss / d pixel of `primal` for a view's loss (0 at a pixel that is not finite).
+Image loss_adjoint_image(const Image& primal, const PixelLoss& loss);
 
 }  // namespace dray

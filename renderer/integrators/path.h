@@ -4,14 +4,14 @@
 // `path`. Its derivatives are the prb integrators' (reverse mode replays the path).
 #include <string_view>
 
+#include "renderer/integrators/camera_passes.h"
 #include "renderer/integrators/mitsuba_integrator.h"
 
 namespace dray {
 
-struct PathIntegrator {
+struct PathIntegrator : CameraTilePasses {  // its passes over camera tiles
   static constexpr std::string_view kPlugins[] = {"path"};
   static constexpr bool kMedia = false;      // paths cross media and null surfaces (volpath)
-  static constexpr bool kParticles = false;  // paths start on the lights (ptracer)
   // Mitsuba's C++ integrators count to max_depth -1, its Python AD ones (ad/integrators/common.py)
   // to 6; direct_projective reads max_depth and always renders 2 (direct light); `direct` is
   // direct light (dray: one bounce with MIS, as Mitsuba's emitter and BSDF samples).

@@ -81,12 +81,4 @@ void write_particle_splat(Image& image, const Tile& w, const ParticleSplat& spla
             splat.sums[(size_t(y - w.y0) * size_t(w.x1 - w.x0) + size_t(x - w.x0)) * size_t(splat.channels) + size_t(c)].value());
 }
 
-Image particle_image(const Scene& scene, int threads, const RenderOutputs& outputs) {
-  const Tile window{0, 0, scene.camera().width, scene.camera().height};
-  Image image(window.x1, window.y1, outputs.channels());
-  image.spp = scene.render.spp;
-  write_particle_splat(image, window, trace_particles(scene, window, particle_count(scene, window), 0, 1, threads, outputs));
-  return image;
-}
-
 }  // namespace dray

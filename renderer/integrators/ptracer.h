@@ -29,6 +29,7 @@
 #include "renderer/integrators/displaced_lift.h"
 #include "renderer/image/image.h"
 #include "renderer/integrators/mitsuba_integrator.h"
+#include "renderer/integrators/pass.h"
 #include "renderer/scene.h"
 #include "renderer/sensors/film.h"
 
@@ -38,8 +39,12 @@ namespace dray {
 struct ParticleTracer {
   static constexpr std::string_view kPlugins[] = {"ptracer"};
   static constexpr bool kMedia = false;
-  static constexpr bool kParticles = true;
   static constexpr MitsubaIntegrator kMitsuba[] = {{"ptracer", -1, DepthKeys::take, false, true}};
+  // Over light paths (ptracer_passes.cpp): the image's and the gradient's (renderer/integrators/pass.h).
+  static Image image_pass(const Scene& scene, const ImageRequest& request, const PassComm& comm, PassFigures& figures);
+  static void gradient_pass(const Scene& scene, const GradientRequest& request, const PassComm& comm, GradientSums& sums,
+                            PassFigures& figures);
+  static std::optional<std::string> refusal(const PassAsk& ask);
 };
 
 // What the particle tracer renders: images and derivative images, no variance or AOVs.
@@ -94,8 +99,5 @@ void fold_lifted(ParticleGradient& g);
 
 // The splats (summed over ranks) as the image's RGB inside the window.
 void write_particle_splat(Image& image, const Tile& window, const ParticleSplat& splat);
-
-// The whole image (and derivative images) by particle tracing in this process.
-Image particle_image(const Scene& scene, int threads, const RenderOutputs& outputs = {});
 
 }  // namespace dray

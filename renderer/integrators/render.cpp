@@ -8,11 +8,10 @@
 #include <omp.h>
 
 #include "ad/dual.h"
-#include "renderer/integrators/boundary.h"
 #include "renderer/core/parallel.h"
 #include "renderer/integrators/pixel_estimate.h"
 #include "renderer/integrators/integrator_model.h"
-#include "renderer/integrators/ptracer.h"
+#include "renderer/integrators/pass.h"
 
 namespace dray {
 
@@ -96,7 +95,8 @@ long splat_tile(const Scene& scene, const std::vector<Chunk>& chunks, const Rend
 
 long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
                   Image& image, int threads, const RenderOutputs& outputs, const TileProgress& progress) {
-  if (integrator_traits(scene.render).particles) throw std::logic_error("render_tiles: a ptracer scene renders through trace_particles");
+  if (!integrator_traits(scene.render).camera_tiles)
+    throw std::logic_error("render_tiles: integrator " + std::string(integrator_traits(scene.render).name) + " renders through its own passes");
   if (outputs.aovs != 0 && size_t(outputs.aovs) != extra_channel_names(scene).size())
     throw std::logic_error("render_tiles: the outputs' extra channels are not the scene's");
   std::vector<Chunk> chunks;
@@ -143,20 +143,11 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
 }
 
 Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs) {
-  if (integrator_traits(scene.render).particles) {
-    return particle_image(scene, threads, outputs);
-  }
-  const int w = scene.camera().width, h = scene.camera().height;
-  std::vector<Tile> tiles = make_tiles(w, h, 16);
-  std::vector<int> ids(tiles.size());
-  std::iota(ids.begin(), ids.end(), 0);
-  Image image(w, h, outputs.channels());
-  image.spp = scene.render.spp;
-  render_tiles(scene, tiles, ids, image, threads, outputs);
-  const Tile window{0, 0, w, h};
-  add_boundary_splat(image, outputs, window,
-                     boundary_splat(scene, outputs.wrt, window, default_boundary_samples(scene, window), 0, 1, threads));
-  return image;
+  ImageRequest request;
+  request.window = Tile{0, 0, scene.camera().width, scene.camera().height};
+  request.outputs = outputs;
+  request.threads = threads;
+  return image_pass(scene, request, PassComm{});
 }
 
 }  // namespace dray

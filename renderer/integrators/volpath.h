@@ -4,14 +4,14 @@
 // prbvolpath render as it.
 #include <string_view>
 
+#include "renderer/integrators/camera_passes.h"
 #include "renderer/integrators/mitsuba_integrator.h"
 
 namespace dray {
 
-struct VolPathIntegrator {
+struct VolPathIntegrator : CameraTilePasses {  // its passes over camera tiles
   static constexpr std::string_view kPlugins[] = {"volpath"};
   static constexpr bool kMedia = true;
-  static constexpr bool kParticles = false;
   static constexpr MitsubaIntegrator kMitsuba[] = {
       {"volpath", -1, DepthKeys::take},
       {"volpathmis", -1, DepthKeys::take},

@@ -7,6 +7,7 @@
 
 #include "renderer/core/registry.h"
 #include "renderer/integrators/integrator_model.h"
+#include "renderer/integrators/pass.h"
 
 namespace dray {
 
@@ -133,7 +134,7 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
     } catch (const std::invalid_argument& e) {
       rd.fail(p + "/aovs", e.what());
     }
-    if (integrator_traits(r).particles) rd.fail(p + "/aovs", "the ptracer integrator renders images only (no AOVs): use path or volpath");
+    if (auto why = integrator_refusal(r, PassAsk::film(!r.aovs.empty(), false))) rd.fail(p + "/aovs", *why);
   }
   if (j.contains("pixel_format")) {
     try {
@@ -141,8 +142,7 @@ RenderSettings read_render_settings(const JsonReader& rd, const json& j, const C
     } catch (const std::invalid_argument& e) {
       rd.fail(p + "/pixel_format", e.what());
     }
-    if (integrator_traits(r).particles && has_alpha(r.pixel_format))
-      rd.fail(p + "/pixel_format", "the ptracer integrator renders images only (no alpha): use path or volpath");
+    if (auto why = integrator_refusal(r, PassAsk::film(false, has_alpha(r.pixel_format)))) rd.fail(p + "/pixel_format", *why);
   }
   return r;
 }

@@ -8,6 +8,7 @@
 
 #include "../temp_dir.h"
 #include "renderer/integrators/integrator_model.h"
+#include "renderer/integrators/pass.h"
 #include "tests/io/mitsuba_scenes.h"
 
 using namespace dray;
@@ -50,13 +51,20 @@ TEST_CASE("each integrator plugin has its name's place and its traits", "[integr
   RenderSettings r;
   CHECK(r.integrator == integrator_index("path"));  // the default
   CHECK_FALSE(integrator_traits(r).media);
-  CHECK_FALSE(integrator_traits(r).particles);
+  CHECK(integrator_traits(r).camera_tiles);
+  CHECK_FALSE(integrator_refusal(r, PassAsk::film(true, true)));  // path gives AOVs and alpha
+  CHECK(integrator_refusal(r, PassAsk::gradient(Loss::scale_independent_l2, false)));  // its adjoint runs tile by tile
+  CHECK(integrator_refusal(r, PassAsk::gradient(Loss::l2, true)));  // its gradient pass renders the image it differentiates
+  CHECK_FALSE(integrator_refusal(r, PassAsk::gradient(Loss::l2, false)));
   r.integrator = integrator_index("volpath");
   CHECK(integrator_traits(r).media);
-  CHECK_FALSE(integrator_traits(r).particles);
+  CHECK(integrator_traits(r).camera_tiles);
   r.integrator = integrator_index("ptracer");
   CHECK_FALSE(integrator_traits(r).media);
-  CHECK(integrator_traits(r).particles);
+  CHECK_FALSE(integrator_traits(r).camera_tiles);  // its passes trace light paths
+  CHECK(integrator_refusal(r, PassAsk::film(true, false)));
+  CHECK(integrator_refusal(r, PassAsk::film(false, true)));
+  CHECK_FALSE(integrator_refusal(r, PassAsk::gradient(Loss::scale_independent_l2, true)));
   CHECK(plugin_names<IntegratorModel>() == "path, volpath, ptracer");
   CHECK(mitsuba_integrator_names() ==
         "path, prb, prb_basic, prb_projective, direct_projective, direct, volpath, volpathmis, prbvolpath, ptracer");
