@@ -10,6 +10,7 @@
 #include <utility>
 #include <variant>
 
+#include "renderer/integrators/depth.h"
 #include "renderer/integrators/path.h"
 #include "renderer/integrators/ptracer.h"
 #include "renderer/integrators/volpath.h"
@@ -17,7 +18,7 @@
 
 namespace dray {
 
-using IntegratorModel = std::variant<PathIntegrator, VolPathIntegrator, ParticleTracer>;
+using IntegratorModel = std::variant<PathIntegrator, VolPathIntegrator, ParticleTracer, DepthIntegrator>;
 
 struct IntegratorTraits {
   std::string_view name;

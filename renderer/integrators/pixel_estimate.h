@@ -111,9 +111,11 @@ PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x
 // The splatting film's estimates of `tile`'s pixels (row-major), from the samples of every pixel
 // whose filter reaches them (splat.h), summed in the sampled pixels' raster order: values, their
 // derivatives (a dual T), and the variance of the weighted mean (Σ w² (L - mean)² / W²). A
-// non-finite sample is dropped, as in pixel_estimate; a pixel no sample reaches is 0.
-template <class T, class G = T>
-std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const ParamView<T>& P, const Tile& tile) {
+// non-finite sample is dropped, as in pixel_estimate; a pixel no sample reaches is 0. Each sample
+// is sample(qx, qy, s, film): pixel (qx, qy)'s sample s and its film point (the radiance for the
+// overload below; another integrator's value for its own).
+template <class T, class Sample>
+std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const Tile& tile, Sample&& sample) {
   constexpr int N = PixelEstimate<T>::N;
   const int tw = tile.x1 - tile.x0, th = tile.y1 - tile.y0;
   struct Sums {
@@ -122,13 +124,12 @@ std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const ParamVie
   };
   std::vector<Sums> sums(size_t(tw) * size_t(th));
   std::vector<PixelEstimate<T>> out(sums.size());
-  const CameraFrame<G> frame = camera_frame(scene.camera(), geometry_view<G>(P));
   const Tile sources = splat_sources(scene, tile);
   for (int qy = sources.y0; qy < sources.y1; ++qy)
     for (int qx = sources.x0; qx < sources.x1; ++qx)
       for (int s = 0; s < scene.render.spp; ++s) {
         FilmSample film;
-        const Vec3<T> L = camera_sample(scene, P, frame, qx, qy, s, film, nullptr);
+        const Vec3<T> L = sample(qx, qy, s, film);
         const glm::dvec3 v(value(L));
         const bool finite = all_finite(v);
         for_each_splat_pixel(scene.render.filter, film.x, film.y, tile, [&](int px, int py, double w) {
@@ -161,6 +162,14 @@ std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const ParamVie
     for (auto& t : e.tangent) t /= a.weight;
   }
   return out;
+}
+
+template <class T, class G = T>
+std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const ParamView<T>& P, const Tile& tile) {
+  const CameraFrame<G> frame = camera_frame(scene.camera(), geometry_view<G>(P));
+  return splat_estimates<T>(scene, tile, [&](int qx, int qy, int s, FilmSample& film) {
+    return camera_sample(scene, P, frame, qx, qy, s, film, nullptr);
+  });
 }
 
 }  // namespace dray

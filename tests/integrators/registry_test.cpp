@@ -43,7 +43,7 @@ std::string refusal(TempDir& t, const std::string& integrator) {
 }  // namespace
 
 TEST_CASE("each integrator plugin has its name's place and its traits", "[integrators]") {
-  REQUIRE(kIntegrators.size() == 3);
+  REQUIRE(kIntegrators.size() == 4);
   CHECK(integrator_index("path") == 0);
   CHECK(integrator_index("volpath") == 1);
   CHECK(integrator_index("ptracer") == 2);
@@ -65,9 +65,9 @@ TEST_CASE("each integrator plugin has its name's place and its traits", "[integr
   CHECK(integrator_refusal(r, PassAsk::film(true, false)));
   CHECK(integrator_refusal(r, PassAsk::film(false, true)));
   CHECK_FALSE(integrator_refusal(r, PassAsk::gradient(Loss::scale_independent_l2, true)));
-  CHECK(plugin_names<IntegratorModel>() == "path, volpath, ptracer");
+  CHECK(plugin_names<IntegratorModel>() == "path, volpath, ptracer, depth");
   CHECK(mitsuba_integrator_names() ==
-        "path, prb, prb_basic, prb_projective, direct_projective, direct, volpath, volpathmis, prbvolpath, ptracer");
+        "path, prb, prb_basic, prb_projective, direct_projective, direct, volpath, volpathmis, prbvolpath, ptracer, depth");
 }
 
 TEST_CASE("a scene's integrator is read by its name from the registry", "[integrators]") {
@@ -82,7 +82,7 @@ TEST_CASE("a scene's integrator is read by its name from the registry", "[integr
   json doc = base;
   doc["render"]["integrator"] = "bdpt";
   CHECK_THROWS_WITH(load_scene(t.write("s.json", doc.dump()), {}, false),
-                    Catch::Contains("unknown integrator \"bdpt\" (known: path, volpath, ptracer)"));
+                    Catch::Contains("unknown integrator \"bdpt\" (known: path, volpath, ptracer, depth)"));
   doc["render"]["integrator"] = "ptracer";
   doc["render"]["aovs"] = "dd.y:depth";
   CHECK_THROWS_WITH(load_scene(t.write("s.json", doc.dump()), {}, false), Catch::Contains("renders images only (no AOVs)"));
@@ -121,5 +121,5 @@ TEST_CASE("Mitsuba's integrators read as the plugin rendering them, with Mitsuba
   CHECK(converted(t, R"(<integrator type="moment"><integrator type="volpath"/></integrator>)")["integrator"] == "volpath");
   CHECK_THAT(refusal(t, R"(<integrator type="bdpt"/>)"),
              Catch::Contains("unsupported integrator (supported: path, prb, prb_basic, prb_projective, direct_projective, "
-                             "direct, volpath, volpathmis, prbvolpath, ptracer, moment, aov)"));
+                             "direct, volpath, volpathmis, prbvolpath, ptracer, depth, moment, aov)"));
 }
