@@ -69,6 +69,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   mpi::Distribution dist{};
   std::vector<ScalarParam> wrt;
   std::optional<Tile> crop;
+  RenderOutputs outputs;  // the channels beside the colour: variance, derivatives, the film's extra ones
   double load_seconds = 0;
   mpi::Status st = mpi::agree_on(ctx, [&] {
     if (!is_image_path(out)) throw LoadError(out + ": output must end in .png or .exr");
@@ -86,7 +87,9 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
     if (!args.crop.empty()) crop = crop_window(args.crop, scene);
     else crop = scene.render.crop;  // inside every sensor's film (the loader checks)
     wrt = resolve_per_image(scene, args.wrt, "--wrt");
-    const RenderOutputs outputs = with_aovs({!args.variance.empty(), std::vector<Slot>(wrt.size())}, scene);
+    outputs.variance = !args.variance.empty();
+    for (const ScalarParam& p : wrt) outputs.wrt.push_back(p.slot);
+    outputs = with_aovs(outputs, scene);
     // The image, rank 0's gather buffer, and the 3-channel copy written out.
     check_image_memory(ctx, args.scene.scene, scene.camera().width, scene.camera().height, outputs.channels(),
                        2.0 + 3.0 / outputs.channels());
@@ -109,9 +112,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   job.tile_size = args.tile_size;
   job.distribution = dist;
   job.crop = crop;
-  job.outputs.variance = !args.variance.empty();
-  for (const ScalarParam& p : wrt) job.outputs.wrt.push_back(p.slot);
-  job.outputs = with_aovs(job.outputs, scene);
+  job.outputs = outputs;
   const bool film_rgb = film_channel_names(scene.render.pixel_format, scene.render.aovs) == std::vector<std::string>{"R", "G", "B"};
   if (!film_rgb && fs::path(out).extension() != ".exr" && ctx.is_root())
     std::fprintf(stderr, "dray: warning: the film's channels (render.pixel_format, render.aovs) are written to EXR outputs only; "
