@@ -102,7 +102,7 @@ DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene
   const uint64_t own_seed = scene.render.seed;
   // This rank's group renders its views (collectives within the group); a failure in any group
   // is agreed over all ranks before the one allreduce.
-  const Status st = agree_on(ctx, [&] {
+  const Status status = agree_on(ctx, [&] {
     for (size_t i = size_t(groups.index); i < views.size(); i += size_t(groups.count)) {
       const ViewPass& v = views[i];
       if (v.sensor < 0 || size_t(v.sensor) >= scene.sensors.size())
@@ -122,10 +122,10 @@ DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene
   });
   scene.sensor = own_sensor;
   scene.render.seed = own_seed;
-  if (st.code) throw AgreedError(st);
-  const double tw = ctx.seconds();
+  if (status.code) throw AgreedError(status);
+  const double t_wait = ctx.seconds();
   ctx.barrier();  // groups with more views or fewer ranks finish last
-  out.wait_seconds += ctx.seconds() - tw;
+  out.wait_seconds += ctx.seconds() - t_wait;
   reduce(ctx, sums, out, owners);
   return out;
 }

@@ -165,28 +165,19 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   return f * radiance * (cos_q / d2);
 }
 
-bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampler, uint64_t k, uint64_t n,
-                    BoundarySample& b, ShadowSegment& seg) {
-  if (edges.lights.empty()) return false;
-  // Stratified by sample index: lights in turn, and each light's edges by length in its share.
-  const uint64_t n_lights = edges.lights.size(), share = (n + n_lights - 1) / n_lights;
-  const size_t li = size_t(k % n_lights);
-  const Light& light = scene.lights[edges.lights[li]];
-  const Silhouettes& list = edges.edges[li];
-  b.shadow = true;
-  b.light = edges.lights[li];
-  // The light point: a point light's position, or a point uniform in an area light's area, or
-  // for an environment a direction uniform on the sphere.
-  glm::vec3 q, nq(0.f);
-  double weight = double(n_lights);  // 1 / (pdf of the light and of q)
+namespace {
+
+// The light point of a shadow sample: a point light's position, a point uniform in an area
+// light's area, or a directional light's direction (a sky's is drawn once the edge is known:
+// sky_direction); `weight` gains 1 / its pdf.
+void draw_light_point(const Scene& scene, const Light& light, Sampler& sampler, BoundarySample& b, glm::vec3& q,
+                      glm::vec3& nq, double& weight) {
   const EmitterPlacement at_light = placement(light);
   if (at_light == EmitterPlacement::point) {
     q = scene.params.get_vec3(light_place(light));
   } else if (at_light == EmitterPlacement::direction) {
     q = b.light_dir = -glm::normalize(scene.params.get_vec3(light_place(light)));
-  } else if (at_light == EmitterPlacement::sky) {
-    // The direction is drawn once the edge is known (below).
-  } else {
+  } else if (at_light != EmitterPlacement::sky) {
     const AreaEmitter& area = std::get<AreaEmitter>(light.model);
     const float u3 = sampler.next();
     b.lu = sampler.next();
@@ -197,11 +188,98 @@ bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampl
     nq = to_glm(s.n);
     weight *= double(area.area);
   }
+}
+
+// A sky's direction uniform in the edge's lune (silhouette_lune): z along the edge uniform, the
+// azimuth about it in the two arcs where the faces' normals disagree on the side.
+bool sky_direction(const Scene& scene, const SilhouetteElement& e, Sampler& sampler, glm::vec3& q, double& weight) {
+  glm::vec3 n0, n1;
+  const float alpha = silhouette_lune(scene, e, n0, n1);
+  const float z = 1.f - 2.f * sampler.next(), rxy = std::sqrt(std::max(0.f, 1.f - z * z));
+  const float t = 2.f * sampler.next();
+  if (alpha < kPi) {
+    const glm::vec3 c = glm::cross(n0, n1);
+    if (!(glm::length(c) > 0.f)) return false;
+    const glm::vec3 axis = glm::normalize(c), side = glm::cross(axis, n0);  // n1 = cos α n0 + sin α side
+    const float psi = 0.5f * kPi + alpha * (t - std::floor(t)) + (t >= 1.f ? kPi : 0.f);
+    q = (n0 * std::cos(psi) + side * std::sin(psi)) * rxy + axis * z;
+    weight *= 4.0 * double(alpha);
+  } else {
+    const float phi = kPi * t;
+    q = glm::vec3(rxy * std::cos(phi), rxy * std::sin(phi), z);
+    weight *= 4.0 * kPi;
+  }
+  return true;
+}
+
+// An occluder edge point p seen from `from` at edge parameter u, as a function of it (a dual: its
+// tangent is the derivative along the edge).
+bool occluder_point(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from, float u, Sampler& sampler,
+                    BoundarySample& b, Vec3<ad::Dual<1>>& p, double& weight) {
+  using D1 = ad::Dual<1>;
+  if (e.kind == SilhouetteElement::Kind::voxel) return voxel_point_from(scene, e, from, false, u, sampler, b, p);
+  if (e.kind == SilhouetteElement::Kind::segment) {
+    if (!silhouette_from(scene, e, from)) return false;  // for point and directional lights, true
+    glm::vec3 p0, p1;
+    segment_endpoints(scene, e, p0, p1);
+    b.s = u;
+    p = Vec3<D1>(p0) + Vec3<D1>(p1 - p0) * D1(u, 0);
+    return true;
+  }
+  Circle c;
+  if (!element_circle(scene, e, from, c)) return false;
+  const D1 phi(2.f * kPi * u, 0);
+  p = Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
+  b.omega = circle_direction(scene, e, value(p));
+  weight *= 2.0 * kPi;  // pdf of phi
+  return true;
+}
+
+// q must see p, and the ray q -> p goes on to the receiver: its hit at distance t past p along d.
+bool receiver_past_edge(const Scene& scene, const SilhouetteElement& e, const glm::vec3& p_f, const glm::vec3& q,
+                        const glm::vec3& nq, bool at_infinity, Hit& hit, float& t, glm::vec3& d) {
+  if (at_infinity) {
+    const float scale = glm::length(scene.bvh.bounds().hi - scene.bvh.bounds().lo);
+    if (hit_past_edge(scene, e, p_f, q, p_f, scale, hit, t)) return false;
+    d = -q;
+    return hit_past_edge(scene, e, p_f, d, p_f, scale, hit, t);
+  }
+  const glm::vec3 dir = p_f - q;
+  const float dist = glm::length(dir);
+  if (!(dist > 0.f)) return false;
+  d = dir / dist;
+  // Off the light along the ray (which leaves by either side: a two-sided lamp lights from its
+  // back too), so that it still runs through p. The ray touches the occluder at p: a hit of the
+  // edge's own shape there is the graze (in float the tangent ray may enter a sphere ~1e-4
+  // before p), not an occlusion.
+  const float cos_q = std::fabs(glm::dot(nq, d));
+  const float lift = nq == glm::vec3(0.f) ? 0.f : detail::ray_epsilon(q) / std::max(cos_q, 1e-2f);
+  Hit block;
+  if (scene.bvh.intersect(Ray{q + d * lift, d, dist * (1.f - 1e-4f) - lift}, block)) {
+    const bool own = scene.bvh.prim_ref(block.prim).shape == e.shape;
+    if (!(own && (e.kind == SilhouetteElement::Kind::circle || dist - block.t < 1e-3f * dist))) return false;
+  }
+  return hit_past_edge(scene, e, p_f, d, q, dist, hit, t);
+}
+
+}  // namespace
+
+bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampler, uint64_t k, uint64_t n,
+                    BoundarySample& b, ShadowSegment& seg) {
+  if (edges.lights.empty()) return false;
+  // Stratified by sample index: lights in turn, and each light's edges by length in its share.
+  const uint64_t n_lights = edges.lights.size(), share = (n + n_lights - 1) / n_lights;
+  const size_t li = size_t(k % n_lights);
+  const Light& light = scene.lights[edges.lights[li]];
+  const Silhouettes& list = edges.edges[li];
+  b.shadow = true;
+  b.light = edges.lights[li];
+  glm::vec3 q, nq(0.f);
+  double weight = double(n_lights);  // 1 / (pdf of the light and of q)
+  draw_light_point(scene, light, sampler, b, q, nq, weight);
+  const EmitterPlacement at_light = placement(light);
   const bool env = at_light == EmitterPlacement::sky;
   const bool at_infinity = env || at_light == EmitterPlacement::direction;
-  // An occluder edge point p, and p as a function of the edge parameter (a dual: its tangent is
-  // the derivative along the edge).
-  using D1 = ad::Dual<1>;
   const double pick = (double(k / n_lights) + double(sampler.next())) / double(share) * list.total();
   const size_t ei = std::min(size_t(std::upper_bound(list.cdf.begin(), list.cdf.end(), pick) - list.cdf.begin()),
                              list.elements.size() - 1);
@@ -209,73 +287,18 @@ bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampl
   b.element = &e;
   weight *= list.total() / double(e.weight);
   if (env) {
-    // A direction uniform in the edge's lune (silhouette_lune): z along the edge uniform, the
-    // azimuth about it in the two arcs where the faces' normals disagree on the side.
-    glm::vec3 n0, n1;
-    const float alpha = silhouette_lune(scene, e, n0, n1);
-    const float z = 1.f - 2.f * sampler.next(), rxy = std::sqrt(std::max(0.f, 1.f - z * z));
-    const float t = 2.f * sampler.next();
-    if (alpha < kPi) {
-      const glm::vec3 c = glm::cross(n0, n1);
-      if (!(glm::length(c) > 0.f)) return false;
-      const glm::vec3 axis = glm::normalize(c), side = glm::cross(axis, n0);  // n1 = cos α n0 + sin α side
-      const float psi = 0.5f * kPi + alpha * (t - std::floor(t)) + (t >= 1.f ? kPi : 0.f);
-      q = (n0 * std::cos(psi) + side * std::sin(psi)) * rxy + axis * z;
-      weight *= 4.0 * double(alpha);
-    } else {
-      const float phi = kPi * t;
-      q = glm::vec3(rxy * std::cos(phi), rxy * std::sin(phi), z);
-      weight *= 4.0 * kPi;
-    }
+    if (!sky_direction(scene, e, sampler, q, weight)) return false;
     b.light_dir = q;
   }
   const glm::vec4 from = at_infinity ? seen_from_direction(q) : seen_from_point(q);
   const float u = sampler.next();
-  Vec3<D1> p;
-  if (e.kind == SilhouetteElement::Kind::voxel) {
-    if (!voxel_point_from(scene, e, from, false, u, sampler, b, p)) return false;
-  } else if (e.kind == SilhouetteElement::Kind::segment) {
-    if (!silhouette_from(scene, e, from)) return false;  // for point and directional lights, true
-    glm::vec3 p0, p1;
-    segment_endpoints(scene, e, p0, p1);
-    b.s = u;
-    p = Vec3<D1>(p0) + Vec3<D1>(p1 - p0) * D1(u, 0);
-  } else {
-    Circle c;
-    if (!element_circle(scene, e, from, c)) return false;
-    const D1 phi(2.f * kPi * u, 0);
-    p = Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
-    b.omega = circle_direction(scene, e, value(p));
-    weight *= 2.0 * kPi;  // pdf of phi
-  }
+  Vec3<ad::Dual<1>> p;
+  if (!occluder_point(scene, e, from, u, sampler, b, p, weight)) return false;
   const glm::vec3 p_f = value(p);
-  // q must see p, and the ray q -> p goes on to the receiver.
   Hit hit;
   float t;
   glm::vec3 d;
-  if (at_infinity) {
-    const float scale = glm::length(scene.bvh.bounds().hi - scene.bvh.bounds().lo);
-    if (hit_past_edge(scene, e, p_f, q, p_f, scale, hit, t)) return false;
-    d = -q;
-    if (!hit_past_edge(scene, e, p_f, d, p_f, scale, hit, t)) return false;
-  } else {
-    const glm::vec3 dir = p_f - q;
-    const float dist = glm::length(dir);
-    if (!(dist > 0.f)) return false;
-    d = dir / dist;
-    // Off the light along the ray (which leaves by either side: a two-sided lamp lights from its
-    // back too), so that it still runs through p. The ray touches the occluder at p: a hit of the
-    // edge's own shape there is the graze (in float the tangent ray may enter a sphere ~1e-4
-    // before p), not an occlusion.
-    const float cos_q = std::fabs(glm::dot(nq, d));
-    const float lift = nq == glm::vec3(0.f) ? 0.f : detail::ray_epsilon(q) / std::max(cos_q, 1e-2f);
-    Hit block;
-    if (scene.bvh.intersect(Ray{q + d * lift, d, dist * (1.f - 1e-4f) - lift}, block)) {
-      const bool own = scene.bvh.prim_ref(block.prim).shape == e.shape;
-      if (!(own && (e.kind == SilhouetteElement::Kind::circle || dist - block.t < 1e-3f * dist))) return false;
-    }
-    if (!hit_past_edge(scene, e, p_f, d, q, dist, hit, t)) return false;
-  }
+  if (!receiver_past_edge(scene, e, p_f, q, nq, at_infinity, hit, t, d)) return false;
   const glm::vec3 y = p_f + d * t;
   const PrimT<float> rp = lift_prim(scene, ParamView<float>(scene.params), hit.prim);
   b.receiver = hit.prim;
@@ -285,7 +308,7 @@ bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampl
   seg.q = q;
   seg.nq = nq;
   seg.weight = weight;
-  seg.y = shadow_point(scene, ParamView<D1>(scene.params), b, p);
+  seg.y = shadow_point(scene, ParamView<ad::Dual<1>>(scene.params), b, p);
   return true;
 }
 
