@@ -178,6 +178,21 @@ bool crease_seen(const Scene& scene, const BoundarySample& b, const Ray& minus, 
 bool sample_voxel(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, float u,
                   Sampler& sampler, BoundarySample& b, float& jacobian, glm::vec2& x);
 
+// A segment element's point at edge parameter u, and a circle's at angle 2πu, as functions of
+// the parameter (a dual: its tangent is the derivative along the edge; per unit of φ for the
+// circle).
+inline Vec3<ad::Dual<1>> segment_point(const Scene& scene, const SilhouetteElement& e, float u) {
+  using D1 = ad::Dual<1>;
+  glm::vec3 p0, p1;
+  segment_endpoints(scene, e, p0, p1);
+  return Vec3<D1>(p0) + Vec3<D1>(p1 - p0) * D1(u, 0);
+}
+inline Vec3<ad::Dual<1>> circle_point(const Circle& c, float u) {
+  using D1 = ad::Dual<1>;
+  const D1 phi(2.f * kPi * u, 0);
+  return Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
+}
+
 // Boundary sample k of n. False when it adds nothing: outside the window, no radiance step, or
 // a non-finite one (counted in *nonfinite).
 bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& frame,

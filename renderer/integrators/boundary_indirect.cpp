@@ -69,16 +69,13 @@ bool edge_point_from(const Scene& scene, const SilhouetteElement& e, const glm::
     const Shape& s = scene.shapes[e.shape];
     if (e.mesh_edge != UINT32_MAX && s.as<MeshShape>().smooth(scene) && !silhouette_from(scene, e, from))
       return false;
-    glm::vec3 p0, p1;
-    segment_endpoints(scene, e, p0, p1);
     b.s = u;
-    p = Vec3<D1>(p0) + Vec3<D1>(p1 - p0) * D1(u, 0);
+    p = segment_point(scene, e, u);
     return true;
   }
   Circle c;
   if (!element_circle(scene, e, from, c)) return false;
-  const D1 phi(2.f * kPi * u, 0);
-  p = Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
+  p = circle_point(c, u);
   for (D1* c_ : {&p.x, &p.y, &p.z}) c_->d[0] *= 2.f * kPi;  // per unit of u, not of φ
   b.omega = circle_direction(scene, e, value(p));
   return true;

@@ -216,20 +216,16 @@ bool sky_direction(const Scene& scene, const SilhouetteElement& e, Sampler& samp
 // tangent is the derivative along the edge).
 bool occluder_point(const Scene& scene, const SilhouetteElement& e, const glm::vec4& from, float u, Sampler& sampler,
                     BoundarySample& b, Vec3<ad::Dual<1>>& p, double& weight) {
-  using D1 = ad::Dual<1>;
   if (e.kind == SilhouetteElement::Kind::voxel) return voxel_point_from(scene, e, from, false, u, sampler, b, p);
   if (e.kind == SilhouetteElement::Kind::segment) {
     if (!silhouette_from(scene, e, from)) return false;  // for point and directional lights, true
-    glm::vec3 p0, p1;
-    segment_endpoints(scene, e, p0, p1);
     b.s = u;
-    p = Vec3<D1>(p0) + Vec3<D1>(p1 - p0) * D1(u, 0);
+    p = segment_point(scene, e, u);
     return true;
   }
   Circle c;
   if (!element_circle(scene, e, from, c)) return false;
-  const D1 phi(2.f * kPi * u, 0);
-  p = Vec3<D1>(c.centre) + (Vec3<D1>(c.u) * ad::cos(phi) + Vec3<D1>(c.v) * ad::sin(phi)) * D1(c.radius);
+  p = circle_point(c, u);
   b.omega = circle_direction(scene, e, value(p));
   weight *= 2.0 * kPi;  // pdf of phi
   return true;
