@@ -25,7 +25,7 @@
 #include "renderer/io/render_settings_reader.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/scene_params.h"
-#include "renderer/scene_reshape.h"
+#include "renderer/io/scene_reshape.h"
 #include "renderer/sensors/film.h"
 
 namespace py = pybind11;

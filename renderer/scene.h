@@ -10,7 +10,7 @@
 #include <glm/vec3.hpp>
 
 #include "renderer/bsdfs/bsdf.h"
-#include "renderer/accel/scene_accel.h"
+#include "renderer/scene_accel.h"
 #include "renderer/emitters/light.h"
 #include "renderer/core/param_table.h"
 #include "renderer/media/medium.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "renderer/scene_reshape.h"
+#include "renderer/io/scene_reshape.h"
 #include "tools/optimize_job.h"
 
 namespace dray::cli {

@@ -1,4 +1,4 @@
-#include "renderer/scene_reshape.h"
+#include "renderer/io/scene_reshape.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "renderer/accel/scene_accel.h"
+#include "renderer/scene_accel.h"
 #include "renderer/shapes/shape.h"
 
 #include <algorithm>
