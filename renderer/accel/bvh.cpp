@@ -7,7 +7,6 @@
 #include <glm/common.hpp>
 
 #include "renderer/accel/intersect.h"
-#include "renderer/shapes/shape.h"
 #include "renderer/core/simd4.h"
 
 namespace dray {
@@ -15,14 +14,6 @@ namespace dray {
 float Aabb::half_area() const {
   glm::vec3 e = glm::max(hi - lo, glm::vec3(0.f));
   return e.x * e.y + e.y * e.z + e.z * e.x;
-}
-
-Aabb bounds_of(const PrimGeom& g) {
-  return with_shape_type(g.kind, [&]<class S>() { return S::bounds(g); });
-}
-
-bool intersect_prim(const PrimGeom& g, const Ray& ray, float t_min, float t_max, float& t) {
-  return with_shape_type(g.kind, [&]<class S>() { return S::intersect(g, ray, t_min, t_max, t); });
 }
 
 

@@ -69,7 +69,11 @@ struct Aabb {
   glm::vec3 centre() const { return 0.5f * (lo + hi); }
 };
 
+// What the BVH asks of a primitive kind, answered by the shape plugins (shapes/prim_kinds.cpp):
+// its box, and whether its leaves test it four-wide (a triangle or a parallelogram) and which.
 Aabb bounds_of(const PrimGeom& g);
+bool prim_planar(uint32_t kind);
+bool prim_parallelogram(uint32_t kind);
 
 class Bvh {
  public:
@@ -160,7 +164,7 @@ class Bvh {
   double tree_cost() const;         // the summed half areas of the children's boxes
 };
 
-// Float intersection of one primitive, as the BVH does it (exposed for tests).
+// Float intersection of one primitive, as the BVH does it (shapes/prim_kinds.cpp; exposed for tests).
 bool intersect_prim(const PrimGeom& g, const Ray& ray, float t_min, float t_max, float& t);
 
 }  // namespace dray

@@ -1,5 +1,4 @@
 #include "renderer/accel/bvh_collapse.h"
-#include "renderer/shapes/shape.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,6 @@
 // The BVH's refit: the boxes of the built tree recomputed from moved primitives, its topology
 // kept; and the choice between a refit and a rebuild.
 #include "renderer/accel/bvh.h"
-#include "renderer/shapes/shape.h"
 
 namespace dray {
 

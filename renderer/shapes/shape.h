@@ -43,15 +43,6 @@ decltype(auto) with_shape_type(uint32_t kind, F&& f) {
   }
 }
 
-// What the BVH asks of a primitive kind: whether its leaves test it four-wide (a triangle or a
-// parallelogram), and which of the two.
-inline bool prim_planar(uint32_t kind) {
-  return with_shape_type(kind, []<class S>() { return S::kPlanar; });
-}
-inline bool prim_parallelogram(uint32_t kind) {
-  return with_shape_type(kind, []<class S>() { return S::kParallelogram; });
-}
-
 // A shape of the scene: its plugin and what every shape has.
 struct Shape {
   std::string name;
