@@ -37,8 +37,8 @@ Status agree_on(const Context& ctx, const std::function<void()>& step) {
 }
 
 void run_agreed(const Context& ctx, const std::function<void()>& step) {
-  Status st = agree_on(ctx, step);
-  if (st.code) throw AgreedError(st);
+  Status status = agree_on(ctx, step);
+  if (status.code) throw AgreedError(status);
 }
 
 bool all_ranks(const Context& ctx, bool condition) {

@@ -64,9 +64,10 @@ void add_view(const Context& ctx, const Scene& scene, const GradientRequest& req
   out.boundary_mpi_seconds += figures.boundary_mpi_seconds;
 }
 
-GradientRequest view_request(const PixelLoss& loss, std::span<const Slot> params, int tile_size, int threads,
+GradientRequest view_request(const Shot& shot, const PixelLoss& loss, std::span<const Slot> params, int tile_size, int threads,
                              uint64_t adjoint_seed, int adjoint_spp, Image* primal) {
   GradientRequest r;
+  r.shot = shot;
   r.loss = loss;
   r.params = params;
   r.tile_size = tile_size;
@@ -79,27 +80,26 @@ GradientRequest view_request(const PixelLoss& loss, std::span<const Slot> params
 
 }  // namespace
 
-DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
+DistributedGradient gradient(const Context& ctx, const Scene& scene, const Shot& shot, const Image& target, Loss loss,
                              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
                              Image* primal, double normaliser) {
   DistributedGradient out;
   GradientSums sums(params.size());
-  if (normaliser == 0) normaliser = 3.0 * scene.camera().width * scene.camera().height;
-  add_view(ctx, scene, view_request({loss, &target, nullptr, normaliser}, params, tile_size, threads, adjoint_seed, 0, primal),
-           sums, out);
+  if (normaliser == 0) normaliser = 3.0 * scene.camera(shot).width * scene.camera(shot).height;
+  add_view(ctx, scene,
+           view_request(shot, {loss, &target, nullptr, normaliser}, params, tile_size, threads, adjoint_seed, 0, primal), sums,
+           out);
   reduce(ctx, sums, out);
   return out;
 }
 
-DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene& scene, std::span<const ViewPass> views,
+DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, const Scene& scene, std::span<const ViewPass> views,
                              Loss loss, std::span<const Slot> params, int tile_size, int threads, Image* primal,
                              std::span<const GradientSegment> owners) {
   DistributedGradient out;
   GradientSums sums(params.size());
   double total_weight = 0;
   for (const ViewPass& v : views) total_weight += v.weight;
-  const int own_sensor = scene.sensor;
-  const uint64_t own_seed = scene.render.seed;
   // This rank's group renders its views (collectives within the group); a failure in any group
   // is agreed over all ranks before the one allreduce.
   const Status status = agree_on(ctx, [&] {
@@ -107,21 +107,19 @@ DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene
       const ViewPass& v = views[i];
       if (v.sensor < 0 || size_t(v.sensor) >= scene.sensors.size())
         throw LoadError("view " + std::to_string(i) + ": no sensor " + std::to_string(v.sensor));
-      scene.sensor = v.sensor;
-      scene.render.seed = v.seed;
+      const Shot shot{v.sensor, v.seed};
       // The view's mean loss (over its mask's weight, when it has one), weighted: its pixels'
       // terms divided by 3 (pixels or mask sum) total / w_v.
-      const double area = v.mask ? mask_sum(*v.mask) : double(scene.camera().width) * scene.camera().height;
+      const Camera& camera = scene.camera(shot);
+      const double area = v.mask ? mask_sum(*v.mask) : double(camera.width) * camera.height;
       const double normaliser = 3.0 * area * total_weight / v.weight;
       // View 0: group 0, whose first rank is rank 0.
       add_view(groups.group, scene,
-               view_request({loss, v.target, v.mask, normaliser}, params, tile_size, threads, v.adjoint_seed, v.adjoint_spp,
+               view_request(shot, {loss, v.target, v.mask, normaliser}, params, tile_size, threads, v.adjoint_seed, v.adjoint_spp,
                             i == 0 ? primal : nullptr),
                sums, out);
     }
   });
-  scene.sensor = own_sensor;
-  scene.render.seed = own_seed;
   if (status.code) throw AgreedError(status);
   const double t_wait = ctx.seconds();
   ctx.barrier();  // groups with more views or fewer ranks finish last

@@ -25,20 +25,20 @@ struct DistributedGradient {
   double boundary_seconds = 0, boundary_mpi_seconds = 0;
 };
 
-// Collective. `target` must be full size on every rank. The gradient includes the boundary
+// Collective: the gradient of the shot's loss. `target` must be full size on every rank. The gradient includes the boundary
 // term: the primal image is assembled on every rank (one allgather), its loss adjoint seeds each
 // rank's share of the boundary samples, summed exactly (fixed point) over ranks. The adjoint pass uses `adjoint_seed`
 // (see gradient_tiles). When `primal` is given, rank 0 receives the full rendered image in it (a
 // gather: only ask on iterations that need it). An exception on any rank is agreed on and thrown
 // as AgreedError on every rank.
 // The loss's pixel terms are divided by `normaliser` (0: 3 x the pixel count, the mean).
-DistributedGradient gradient(const Context& ctx, const Scene& scene, const Image& target, Loss loss,
+DistributedGradient gradient(const Context& ctx, const Scene& scene, const Shot& shot, const Image& target, Loss loss,
                              std::span<const Slot> params, int tile_size, int threads, uint64_t adjoint_seed,
                              Image* primal = nullptr, double normaliser = 0);
 
 // One view of a multi-view pass: the sensor it renders with (an index into scene.sensors), its
-// target (full size on every rank), its weight in the loss, and its sample seeds (the scene's
-// render seed and the adjoint's).
+// target (full size on every rank), its weight in the loss, and its sample seeds (the primal's
+// and the adjoint's).
 struct ViewPass {
   int sensor = 0;
   const Image* target = nullptr;
@@ -60,9 +60,9 @@ struct GradientSegment {
 // Collective: the loss sum_v w_v L_v / sum_v w_v over `views` (L_v the view's mean loss, over its
 // mask's weights when it has one: sum m l / (3 sum m)) and its
 // gradient. View i is rendered by view group i mod groups.count (its tiles over the group's ranks;
-// mpi/views.h) with its sensor; the scene's sensor selection and seed are restored before returning.
+// mpi/views.h) with its sensor and seed, as its pass's shot.
 // `primal` receives view 0's image on rank 0.
-DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, Scene& scene, std::span<const ViewPass> views,
+DistributedGradient gradient(const Context& ctx, const ViewGroups& groups, const Scene& scene, std::span<const ViewPass> views,
                              Loss loss, std::span<const Slot> params, int tile_size, int threads, Image* primal = nullptr,
                              std::span<const GradientSegment> owners = {});
 

@@ -29,7 +29,9 @@ double RenderStats::imbalance() const {
 Image render_image(const Context& ctx, const Scene& scene, const RenderJob& job, RenderStats* stats) {
   const RankComm comm(ctx, job.distribution);
   ImageRequest request;
-  request.window = job.crop.value_or(Tile{0, 0, scene.camera().width, scene.camera().height});
+  request.shot = job.shot.value_or(scene.shot());
+  const Camera& camera = scene.camera(request.shot);
+  request.window = job.crop.value_or(Tile{0, 0, camera.width, camera.height});
   request.outputs = job.outputs;
   request.tile_size = job.tile_size;
   request.threads = job.threads;

@@ -16,6 +16,7 @@ namespace dray::mpi {
 Distribution parse_distribution(const std::string& name);
 
 struct RenderJob {
+  std::optional<Shot> shot;  // the view: its sensor and seed (default: the scene's own, Scene::shot)
   int tile_size = 16;  // the largest tile edge: smaller when the image has fewer tiles than ranks
   std::optional<Tile> crop;  // render only this window (the image keeps its full size)
   int threads = 1;

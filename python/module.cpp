@@ -27,6 +27,7 @@
 #include "renderer/scene_params.h"
 #include "renderer/io/scene_reshape.h"
 #include "renderer/sensors/film.h"
+#include "renderer/shapes/shape.h"
 
 namespace py = pybind11;
 using namespace dray;
@@ -205,6 +206,7 @@ py::array_t<float> render(Scene& scene, std::optional<int> spp, std::optional<ui
     const mpi::Context ctx = context(comm);
     agreed(ctx, [&] { job.threads = threads_of(ctx, threads); });
     Sampling sampling(scene, spp, seed, sensor, integrator);  // an aov integrator given brings its AOVs
+    job.shot = sampling.shot;
     job.outputs = with_aovs(job.outputs, scene);
     ctrl_c.run([&] {
       Image image = mpi::render_image(ctx, scene, job);
@@ -232,6 +234,7 @@ py::dict render_forward(Scene& scene, const std::vector<std::string>& wrt, std::
     });
     job.outputs.wrt = n.slots;
     Sampling sampling(scene, spp, seed, sensor, integrator);
+    job.shot = sampling.shot;
     ctrl_c.run([&] {
       image = mpi::render_image(ctx, scene, job);
       share(ctx, image);
@@ -269,14 +272,15 @@ py::dict backward(Scene& scene, const py::array_t<float, py::array::c_style | py
       n = resolve(scene, wrt);
       py::gil_scoped_acquire hold;  // the array is a Python object
       adjoint = image_of(d_image, "d_image");
-      if (adjoint.width != scene.camera().width || adjoint.height != scene.camera().height || adjoint.channels != 3)
+      const Camera& camera = scene.camera(sampling.shot);
+      if (adjoint.width != camera.width || adjoint.height != camera.height || adjoint.channels != 3)
         throw BadInput("d_image is " + std::to_string(adjoint.height) + "x" + std::to_string(adjoint.width) + "x" +
-                       std::to_string(adjoint.channels) + " but the scene renders " + std::to_string(scene.camera().height) +
-                       "x" + std::to_string(scene.camera().width) + "x3");
+                       std::to_string(adjoint.channels) + " but the scene renders " + std::to_string(camera.height) + "x" +
+                       std::to_string(camera.width) + "x3");
     });
     // The adjoint replays the primal's samples (seed): the exact gradient of sum d_image * image
     // for that image.
-    ctrl_c.run([&] { g = mpi::gradient(ctx, scene, adjoint, Loss::adjoint, n.slots, 8, nthreads, seed, nullptr, 1.0); });
+    ctrl_c.run([&] { g = mpi::gradient(ctx, scene, sampling.shot, adjoint, Loss::adjoint, n.slots, 8, nthreads, seed, nullptr, 1.0); });
   }
   ctrl_c.raise_if_interrupted();
   py::dict out;
@@ -304,8 +308,8 @@ PYBIND11_MODULE(_dray, m) {
     }
   });
   py::class_<Scene>(m, "Scene", py::dynamic_attr())  // Python keeps a sensor's last film on it
-      .def_property_readonly("width", [](const Scene& s) { return s.camera().width; })
-      .def_property_readonly("height", [](const Scene& s) { return s.camera().height; })
+      .def_property_readonly("width", [](const Scene& s) { return s.own_camera().width; })
+      .def_property_readonly("height", [](const Scene& s) { return s.own_camera().height; })
       .def_property_readonly("sensors",
                              [](const Scene& s) {
                                std::vector<std::string> names;
@@ -358,7 +362,8 @@ PYBIND11_MODULE(_dray, m) {
     if (kind == "medium") return plugin_names<MediumModel>();
     if (kind == "emitter") return plugin_names<EmitterModel>();
     if (kind == "integrator") return mitsuba_integrator_names();  // Mitsuba's names dray renders
-    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf, texture, sensor, medium, emitter, integrator)");
+    if (kind == "shape") return mitsuba_shape_names();            // Mitsuba's shape types the plugins read
+    throw BadInput("plugin_names: no registry of kind \"" + kind + "\" (phase, bsdf, texture, sensor, medium, emitter, integrator, shape)");
   });
   // The one Adam (ad/adam.h) for dray.ad.Adam: m and v (float64, C-contiguous) advance in place.
   using Doubles = py::array_t<double, py::array::c_style>;

@@ -157,24 +157,19 @@ void take_integrator(RenderSettings& to, const RenderSettings& from) {
 
 Sampling::Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_, const std::optional<std::string>& sensor_,
                    const std::optional<RenderSettings>& integrator)
-    : scene(s), render(s.render), sensor(s.sensor) {
+    : scene(s), render(s.render), shot(s.shot()) {
   if (spp_ && *spp_ < 1) throw BadInput("spp must be at least 1, got " + std::to_string(*spp_));
-  int chosen = s.sensor;
   try {
-    if (sensor_) chosen = sensor_index(s, *sensor_);
+    if (sensor_) shot.sensor = sensor_index(s, *sensor_);
   } catch (const LoadError& e) {
     throw BadInput(e.what());
   }
+  if (seed_) shot.seed = *seed_;
   if (spp_) s.render.spp = *spp_;
-  if (seed_) s.render.seed = *seed_;
   if (integrator) take_integrator(s.render, *integrator);
-  s.sensor = chosen;
 }
 
-Sampling::~Sampling() {
-  scene.render = render;
-  scene.sensor = sensor;
-}
+Sampling::~Sampling() { scene.render = render; }
 
 int threads_of(const mpi::Context& ctx, std::optional<int> threads) {
   if (threads && *threads < 1) throw BadInput("threads must be at least 1, got " + std::to_string(*threads));

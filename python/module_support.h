@@ -30,9 +30,9 @@ struct BadInput : std::runtime_error {
 // input (exit code 2) as BadInput, anything else as RuntimeError.
 template <class F>
 void agreed(const mpi::Context& ctx, F&& step) {
-  const mpi::Status st = mpi::agree_on(ctx, std::forward<F>(step));
-  if (st.code == 2) throw BadInput(st.message);
-  if (st.code) throw std::runtime_error(st.message);
+  const mpi::Status status = mpi::agree_on(ctx, std::forward<F>(step));
+  if (status.code == 2) throw BadInput(status.message);
+  if (status.code) throw std::runtime_error(status.message);
 }
 
 mpi::Context context(std::optional<int> comm);
@@ -95,11 +95,12 @@ Named resolve(const Scene& scene, const std::vector<std::string>& names);
 // kind, its visibility samples, hide_emitters, an aov integrator's AOVs) set from another's.
 void take_integrator(RenderSettings& to, const RenderSettings& from);
 
-// A call's samples, seed, sensor and integrator, the scene's own restored afterwards.
+// A call's samples and integrator, the scene's own restored afterwards; and its view, the sensor
+// and seed it names (the scene's own by default) as its passes' shot.
 struct Sampling {
   Scene& scene;
   RenderSettings render;
-  int sensor;
+  Shot shot;
   Sampling(Scene& s, std::optional<int> spp_, std::optional<uint64_t> seed_, const std::optional<std::string>& sensor_,
            const std::optional<RenderSettings>& integrator = std::nullopt);
   ~Sampling();

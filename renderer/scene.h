@@ -113,16 +113,27 @@ struct Sensor {
   int medium = -1;
 };
 
+// One view of a pass: the sensor it renders through and the seed of its samples. A pass is given
+// its shot (ImageRequest, GradientRequest); the scene's own sensor and render.seed are only the
+// default a caller builds one from (Scene::shot), never state a pass writes and restores.
+struct Shot {
+  int sensor = 0;     // index into Scene::sensors
+  uint64_t seed = 0;  // the seed of its samples
+};
+
 struct Scene {
   std::string path;  // the scene file, for messages
   ParamTable params;
-  // At least one. Renders use sensors[sensor] (SensorScope selects another for a while); its
-  // parameters are camera.* for the first sensor, sensors.NAME.* for the others.
+  // At least one; their parameters are camera.* for the first sensor, sensors.NAME.* for the
+  // others. `sensor` is the scene's own (the default shot's: dray render --sensor).
   std::vector<Sensor> sensors = std::vector<Sensor>(1);
   int sensor = 0;
-  const Camera& camera() const { return sensors[size_t(sensor)].camera; }
-  Camera& camera() { return sensors[size_t(sensor)].camera; }
-  int camera_medium() const { return sensors[size_t(sensor)].medium; }
+  const Camera& camera(const Shot& shot) const { return sensors[size_t(shot.sensor)].camera; }
+  int camera_medium(const Shot& shot) const { return sensors[size_t(shot.sensor)].medium; }
+  // The scene's own view and its camera (readers, tools and tests; a pass takes its Shot).
+  Shot shot() const { return {sensor, render.seed}; }
+  const Camera& own_camera() const { return sensors[size_t(sensor)].camera; }
+  Camera& own_camera() { return sensors[size_t(sensor)].camera; }
   RenderSettings render;
   std::vector<Texture> textures;
   // The mesh attribute names textures read and meshes hold (MeshAttribute::id, Texture::attribute).
@@ -187,9 +198,10 @@ struct Scene {
 // The film a pixel's filter is cut to (Mitsuba's hdrfilm without sample_border: its crop, else the
 // whole film; renderer/sensors/pixel_filter.h); none with sample_border, or for the box filter,
 // whose footprint is its own pixel.
-inline std::optional<Tile> filter_film(const Scene& scene) {
+inline std::optional<Tile> filter_film(const Scene& scene, const Shot& shot) {
   if (scene.render.sample_border || scene.render.filter.kind == PixelFilter::Kind::box) return std::nullopt;
-  return scene.render.crop.value_or(Tile{0, 0, scene.camera().width, scene.camera().height});
+  const Camera& camera = scene.camera(shot);
+  return scene.render.crop.value_or(Tile{0, 0, camera.width, camera.height});
 }
 
 }  // namespace dray

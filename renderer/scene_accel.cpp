@@ -184,8 +184,8 @@ bool SceneAccel::traverse_top(const Ray& ray, Hit& hit, float t_min, float t_max
     // operations as the world BVH); the group-space distance where rounding loses it at an edge.
     const uint32_t prim = prim_base_[i] + h.prim;
     float t = h.t;
-    float tw;
-    if (intersect_prim(prim_geom(prim), ray, t_min, INFINITY, tw)) t = tw;
+    float t_hit;
+    if (intersect_prim(prim_geom(prim), ray, t_min, INFINITY, t_hit)) t = t_hit;
     if (!(t < t_max)) continue;
     t_max = t;
     hit = {t, prim};

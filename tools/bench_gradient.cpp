@@ -90,13 +90,13 @@ int main(int argc, char** argv) {
     return median(t);
   };
   if (primal_only) {
-    const double primal = time([&] { render_tiles(scene, tiles, ids, img, threads); });
+    const double primal = time([&] { render_tiles(scene, scene.shot(), tiles, ids, img, threads); });
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     std::printf("%dx%d, %d spp: primal %.3f s, peak RSS %ld KB\n", width, height, spp, primal, ru.ru_maxrss);
     return 0;
   }
-  double grad = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, adjoint_seed, mode(false)); });
+  double grad = time([&] { gradient_tiles(scene, scene.shot(), tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, adjoint_seed, mode(false)); });
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   if (gradient_only) {
@@ -104,9 +104,9 @@ int main(int argc, char** argv) {
                 ru.ru_maxrss);
     return 0;
   }
-  double primal = time([&] { render_tiles(scene, tiles, ids, img, threads); });
+  double primal = time([&] { render_tiles(scene, scene.shot(), tiles, ids, img, threads); });
   // The same pass summing in plain doubles: what the exact fixed-point sums cost.
-  double plain = time([&] { gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, adjoint_seed, mode(true)); });
+  double plain = time([&] { gradient_tiles(scene, scene.shot(), tiles, ids, target, Loss::l2, 3.0 * width * height, all, threads, img, adjoint_seed, mode(true)); });
   std::printf("exact sums: %.3f s against plain double sums %.3f s: exact/plain %.3fx\n", grad, plain, grad / plain);
   std::printf("%s %dx%d, %d spp, %d thread(s): primal %.3f s, gradient pass with %zu parameters %.3f s: %.2fx\n",
               scene_path.c_str(), width, height, spp, threads, primal, all.size(), grad, grad / primal);

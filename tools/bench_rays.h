@@ -19,11 +19,11 @@ inline std::vector<Ray> make_rays(const Scene& scene, std::vector<Ray>& shadow) 
   Slot sun = kNoSlot;  // the first point light's position
   for (const Light& l : scene.lights)
     if (sun == kNoSlot && placement(l) == EmitterPlacement::point) sun = light_place(l);
-  const int w = scene.camera().width, h = scene.camera().height;
+  const int w = scene.own_camera().width, h = scene.own_camera().height;
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       Sampler s(1, uint64_t(y) * w + x, 0);
-      Ray r = camera_ray(scene.camera(), P, x + s.next(), y + s.next()).detached();
+      Ray r = camera_ray(scene.own_camera(), P, x + s.next(), y + s.next()).detached();
       rays.push_back(r);
       Hit hit;
       if (!scene.bvh.intersect(r, hit)) continue;

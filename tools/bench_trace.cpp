@@ -110,17 +110,9 @@ class EmbreeScene {
 };
 #endif
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"BVH build and trace throughput"};
-  std::string scene_path = "scenes/bunny.json";
-  int repeats = 5;
-  app.add_option("SCENE", scene_path, "Scene file");
-  app.add_option("--repeats", repeats, "Timed runs (median reported)");
-  CLI11_PARSE(app, argc, argv);
-
-  Scene scene = load_scene(scene_path);
+// The BVH's build over the scene's primitives, on one and two threads, and a refit after every
+// primitive moved.
+void bench_build(const Scene& scene, int repeats) {
   // The scene's primitives in their input order.
   const size_t prims = scene.bvh.world().prim_geoms().size();
   std::vector<PrimRef> refs(prims);
@@ -162,6 +154,11 @@ int main(int argc, char** argv) {
   std::printf("| %-28s | %10.1f ms | %.2f Mprims/s |\n", "BVH refit (1 thread)", rf * 1e3, prims / rf * 1e-6);
   std::printf("#kv bvh_refit_mtris_per_s %.4f\n", prims / rf * 1e-6);
 
+}
+
+// Closest-hit and occlusion rays through the scene on one and two threads, and Embree's on the
+// same rays; returns the camera rays (the height field's count).
+size_t bench_rays(const Scene& scene, int repeats) {
   std::vector<Ray> shadow;
   std::vector<Ray> rays = make_rays(scene, shadow);
 #ifdef DRAY_HAVE_EMBREE
@@ -214,32 +211,49 @@ int main(int argc, char** argv) {
     std::printf("#kv %s_mrays_dray_over_embree %.4f\n", key, median(pair_ratio));
 #endif
   }
-  // Scale: a 708 x 708 height field of 1,002,528 triangles, the same number of rays (from above,
-  // at random points, towards random points of the field).
-  {
-    constexpr int n = 708;
-    const std::vector<PrimGeom> hgeoms = height_field(n, 2.f, 0.037f, 0.023f);
-    const std::vector<PrimRef> hrefs(hgeoms.size());
-    Bvh field;
-    auto t0 = Clock::now();
-    field.build(hrefs, hgeoms);
-    const double fb = std::chrono::duration<double>(Clock::now() - t0).count();
-    std::vector<Ray> frays;
-    for (size_t k = 0; k < rays.size(); ++k) {
-      Sampler s(5, k, 0);
-      const glm::vec3 o(s.next() * n, 200.f, s.next() * n), to(s.next() * n, 0.f, s.next() * n);
-      frays.push_back(Ray{o, glm::normalize(to - o)});
-    }
-    long h = 0;
-    const double fs = median_seconds(repeats, [&] {
-      h = 0;
-      Hit hit;
-      for (const Ray& r : frays) h += field.intersect(r, hit);
-    });
-    std::printf("| %-28s | %10.2f Mrays/s | %zu triangles (built in %.2f s, %.2f Mprims/s), %zu rays, %ld hits |\n",
-                "1M triangles, 1 thread", frays.size() / fs * 1e-6, hgeoms.size(), fb, hgeoms.size() / fb * 1e-6,
-                frays.size(), h);
-    std::printf("#kv trace_1m_tris_mrays %.4f\n", frays.size() / fs * 1e-6);
+  return rays.size();
+}
+
+// Scale: a 708 x 708 height field of 1,002,528 triangles, `count` rays (from above, at random
+// points, towards random points of the field).
+void bench_height_field(size_t count, int repeats) {
+  constexpr int n = 708;
+  const std::vector<PrimGeom> hgeoms = height_field(n, 2.f, 0.037f, 0.023f);
+  const std::vector<PrimRef> hrefs(hgeoms.size());
+  Bvh field;
+  auto t0 = Clock::now();
+  field.build(hrefs, hgeoms);
+  const double fb = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::vector<Ray> frays;
+  for (size_t k = 0; k < count; ++k) {
+    Sampler s(5, k, 0);
+    const glm::vec3 o(s.next() * n, 200.f, s.next() * n), to(s.next() * n, 0.f, s.next() * n);
+    frays.push_back(Ray{o, glm::normalize(to - o)});
   }
+  long h = 0;
+  const double fs = median_seconds(repeats, [&] {
+    h = 0;
+    Hit hit;
+    for (const Ray& r : frays) h += field.intersect(r, hit);
+  });
+  std::printf("| %-28s | %10.2f Mrays/s | %zu triangles (built in %.2f s, %.2f Mprims/s), %zu rays, %ld hits |\n",
+              "1M triangles, 1 thread", frays.size() / fs * 1e-6, hgeoms.size(), fb, hgeoms.size() / fb * 1e-6,
+              frays.size(), h);
+  std::printf("#kv trace_1m_tris_mrays %.4f\n", frays.size() / fs * 1e-6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"BVH build and trace throughput"};
+  std::string scene_path = "scenes/bunny.json";
+  int repeats = 5;
+  app.add_option("SCENE", scene_path, "Scene file");
+  app.add_option("--repeats", repeats, "Timed runs (median reported)");
+  CLI11_PARSE(app, argc, argv);
+
+  const Scene scene = load_scene(scene_path);
+  bench_build(scene, repeats);
+  bench_height_field(bench_rays(scene, repeats), repeats);
   return 0;
 }

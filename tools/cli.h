@@ -51,9 +51,9 @@ void add_scene_edits(CLI::App* cmd, std::vector<std::string>& sets, std::vector<
 std::map<std::string, std::string> parse_defines(const std::vector<std::string>& defines_given);
 
 // Prints the agreed error once (rank 0) and returns its exit code.
-inline int report(const mpi::Context& ctx, const mpi::Status& st) {
-  if (st.code != 0 && ctx.is_root()) std::fprintf(stderr, "dray: %s\n", st.message.c_str());
-  return st.code;
+inline int report(const mpi::Context& ctx, const mpi::Status& status) {
+  if (status.code != 0 && ctx.is_root()) std::fprintf(stderr, "dray: %s\n", status.message.c_str());
+  return status.code;
 }
 
 // --threads, else OMP_NUM_THREADS, else the node's cores / ranks on the node.

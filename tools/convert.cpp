@@ -52,7 +52,7 @@ CLI::App* add_convert_command(CLI::App& app, ConvertArgs& args) {
 int run_convert(const mpi::Context& ctx, const ConvertArgs& args) {
   // Rank 0 converts and writes; the others only agree on the outcome.
   std::vector<std::string> warnings;
-  const mpi::Status st = mpi::agree_on(ctx, [&] {
+  const mpi::Status status = mpi::agree_on(ctx, [&] {
     if (!ctx.is_root()) return;
     json doc = read_scene_document(args.scene.scene, args.scene.defines(), warnings);
     for (const std::string& o : args.scene.overrides()) apply_override(doc, o);
@@ -68,7 +68,7 @@ int run_convert(const mpi::Context& ctx, const ConvertArgs& args) {
     if (const fs::path dir = fs::path(args.output).parent_path(); !dir.empty()) fs::create_directories(dir);
     write_text_file(args.output, text);
   });
-  if (st.code) return report(ctx, st);
+  if (status.code) return report(ctx, status);
   if (ctx.is_root()) {
     for (const std::string& w : warnings) std::fprintf(stderr, "dray: warning: %s\n", w.c_str());
     std::printf("wrote %s\n", args.output.c_str());

@@ -139,13 +139,13 @@ double relative_error(double x, double y, double image_mean) {
 int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
   Scene scene;
   std::vector<ScalarParam> params;
-  mpi::Status st = mpi::agree_on(ctx, [&] {
+  mpi::Status status = mpi::agree_on(ctx, [&] {
     scene = load_scene(a.scene.scene, a.scene.overrides(), true, a.scene.defines());
     params = resolve_per_image(scene, a.params, "--param");
     // The derivative render and its gather buffer, then two plain renders at a time.
-    check_image_memory(ctx, a.scene.scene, scene.camera().width, scene.camera().height, 3 * int(params.size() + 1), 2.5);
+    check_image_memory(ctx, a.scene.scene, scene.own_camera().width, scene.own_camera().height, 3 * int(params.size() + 1), 2.5);
   });
-  if (st.code) return report(ctx, st);
+  if (status.code) return report(ctx, status);
   print_warnings(ctx, scene);
 
   mpi::RenderJob job;
@@ -161,19 +161,21 @@ int run_gradcheck(const mpi::Context& ctx, const GradcheckArgs& a) {
   double base = 0;
   // Where a parameter moves an edge, the forward derivative is rendered once more without the
   // boundary term: the interior and boundary shares, so that a disagreement can be placed.
-  const bool split = moves_edges(scene, slots);
-  for (int s = 0; s < a.seeds; ++s) {
-    Scene seeded = scene;
-    seeded.render.seed = seed0 + uint64_t(s);
-    Image ad = mpi::render_image(ctx, seeded, job);
-    // Reverse mode: the gradient of the mean image, with this seed's samples.
-    const mpi::DistributedGradient rev = mpi::gradient(ctx, seeded, Image(scene.camera().width, scene.camera().height, 3), Loss::mean,
-                                                       slots, 16, job.threads, seeded.render.seed);
-    Scene interior_only = seeded;
+  const bool split = moves_edges(scene, scene.shot(), slots);
+  Scene interior_only, fd_scene = scene;
+  if (split) {
+    interior_only = scene;
     interior_only.render.boundary_samples = 0;
+  }
+  if (a.fd_spp > 0) fd_scene.render.spp = a.fd_spp;
+  for (int s = 0; s < a.seeds; ++s) {
+    const Shot shot{scene.sensor, seed0 + uint64_t(s)};  // this seed's samples, for every render below
+    job.shot = plain.shot = shot;
+    Image ad = mpi::render_image(ctx, scene, job);
+    // Reverse mode: the gradient of the mean image, with this seed's samples.
+    const mpi::DistributedGradient rev = mpi::gradient(ctx, scene, shot, Image(scene.own_camera().width, scene.own_camera().height, 3),
+                                                       Loss::mean, slots, 16, job.threads, shot.seed);
     const Image inner = split ? mpi::render_image(ctx, interior_only, job) : Image();
-    Scene fd_scene = seeded;
-    if (a.fd_spp > 0) fd_scene.render.spp = a.fd_spp;
     for (size_t k = 0; k < params.size(); ++k) {
       const float h = float(a.step * std::max(1.0, std::fabs(double(scene.params.get(params[k].slot)))));
       const Difference fd = central_difference(ctx, fd_scene, plain, params[k].slot, h);

@@ -71,7 +71,7 @@ int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
   Image test, ref, var, mask;
   int test_spp = 0, ref_spp = 0;
   // Every rank reads its inputs; rank 0 reports and writes.
-  mpi::Status st = mpi::agree_on(ctx, [&] {
+  mpi::Status status = mpi::agree_on(ctx, [&] {
     if (ctx.is_root() && !a.heatmap.empty()) {
       for (const std::string& input : {a.test, a.ref, a.ref_variance})
         if (!input.empty() && fs::weakly_canonical(fs::absolute(input)) == fs::weakly_canonical(fs::absolute(a.heatmap)))
@@ -100,7 +100,7 @@ int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
       ref_spp = known_spp(a.ref_spp, var, a.ref_variance, "--ref-spp");
     }
   });
-  if (st.code) return report(ctx, st);
+  if (status.code) return report(ctx, status);
 
   DiffStats d = diff_images(test, ref, a.tol, a.mask.empty() ? nullptr : &mask);
   bool passed = d.share_over_tol <= a.max_share;
@@ -109,12 +109,12 @@ int run_diff(const mpi::Context& ctx, const DiffArgs& a) {
     z = z_test(test, test_spp, ref, var, ref_spp, a.z);
     passed = z.passed;
   }
-  st = mpi::agree_on(ctx, [&] {
+  status = mpi::agree_on(ctx, [&] {
     if (!ctx.is_root() || a.heatmap.empty()) return;
     if (a.ref_variance.empty()) write_image(heatmap(d.pixel_error, test.width, test.height, float(std::max(d.max_abs, a.tol))), a.heatmap);
     else write_image(heatmap(z.pixel_z, test.width, test.height, float(z.z_critical)), a.heatmap);
   });
-  if (st.code) return report(ctx, st);
+  if (status.code) return report(ctx, status);
   if (ctx.is_root()) {
     std::printf("dray diff: %s vs %s (%dx%d)\n", a.test.c_str(), a.ref.c_str(), test.width, test.height);
     if (!a.mask.empty())

@@ -22,8 +22,8 @@ using namespace dray::cli;
 int run_params(const mpi::Context& ctx, const SceneArgs& args, bool mitsuba) {
   Scene scene;
   // The parameters only: no BVH.
-  mpi::Status st = mpi::agree_on(ctx, [&] { scene = load_scene(args.scene, args.overrides(), false, args.defines()); });
-  if (st.code) return report(ctx, st);
+  mpi::Status status = mpi::agree_on(ctx, [&] { scene = load_scene(args.scene, args.overrides(), false, args.defines()); });
+  if (status.code) return report(ctx, status);
   if (!ctx.is_root()) return 0;
   if (mitsuba) {  // Mitsuba's keys (mi.traverse) and the parameter each names
     for (const auto& [key, name] : scene.params.mitsuba_keys()) std::printf("%-40s %s\n", key.c_str(), name.c_str());

@@ -82,7 +82,7 @@ std::string first_line(const std::string& s) { return s.substr(0, s.find('\n'));
 
 int run_mitsuba_suite(const mpi::Context& ctx, const MitsubaSuiteArgs& a) {
   std::vector<SuiteScene> scenes;
-  mpi::Status st = mpi::agree_on(ctx, [&] {
+  mpi::Status status = mpi::agree_on(ctx, [&] {
     scenes = find_scenes(a.dir);
     std::vector<SuiteScene> picked;
     for (const SuiteScene& s : scenes)
@@ -92,7 +92,7 @@ int run_mitsuba_suite(const mpi::Context& ctx, const MitsubaSuiteArgs& a) {
     scenes = picked;
     if (ctx.is_root()) fs::create_directories(a.output);
   });
-  if (st.code) return report(ctx, st);
+  if (status.code) return report(ctx, status);
   const int threads = resolve_threads(ctx, a.threads);
   int passed = 0;
   const double t_all = ctx.seconds();
@@ -100,7 +100,7 @@ int run_mitsuba_suite(const mpi::Context& ctx, const MitsubaSuiteArgs& a) {
     Scene scene;
     Image ref, var;
     int spp = 0;
-    st = mpi::agree_on(ctx, [&] {
+    status = mpi::agree_on(ctx, [&] {
       ref = read_image(s.ref.string());
       var = read_image(s.var.string());
       if (var.width != ref.width || var.height != ref.height) throw LoadError(s.var.string() + ": not the reference's size");
@@ -108,12 +108,12 @@ int run_mitsuba_suite(const mpi::Context& ctx, const MitsubaSuiteArgs& a) {
       // As test_renders.py: load_file(scene, spp=spp, integrator=INTEGRATOR), render(seed=0, spp=spp).
       scene = load_scene(s.xml.string(), {"render.spp=" + std::to_string(spp), "render.seed=0"}, true,
                          {{"spp", std::to_string(spp)}, {"integrator", s.integrator}});
-      if (scene.camera().width != ref.width || scene.camera().height != ref.height)
-        throw LoadError("the film is " + std::to_string(scene.camera().width) + "x" + std::to_string(scene.camera().height) +
+      if (scene.own_camera().width != ref.width || scene.own_camera().height != ref.height)
+        throw LoadError("the film is " + std::to_string(scene.own_camera().width) + "x" + std::to_string(scene.own_camera().height) +
                         ", the reference " + std::to_string(ref.width) + "x" + std::to_string(ref.height));
     });
-    if (st.code) {
-      if (ctx.is_root()) std::printf("FAIL  %-58s cannot render: %s\n", s.id.c_str(), first_line(st.message).c_str());
+    if (status.code) {
+      if (ctx.is_root()) std::printf("FAIL  %-58s cannot render: %s\n", s.id.c_str(), first_line(status.message).c_str());
       std::fflush(stdout);
       continue;
     }
@@ -125,7 +125,7 @@ int run_mitsuba_suite(const mpi::Context& ctx, const MitsubaSuiteArgs& a) {
     const MitsubaTestResult r = mitsuba_test(image, spp, ref, var);
     passed += r.passed;
     const std::string stem = (fs::path(a.output) / fs::path(s.id).filename()).string();
-    st = mpi::agree_on(ctx, [&] {
+    status = mpi::agree_on(ctx, [&] {
       if (!ctx.is_root()) return;
       write_image(image, stem + ".exr");
       write_image(image, stem + ".png");
@@ -144,7 +144,7 @@ int run_mitsuba_suite(const mpi::Context& ctx, const MitsubaSuiteArgs& a) {
                     s.id.c_str(), 100 * r.fail_share, r.worst_x, r.worst_y, r.min_p, stem.c_str());
       std::fflush(stdout);
     }
-    if (st.code) return report(ctx, st);
+    if (status.code) return report(ctx, status);
   }
   if (ctx.is_root())
     std::printf("dray mitsuba-suite: %d of %zu scenes pass (%.0f s, %d ranks x %d threads)\n", passed, scenes.size(),

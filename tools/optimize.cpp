@@ -254,8 +254,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   Scene scene;
   json scene_doc;
   Job job;
-  mpi::Status st = load_job(ctx, a, scene, scene_doc, job);
-  if (st.code) return report(ctx, st);
+  mpi::Status status = load_job(ctx, a, scene, scene_doc, job);
+  if (status.code) return report(ctx, status);
   print_warnings(ctx, scene);
   const json settings = job_settings(job, scene_doc);
   const fs::path out = job.output;
@@ -267,11 +267,11 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   if (job.boundary_samples >= 0) scene.render.boundary_samples = job.boundary_samples;
 
   std::vector<Image> targets, masks;
-  st = load_targets(ctx, job, false, threads, targets, masks);
-  if (st.code) return report(ctx, st);
+  status = load_targets(ctx, job, false, threads, targets, masks);
+  if (status.code) return report(ctx, status);
   std::vector<Image> held_out_targets, unused_masks;  // read or rendered now: a bad one stops the job before it runs
-  st = load_targets(ctx, job, true, threads, held_out_targets, unused_masks);
-  if (st.code) return report(ctx, st);
+  status = load_targets(ctx, job, true, threads, held_out_targets, unused_masks);
+  if (status.code) return report(ctx, status);
   // Views side by side on groups of ranks (a collective split, once per run).
   const int per_iteration = job.batch > 0 ? job.batch : int(job.views.size());
   const mpi::ViewGroups groups =
@@ -288,8 +288,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     else scene.refresh_tables();  // an environment map's sampling, a rough coating's table
   };
   if (a.resume) {
-    st = resume_from_checkpoint(ctx, job, settings, out, scene, shard, state);
-    if (st.code) return report(ctx, st);
+    status = resume_from_checkpoint(ctx, job, settings, out, scene, shard, state);
+    if (status.code) return report(ctx, status);
     scalars.take(job);
     if (ctx.is_root() && !a.quiet)
       std::printf("dray optimize: resuming after iteration %d of %d (%s)\n", state.iteration, job.iterations,
@@ -312,8 +312,8 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
   };
   interrupt_message(state.iteration);
   double mpi_seconds = 0, wait_seconds = 0, total_seconds = 0;
-  st = {};
-  for (int it = state.iteration; it < job.iterations && st.code == 0; ++it) {
+  status = {};
+  for (int it = state.iteration; it < job.iterations && status.code == 0; ++it) {
     const double t0 = ctx.seconds();
     const int k = it + 1;  // iterations count from 1 everywhere: console, progress.csv, snapshots, checkpoint
     const bool snapshot = job.snapshot_every > 0 && (k == 1 || k % job.snapshot_every == 0 || k == job.iterations);
@@ -331,7 +331,7 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     const double secs = ctx.seconds() - t0;
     total_seconds += secs;
 
-    st = mpi::agree_on(ctx, [&] {
+    status = mpi::agree_on(ctx, [&] {
       if (!ctx.is_root()) return;
       record.record(scene, it, {k, g.loss, std::sqrt(norm2), secs, g.dropped_samples, scalars.listed_values(scene.params)},
                     snapshot ? &primal : nullptr, targets, total_seconds, mpi_seconds);
@@ -345,26 +345,26 @@ int run_optimize(const mpi::Context& ctx, const OptimizeArgs& a) {
     if (const std::string change = schedule_change(job, k); !change.empty() && ctx.is_root() && !a.quiet)
       std::printf("schedule after iteration %d: %s\n", k, change.c_str());
     if (upsample_after(ctx, a, job, scene, k, scalars, shard, state, smoothing)) refresh();
-    if (st.code == 0 && job.checkpoint_every > 0 && (k % job.checkpoint_every == 0 || k == job.iterations)) {
-      st = mpi::agree_on(ctx, [&] { write_checkpoint(ctx, job, settings, state, shard, scene.params, out); });
+    if (status.code == 0 && job.checkpoint_every > 0 && (k % job.checkpoint_every == 0 || k == job.iterations)) {
+      status = mpi::agree_on(ctx, [&] { write_checkpoint(ctx, job, settings, state, shard, scene.params, out); });
       checkpointed = k;
     }
     interrupt_message(k);
   }
   record.bar.finish();
-  if (st.code) return report(ctx, st);
+  if (status.code) return report(ctx, status);
 
   std::vector<uint8_t> seen;  // every shard's, on rank 0
   stream_to_root(ctx, job, shard, state.seen.data(), 1, [&](size_t, const void* bytes, size_t size) {
     seen.insert(seen.end(), static_cast<const uint8_t*>(bytes), static_cast<const uint8_t*>(bytes) + size);
   });
-  st = mpi::agree_on(ctx, [&] {
+  status = mpi::agree_on(ctx, [&] {
     if (ctx.is_root())
       record.finish(scene, scene_doc, seen, scalars.listed_values(scene.params), job.iterations - first_iteration, total_seconds,
                     mpi_seconds, wait_seconds);
   });
-  if (st.code == 0) st = evaluate_held_out(ctx, job, held_out_targets, scene, threads);
-  return report(ctx, st);
+  if (status.code == 0) status = evaluate_held_out(ctx, job, held_out_targets, scene, threads);
+  return report(ctx, status);
 }
 
 }  // namespace dray::cli

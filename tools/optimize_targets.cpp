@@ -28,17 +28,17 @@ mpi::Status load_targets(const mpi::Context& ctx, const Job& job, bool held_out,
     const std::string size = std::to_string(v.camera.width) + "x" + std::to_string(v.camera.height);
     const std::string which = held_out ? "held-out view " + std::to_string(i) : job.multi_view ? "view " + std::to_string(i) : "the scene";
     if (!v.mask.empty()) {
-      mpi::Status st = mpi::agree_on(ctx, [&] {
+      mpi::Status status = mpi::agree_on(ctx, [&] {
         masks[i] = read_image(v.mask);
         if (masks[i].width != v.camera.width || masks[i].height != v.camera.height)
           throw LoadError(v.mask + ": the mask is " + std::to_string(masks[i].width) + "x" + std::to_string(masks[i].height) +
                           " but " + which + " renders " + size);
         if (!(mask_sum(masks[i]) > 0)) throw LoadError(v.mask + ": the mask is black (no pixel to compare)");
       });
-      if (st.code) return st;
+      if (status.code) return status;
     }
     if (!v.target_image.empty()) {
-      mpi::Status st = mpi::agree_on(ctx, [&] {
+      mpi::Status status = mpi::agree_on(ctx, [&] {
         targets[i] = read_image(v.target_image);
         // A photograph larger by whole factors is averaged over the factors' blocks (torch's area).
         const int fx = targets[i].width / v.camera.width, fy = targets[i].height / v.camera.height;
@@ -48,17 +48,17 @@ mpi::Status load_targets(const mpi::Context& ctx, const Job& job, bool held_out,
                           " (a target may be larger by whole factors: it is then averaged down)");
         if (fx > 1 || fy > 1) targets[i] = downsampled(targets[i], fx, fy);
       });
-      if (st.code) return st;
+      if (status.code) return status;
       continue;
     }
     Scene truth;
-    mpi::Status st = mpi::agree_on(ctx, [&] {
+    mpi::Status status = mpi::agree_on(ctx, [&] {
       truth = load_scene(v.target_scene, {"render.spp=" + std::to_string(v.target_spp), "render.seed=1000003"});
-      if (!own_camera && (truth.camera().width != v.camera.width || truth.camera().height != v.camera.height))
+      if (!own_camera && (truth.own_camera().width != v.camera.width || truth.own_camera().height != v.camera.height))
         throw LoadError(v.target_scene + ": renders at another size than " + job.scene_path);
       if (own_camera) truth.sensor = add_sensor(truth, "view", v.camera);
     });
-    if (st.code) return st;
+    if (status.code) return status;
     mpi::RenderJob rj;
     rj.threads = threads;
     targets[i] = mpi::render_image(ctx, truth, rj);
@@ -68,26 +68,26 @@ mpi::Status load_targets(const mpi::Context& ctx, const Job& job, bool held_out,
     const std::string name = held_out         ? "held-out-target-" + std::to_string(i) + ".exr"
                              : job.multi_view ? "target-" + std::to_string(i) + ".exr"
                                               : "target.exr";
-    st = mpi::agree_on(ctx, [&] {
+    status = mpi::agree_on(ctx, [&] {
       if (ctx.is_root()) write_image(targets[i], (out / name).string());
     });
-    if (st.code) return st;
+    if (status.code) return status;
   }
   return {};
 }
 
 mpi::Status evaluate_held_out(const mpi::Context& ctx, const Job& job, const std::vector<Image>& targets, Scene& scene,
                               int threads) {
-  mpi::Status st;
-  const int sensor = scene.sensor, spp = scene.render.spp;
+  mpi::Status status;
+  const int spp = scene.render.spp;
   for (size_t i = 0; i < job.held_out.size(); ++i) {
     const View& v = job.held_out[i];
-    scene.sensor = v.sensor;
     scene.render.spp = v.spp;
     mpi::RenderJob rj;
+    rj.shot = Shot{v.sensor, scene.render.seed};
     rj.threads = threads;
     const Image fit = mpi::render_image(ctx, scene, rj);
-    st = mpi::agree_on(ctx, [&] {
+    status = mpi::agree_on(ctx, [&] {
       if (!ctx.is_root()) return;
       const std::string name = "held-out-" + std::to_string(i) + ".exr";
       write_image(fit, (fs::path(job.output) / name).string());
@@ -95,11 +95,10 @@ mpi::Status evaluate_held_out(const mpi::Context& ctx, const Job& job, const std
       std::printf("  held-out view %zu: PSNR %.2f dB, RMSE %.6g, NCC %.4f (%s against held-out-target-%zu.exr, %d spp)\n", i,
                   d.psnr, d.rmse, d.ncc, name.c_str(), i, v.spp);
     });
-    if (st.code) break;
+    if (status.code) break;
   }
-  scene.sensor = sensor;
   scene.render.spp = spp;
-  return st;
+  return status;
 }
 
 }  // namespace dray::cli

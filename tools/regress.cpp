@@ -94,7 +94,7 @@ json run_case(const std::string& dir, const std::string& name, int threads, cons
   json r = {{"case", name}, {"passed", false}};
   try {
     Scene scene = load_scene((fs::path(dir) / "cases" / (name + ".json")).string());
-    const int w = scene.camera().width, h = scene.camera().height;
+    const int w = scene.own_camera().width, h = scene.own_camera().height;
     Image img = render_local(scene, threads);
     std::string golden = (fs::path(dir) / "golden" / name).string();
     Image ref = read_image(golden + ".exr"), var = read_image(golden + ".var.exr");
@@ -137,22 +137,22 @@ int update_goldens(const mpi::Context& ctx, const RegressArgs& a, const std::vec
   for (const std::string& name : names) {
     const std::string golden = (fs::path(a.dir) / "golden" / name).string();
     Scene scene;
-    mpi::Status st = mpi::agree_on(ctx, [&] {
+    mpi::Status status = mpi::agree_on(ctx, [&] {
       scene = load_scene((fs::path(a.dir) / "cases" / (name + ".json")).string(),
                          {"render.spp=" + std::to_string(a.golden_spp), "render.seed=" + std::to_string(kGoldenSeed)});
       if (ctx.is_root()) check_outputs({{"golden", golden + ".exr"}, {"golden variance", golden + ".var.exr"}});
     });
-    if (st.code) return report(ctx, st);
+    if (status.code) return report(ctx, status);
     const double t0 = ctx.seconds();
     Image image = mpi::render_image(ctx, scene, job);
-    st = mpi::agree_on(ctx, [&] {
+    status = mpi::agree_on(ctx, [&] {
       if (!ctx.is_root()) return;
       write_image(channels_of(image, 0, 3), golden + ".exr");
       write_image(channels_of(image, 3, 3), golden + ".var.exr");
       std::printf("dray regress: wrote %s.exr and .var.exr (%dx%d, %d spp) in %.2f s\n", golden.c_str(), image.width,
                   image.height, a.golden_spp, ctx.seconds() - t0);
     });
-    if (st.code) return report(ctx, st);
+    if (status.code) return report(ctx, status);
   }
   return 0;
 }
@@ -161,7 +161,7 @@ int update_goldens(const mpi::Context& ctx, const RegressArgs& a, const std::vec
 
 int run_regress(const mpi::Context& ctx, const RegressArgs& a) {
   std::vector<std::string> names;
-  mpi::Status st = mpi::agree_on(ctx, [&] {
+  mpi::Status status = mpi::agree_on(ctx, [&] {
     names = list_cases(a.dir, a.cases);
     if (a.update_goldens) return;
     // Every golden must exist before any case is rendered.
@@ -176,7 +176,7 @@ int run_regress(const mpi::Context& ctx, const RegressArgs& a) {
                       " missing (" + missing + "); make them with dray regress " + a.dir + " --update-goldens");
     if (ctx.is_root()) check_outputs({{"--report", (fs::path(a.report) / "report.md").string()}});
   });
-  if (st.code) return report(ctx, st);
+  if (status.code) return report(ctx, status);
   if (a.update_goldens) return update_goldens(ctx, a, names);
 
   const int threads = resolve_threads(ctx, a.threads);

@@ -53,7 +53,7 @@ namespace {
 
 // The crop window, checked against the image.
 Tile crop_window(const std::vector<int>& c, const Scene& scene) {
-  const int w = scene.camera().width, h = scene.camera().height;
+  const int w = scene.own_camera().width, h = scene.own_camera().height;
   if (!(c[0] < c[2] && c[1] < c[3] && c[2] <= w && c[3] <= h))
     throw LoadError("--crop " + std::to_string(c[0]) + " " + std::to_string(c[1]) + " " + std::to_string(c[2]) + " " +
                     std::to_string(c[3]) + ": need 0 <= X0 < X1 <= " + std::to_string(w) + " and 0 <= Y0 < Y1 <= " +
@@ -71,7 +71,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   std::optional<Tile> crop;
   RenderOutputs outputs;  // the channels beside the colour: variance, derivatives, the film's extra ones
   double load_seconds = 0;
-  mpi::Status st = mpi::agree_on(ctx, [&] {
+  mpi::Status status = mpi::agree_on(ctx, [&] {
     if (!is_image_path(out)) throw LoadError(out + ": output must end in .png or .exr");
     if (!args.variance.empty() && fs::path(args.variance).extension() != ".exr")
       throw LoadError(args.variance + ": --variance must end in .exr");
@@ -91,7 +91,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
     for (const ScalarParam& p : wrt) outputs.wrt.push_back(p.slot);
     outputs = with_aovs(outputs, scene);
     // The image, rank 0's gather buffer, and the 3-channel copy written out.
-    check_image_memory(ctx, args.scene.scene, scene.camera().width, scene.camera().height, outputs.channels(),
+    check_image_memory(ctx, args.scene.scene, scene.own_camera().width, scene.own_camera().height, outputs.channels(),
                        2.0 + 3.0 / outputs.channels());
     // Rank 0 owns the outputs: distinct and writable before any time is spent rendering.
     if (!ctx.is_root()) return;
@@ -103,7 +103,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
     }
     check_outputs(files);
   });
-  if (st.code) return report(ctx, st);
+  if (status.code) return report(ctx, status);
   print_warnings(ctx, scene);
   on_interrupt_print(ctx, "dray render: interrupted; nothing was written");
 
@@ -129,7 +129,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
   bar.finish();
   if (crop) image = region_of(image, crop->x0, crop->y0, crop->x1, crop->y1);
 
-  st = mpi::agree_on(ctx, [&] {
+  status = mpi::agree_on(ctx, [&] {
     if (!ctx.is_root()) return;
     // An EXR holds the film's channels (the pixel format's colour and alpha, the AOVs), named.
     Image rgb = film_rgb || fs::path(out).extension() != ".exr" ? channels_of(image, 0, 3) : develop(image, job.outputs, scene.render.pixel_format, scene.render.aovs);
@@ -140,7 +140,7 @@ int run_render(const mpi::Context& ctx, const RenderArgs& args) {
       if (!args.quiet) std::printf("dray: wrote %s and %s (colour scale +-%.4g)\n", f.exr.c_str(), f.png.c_str(), f.scale);
     }
   });
-  if (st.code) return report(ctx, st);
+  if (status.code) return report(ctx, status);
   if (ctx.is_root() && !args.quiet) {
     const double samples = double(image.width) * image.height * scene.render.spp;
     std::printf("dray: wrote %s (%dx%d, %d spp%s): loaded in %.2f s (BVH included), rendered in %.2f s, %.2f Msamples/s, "

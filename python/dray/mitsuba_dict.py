@@ -28,7 +28,7 @@ from .transforms import ScalarTransform4f, _vec3
 # Each plugin type's kind: the XML element Mitsuba's parser would read it from.
 KINDS = {
     "bsdf": "twosided mask bumpmap normalmap null",  # the material-level wrappers; the BSDFs from the registry (below)
-    "shape": "obj ply serialized sphere rectangle cube disk cylinder sdfgrid merge shapegroup instance",
+    "shape": "merge shapegroup instance",  # the groupings; the shape types from the registry (below)
     "emitter": "directionalarea",  # an area emitter along its normal; the emitters from the registry (below)
     "film": "hdrfilm",
     "rfilter": "box tent gaussian",
@@ -37,7 +37,7 @@ KINDS = {
     "volume": "gridvolume constvolume",
 }
 # The kinds whose plugins are a registry in dray (core/registry.h): their names come from there.
-for _kind in ("bsdf", "phase", "texture", "sensor", "medium", "emitter", "integrator"):
+for _kind in ("bsdf", "phase", "texture", "sensor", "medium", "emitter", "integrator", "shape"):
     KINDS[_kind] = (KINDS.get(_kind, "") + " " + _dray.plugin_names(_kind).replace(",", "")).strip()
 KIND_OF = {t: kind for kind, types in KINDS.items() for t in types.split()}
 

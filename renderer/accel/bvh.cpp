@@ -89,6 +89,30 @@ inline v4 hit_leaf(const Bvh::LeafPack& p, const WideRay& r, float t_min, float 
 // them; it only visits a few more boxes next to the hit.
 inline float reach(float t) { return t * (1.f + 0x1p-16f); }
 
+// A child to visit: a wide node (count 0) or a leaf (its primitive count), and its entry distance.
+struct Entry {
+  uint32_t child;
+  uint32_t count;
+  float t;
+};
+
+// The children of node n whose lanes `mask` sets, nearest first (entry distances t), into kids;
+// returns their number.
+inline int entered_nearest_first(const Bvh::Node& n, const v8& t, unsigned mask, Entry* kids) {
+  int m = 0;
+  for (; mask; mask &= mask - 1) {
+    const int k = __builtin_ctz(mask);
+    const Entry e{n.child[k], n.count[k], t[k]};
+    int j = m++;
+    while (j > 0 && kids[j - 1].t > e.t) {
+      kids[j] = kids[j - 1];
+      --j;
+    }
+    kids[j] = e;
+  }
+  return m;
+}
+
 }  // namespace
 
 // Traversal is compiled twice, for AVX2 and for any x86-64, and picked by the CPU at load time
@@ -121,13 +145,7 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
   bool found = false;
   // Deferred children with their entry distances: a closest-hit search skips those that a hit
   // found meanwhile has put behind it (a box entered exactly at the hit's distance may still
-  // hold a tie of lower index, so it is kept).
-  struct Entry {
-    uint32_t child;
-    uint32_t count;  // 0: a wide node; else a leaf's primitive count
-    float t;
-  };
-  // Up to kWidth - 1 deferred children per level: on the stack, or on the heap for a tree deeper
+  // hold a tie of lower index, so it is kept). Up to kWidth - 1 deferred children per level: on the stack, or on the heap for a tree deeper
   // than 48 levels. (Binned splits shrink a node's centroid extent by up to 16 each level, so
   // float's range and a coincident-centroid split bound the depth near 100 binary levels: about
   // 35 wide ones in practice, more only in principle.)
@@ -195,17 +213,7 @@ DRAY_CPU_CLONES bool Bvh::traverse(const Ray& ray, Hit& hit, float t_min) const 
         continue;
       }
       Entry kids[kWidth];
-      int m = 0;
-      for (; mask; mask &= mask - 1) {
-        const int k = __builtin_ctz(mask);
-        Entry e{n.child[k], n.count[k], t[k]};
-        int j = m++;
-        while (j > 0 && kids[j - 1].t > e.t) {
-          kids[j] = kids[j - 1];
-          --j;
-        }
-        kids[j] = e;
-      }
+      const int m = entered_nearest_first(n, t, mask, kids);
       for (int k = m - 1; k > 0; --k) {
         stack[top++] = kids[k];
         prefetch(kids[k]);

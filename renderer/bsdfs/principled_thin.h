@@ -87,8 +87,8 @@ struct PrincipledThinBsdf {
         const Microfacet<T> d = lobe(in, false);
         Vec3<T> Ft(F);
         if (has_spec_tint) {
-          const T st = in.scalar(spec_tint);
-          Ft = Ft * (T(1.f) - st) + schlick(tint(base) * schlick_r0(e), dot(a, h), e) * st;
+          const T tint_share = in.scalar(spec_tint);
+          Ft = Ft * (T(1.f) - tint_share) + schlick(tint(base) * schlick_r0(e), dot(a, h), e) * tint_share;
         }
         out += Ft * (spec_trans_v * d.D(h) * d.G(a, b, h) / (T(4.f) * ca * abs_cb));
       }

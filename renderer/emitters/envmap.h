@@ -47,8 +47,8 @@ inline glm::vec2 envmap_uv(const EnvMap& e, glm::vec3 d) {
 
 // The direction at image coordinates uv (envmap_uv's inverse).
 inline glm::vec3 envmap_direction(const EnvMap& e, glm::vec2 uv) {
-  const float theta = uv.y * kPi, phi = uv.x * 2.f * kPi, st = std::sin(theta);
-  const glm::vec3 l(st * std::sin(phi), std::cos(theta), -st * std::cos(phi));
+  const float theta = uv.y * kPi, phi = uv.x * 2.f * kPi, sin_theta = std::sin(theta);
+  const glm::vec3 l(sin_theta * std::sin(phi), std::cos(theta), -sin_theta * std::cos(phi));
   const float c = std::cos(e.rotate_y), s = std::sin(e.rotate_y);
   const glm::vec3 d(c * l.x + s * l.z, l.y, -s * l.x + c * l.z);
   return e.rotated ? e.to_world * d : d;

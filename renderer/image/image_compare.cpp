@@ -14,10 +14,10 @@ constexpr double kGlobalClamp = 3.0;
 }  // namespace
 
 DiffStats diff_images(const Image& a, const Image& b, double tol, const Image* mask) {
-  DiffStats st;
+  DiffStats stats;
   const size_t pixels = size_t(a.width) * a.height;
   const int c = std::min(a.channels, b.channels);
-  st.pixel_error.assign(pixels, 0.f);
+  stats.pixel_error.assign(pixels, 0.f);
   double sum_sq = 0, sum_abs = 0, sum_a = 0, sum_b = 0, sum_ab = 0, sum_aa = 0, sum_bb = 0;
   auto in_mask = [&](size_t i) {
     for (int k = 0; k < mask->channels; ++k)
@@ -26,7 +26,7 @@ DiffStats diff_images(const Image& a, const Image& b, double tol, const Image* m
   };
   for (size_t i = 0; i < pixels; ++i) {
     if (mask && !in_mask(i)) continue;
-    ++st.compared;
+    ++stats.compared;
     float worst = 0.f;
     for (int k = 0; k < c; ++k) {
       double d = double(a.data[i * a.channels + k]) - double(b.data[i * b.channels + k]);
@@ -36,20 +36,20 @@ DiffStats diff_images(const Image& a, const Image& b, double tol, const Image* m
       sum_a += x, sum_b += y, sum_ab += x * y, sum_aa += x * x, sum_bb += y * y;
       worst = std::max(worst, float(std::fabs(d)));
     }
-    st.pixel_error[i] = worst;
-    st.max_abs = std::max(st.max_abs, double(worst));
-    st.pixels_over_tol += worst > tol;
+    stats.pixel_error[i] = worst;
+    stats.max_abs = std::max(stats.max_abs, double(worst));
+    stats.pixels_over_tol += worst > tol;
   }
-  const double n = double(st.compared) * c;
-  st.rmse = n > 0 ? std::sqrt(sum_sq / n) : 0.0;
-  st.mean_abs = n > 0 ? sum_abs / n : 0.0;
-  st.psnr = st.rmse > 0 ? 20.0 * std::log10(1.0 / st.rmse) : INFINITY;
-  st.share_over_tol = st.compared > 0 ? double(st.pixels_over_tol) / double(st.compared) : 0.0;
+  const double n = double(stats.compared) * c;
+  stats.rmse = n > 0 ? std::sqrt(sum_sq / n) : 0.0;
+  stats.mean_abs = n > 0 ? sum_abs / n : 0.0;
+  stats.psnr = stats.rmse > 0 ? 20.0 * std::log10(1.0 / stats.rmse) : INFINITY;
+  stats.share_over_tol = stats.compared > 0 ? double(stats.pixels_over_tol) / double(stats.compared) : 0.0;
   if (n > 0) {  // the centred products: the normalized cross-correlation
     const double cov = sum_ab - sum_a * sum_b / n, var_a = sum_aa - sum_a * sum_a / n, var_b = sum_bb - sum_b * sum_b / n;
-    st.ncc = var_a > 0 && var_b > 0 ? cov / std::sqrt(var_a * var_b) : 0.0;
+    stats.ncc = var_a > 0 && var_b > 0 ? cov / std::sqrt(var_a * var_b) : 0.0;
   }
-  return st;
+  return stats;
 }
 
 namespace {

@@ -79,9 +79,9 @@ glm::vec3 albedo_at(const Scene& scene, uint32_t prim, const PrimT<float>& pt, c
   const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
   const TexCoord<float> coord = surface_coord(scene, prim, pt, sp.p);
   const Inputs<float> in(P, scene.textures.data(), coord);
-  const ShadingFrame<float> sf = shading_frame(scene, P, mat, prim, pt, sp, shading_normal(scene, P, prim, pt, sp.p, sp.n),
+  const ShadingFrame<float> shading = shading_frame(scene, P, mat, prim, pt, sp, shading_normal(scene, P, prim, pt, sp.p, sp.n),
                                                back && !(bsdf_flags(bsdf) & kLobeTransmission), Vec3<float>(-d), coord.at);
-  return diffuse_reflectance(bsdf, in, to_glm(sf.frame.to_local(Vec3<float>(-d))));
+  return diffuse_reflectance(bsdf, in, to_glm(shading.frame.to_local(Vec3<float>(-d))));
 }
 
 // The AOVs of `hit`, what the camera ray first meets (as Mitsuba builds the ray: from the pinhole,
@@ -139,15 +139,15 @@ std::vector<std::string> extra_channel_names(const Scene& scene) {
   return names;
 }
 
-void aov_pixel(const Scene& scene, int x, int y, float* out) {
+void aov_pixel(const Scene& scene, const Shot& shot, int x, int y, float* out) {
   const std::vector<Aov>& aovs = scene.render.aovs;
   const bool alpha = has_alpha(scene.render.pixel_format);
   const size_t n = extra_channel_names(scene).size();
   std::vector<double> sum(n, 0.0);
-  const CameraFrame<float> frame = camera_frame(scene.camera(), ParamView<float>(scene.params));
+  const CameraFrame<float> frame = camera_frame(scene.camera(shot), ParamView<float>(scene.params));
   for (int s = 0; s < scene.render.spp; ++s) {
-    Sampler sampler = camera_sampler(scene, scene.render.seed, x, y, s);  // the image's own film positions
-    const CameraRays rays = camera_rays(frame, film_sample(scene, sampler, x, y), scene.render.spp);
+    Sampler sampler = camera_sampler(scene, shot, x, y, s);  // the image's own film positions
+    const CameraRays rays = camera_rays(frame, film_sample(scene, shot, sampler, x, y), scene.render.spp);
     const RayT<float>& ray = rays.ray;
     const float shift = frame.near_clip > 0.f ? frame.near_clip / glm::dot(to_glm(ray.d), to_glm(frame.forward)) : 0.f;
     Hit hit;

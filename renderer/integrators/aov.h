@@ -12,11 +12,12 @@
 namespace dray {
 
 struct Scene;
+struct Shot;
 // The film's extra channels a render computes beside the colour: alpha (Mitsuba's: the share of
 // the pixel's camera rays that meet a surface, or all of them with a visible environment), when
 // the pixel format has one, then the AOVs'.
 std::vector<std::string> extra_channel_names(const Scene& scene);
 // Pixel (x, y)'s extra channels, extra_channel_names(scene).size() floats into `out`.
-void aov_pixel(const Scene& scene, int x, int y, float* out);
+void aov_pixel(const Scene& scene, const Shot& shot, int x, int y, float* out);
 
 }  // namespace dray

@@ -25,11 +25,12 @@ long default_boundary_samples(const Scene& scene, const Tile& w) {
   return std::max(1024L, long(double(pixels) * double(scene.render.spp) * scene.render.boundary_ratio));
 }
 
-bool moves_edges(const Scene& scene, std::span<const Slot> slots) {
+bool moves_edges(const Scene& scene, const Shot& shot, std::span<const Slot> slots) {
   auto in = [](Slot s, Slot first, Slot n) { return first != kNoSlot && s >= first && s < first + n; };
-  if (sensor_edges(scene.camera().model) == SensorEdges::none) return false;  // no film area: no boundary term
+  const Camera& camera = scene.camera(shot);
+  if (sensor_edges(camera.model) == SensorEdges::none) return false;  // no film area: no boundary term
   for (Slot s : slots) {
-    if (scene.moves_geometry(s) || is_camera_slot(scene.camera(), s)) return true;
+    if (scene.moves_geometry(s) || is_camera_slot(camera, s)) return true;
     for (const Light& l : scene.lights)  // a point light's position, a directional one's direction
       if (in(s, light_place(l), 3)) return true;
   }
@@ -41,9 +42,9 @@ namespace {
 // The boundary term is built for a film edges are projected onto (sensors/camera.h's kEdges): a
 // sensor that refuses it (a thin lens: every aperture point sees its own silhouettes, and
 // Mitsuba's projective integrators refuse it too) ends the pass.
-void check_boundary_support(const Scene& scene) {
-  if (sensor_edges(scene.camera().model) == SensorEdges::refused)
-    throw std::runtime_error("camera type " + std::string(sensor_type(scene.camera().model)) +
+void check_boundary_support(const Camera& camera) {
+  if (sensor_edges(camera.model) == SensorEdges::refused)
+    throw std::runtime_error("camera type " + std::string(sensor_type(camera.model)) +
                              ": derivatives by parameters that move edges (a shape's geometry, the camera's pose, "
                              "field of view, aperture or focus, a point light's position) are not supported through "
                              "it; render them with a perspective camera");
@@ -144,10 +145,10 @@ bool edge_seen(const Scene& scene, const CameraFrame<float>& f, const BoundarySa
 
 }  // namespace
 
-bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& f, const Tile& w,
+bool boundary_sample(const Scene& scene, const Shot& shot, const Silhouettes& edges, const CameraFrame<float>& f, const Tile& w,
                      uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
   if (edges.elements.empty()) return false;
-  Sampler sampler(mix64(scene.render.seed ^ kBoundaryStream), k, 0);
+  Sampler sampler(mix64(shot.seed ^ kBoundaryStream), k, 0);
   // Stratified over the edges by sample index: each edge gets its share of the n samples to
   // within one, whichever rank draws them.
   const double pick = (double(k) + double(sampler.next())) / double(n) * edges.total();
@@ -161,7 +162,7 @@ bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   if (e.kind == SilhouetteElement::Kind::segment) {
     x = sample_segment(scene, f, e, u, b, jacobian);
   } else if (e.kind == SilhouetteElement::Kind::voxel) {
-    if (!sample_voxel(scene, f, e, u, sampler, b, jacobian, x)) return false;
+    if (!sample_voxel(scene, shot, f, e, u, sampler, b, jacobian, x)) return false;
   } else if (!sample_circle(scene, f, e, u, b, jacobian, x)) {
     return false;
   }
@@ -197,6 +198,7 @@ namespace {
 // indirect_samples 0) no shadow edges: a shadow edge is a discontinuity of a shadow ray.
 struct BoundaryPass {
   const Scene& scene;
+  Shot shot;
   Tile window;
   long n;
   long primary;  // camera-silhouette samples: n, or 0
@@ -208,12 +210,12 @@ struct BoundaryPass {
   Tile reach;  // the window widened by the filter's reach: edges there still touch its pixels
   std::optional<Tile> film;  // the film pixel filters are cut to (filter_film)
 
-  BoundaryPass(const Scene& s, const Tile& w, long n_)
-      : scene(s), window(w), n(n_), primary(s.render.primary_visibility ? n_ : 0),
-        silhouettes(primary > 0 ? find_silhouettes(s, widened(w, s.render.filter)) : Silhouettes{}),
+  BoundaryPass(const Scene& s, const Shot& sh, const Tile& w, long n_)
+      : scene(s), shot(sh), window(w), n(n_), primary(s.render.primary_visibility ? n_ : 0),
+        silhouettes(primary > 0 ? find_silhouettes(s, sh, widened(w, s.render.filter)) : Silhouettes{}),
         shadows(s.render.shadow_visibility ? find_shadow_edges(s) : ShadowEdges{}),
         seen(s.render.max_depth >= 2 && n_ > 0 && s.render.indirect_samples != 0 ? indirect_edges(s) : Silhouettes{}),
-        frame(camera_frame(s.camera(), ParamView<float>(s.params))), reach(widened(w, s.render.filter)), film(filter_film(s)) {}
+        frame(camera_frame(s.camera(sh), ParamView<float>(s.params))), reach(widened(w, s.render.filter)), film(filter_film(s, sh)) {}
 
   long shadow_count() const { return shadows.lights.empty() ? 0 : std::max(1L, n / 2); }
   // Edges seen from path vertices: silhouettes, and half as many shadow edges.
@@ -223,15 +225,15 @@ struct BoundaryPass {
   long indirect_shadow_count() const { return shadows.lights.empty() || indirect_count() == 0 ? 0 : std::max(1L, indirect_count() / 2); }
   long total() const { return primary + shadow_count() + indirect_count() + indirect_shadow_count(); }
   bool sample(uint64_t k, BoundarySample& b, long* nonfinite) const {
-    if (k < uint64_t(primary)) return boundary_sample(scene, silhouettes, frame, reach, k, uint64_t(primary), b, nonfinite);
+    if (k < uint64_t(primary)) return boundary_sample(scene, shot, silhouettes, frame, reach, k, uint64_t(primary), b, nonfinite);
     k -= uint64_t(primary);
     if (k < uint64_t(shadow_count()))
-      return shadow_sample(scene, shadows, frame, reach, k, uint64_t(shadow_count()), b, nonfinite);
+      return shadow_sample(scene, shot, shadows, frame, reach, k, uint64_t(shadow_count()), b, nonfinite);
     k -= uint64_t(shadow_count());
     if (k < uint64_t(indirect_count()))
-      return indirect_sample(scene, seen, frame, window, k, uint64_t(indirect_count()), b, nonfinite);
+      return indirect_sample(scene, shot, seen, frame, window, k, uint64_t(indirect_count()), b, nonfinite);
     k -= uint64_t(indirect_count());
-    return indirect_shadow_sample(scene, shadows, frame, window, k, uint64_t(indirect_shadow_count()), b, nonfinite);
+    return indirect_shadow_sample(scene, shot, shadows, frame, window, k, uint64_t(indirect_shadow_count()), b, nonfinite);
   }
   // The pixels a sample adds to, with their weights: an edge point's filter footprint, or an
   // indirect sample's own pixel (its film point was drawn from the pixel's filter).
@@ -244,14 +246,15 @@ struct BoundaryPass {
 
 }  // namespace
 
-BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, const Tile& window, long n, int first,
+BoundarySplat boundary_splat(const Scene& scene, const Shot& shot, std::span<const Slot> wrt, const Tile& window, long n, int first,
                              int stride, int threads) {
   const size_t m = wrt.size();
   BoundarySplat out;  // no sums: nothing to add (every rank decides alike)
-  if (m == 0 || n <= 0 || !moves_edges(scene, wrt)) return out;
-  check_boundary_support(scene);
-  out.sums.assign(size_t(scene.camera().width) * size_t(scene.camera().height) * m * 3, ad::FixedSum{});
-  const BoundaryPass pass(scene, window, n);
+  if (m == 0 || n <= 0 || !moves_edges(scene, shot, wrt)) return out;
+  const Camera& camera = scene.camera(shot);
+  check_boundary_support(camera);
+  out.sums.assign(size_t(camera.width) * size_t(camera.height) * m * 3, ad::FixedSum{});
+  const BoundaryPass pass(scene, shot, window, n);
   // Per batch: its samples' (pixel offset, value) pairs; summed afterwards, exactly, in one thread.
   std::vector<std::vector<std::pair<size_t, double>>> batch_out(size_t(batches_of(pass.total(), first, stride)));
   std::vector<long> batch_nonfinite(batch_out.size(), 0), batch_samples(batch_out.size(), 0);
@@ -265,9 +268,9 @@ BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, cons
     ++batch_samples[size_t(j)];
     for (size_t c0 = 0; c0 < m; c0 += kMaxTangents) {
       const ParamView<D> P(scene.params, chunk_seeds[c0 / kMaxTangents]);
-      const D motion = boundary_motion(scene, P, camera_frame(scene.camera(), P), b);
+      const D motion = boundary_motion(scene, P, camera_frame(camera, P), b);
       pass.for_each_pixel(b, [&](int px, int py, double weight) {
-        const size_t base = (size_t(py) * size_t(scene.camera().width) + size_t(px)) * m * 3;
+        const size_t base = (size_t(py) * size_t(camera.width) + size_t(px)) * m * 3;
         for (size_t t = c0; t < std::min(m, c0 + kMaxTangents); ++t)
           for (int c = 0; c < 3; ++c)
             batch_out[size_t(j)].push_back(
@@ -300,11 +303,12 @@ void add_boundary_splat(Image& image, const RenderOutputs& outputs, const Tile& 
     }
 }
 
-long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const Slot> params, long n, int first,
+long boundary_gradient(const Scene& scene, const Shot& shot, const Image& dloss, std::span<const Slot> params, long n, int first,
                        int stride, int threads, std::span<ad::FixedSum> gradient) {
-  if (params.empty() || n <= 0 || !moves_edges(scene, params)) return 0;
-  check_boundary_support(scene);
-  const BoundaryPass pass(scene, Tile{0, 0, scene.camera().width, scene.camera().height}, n);
+  if (params.empty() || n <= 0 || !moves_edges(scene, shot, params)) return 0;
+  const Camera& camera = scene.camera(shot);
+  check_boundary_support(camera);
+  const BoundaryPass pass(scene, shot, Tile{0, 0, camera.width, camera.height}, n);
   const Seeds seeds(scene.params.values().size(), params);
   const ParamView<ad::Var> P(scene.params, seeds);
   // One accumulator per thread (no two threads add to one); a sample is one unit.
@@ -324,7 +328,7 @@ long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const S
     if (weight == 0.f) return;
     ad::Tape& tape = ad::Tape::local();
     tape.clear();
-    const ad::Var motion = boundary_motion(scene, P, camera_frame(scene.camera(), P), b);
+    const ad::Var motion = boundary_motion(scene, P, camera_frame(camera, P), b);
     tape.begin_adjoints();
     tape.seed(motion.i, weight);
     ad::ThreadGradient& mine = acc.thread(me);

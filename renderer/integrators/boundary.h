@@ -42,7 +42,7 @@ long default_boundary_samples(const Scene& scene, const Tile& window);
 // Whether any of the scalars moves an edge of the image (a shape's geometry, the camera, a point
 // light's position):
 // otherwise the boundary term is zero and is skipped.
-bool moves_edges(const Scene& scene, std::span<const Slot> slots);
+bool moves_edges(const Scene& scene, const Shot& shot, std::span<const Slot> slots);
 
 // Whether a ray meets a surface whose shading normal (a smooth mesh's, an sdfgrid's) and geometric
 // normal lie on different sides of it: the band such a normal leaves just inside a silhouette,
@@ -107,7 +107,7 @@ struct ShadedHit {
   glm::vec3 y{0.f}, n{0.f};  // the point, and its geometric normal on the side the BSDF sees
   float eps = 0;             // the ray offset there
   const Bsdf* bsdf = nullptr;
-  std::optional<ShadingFrame<float>> sf;
+  std::optional<ShadingFrame<float>> shading;
   std::optional<Inputs<float>> in;
   Vec3<float> wo;
   float opacity = 1;  // a mask's
@@ -130,7 +130,7 @@ ShadowEdges find_shadow_edges(const Scene& scene);
 // Shadow sample k of n: a light, a point q on it, an occluder edge point p seen from q, the
 // receiver y behind p, and the radiance step across the shadow edge at y's film position (the
 // direct light from q, analytic: no Monte Carlo noise). False when it adds nothing.
-bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& frame,
+bool shadow_sample(const Scene& scene, const Shot& shot, const ShadowEdges& edges, const CameraFrame<float>& frame,
                    const Tile& window, uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
 
 // A vertex of a camera path, for the edges seen from it: the path through a pixel uniform in the
@@ -142,13 +142,13 @@ struct PathVertex {
   double weight = 0;    // 1 / pdf of the pixel and the vertex
   int depth = 0;
 };
-bool sample_path_vertex(const Scene& scene, const CameraFrame<float>& frame, const Tile& window, Sampler& sampler,
+bool sample_path_vertex(const Scene& scene, const Shot& shot, const CameraFrame<float>& frame, const Tile& window, Sampler& sampler,
                         bool shadows, BoundarySample& b, PathVertex& out);
 
 // Indirect shadow sample k of n: a camera path's vertex x (sample_path_vertex) and a shadow edge
 // drawn as shadow_sample draws it, seen from x: the step is the light's direct light at the
 // receiver on either side, seen along the two rays from x. False when it adds nothing.
-bool indirect_shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& frame,
+bool indirect_shadow_sample(const Scene& scene, const Shot& shot, const ShadowEdges& edges, const CameraFrame<float>& frame,
                             const Tile& window, uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
 
 // The edges that can be seen from a path vertex (every occluder edge, tested per sample).
@@ -158,7 +158,7 @@ Silhouettes indirect_edges(const Scene& scene);
 // (window pixels), one of its vertices x with a smooth BSDF, an edge point p seen from x, and the
 // step across the edge in direction ω = p − x: two paths from x at ±kIndirectOffset across it,
 // times f·|cos| at x and the path's throughput. False when it adds nothing.
-bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& frame, const Tile& window,
+bool indirect_sample(const Scene& scene, const Shot& shot, const Silhouettes& edges, const CameraFrame<float>& frame, const Tile& window,
                      uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
 
 // A silhouette point of voxel element e (an sdfgrid's) seen from `from` (homogeneous), from the
@@ -175,7 +175,7 @@ bool voxel_point_from(const Scene& scene, const SilhouetteElement& e, const glm:
 bool crease_seen(const Scene& scene, const BoundarySample& b, const Ray& minus, const Ray& plus);
 // The same seen from the camera: the film point x, its edge normal in b, and 1 / pdf per unit
 // film length in jacobian.
-bool sample_voxel(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, float u,
+bool sample_voxel(const Scene& scene, const Shot& shot, const CameraFrame<float>& f, const SilhouetteElement& e, float u,
                   Sampler& sampler, BoundarySample& b, float& jacobian, glm::vec2& x);
 
 // A segment element's point at edge parameter u, and a circle's at angle 2πu, as functions of
@@ -195,7 +195,7 @@ inline Vec3<ad::Dual<1>> circle_point(const Circle& c, float u) {
 
 // Boundary sample k of n. False when it adds nothing: outside the window, no radiance step, or
 // a non-finite one (counted in *nonfinite).
-bool boundary_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& frame,
+bool boundary_sample(const Scene& scene, const Shot& shot, const Silhouettes& edges, const CameraFrame<float>& frame,
                      const Tile& window, uint64_t k, uint64_t n, BoundarySample& out, long* nonfinite = nullptr);
 
 // n · x(θ) for the sample's material point: its derivative is the edge's normal velocity on the
@@ -250,15 +250,15 @@ Vec3<T> shadow_point(const Scene& scene, const ParamView<T>& P, const BoundarySa
 // directions fixed, Dirac ones turning in T), met with the surface it hit.
 template <class T>
 Vec3<T> indirect_vertex(const Scene& scene, const ParamView<T>& P, const CameraFrame<T>& frame, const BoundarySample& b) {
-  PathState<T> st;
-  st.ray = camera_ray(frame, b.film.x, b.film.y);
+  PathState<T> state;
+  state.ray = camera_ray(frame, b.film.x, b.film.y);
   for (size_t j = 0; j + 1 < b.path.size(); ++j) {
     Sampler s = b.path[j].sampler;
-    VertexEvents ev = b.path[j].events;
-    path_vertex(scene, P, st, s, ev, true);
+    VertexEvents events = b.path[j].events;
+    path_vertex(scene, P, state, s, events, true);
   }
   const Hit& h = b.path.back().events.h;
-  return eval_hit(lift_prim(scene, P, h.prim), st.ray, h, 0.f).p;
+  return eval_hit(lift_prim(scene, P, h.prim), state.ray, h, 0.f).p;
 }
 
 // n · x(θ) for the sample's material point (the silhouette's point, or the shadow point): its
@@ -282,7 +282,7 @@ struct BoundarySplat {
   long drawn = 0;                   // samples drawn here (silhouettes and shadows)
   long samples = 0, nonfinite = 0;  // of which landed with a step, and dropped ones
 };
-BoundarySplat boundary_splat(const Scene& scene, std::span<const Slot> wrt, const Tile& window, long n,
+BoundarySplat boundary_splat(const Scene& scene, const Shot& shot, std::span<const Slot> wrt, const Tile& window, long n,
                              int first, int stride, int threads);
 // Adds the splat to the derivative channels of `image` inside the window.
 void add_boundary_splat(Image& image, const RenderOutputs& outputs, const Tile& window, const BoundarySplat& splat);
@@ -290,7 +290,7 @@ void add_boundary_splat(Image& image, const RenderOutputs& outputs, const Tile& 
 // Reverse mode: adds the boundary term of d loss / d params to `gradient` (one exact
 // accumulator per parameter), from samples first, first + stride, ... of n; `dloss` holds
 // d loss / d pixel (3 channels, full size).
-long boundary_gradient(const Scene& scene, const Image& dloss, std::span<const Slot> params, long n, int first,
+long boundary_gradient(const Scene& scene, const Shot& shot, const Image& dloss, std::span<const Slot> params, long n, int first,
                        int stride, int threads, std::span<ad::FixedSum> gradient);
 
 }  // namespace dray

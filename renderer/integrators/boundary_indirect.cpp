@@ -200,17 +200,17 @@ class EdgeChoice {
 
 }  // namespace
 
-bool sample_path_vertex(const Scene& scene, const CameraFrame<float>& f, const Tile& w, Sampler& sampler, bool shadows,
+bool sample_path_vertex(const Scene& scene, const Shot& shot, const CameraFrame<float>& f, const Tile& w, Sampler& sampler, bool shadows,
                         BoundarySample& b, PathVertex& out) {
   // A pixel uniform in the window, a film point in it as the pixel's samples take it, its path.
   const uint64_t width = uint64_t(w.x1 - w.x0), pixels = width * uint64_t(w.y1 - w.y0);
   const uint64_t pi = std::min(uint64_t(double(sampler.next()) * double(pixels)), pixels - 1);
   b.indirect = true;
   b.pixel = glm::ivec2(w.x0 + int(pi % width), w.y0 + int(pi / width));
-  const std::optional<Tile> film = filter_film(scene);
+  const std::optional<Tile> film = filter_film(scene, shot);
   const glm::vec2 jitter = film_jitter(scene.render.filter, sampler, b.pixel.x, b.pixel.y, film ? &*film : nullptr);
   b.film = glm::vec2(b.pixel) + jitter;
-  radiance(scene, ParamView<float>(scene.params), camera_ray(f, b.film.x, b.film.y), sampler, &b.path);
+  radiance(scene, ParamView<float>(scene.params), camera_path<float>(scene, shot, camera_ray(f, b.film.x, b.film.y)), sampler, &b.path);
   // One of its vertices, uniformly.
   int at[64];
   if (b.path.size() > 64) b.path.erase(b.path.begin() + 64, b.path.end());
@@ -226,12 +226,12 @@ bool sample_path_vertex(const Scene& scene, const CameraFrame<float>& f, const T
   return shade_hit(scene, v.state.ray.detached(), v.events.h, out.x);
 }
 
-bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraFrame<float>& f, const Tile& w,
+bool indirect_sample(const Scene& scene, const Shot& shot, const Silhouettes& edges, const CameraFrame<float>& f, const Tile& w,
                      uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
   if (edges.elements.empty()) return false;
-  Sampler sampler(mix64(scene.render.seed ^ kIndirectStream), k, 0);
+  Sampler sampler(mix64(shot.seed ^ kIndirectStream), k, 0);
   PathVertex v;
-  if (!sample_path_vertex(scene, f, w, sampler, false, b, v)) return false;
+  if (!sample_path_vertex(scene, shot, f, w, sampler, false, b, v)) return false;
   const ShadedHit& x = v.x;
   const ParamView<float> P(scene.params);
   // An edge and a point on it, by what x's BSDF makes of them (EdgeChoice).
@@ -260,21 +260,21 @@ bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   const glm::vec3 off = side * (kIndirectOffset * dist / side_len);
   if (b.crease && !crease_seen(scene, b, Ray{o, glm::normalize(p_f - off - o)}, Ray{o, glm::normalize(p_f + off - o)}))
     return false;
-  PathState<float> st;
-  st.depth = v.depth + 1;
-  st.hide_emission = v.depth == 0;
+  PathState<float> state;
+  state.depth = v.depth + 1;
+  state.hide_emission = v.depth == 0;
   // A lamp's own silhouette: its emission with the BSDF sample's MIS weight, as the kernel takes it.
-  st.specular = scene.shapes[e.shape].light < 0;
-  st.bsdf_pdf = pdf;
-  st.prev_p = Vec3<float>(x.y);
-  st.prev_n = x.sf->frame.n;
-  PathState<float> st_plus = st;
+  state.specular = scene.shapes[e.shape].light < 0;
+  state.bsdf_pdf = pdf;
+  state.prev_p = Vec3<float>(x.y);
+  state.prev_n = x.shading->frame.n;
+  PathState<float> st_plus = state;
   auto ray_at = [&](float m) { return RayT<float>{Vec3<float>(o), Vec3<float>(glm::normalize(p_f + off * m - o))}; };
   const auto [m_minus, m_plus] = side_offsets(scene, P, ray_at);
-  st.ray = ray_at(m_minus);
+  state.ray = ray_at(m_minus);
   st_plus.ray = ray_at(m_plus);
   Sampler other = sampler;
-  const glm::vec3 minus = value(radiance(scene, P, st, sampler));
+  const glm::vec3 minus = value(radiance(scene, P, state, sampler));
   const glm::vec3 plus = value(radiance(scene, P, st_plus, other));
   // 1 / (n pdf): the pixel and the vertex (v.weight), the edge and the point on it.
   const double scale = v.weight / (choice.probability * double(pdf_u)) / double(n);
@@ -287,12 +287,12 @@ bool indirect_sample(const Scene& scene, const Silhouettes& edges, const CameraF
   return b.delta != glm::vec3(0.f);
 }
 
-bool indirect_shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& f, const Tile& w,
+bool indirect_shadow_sample(const Scene& scene, const Shot& shot, const ShadowEdges& edges, const CameraFrame<float>& f, const Tile& w,
                             uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
   if (edges.lights.empty()) return false;
-  Sampler sampler(mix64(scene.render.seed ^ kIndirectShadowStream), k, 0);
+  Sampler sampler(mix64(shot.seed ^ kIndirectShadowStream), k, 0);
   PathVertex v;
-  if (!sample_path_vertex(scene, f, w, sampler, true, b, v)) return false;
+  if (!sample_path_vertex(scene, shot, f, w, sampler, true, b, v)) return false;
   ShadowSegment seg;
   if (!shadow_segment(scene, edges, sampler, k, n, b, seg)) return false;
   // x must see the shadow point y, on the receiver, from a side its BSDF takes.

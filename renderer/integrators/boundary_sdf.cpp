@@ -41,12 +41,12 @@ bool crease_seen(const Scene& scene, const BoundarySample& b, const Ray& minus, 
   return true;
 }
 
-bool sample_voxel(const Scene& scene, const CameraFrame<float>& f, const SilhouetteElement& e, float u,
+bool sample_voxel(const Scene& scene, const Shot& shot, const CameraFrame<float>& f, const SilhouetteElement& e, float u,
                   Sampler& sampler, BoundarySample& b, float& jacobian, glm::vec2& x) {
   using D1 = ad::Dual<1>;
   Vec3<D1> p;
   if (!voxel_point_from(scene, e, seen_from_camera(f), true, u, sampler, b, p)) return false;
-  const FilmPoint<D1> q = project(camera_frame(scene.camera(), ParamView<D1>(scene.params)), p);
+  const FilmPoint<D1> q = project(camera_frame(scene.camera(shot), ParamView<D1>(scene.params)), p);
   if (!(q.depth.v > 0.f)) return false;
   const glm::vec2 dx(q.x.d[0], q.y.d[0]);
   const float speed = glm::length(dx);

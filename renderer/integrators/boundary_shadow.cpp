@@ -103,19 +103,19 @@ bool shade_hit(const Scene& scene, const Ray& ray, const Hit& hit, ShadedHit& ou
   if (flip && mat.one_sided) return false;  // black from the back: no light reaches the camera
   if (flip) out.n = -out.n;
   const TexCoord<float> coord = scene.textures.empty() ? TexCoord<float>() : surface_texcoord<float>(scene, hit.prim, prim, out.y);
-  out.sf.emplace(shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n), flip,
+  out.shading.emplace(shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n), flip,
                                Vec3<float>(-ray.d), coord.at));
   out.in.emplace(P, scene.textures.data(), coord);
-  out.wo = out.sf->frame.to_local(Vec3<float>(-ray.d));
+  out.wo = out.shading->frame.to_local(Vec3<float>(-ray.d));
   out.opacity = is_mask(mat) ? mask_opacity(scene, P, mat, coord) : 1.f;
   return true;
 }
 
 glm::vec3 ShadedHit::f_cos(const glm::vec3& d, float* pdf) const {
-  const Vec3<float> wi = sf->frame.to_local(Vec3<float>(d));
-  if (!same_side(n, d, sf->base_z(d))) return glm::vec3(0.f);
+  const Vec3<float> wi = shading->frame.to_local(Vec3<float>(d));
+  if (!same_side(n, d, shading->base_z(d))) return glm::vec3(0.f);
   if (pdf) *pdf = bsdf_pdf(*bsdf, *in, to_glm(wo), to_glm(wi));
-  return to_glm(bsdf_f(*bsdf, *in, wo, wi)) * (sf->light_factor(Vec3<float>(d)) * opacity * std::fabs(wi.z));
+  return to_glm(bsdf_f(*bsdf, *in, wo, wi)) * (shading->light_factor(Vec3<float>(d)) * opacity * std::fabs(wi.z));
 }
 
 glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q, const glm::vec3& nq, uint32_t q_prim,
@@ -132,7 +132,7 @@ glm::vec3 direct_from(const Scene& scene, const Light& light, const glm::vec3& q
   const float d2 = env ? 1.f : glm::dot(to, to), d = std::sqrt(d2);
   const glm::vec3 f = at.f_cos(to / d);
   if (!(f.x > 0.f || f.y > 0.f || f.z > 0.f)) return glm::vec3(0.f);
-  const float cos_y = std::fabs(glm::dot(to_glm(at.sf->frame.n), to / d));
+  const float cos_y = std::fabs(glm::dot(to_glm(at.shading->frame.n), to / d));
   glm::vec3 radiance;
   float cos_q = 1.f;
   if (at_light != EmitterPlacement::surface) {
@@ -308,10 +308,10 @@ bool shadow_segment(const Scene& scene, const ShadowEdges& edges, Sampler& sampl
   return true;
 }
 
-bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFrame<float>& f, const Tile& w,
+bool shadow_sample(const Scene& scene, const Shot& shot, const ShadowEdges& edges, const CameraFrame<float>& f, const Tile& w,
                    uint64_t k, uint64_t n, BoundarySample& b, long* nonfinite) {
   using D1 = ad::Dual<1>;
-  Sampler sampler(mix64(scene.render.seed ^ kShadowStream), k, 0);
+  Sampler sampler(mix64(shot.seed ^ kShadowStream), k, 0);
   ShadowSegment seg;
   if (!shadow_segment(scene, edges, sampler, k, n, b, seg)) return false;
   const Light& light = *seg.light;
@@ -319,7 +319,7 @@ bool shadow_sample(const Scene& scene, const ShadowEdges& edges, const CameraFra
   const double weight = seg.weight;
   const Vec3<D1>& yd = seg.y;
   // The shadow point on the film, and its speed along the edge parameter.
-  const CameraFrame<D1> fd = camera_frame(scene.camera(), ParamView<D1>(scene.params));
+  const CameraFrame<D1> fd = camera_frame(scene.camera(shot), ParamView<D1>(scene.params));
   const FilmPoint<D1> x = project(fd, yd);
   if (!(x.depth.v > 0.f)) return false;
   const glm::vec2 xf(x.x.v, x.y.v), dx(x.x.d[0], x.y.d[0]);

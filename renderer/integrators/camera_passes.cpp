@@ -13,7 +13,7 @@ namespace dray {
 Image tile_image(const Scene& scene, const ImageRequest& rq, const PassComm& comm, PassFigures& figures,
                  const TileShareRender& render_share) {
   const std::vector<Tile> tiles = make_tiles(rq.window, fit_tile_size(rq.window, rq.tile_size, comm.size() * rq.threads));
-  Image image(scene.camera().width, scene.camera().height, rq.outputs.channels());
+  Image image(scene.camera(rq.shot).width, scene.camera(rq.shot).height, rq.outputs.channels());
   image.spp = scene.render.spp;
   std::vector<int> done;  // the tiles this process rendered
   // Batches of a few tiles per thread when the processes take them as they go: small enough to
@@ -34,14 +34,14 @@ Image tile_image(const Scene& scene, const ImageRequest& rq, const PassComm& com
 Image CameraTilePasses::image_pass(const Scene& scene, const ImageRequest& rq, const PassComm& comm, PassFigures& figures) {
   Image image = tile_image(scene, rq, comm, figures, [&](const std::vector<Tile>& tiles, const std::vector<int>& ids, Image& into,
                                                           const std::function<void(int)>& tile_done) {
-    return render_tiles(scene, tiles, ids, into, rq.threads, rq.outputs, tile_done);
+    return render_tiles(scene, rq.shot, tiles, ids, into, rq.threads, rq.outputs, tile_done);
   });
   if (rq.outputs.wrt.empty()) return image;
   // The boundary term of the derivatives: samples interleaved over the processes, splats summed exactly.
   BoundarySplat splat;
   comm.agreed([&] {
     const double t0 = comm.seconds();
-    splat = boundary_splat(scene, rq.outputs.wrt, rq.window, default_boundary_samples(scene, rq.window), comm.rank(),
+    splat = boundary_splat(scene, rq.shot, rq.outputs.wrt, rq.window, default_boundary_samples(scene, rq.window), comm.rank(),
                            comm.size(), rq.threads);
     figures.boundary_seconds = comm.seconds() - t0;
   });
@@ -71,7 +71,7 @@ void CameraTilePasses::gradient_pass(const Scene& scene, const GradientRequest& 
     const bool own_samples = rq.adjoint_spp > 0 && rq.adjoint_spp != scene.render.spp;
     if (auto why = refusal(PassAsk::gradient(rq.loss.loss, own_samples))) throw LoadError(*why);
   });
-  const int w = scene.camera().width, h = scene.camera().height;
+  const int w = scene.camera(rq.shot).width, h = scene.camera(rq.shot).height;
   const Tile film{0, 0, w, h};
   const std::vector<Tile> tiles = make_tiles(film, fit_tile_size(film, rq.tile_size, comm.size() * rq.threads));
   const std::vector<int> mine = comm.interleaved(int(tiles.size()));
@@ -82,7 +82,7 @@ void CameraTilePasses::gradient_pass(const Scene& scene, const GradientRequest& 
     GradientMode mode;
     mode.sums_only = true;  // reduced as exact sums by the caller, this pass's added into the total
     mode.add_into = sums.gradient();
-    local = gradient_tiles(scene, tiles, mine, *rq.loss.target, rq.loss.loss, rq.loss.normaliser, rq.params, rq.threads,
+    local = gradient_tiles(scene, rq.shot, tiles, mine, *rq.loss.target, rq.loss.loss, rq.loss.normaliser, rq.params, rq.threads,
                            image, rq.adjoint_seed, mode, rq.loss.mask);
     figures.busy_seconds += comm.seconds() - t0;
   });
@@ -92,7 +92,7 @@ void CameraTilePasses::gradient_pass(const Scene& scene, const GradientRequest& 
   figures.wait_seconds += t0 - t_wait;
   // The boundary term needs the whole primal on every process (one exchange, which also serves a
   // requested primal); otherwise only a requested primal is gathered, to the first.
-  const long n_boundary = moves_edges(scene, rq.params) ? default_boundary_samples(scene, film) : 0;
+  const long n_boundary = moves_edges(scene, rq.shot, rq.params) ? default_boundary_samples(scene, film) : 0;
   if (n_boundary > 0) comm.share_interleaved_tiles(tiles, image);
   else if (rq.primal) comm.gather_tiles(tiles, mine, image);
   figures.mpi_seconds += comm.seconds() - t0;
@@ -103,7 +103,7 @@ void CameraTilePasses::gradient_pass(const Scene& scene, const GradientRequest& 
     comm.agreed([&] {
       const double t_boundary = comm.seconds();
       const Image dloss = loss_adjoint_image(image, rq.loss);
-      dropped += boundary_gradient(scene, dloss, rq.params, n_boundary, comm.rank(), comm.size(), rq.threads, sums.gradient());
+      dropped += boundary_gradient(scene, rq.shot, dloss, rq.params, n_boundary, comm.rank(), comm.size(), rq.threads, sums.gradient());
       figures.boundary_seconds += comm.seconds() - t_boundary;
     });
     figures.boundary_samples += n_boundary;

@@ -20,9 +20,10 @@ constexpr const char* kNoDerivatives =
 
 // Camera sample s of pixel (x, y): the first hit's distance from the camera (a near clip's offset
 // added back; 0 where the ray meets nothing) in every channel, and its film point.
-Vec3<float> depth_sample(const Scene& scene, const CameraFrame<float>& frame, int x, int y, int s, FilmSample& film) {
-  Sampler sampler = camera_sampler(scene, scene.render.seed, x, y, s);
-  film = film_sample(scene, sampler, x, y);
+Vec3<float> depth_sample(const Scene& scene, const Shot& shot, const CameraFrame<float>& frame, int x, int y, int s,
+                         FilmSample& film) {
+  Sampler sampler = camera_sampler(scene, shot, x, y, s);
+  film = film_sample(scene, shot, sampler, x, y);
   const RayT<float> ray = camera_ray(frame, film);
   const float shift = frame.near_clip > 0.f ? frame.near_clip / glm::dot(to_glm(ray.d), to_glm(frame.forward)) : 0.f;
   Hit hit;
@@ -31,12 +32,12 @@ Vec3<float> depth_sample(const Scene& scene, const CameraFrame<float>& frame, in
 }
 
 // Pixel (x, y): the mean of its samples and the variance of that mean.
-PixelEstimate<float> depth_pixel(const Scene& scene, const CameraFrame<float>& frame, int x, int y) {
+PixelEstimate<float> depth_pixel(const Scene& scene, const Shot& shot, const CameraFrame<float>& frame, int x, int y) {
   const int n = scene.render.spp;
   double sum = 0, sum_sq = 0;
   for (int s = 0; s < n; ++s) {
     FilmSample film;
-    const double d = depth_sample(scene, frame, x, y, s, film).x;
+    const double d = depth_sample(scene, shot, frame, x, y, s, film).x;
     sum += d;
     sum_sq += d * d;
   }
@@ -65,7 +66,7 @@ Image DepthIntegrator::image_pass(const Scene& scene, const ImageRequest& rq, co
     if (!rq.outputs.wrt.empty()) throw LoadError(kNoDerivatives);
     if (rq.outputs.aovs) throw LoadError(*refusal(PassAsk::film(true, false)));
   });
-  const CameraFrame<float> frame = camera_frame(scene.camera(), ParamView<float>(scene.params));
+  const CameraFrame<float> frame = camera_frame(scene.camera(rq.shot), ParamView<float>(scene.params));
   return tile_image(scene, rq, comm, figures, [&](const std::vector<Tile>& tiles, const std::vector<int>& ids, Image& image,
                                                   const std::function<void(int)>& tile_done) {
     std::atomic<int> done{0};
@@ -74,14 +75,14 @@ Image DepthIntegrator::image_pass(const Scene& scene, const ImageRequest& rq, co
       if (g_render_cancel.load(std::memory_order_relaxed)) throw RenderCancelled();
       if (scene.render.splat) {  // the splatting film: the weighted mean of the neighbourhood's samples
         const std::vector<PixelEstimate<float>> estimates = splat_estimates<float>(
-            scene, t, [&](int qx, int qy, int s, FilmSample& film) { return depth_sample(scene, frame, qx, qy, s, film); });
+            scene, rq.shot, t, [&](int qx, int qy, int s, FilmSample& film) { return depth_sample(scene, rq.shot, frame, qx, qy, s, film); });
         size_t k = 0;
         for (int y = t.y0; y < t.y1; ++y)
           for (int x = t.x0; x < t.x1; ++x) store_depth(estimates[k++], rq.outputs.variance, image.pixel(x, y));
       } else {
         for (int y = t.y0; y < t.y1; ++y) {
           if (g_render_cancel.load(std::memory_order_relaxed)) throw RenderCancelled();
-          for (int x = t.x0; x < t.x1; ++x) store_depth(depth_pixel(scene, frame, x, y), rq.outputs.variance, image.pixel(x, y));
+          for (int x = t.x0; x < t.x1; ++x) store_depth(depth_pixel(scene, rq.shot, frame, x, y), rq.outputs.variance, image.pixel(x, y));
         }
       }
       const int d = ++done;

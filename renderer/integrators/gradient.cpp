@@ -45,17 +45,17 @@ struct PixelAdjoints {
 // The reference: each sample replayed in the Var kernel on one whole-path tape (traversal
 // included), seeded with its adjoint (d loss / d pixel / spp, or the splatting film's). Returns
 // the samples dropped (their gradient not finite).
-long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, uint64_t seed, int x, int y,
+long adjoint_pixel_whole_path(const Scene& scene, const Shot& samples, const ParamView<ad::Var>& P, int x, int y,
                               const SampleAdjoint& adjoint, PixelAdjoints& out) {
   ad::Tape& tape = ad::Tape::local();
   const int n = scene.render.spp;
   long dropped = 0;
   for (int s = 0; s < n; ++s) {
     tape.clear();
-    Sampler sampler = camera_sampler(scene, seed, x, y, s);
-    const FilmSample film = film_sample(scene, sampler, x, y);
-    RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera(), P), film);
-    Vec3<ad::Var> L = radiance(scene, P, ray, sampler);
+    Sampler sampler = camera_sampler(scene, samples, x, y, s);
+    const FilmSample film = film_sample(scene, samples, sampler, x, y);
+    const RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera(samples), P), film);
+    Vec3<ad::Var> L = radiance(scene, P, camera_path<ad::Var>(scene, samples, ray), sampler);
     tape.begin_adjoints();
     const glm::vec3 dL = adjoint.at(film);
     for (int c = 0; c < 3; ++c) tape.seed(L[c].i, dL[c]);
@@ -69,8 +69,8 @@ long adjoint_pixel_whole_path(const Scene& scene, const ParamView<ad::Var>& P, u
 // Path replay: each sample's path, recorded by the pixel's primal pass (same samples) or traced
 // again in float (independent samples, or past the recording bound), replayed vertex by vertex
 // (renderer/integrators/prb.h). The same derivative as the whole-path tape.
-long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const CameraFrame<float>& frame,
-                          const ParamView<ad::Var>& P, const ReplaySetup& rs, uint64_t seed, bool recorded, int x, int y,
+long adjoint_pixel_replay(const Scene& scene, const Shot& samples, const ParamView<float>& Pf, const CameraFrame<float>& frame,
+                          const ParamView<ad::Var>& P, const ReplaySetup& rs, bool recorded, int x, int y,
                           bool flight_log, const SampleAdjoint& adjoint, AdjointScratch& scratch, PixelAdjoints& out) {
   const int n = scene.render.spp;
   long dropped = 0;
@@ -83,13 +83,13 @@ long adjoint_pixel_replay(const Scene& scene, const ParamView<float>& Pf, const 
       flights = scratch.primal.flights;
       film = scratch.primal.samples[size_t(s)].film;
     } else {
-      Sampler sampler = camera_sampler(scene, seed, x, y, s);
-      film = film_sample(scene, sampler, x, y);
+      Sampler sampler = camera_sampler(scene, samples, x, y, s);
+      film = film_sample(scene, samples, sampler, x, y);
       scratch.path.clear();
       scratch.path_flights.clear();
       {
         const RecordFlights record(&scratch.path_flights);
-        radiance(scene, Pf, camera_ray(frame, film), sampler, &scratch.path);
+        radiance(scene, Pf, camera_path<float>(scene, samples, camera_ray(frame, film)), sampler, &scratch.path);
       }
       path = scratch.path;
       flights = scratch.path_flights;
@@ -125,7 +125,7 @@ bool moves_rays(const Scene& scene, const ParamView<ad::Var>& P, const PassLift&
 
 }  // namespace
 
-GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
+GradientResult gradient_tiles(const Scene& scene, const Shot& shot, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
                               int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode, const Image* mask) {
   if (!integrator_traits(scene.render).camera_tiles)
@@ -136,16 +136,18 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
   // to one) their world vertices: lifted once, chained per pixel.
   size_t samples = 0;  // the whole image's camera samples: every rank lifts the same
   for (const Tile& t : tiles) samples += size_t(t.x1 - t.x0) * size_t(t.y1 - t.y0) * size_t(scene.render.spp);
-  const PassLift lift = lift_pass(scene, seeds.index(), int(params.size()) + 1, samples);
+  const PassLift lift = lift_pass(scene, shot, seeds.index(), int(params.size()) + 1, samples);
   ParamView<ad::Var> Pv(scene.params, seeds);
   Pv.lifted_blocks = &lift.blocks;
   std::vector<LiftedAdjoints> lifted(size_t(threads), LiftedAdjoints{lift});
+  const Camera& camera = scene.camera(shot);
   const ReplaySetup rs{int(params.size()) + 1 + int(lift.size()), moves_rays(scene, Pv, lift),
-                        mode.one_type || geometry_seeded(scene, Pv)};
+                        mode.one_type || geometry_seeded(scene, shot, Pv), &camera};
   // With the primal's samples, the primal pass records the paths that replay walks back.
-  const bool replay = !mode.whole_path_tape, recorded = replay && adjoint_seed == scene.render.seed && !params.empty();
+  const bool replay = !mode.whole_path_tape, recorded = replay && adjoint_seed == shot.seed && !params.empty();
+  const Shot adjoint_samples{shot.sensor, adjoint_seed};
   std::vector<AdjointScratch> scratch(static_cast<size_t>(threads));
-  const CameraFrame<float> frame = camera_frame(scene.camera(), Pf);
+  const CameraFrame<float> frame = camera_frame(camera, Pf);
   for (AdjointScratch& a : scratch) a.primal.max_vertices = mode.record_vertices;
   // Per thread: the gradient, the loss (a sum of its own: a pixel's loss commits no unit and
   // takes no lock), and drop counts.
@@ -173,17 +175,17 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
     const Tile& t = tiles[size_t(ids[size_t(i)])];
     // With the splatting film: g_p = ∂loss/∂pixel_p / W_p around the tile (splat.h).
     const int reach = scene.render.filter.reach();
-    const Tile film = scene.render.crop.value_or(Tile{0, 0, scene.camera().width, scene.camera().height});
+    const Tile film = scene.render.crop.value_or(Tile{0, 0, camera.width, camera.height});
     const Tile around{std::max(film.x0, t.x0 - reach), std::max(film.y0, t.y0 - reach), std::min(film.x1, t.x1 + reach),
                       std::min(film.y1, t.y1 + reach)};
     const std::vector<glm::dvec3> per_weight =
-        splat && !params.empty() ? splat_adjoints(scene, around, adjoint_seed, pixel_dloss) : std::vector<glm::dvec3>{};
+        splat && !params.empty() ? splat_adjoints(scene, adjoint_samples, around, pixel_dloss) : std::vector<glm::dvec3>{};
     for (int y = t.y0; y < t.y1; ++y)
       for (int x = t.x0; x < t.x1; ++x) {
         if (x == t.x0 && g_render_cancel.load(std::memory_order_relaxed)) throw RenderCancelled();  // at each row
         RecordedPaths* record = recorded ? &scratch[size_t(me)].primal : nullptr;
         if (record) record->clear();
-        const glm::dvec3 mean = pixel_estimate(scene, Pf, x, y, record).mean;
+        const glm::dvec3 mean = pixel_estimate(scene, shot, Pf, x, y, record).mean;
         float* px = primal.pixel(x, y);
         for (int c = 0; c < 3; ++c) px[c] = to_image_float(mean[c]);  // the loss sees the pixel as an image holds it
         const double l = pixel_loss.term(px, x, y);
@@ -200,9 +202,9 @@ GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles
         const SampleAdjoint adjoint = splat ? SampleAdjoint{glm::dvec3(0.0), &per_weight, around, &scene.render.filter}
                                             : SampleAdjoint{dloss / double(scene.render.spp)};
         my_totals.dropped_samples +=
-            replay ? adjoint_pixel_replay(scene, Pf, frame, Pv, rs, adjoint_seed, recorded, x, y, mode.flight_log, adjoint,
+            replay ? adjoint_pixel_replay(scene, adjoint_samples, Pf, frame, Pv, rs, recorded, x, y, mode.flight_log, adjoint,
                                           scratch[size_t(me)], out)
-                   : adjoint_pixel_whole_path(scene, Pv, adjoint_seed, x, y, adjoint, out);
+                   : adjoint_pixel_whole_path(scene, adjoint_samples, Pv, x, y, adjoint, out);
       }
   });
   GradientResult out;

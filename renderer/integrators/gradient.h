@@ -68,7 +68,7 @@ struct GradientMode {
 };
 // With `mask` (full size), each pixel's loss term (and its derivative) is weighted by
 // mask_weight(mask, x, y).
-GradientResult gradient_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
+GradientResult gradient_tiles(const Scene& scene, const Shot& shot, const std::vector<Tile>& tiles, std::span<const int> ids,
                               const Image& target, Loss loss, double normaliser, std::span<const Slot> params,
                               int threads, Image& primal, uint64_t adjoint_seed, GradientMode mode = {},
                               const Image* mask = nullptr);

@@ -29,34 +29,34 @@
 namespace dray {
 
 // One vertex of the path: its stages (vertex_stages.h) in Mitsuba's order. Returns whether the path
-// goes on. With `replay`, the float pass's draws are read from `ev` (prb.h).
+// goes on. With `replay`, the float pass's draws are read from `events` (prb.h).
 template <class G, class S>
-bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st, Sampler& sampler, VertexEvents& ev,
+bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& state, Sampler& sampler, VertexEvents& events,
                  bool replay) {
-  const int depth = st.depth++;
-  const Ray ray_f = st.ray.detached();
-  if (!replay) ev.hit = scene.bvh.intersect(ray_f, ev.h);
+  const int depth = state.depth++;
+  const Ray ray_f = state.ray.detached();
+  if (!replay) events.hit = scene.bvh.intersect(ray_f, events.h);
   // Emission reached by a BSDF-sampled ray: not counted with BSDF sampling off (Mitsuba's direct).
-  const bool hide_emission = std::exchange(st.hide_emission, false) || (depth > 0 && scene.render.bsdf_samples == 0);
+  const bool hide_emission = std::exchange(state.hide_emission, false) || (depth > 0 && scene.render.bsdf_samples == 0);
   const int n_lights = int(scene.lights.size());
-  detail::Vertex<G, S> v{scene, P, geometry_view<G>(P), st, sampler, ev, replay, integrator_traits(scene.render).media,
+  detail::Vertex<G, S> v{scene, P, geometry_view<G>(P), state, sampler, events, replay, integrator_traits(scene.render).media,
                          depth, hide_emission, n_lights > 0 ? 1.f / float(n_lights) : 0.f, ray_f};
-  if (st.medium >= 0)
+  if (state.medium >= 0)
     if (const std::optional<bool> flight = detail::medium_flight(v)) return *flight;
-  if (!ev.hit) {
+  if (!events.hit) {
     detail::add_environment(v);
     return false;
   }
-  const Hit& hit = ev.h;
+  const Hit& hit = events.h;
   const PrimT<G> prim = lift_prim(scene, v.PG, hit.prim);
-  const SurfacePoint<G> sp = eval_hit(prim, st.ray, hit, 0.f);
+  const SurfacePoint<G> sp = eval_hit(prim, state.ray, hit, 0.f);
   if constexpr (ad::is_differentiable_v<G>)
-    if (st.medium >= 0) moved_exit(scene, P, st, sampler, ray_f, hit.t, sp.p, depth);
+    if (state.medium >= 0) moved_exit(scene, P, state, sampler, ray_f, hit.t, sp.p, depth);
   const Material& mat = scene.materials[scene.material_of(hit.prim)];
-  const bool back = value(dot(sp.n, st.ray.d)) > 0.f;
+  const bool back = value(dot(sp.n, state.ray.d)) > 0.f;
   detail::add_surface_emission(v, prim, sp, mat, back);
-  st.beta *= to_shading<S>(st.turn);
-  st.turn = G(1.f);
+  state.beta *= to_shading<S>(state.turn);
+  state.turn = G(1.f);
   // With volpath, a surface with a null part (a mask, a thin dielectric's straight pass) is
   // crossed without counting a bounce, also past the last one (Mitsuba's volpath).
   const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
@@ -77,31 +77,22 @@ bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st,
 }
 
 template <class G, class S>
-Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, PathState<G, S> st, Sampler& sampler,
+Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, PathState<G, S> state, Sampler& sampler,
                  std::vector<VertexRecord>* record) {
-  VertexEvents ev;
+  VertexEvents events;
   for (;;) {
     if constexpr (std::is_same_v<S, float>) {
       if (record) {
-        record->push_back({st, sampler, {}, FlightCursor::local().position()});
-        const bool more = path_vertex(scene, P, st, sampler, record->back().events);
+        record->push_back({state, sampler, {}, FlightCursor::local().position()});
+        const bool more = path_vertex(scene, P, state, sampler, record->back().events);
         if (!more) break;
         continue;
       }
     }
-    if (!path_vertex(scene, P, st, sampler, ev)) break;
+    if (!path_vertex(scene, P, state, sampler, events)) break;
   }
-  return st.L;
+  return state.L;
 }
 
-template <class G, class S>
-Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, RayT<G> ray, Sampler& sampler,
-                 std::vector<VertexRecord>* record) {
-  PathState<G, S> st;
-  st.ray = ray;
-  st.medium = integrator_traits(scene.render).media ? scene.camera_medium() : -1;
-  st.hide_emission = scene.render.hide_emitters;
-  return radiance(scene, P, st, sampler, record);
-}
 
 }  // namespace dray

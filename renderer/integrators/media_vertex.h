@@ -59,15 +59,15 @@ Vec3<S> crossing_factor(const Scene& scene, const ParamView<S>& P, int before, i
 template <class F = float>
 glm::vec3 inscattered(const Scene& scene, int medium, const glm::vec3& x, const glm::vec3& d, int depth, const Sampler& path) {
   const ParamView<F> PF(scene.params);
-  PathState<F, F> st;
-  st.ray = {Vec3<F>(x), Vec3<F>(d)};
-  st.medium = medium;
-  st.depth = depth + 1;
+  PathState<F, F> state;
+  state.ray = {Vec3<F>(x), Vec3<F>(d)};
+  state.medium = medium;
+  state.depth = depth + 1;
   Sampler aux = path;
   aux.seek(0x40000000u + uint32_t(depth) * 0x100000u);
   const ReplayFlights no_log({});
-  if (!medium_vertex(scene, PF, st, aux, scene.media[size_t(medium)], 0.f, depth)) return value(st.L);
-  return value(radiance(scene, PF, st, aux));  // the path on from st (st.L included)
+  if (!medium_vertex(scene, PF, state, aux, scene.media[size_t(medium)], 0.f, depth)) return value(state.L);
+  return value(radiance(scene, PF, state, aux));  // the path on from state (state.L included)
 }
 
 // The fraction of light that passes along a shadow ray starting in `medium` (volpath): the media
@@ -132,17 +132,17 @@ Vec3<T> volume_transmittance(const Scene& scene, const ParamView<T>& P, Ray ray,
   return Vec3<T>(T(0.f));
 }
 
-// A path scattered by medium m at distance t along st.ray (the vertex of index `depth`):
+// A path scattered by medium m at distance t along state.ray (the vertex of index `depth`):
 // next-event estimation through the phase function, then a phase-function sample continues the
 // path. Returns false when the path ends here.
 template <class G, class S>
-bool medium_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st, Sampler& sampler, const Medium& m,
+bool medium_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& state, Sampler& sampler, const Medium& m,
                    float t, int depth) {
-  RayT<G>& ray = st.ray;
+  RayT<G>& ray = state.ray;
   const Vec3<G> p = ray.o + ray.d * G(t);
   const glm::vec3 p_f = value(p), d_f = value(ray.d);
-  st.beta *= to_shading<S>(st.turn);
-  st.turn = G(1.f);
+  state.beta *= to_shading<S>(state.turn);
+  state.turn = G(1.f);
   if (depth >= scene.render.max_depth) return false;
   const ParamView<float> PF = P.values_only();
   const int n_lights = int(scene.lights.size());
@@ -151,15 +151,15 @@ bool medium_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& s
     const int li = std::min(int(sampler.next() * float(n_lights)), n_lights - 1);
     const glm::vec2 u12 = sampler.next_2d();
     const float u1 = u12.x, u2 = u12.y, u3 = sampler.next();
-    const LightSample<G, S> ls = sample_light(scene, P, scene.lights[size_t(li)], p, pick, u1, u2, u3);
-    if (ls.valid) {
-      const glm::vec3 wi = value(ls.wi);
-      const Ray shadow = ls.infinite ? Ray{p_f, wi, INFINITY} : detail::shadow_ray(p_f, ls.target);
-      const Vec3<S> tr = volume_transmittance(scene, P, shadow, st.medium, sampler, p);
+    const LightSample<G, S> light_sample = sample_light(scene, P, scene.lights[size_t(li)], p, pick, u1, u2, u3);
+    if (light_sample.valid) {
+      const glm::vec3 wi = value(light_sample.wi);
+      const Ray shadow = light_sample.infinite ? Ray{p_f, wi, INFINITY} : detail::shadow_ray(p_f, light_sample.target);
+      const Vec3<S> tr = volume_transmittance(scene, P, shadow, state.medium, sampler, p);
       if (value(tr) != glm::vec3(0.f)) {
         const float cos_s = glm::dot(d_f, wi);
-        const float w = ls.pdf > 0.f ? detail::power_heuristic(ls.pdf, phase_eval(m.phase, PF, cos_s)) : 1.f;
-        st.L = add_product(st.L, st.beta, ls.weight, tr, phase_eval(m.phase, P, S(cos_s)) * S(w));
+        const float w = light_sample.pdf > 0.f ? detail::power_heuristic(light_sample.pdf, phase_eval(m.phase, PF, cos_s)) : 1.f;
+        state.L = add_product(state.L, state.beta, light_sample.weight, tr, phase_eval(m.phase, P, S(cos_s)) * S(w));
       }
     }
   }
@@ -167,40 +167,40 @@ bool medium_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& s
   const float u1 = u12.x, u2 = u12.y;
   const PhaseSample ps = phase_sample(m.phase, PF, d_f, {u1, u2});
   if (!(ps.pdf > 0.f)) return false;
-  st.beta *= phase_eval(m.phase, P, S(glm::dot(d_f, ps.d))) / S(ps.pdf);
-  st.specular = false;
-  st.bsdf_pdf = ps.pdf;
-  st.prev_p = p;
-  st.prev_n = Vec3<G>(ps.d);
-  st.prev_medium = true;
+  state.beta *= phase_eval(m.phase, P, S(glm::dot(d_f, ps.d))) / S(ps.pdf);
+  state.specular = false;
+  state.bsdf_pdf = ps.pdf;
+  state.prev_p = p;
+  state.prev_n = Vec3<G>(ps.d);
+  state.prev_medium = true;
   ray = {p, Vec3<G>(ps.d)};
   if (depth >= scene.render.rr_depth) {
     if (sampler.next() >= detail::kRouletteSurvival) return false;
-    st.beta /= S(detail::kRouletteSurvival);
+    state.beta /= S(detail::kRouletteSurvival);
   }
   return true;
 }
 
-// The path crossed medium st.medium to the surface it hit at p (in G; at distance t along the
+// The path crossed medium state.medium to the surface it hit at p (in G; at distance t along the
 // float ray fray). Where geometry is differentiated, the surface's motion along the ray changes
 // the crossing by dc (value 0): the light that passed changes by exp(−σt dc), and the light that
 // scattered in the added length adds β σs Ls dc (the free flight's density at its end; Ls in
 // float, inscattered). The next segment starts at p, in G: its own length follows.
 template <class G, class S>
-void moved_exit(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st, const Sampler& sampler, const Ray& fray, float t,
+void moved_exit(const Scene& scene, const ParamView<S>& P, PathState<G, S>& state, const Sampler& sampler, const Ray& fray, float t,
                 const Vec3<G>& p, int depth) {
-  const RayT<G>& ray = st.ray;
+  const RayT<G>& ray = state.ray;
   const G tg = dot(p - ray.o, ray.d) / dot(ray.d, ray.d);
   const glm::vec3 x = value(p);
-  const Medium& m = scene.media[size_t(st.medium)];
+  const Medium& m = scene.media[size_t(state.medium)];
   const ParamView<float> PF = P.values_only();
   const glm::vec3 sigma_s = value(medium_sigma_t(m, scene.volumes, PF, x) * medium_albedo(m, scene.volumes, PF, x));
   if (sigma_s != glm::vec3(0.f) && depth < scene.render.max_depth) {
     const glm::vec3 inside = x - fray.d * detail::ray_epsilon(x, fray.o, t);
-    const glm::vec3 w = value(st.beta) * sigma_s * inscattered(scene, st.medium, inside, fray.d, depth, sampler);
-    if (std::isfinite(w.x + w.y + w.z) && w != glm::vec3(0.f)) st.L = st.L + Vec3<S>(w) * to_shading<S>(tg - G(value(tg)));
+    const glm::vec3 w = value(state.beta) * sigma_s * inscattered(scene, state.medium, inside, fray.d, depth, sampler);
+    if (std::isfinite(w.x + w.y + w.z) && w != glm::vec3(0.f)) state.L = state.L + Vec3<S>(w) * to_shading<S>(tg - G(value(tg)));
   }
-  st.beta *= crossing_factor(scene, P, st.medium, -1, tg, x);
+  state.beta *= crossing_factor(scene, P, state.medium, -1, tg, x);
 }
 
 }  // namespace dray

@@ -27,6 +27,7 @@ namespace dray {
 // What an image pass renders: the window of the film (the image keeps the film's size; outside
 // the window its pixels are 0), the channels beside the colour, and how.
 struct ImageRequest {
+  Shot shot;  // the view: its sensor and seed
   Tile window{0, 0, 0, 0};
   RenderOutputs outputs;  // variance, derivatives, AOVs: the channels that travel with the values
   int tile_size = 16;     // the largest tile edge (smaller when the window has fewer tiles than workers)
@@ -36,10 +37,11 @@ struct ImageRequest {
 
 // What a gradient pass differentiates: a view's loss and the parameters, and how.
 struct GradientRequest {
+  Shot shot;  // the view: its sensor and the primal's seed
   PixelLoss loss;
   std::span<const Slot> params;
   int tile_size = 16, threads = 1;
-  uint64_t adjoint_seed = 0;  // the adjoint's samples: the primal's when it equals the scene's seed
+  uint64_t adjoint_seed = 0;  // the adjoint's samples: the primal's when it equals shot.seed
   int adjoint_spp = 0;        // the adjoint's samples per pixel (0: the scene's)
   Image* primal = nullptr;    // the first process receives the rendered image in it (3 channels)
 };

@@ -61,11 +61,11 @@ void add_world_positions(PassLift& lift, const Scene& scene, const ParamView<ad:
 
 }  // namespace
 
-PassLift lift_pass(const Scene& scene, const int* seeds, int first_index, size_t samples) {
+PassLift lift_pass(const Scene& scene, const Shot& shot, const int* seeds, int first_index, size_t samples) {
   PassLift lift;
   lift.first_index = first_index;
   const ParamView<ad::Var> P(scene.params, seeds);
-  const Camera& cam = scene.camera();
+  const Camera& cam = scene.camera(shot);
   if (camera_active(cam, P))
     add_block(lift, cam.origin, kCameraEntries, [&] {
       CameraFrame<ad::Var> f = camera_frame_from_params(cam, P);

@@ -32,7 +32,7 @@ struct PassLift {
 // per two of the pass's `samples` (camera samples of the whole image, the same on every rank):
 // lifting costs about what two triangle lifts on a tape do per vertex, and a sample lifts a few
 // triangles. Uses this thread's tape (left cleared).
-PassLift lift_pass(const Scene& scene, const int* seeds, int first_index, size_t samples);
+PassLift lift_pass(const Scene& scene, const Shot& shot, const int* seeds, int first_index, size_t samples);
 
 // One thread's adjoints of the lifted entries for the unit being staged, chained to parameters.
 // Only the entries a unit touched are visited (a mesh's vertices are many, a pixel's paths meet a

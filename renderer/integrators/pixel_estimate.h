@@ -35,16 +35,16 @@ inline float to_image_float(double v) {
 // Pixel (x, y)'s camera sample from the sampler's next numbers: the film jitter (uniform in the
 // pixel when the film splats, renderer/integrators/splat.h), then for a thin lens the aperture
 // point (other cameras draw no more, so their random streams are unchanged).
-inline FilmSample film_sample(const Scene& scene, Sampler& sampler, int x, int y) {
+inline FilmSample film_sample(const Scene& scene, const Shot& shot, Sampler& sampler, int x, int y) {
   glm::vec2 j;
   if (scene.render.splat) {
     j = sampler.next_2d();
   } else {
-    const std::optional<Tile> film = filter_film(scene);  // the film the filter is cut to
+    const std::optional<Tile> film = filter_film(scene, shot);  // the film the filter is cut to
     j = film_jitter(scene.render.filter, sampler, x, y, film ? &*film : nullptr);
   }
   FilmSample s{float(x) + j.x, float(y) + j.y};
-  if (draws_aperture(scene.camera().model)) {
+  if (draws_aperture(scene.camera(shot).model)) {
     const glm::vec2 u = sampler.next_2d();
     s.lens = concentric_disk(u.x, u.y);
   }
@@ -54,19 +54,19 @@ inline FilmSample film_sample(const Scene& scene, Sampler& sampler, int x, int y
 // Camera sample s of pixel (x, y): its film point and radiance (recorded for path replay with
 // `record`, float only).
 template <class T, class G>
-Vec3<T> camera_sample(const Scene& scene, const ParamView<T>& P, const CameraFrame<G>& frame, int x, int y, int s,
-                      FilmSample& film, RecordedPaths* record) {
-  Sampler sampler = camera_sampler(scene, scene.render.seed, x, y, s);
-  film = film_sample(scene, sampler, x, y);
-  RayT<G> ray = camera_ray(frame, film);
+Vec3<T> camera_sample(const Scene& scene, const Shot& shot, const ParamView<T>& P, const CameraFrame<G>& frame, int x, int y,
+                      int s, FilmSample& film, RecordedPaths* record) {
+  Sampler sampler = camera_sampler(scene, shot, x, y, s);
+  film = film_sample(scene, shot, sampler, x, y);
+  const PathState<G, T> start = camera_path<T>(scene, shot, camera_ray(frame, film));
   if constexpr (std::is_same_v<T, float>) {
     std::vector<VertexRecord>* into = record ? record->begin_sample(film) : nullptr;
     const RecordFlights flights(into ? &record->flights : nullptr);
-    const Vec3<T> L = radiance(scene, P, ray, sampler, into);
+    const Vec3<T> L = radiance(scene, P, start, sampler, into);
     if (into) record->end_sample();
     return L;
   } else {
-    return radiance(scene, P, ray, sampler);
+    return radiance(scene, P, start, sampler);
   }
 }
 
@@ -78,15 +78,16 @@ Vec3<T> camera_sample(const Scene& scene, const ParamView<T>& P, const CameraFra
 // path replay (renderer/integrators/prb.h), as many as its bound allows. G is the geometry type
 // (renderer/integrators/two_types.h): float when the pass seeds no geometry.
 template <class T, class G = T>
-PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x, int y, RecordedPaths* record = nullptr) {
+PixelEstimate<T> pixel_estimate(const Scene& scene, const Shot& shot, const ParamView<T>& P, int x, int y,
+                                RecordedPaths* record = nullptr) {
   constexpr int N = PixelEstimate<T>::N;
   const int n = scene.render.spp;
   PixelEstimate<T> e;
   glm::dvec3 sum(0.0), sum_sq(0.0);
-  const CameraFrame<G> frame = camera_frame(scene.camera(), geometry_view<G>(P));
+  const CameraFrame<G> frame = camera_frame(scene.camera(shot), geometry_view<G>(P));
   for (int s = 0; s < n; ++s) {
     FilmSample film;
-    const Vec3<T> L = camera_sample(scene, P, frame, x, y, s, film, record);
+    const Vec3<T> L = camera_sample(scene, shot, P, frame, x, y, s, film, record);
     const glm::dvec3 v(value(L));
     if (!all_finite(v)) {
       ++e.nonfinite;
@@ -115,16 +116,16 @@ PixelEstimate<T> pixel_estimate(const Scene& scene, const ParamView<T>& P, int x
 // is sample(qx, qy, s, film): pixel (qx, qy)'s sample s and its film point (the radiance for the
 // overload below; another integrator's value for its own).
 template <class T, class Sample>
-std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const Tile& tile, Sample&& sample) {
+std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const Shot& shot, const Tile& tile, Sample&& sample) {
   constexpr int N = PixelEstimate<T>::N;
-  const int tw = tile.x1 - tile.x0, th = tile.y1 - tile.y0;
+  const int tile_w = tile.x1 - tile.x0, tile_h = tile.y1 - tile.y0;
   struct Sums {
     glm::dvec3 value{0.0}, value_sq{0.0}, value_w2{0.0};  // Σ w L, Σ w² L², Σ w² L
     double weight = 0.0, weight_sq = 0.0;               // Σ w, Σ w²
   };
-  std::vector<Sums> sums(size_t(tw) * size_t(th));
+  std::vector<Sums> sums(size_t(tile_w) * size_t(tile_h));
   std::vector<PixelEstimate<T>> out(sums.size());
-  const Tile sources = splat_sources(scene, tile);
+  const Tile sources = splat_sources(scene, shot, tile);
   for (int qy = sources.y0; qy < sources.y1; ++qy)
     for (int qx = sources.x0; qx < sources.x1; ++qx)
       for (int s = 0; s < scene.render.spp; ++s) {
@@ -133,7 +134,7 @@ std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const Tile& ti
         const glm::dvec3 v(value(L));
         const bool finite = all_finite(v);
         for_each_splat_pixel(scene.render.filter, film.x, film.y, tile, [&](int px, int py, double w) {
-          const size_t k = size_t(py - tile.y0) * size_t(tw) + size_t(px - tile.x0);
+          const size_t k = size_t(py - tile.y0) * size_t(tile_w) + size_t(px - tile.x0);
           PixelEstimate<T>& e = out[k];
           Sums& a = sums[k];
           a.weight += w;  // a dropped sample's weight counts: its pixel's share of the film
@@ -165,10 +166,10 @@ std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const Tile& ti
 }
 
 template <class T, class G = T>
-std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const ParamView<T>& P, const Tile& tile) {
-  const CameraFrame<G> frame = camera_frame(scene.camera(), geometry_view<G>(P));
-  return splat_estimates<T>(scene, tile, [&](int qx, int qy, int s, FilmSample& film) {
-    return camera_sample(scene, P, frame, qx, qy, s, film, nullptr);
+std::vector<PixelEstimate<T>> splat_estimates(const Scene& scene, const Shot& shot, const ParamView<T>& P, const Tile& tile) {
+  const CameraFrame<G> frame = camera_frame(scene.camera(shot), geometry_view<G>(P));
+  return splat_estimates<T>(scene, shot, tile, [&](int qx, int qy, int s, FilmSample& film) {
+    return camera_sample(scene, shot, P, frame, qx, qy, s, film, nullptr);
   });
 }
 

@@ -61,6 +61,7 @@ struct ReplaySetup {
   int carry_first = 0;     // gradient index of the first state input (past parameters and lifted ones)
   bool rays_move = false;  // whether rays, points and normals carry derivatives (camera, geometry or IOR)
   bool geometry = false;   // whether the pass seeds geometry (two_types.h): else it is replayed in float
+  const Camera* camera = nullptr;  // the shot's camera: its ray's derivative at the first vertex
 };
 
 namespace detail {
@@ -73,42 +74,42 @@ template <class G>
 PathState<G, ad::Var> lift_state(const PathState<float>& f, const ReplaySetup& rs, bool first) {
   auto in = [&](float v, int k) { return ad::Var::carried(v, rs.carry_first + k); };
   auto vec = [&](const Vec3<float>& v, int k) { return Vec3<ad::Var>(in(v.x, k), in(v.y, k + 1), in(v.z, k + 2)); };
-  PathState<G, ad::Var> st;
-  st.beta = first ? Vec3<ad::Var>(f.beta) : vec(f.beta, 0);
+  PathState<G, ad::Var> state;
+  state.beta = first ? Vec3<ad::Var>(f.beta) : vec(f.beta, 0);
   if constexpr (std::is_same_v<G, float>) {
-    st.ray = f.ray;
-    st.turn = f.turn;
-    st.prev_p = f.prev_p;
-    st.prev_n = f.prev_n;
+    state.ray = f.ray;
+    state.turn = f.turn;
+    state.prev_p = f.prev_p;
+    state.prev_n = f.prev_n;
   } else if (rs.rays_move) {
-    st.ray = {vec(f.ray.o, 3), vec(f.ray.d, 6)};
-    st.turn = in(f.turn, 9);
-    st.prev_p = vec(f.prev_p, 10);
-    st.prev_n = vec(f.prev_n, 13);
+    state.ray = {vec(f.ray.o, 3), vec(f.ray.d, 6)};
+    state.turn = in(f.turn, 9);
+    state.prev_p = vec(f.prev_p, 10);
+    state.prev_n = vec(f.prev_n, 13);
   } else {
-    st.ray = {Vec3<ad::Var>(f.ray.o), Vec3<ad::Var>(f.ray.d)};
-    st.turn = f.turn;
-    st.prev_p = Vec3<ad::Var>(f.prev_p);
-    st.prev_n = Vec3<ad::Var>(f.prev_n);
+    state.ray = {Vec3<ad::Var>(f.ray.o), Vec3<ad::Var>(f.ray.d)};
+    state.turn = f.turn;
+    state.prev_p = Vec3<ad::Var>(f.prev_p);
+    state.prev_n = Vec3<ad::Var>(f.prev_n);
   }
-  st.specular = f.specular;
-  st.bsdf_pdf = f.bsdf_pdf;
-  st.depth = f.depth;
-  st.hide_emission = f.hide_emission;
-  st.medium = f.medium;
-  st.prev_medium = f.prev_medium;
-  return st;
+  state.specular = f.specular;
+  state.bsdf_pdf = f.bsdf_pdf;
+  state.depth = f.depth;
+  state.hide_emission = f.hide_emission;
+  state.medium = f.medium;
+  state.prev_medium = f.prev_medium;
+  return state;
 }
 
 // Seeds the outgoing state's statements with the adjoints of the next vertex's inputs.
-inline void seed_state(ad::Tape& tape, const PathState<float, ad::Var>& st, const std::array<float, kCarriedState>& a) {
+inline void seed_state(ad::Tape& tape, const PathState<float, ad::Var>& state, const std::array<float, kCarriedState>& a) {
   for (int k = 0; k < 3; ++k)
-    if (a[size_t(k)] != 0.f) tape.seed(st.beta[k].i, a[size_t(k)]);
+    if (a[size_t(k)] != 0.f) tape.seed(state.beta[k].i, a[size_t(k)]);
 }
-inline void seed_state(ad::Tape& tape, const PathState<ad::Var>& st, const std::array<float, kCarriedState>& a) {
-  const ad::Var* v[kCarriedState] = {&st.beta.x,   &st.beta.y,   &st.beta.z,   &st.ray.o.x,  &st.ray.o.y,  &st.ray.o.z,
-                                     &st.ray.d.x,  &st.ray.d.y,  &st.ray.d.z,  &st.turn,     &st.prev_p.x, &st.prev_p.y,
-                                     &st.prev_p.z, &st.prev_n.x, &st.prev_n.y, &st.prev_n.z};
+inline void seed_state(ad::Tape& tape, const PathState<ad::Var>& state, const std::array<float, kCarriedState>& a) {
+  const ad::Var* v[kCarriedState] = {&state.beta.x,   &state.beta.y,   &state.beta.z,   &state.ray.o.x,  &state.ray.o.y,  &state.ray.o.z,
+                                     &state.ray.d.x,  &state.ray.d.y,  &state.ray.d.z,  &state.turn,     &state.prev_p.x, &state.prev_p.y,
+                                     &state.prev_p.z, &state.prev_n.x, &state.prev_n.y, &state.prev_n.z};
   for (int k = 0; k < kCarriedState; ++k)
     if (a[size_t(k)] != 0.f) tape.seed(v[k]->i, a[size_t(k)]);
 }
@@ -136,14 +137,14 @@ bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySe
   };
   for (size_t i = path.size(); ok && i-- > 0;) {
     tape.clear();
-    PathState<G, ad::Var> st = detail::lift_state<G>(path[i].state, rs, i == 0);
+    PathState<G, ad::Var> state = detail::lift_state<G>(path[i].state, rs, i == 0);
     replay.seek(path[i].flight_at);
     Sampler sampler = path[i].sampler;
-    VertexEvents ev = path[i].events;
-    path_vertex(scene, P, st, sampler, ev, true);
+    VertexEvents events = path[i].events;
+    path_vertex(scene, P, state, sampler, events, true);
     tape.begin_adjoints();
-    for (int c = 0; c < 3; ++c) tape.seed(st.L[c].i, dL[c]);
-    detail::seed_state(tape, st, carry);
+    for (int c = 0; c < 3; ++c) tape.seed(state.L[c].i, dL[c]);
+    detail::seed_state(tape, state, carry);
     sweep(carry);
   }
   // The camera ray: the first vertex's incoming ray, when the camera is being differentiated.
@@ -151,9 +152,9 @@ bool replay_path(const Scene& scene, const ParamView<ad::Var>& P, const ReplaySe
     tape.clear();
     return ok;
   }
-  if (ok && rs.rays_move && P.lifted(scene.camera().origin)) {
+  if (ok && rs.rays_move && P.lifted(rs.camera->origin)) {
     tape.clear();
-    const RayT<ad::Var> ray = camera_ray(camera_frame(scene.camera(), P), film);
+    const RayT<ad::Var> ray = camera_ray(camera_frame(*rs.camera, P), film);
     tape.begin_adjoints();
     for (int c = 0; c < 3; ++c) {
       tape.seed(ray.o[c].i, carry[size_t(3 + c)]);

@@ -22,8 +22,8 @@ struct Film : ParticleFilm {
   std::vector<std::vector<ad::FixedSum>> per_thread;
   std::vector<long> dropped;
 
-  Film(const Scene& s, const Tile& w, long n, int threads, int channels_)
-      : ParticleFilm(s, w, n),
+  Film(const Scene& s, const Shot& shot, const Tile& w, long n, int threads, int channels_)
+      : ParticleFilm(s, shot, w, n),
         channels(channels_),
         per_thread(size_t(threads), std::vector<ad::FixedSum>(size_t(w.x1 - w.x0) * size_t(w.y1 - w.y0) * size_t(channels))),
         dropped(size_t(threads), 0) {}
@@ -51,14 +51,14 @@ std::optional<std::string> particle_tracer_refusal(const Scene& scene) {
   return std::nullopt;
 }
 
-ParticleSplat trace_particles(const Scene& scene, const Tile& window, long n, int first, int stride, int threads,
+ParticleSplat trace_particles(const Scene& scene, const Shot& shot, const Tile& window, long n, int first, int stride, int threads,
                               const RenderOutputs& outputs) {
   if (auto why = particle_tracer_refusal(scene)) throw std::runtime_error(*why);
   if (outputs.variance || outputs.aovs) throw std::runtime_error(kPtracerOutputs);
-  if (auto why = particle_derivative_refusal(scene, outputs.wrt)) throw std::runtime_error(*why);
-  Film film(scene, window, n, threads, outputs.channels());
+  if (auto why = particle_derivative_refusal(scene, shot, outputs.wrt)) throw std::runtime_error(*why);
+  Film film(scene, shot, window, n, threads, outputs.channels());
   const ParamView<float> P(scene.params);
-  for_each_light_path(scene, scene.render.seed, n, first, stride, threads, [&](int thread, Sampler& s, const Light& light, float pick) {
+  for_each_light_path(scene, shot.seed, n, first, stride, threads, [&](int thread, Sampler& s, const Light& light, float pick) {
     auto splat = [&](const CameraLink& link, const glm::vec3& value) { film.splat(thread, link, value); };
     trace_particle(film, P, film.frame, light, pick, s, splat,
                    [&](const CameraLink& link, const LinkT<float>&, const Vec3<float>& value) { splat(link, to_glm(value)); });
@@ -69,7 +69,7 @@ ParticleSplat trace_particles(const Scene& scene, const Tile& window, long n, in
   for (size_t t = 1; t < film.per_thread.size(); ++t)
     for (size_t i = 0; i < out.sums.size(); ++i) out.sums[i] += film.per_thread[t][i];
   for (long d : film.dropped) out.nonfinite += d;
-  if (!outputs.wrt.empty()) out.nonfinite += add_particle_tangents(scene, window, n, first, stride, threads, outputs, out);
+  if (!outputs.wrt.empty()) out.nonfinite += add_particle_tangents(scene, shot, window, n, first, stride, threads, outputs, out);
   return out;
 }
 

@@ -67,21 +67,21 @@ std::optional<std::string> particle_tracer_refusal(const Scene& scene);
 
 // Why the particle tracer cannot differentiate by `params` (an emitter's, the camera's, a medium's
 // parameter), or nothing.
-std::optional<std::string> particle_derivative_refusal(const Scene& scene, std::span<const Slot> params);
+std::optional<std::string> particle_derivative_refusal(const Scene& scene, const Shot& shot, std::span<const Slot> params);
 
-// Light paths first, first + stride, ... of n, splatted into `window`'s pixels, each divided by
+// Light paths first, first + stride, ... of n (drawn with the shot's seed), splatted into the shot's film's `window` pixels, each divided by
 // n, with `threads` OpenMP threads; with outputs.wrt, the derivative images too (no variance, no
 // AOVs).
-ParticleSplat trace_particles(const Scene& scene, const Tile& window, long n, int first, int stride, int threads,
+ParticleSplat trace_particles(const Scene& scene, const Shot& shot, const Tile& window, long n, int first, int stride, int threads,
                               const RenderOutputs& outputs = {});
 
 // Forward mode (ptracer_derivatives.cpp): the derivative images' channels of `splat` from the same
 // light paths, in passes of at most kMaxTangents parameters; returns the contributions dropped.
-long add_particle_tangents(const Scene& scene, const Tile& window, long n, int first, int stride, int threads,
+long add_particle_tangents(const Scene& scene, const Shot& shot, const Tile& window, long n, int first, int stride, int threads,
                            const RenderOutputs& outputs, ParticleSplat& splat);
 
 // Reverse mode: d loss / d params of the image, given d loss / d pixel (`adjoint`, full size, RGB),
-// from this share of the light paths drawn with `seed` (the primal's seed: the same paths).
+// from this share of the light paths drawn with the shot's seed (the primal's: the same paths).
 struct ParticleGradient {
   ad::FixedSums sums;              // one per parameter
   long dropped = 0;                // paths whose gradient was not finite
@@ -91,8 +91,8 @@ struct ParticleGradient {
   std::vector<ad::FixedSum> lifted;
   std::shared_ptr<const DisplacedLift> lift;
 };
-ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const Image& adjoint, std::span<const Slot> params,
-                                   long n, int first, int stride, int threads, uint64_t seed);
+ParticleGradient particle_gradient(const Scene& scene, const Shot& shot, const Tile& window, const Image& adjoint,
+                                   std::span<const Slot> params, long n, int first, int stride, int threads);
 // Adds the lifted sums, chained to the parameters, to `sums` (a sum refusing its addend counts as
 // dropped), and empties `lifted`: after `lifted` holds every process's paths, on one process.
 void fold_lifted(ParticleGradient& g);

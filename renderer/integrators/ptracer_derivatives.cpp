@@ -39,11 +39,11 @@ long add_tangent_chunk(const Scene& scene, const ParticleFilm& film, const Rende
   using D = ad::Dual<K>;
   const Seeds seeds(scene.params.values().size(), std::span(outputs.wrt).subspan(first_wrt, count));
   const ParamView<D> P(scene.params, seeds);
-  const CameraFrame<D> frame = camera_frame(scene.camera(), P);
+  const CameraFrame<D> frame = camera_frame(scene.camera(film.shot), P);
   const size_t pixels = size_t(film.window.x1 - film.window.x0) * size_t(film.window.y1 - film.window.y0);
   std::vector<std::vector<ad::FixedSum>> per_thread(size_t(threads), std::vector<ad::FixedSum>(pixels * 3 * count));
   std::vector<long> dropped(size_t(threads), 0);
-  for_each_light_path(scene, scene.render.seed, n, first, stride, threads, [&](int thread, Sampler& s, const Light& light, float pick) {
+  for_each_light_path(scene, film.shot.seed, n, first, stride, threads, [&](int thread, Sampler& s, const Light& light, float pick) {
     std::vector<ad::FixedSum>& sums = per_thread[size_t(thread)];
     auto splat_tangents = [&](const CameraLink& link, const LinkT<D>& to, const Vec3<D>& value) {
       const Vec3<D> u = value * to.importance;
@@ -71,9 +71,9 @@ long add_tangent_chunk(const Scene& scene, const ParticleFilm& film, const Rende
 
 }  // namespace
 
-std::optional<std::string> particle_derivative_refusal(const Scene& scene, std::span<const Slot> params) {
+std::optional<std::string> particle_derivative_refusal(const Scene& scene, const Shot& shot, std::span<const Slot> params) {
   if (params.empty()) return std::nullopt;
-  if (draws_aperture(scene.camera().model))
+  if (draws_aperture(scene.camera(shot).model))
     return "integrator ptracer: no derivatives through a thin lens (a connection's film point moves with its aperture point): use perspective";
   const Seeds seeds(scene.params.values().size(), params);
   for (const ParamEntry& e : scene.params.entries()) {
@@ -91,11 +91,11 @@ std::optional<std::string> particle_derivative_refusal(const Scene& scene, std::
   return std::nullopt;
 }
 
-long add_particle_tangents(const Scene& scene, const Tile& window, long n, int first, int stride, int threads,
+long add_particle_tangents(const Scene& scene, const Shot& shot, const Tile& window, long n, int first, int stride, int threads,
                            const RenderOutputs& outputs, ParticleSplat& splat) {
-  if (auto why = particle_derivative_refusal(scene, outputs.wrt)) throw std::runtime_error(*why);
+  if (auto why = particle_derivative_refusal(scene, shot, outputs.wrt)) throw std::runtime_error(*why);
   if (outputs.variance || outputs.aovs) throw std::runtime_error(kPtracerOutputs);
-  const ParticleFilm film(scene, window, n);
+  const ParticleFilm film(scene, shot, window, n);
   long dropped = 0;
   for (size_t first_wrt = 0; first_wrt < outputs.wrt.size(); first_wrt += kMaxTangents) {
     const size_t count = std::min<size_t>(kMaxTangents, outputs.wrt.size() - first_wrt);
@@ -106,19 +106,19 @@ long add_particle_tangents(const Scene& scene, const Tile& window, long n, int f
   return dropped;
 }
 
-ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const Image& adjoint, std::span<const Slot> params,
-                                   long n, int first, int stride, int threads, uint64_t seed) {
+ParticleGradient particle_gradient(const Scene& scene, const Shot& shot, const Tile& window, const Image& adjoint,
+                                   std::span<const Slot> params, long n, int first, int stride, int threads) {
   if (auto why = particle_tracer_refusal(scene)) throw std::runtime_error(*why);
-  if (auto why = particle_derivative_refusal(scene, params)) throw std::runtime_error(*why);
+  if (auto why = particle_derivative_refusal(scene, shot, params)) throw std::runtime_error(*why);
   const Seeds seeds(scene.params.values().size(), params);
   auto displaced = std::make_shared<const DisplacedLift>(lift_displaced(scene, seeds, int(params.size()), threads));
   ParamView<ad::Var> P(scene.params, seeds);
   P.lifted_blocks = &displaced->blocks;
-  const ParticleFilm film(scene, window, n);
+  const ParticleFilm film(scene, shot, window, n);
   ad::ExactGradient acc(threads, params.size() + size_t(displaced->count));  // the parameters, then the lifted inputs
   std::vector<long> dropped(size_t(threads), 0);
   std::vector<std::vector<int32_t>> splats(static_cast<size_t>(threads));  // each path's splat statements
-  for_each_light_path(scene, seed, n, first, stride, threads, [&](int thread, Sampler& s, const Light& light, float pick) {
+  for_each_light_path(scene, shot.seed, n, first, stride, threads, [&](int thread, Sampler& s, const Light& light, float pick) {
     ad::Tape& tape = ad::Tape::local();
     tape.clear();
     std::vector<int32_t>& nodes = splats[size_t(thread)];
@@ -142,7 +142,7 @@ ParticleGradient particle_gradient(const Scene& scene, const Tile& window, const
       const ad::Var share = ad::Var::make_n(float(glm::dot(along, u_value) * k), args);
       if (share.i >= 0) nodes.push_back(share.i);
     };
-    const CameraFrame<ad::Var> frame = camera_frame(scene.camera(), P);
+    const CameraFrame<ad::Var> frame = camera_frame(scene.camera(shot), P);
     trace_particle(film, P, frame, light, pick, s, [](const CameraLink&, const glm::vec3&) {}, splat_loss);
     if (nodes.empty()) return;
     tape.begin_adjoints();

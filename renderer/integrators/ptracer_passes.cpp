@@ -8,12 +8,12 @@
 namespace dray {
 
 Image ParticleTracer::image_pass(const Scene& scene, const ImageRequest& rq, const PassComm& comm, PassFigures& figures) {
-  Image image(scene.camera().width, scene.camera().height, rq.outputs.channels());
+  Image image(scene.camera(rq.shot).width, scene.camera(rq.shot).height, rq.outputs.channels());
   image.spp = scene.render.spp;
   ParticleSplat splat;
   comm.agreed([&] {
     const double t0 = comm.seconds();
-    splat = trace_particles(scene, rq.window, particle_count(scene, rq.window), comm.rank(), comm.size(), rq.threads,
+    splat = trace_particles(scene, rq.shot, rq.window, particle_count(scene, rq.window), comm.rank(), comm.size(), rq.threads,
                             rq.outputs);
     figures.busy_seconds += comm.seconds() - t0;
   });
@@ -31,13 +31,13 @@ Image ParticleTracer::image_pass(const Scene& scene, const ImageRequest& rq, con
 // counted once, by the first process.
 void ParticleTracer::gradient_pass(const Scene& scene, const GradientRequest& rq, const PassComm& comm, GradientSums& sums,
                                    PassFigures& figures) {
-  const int w = scene.camera().width, h = scene.camera().height;
+  const int w = scene.camera(rq.shot).width, h = scene.camera(rq.shot).height;
   const Tile window{0, 0, w, h};
   const long n = particle_count(scene, window);
   ParticleSplat splat;
   comm.agreed([&] {
     const double t0 = comm.seconds();
-    splat = trace_particles(scene, window, n, comm.rank(), comm.size(), rq.threads);
+    splat = trace_particles(scene, rq.shot, window, n, comm.rank(), comm.size(), rq.threads);
     figures.busy_seconds += comm.seconds() - t0;
   });
   double t0 = comm.seconds();
@@ -64,8 +64,8 @@ void ParticleTracer::gradient_pass(const Scene& scene, const GradientRequest& rq
     const long n_adjoint = rq.adjoint_spp > 0 ? long(rq.adjoint_spp) * w * h : n;
     PixelLoss adjoint = loss;
     adjoint.normaliser = loss.normaliser / adjoint_scale;
-    g = particle_gradient(scene, window, loss_adjoint_image(loss_image, adjoint), rq.params, n_adjoint, comm.rank(),
-                          comm.size(), rq.threads, rq.adjoint_seed);
+    g = particle_gradient(scene, Shot{rq.shot.sensor, rq.adjoint_seed}, window, loss_adjoint_image(loss_image, adjoint),
+                          rq.params, n_adjoint, comm.rank(), comm.size(), rq.threads);
     figures.busy_seconds += comm.seconds() - t_adjoint;
   });
   // A displaced mesh's lifted adjoints, complete over the processes' paths, chained once (the first).

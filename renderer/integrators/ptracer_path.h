@@ -26,15 +26,16 @@ namespace dray {
 // they are seen.
 struct ParticleFilm {
   const Scene& scene;
+  const Shot shot;  // the sensor the paths connect to, and the seed they are drawn with
   const CameraFrame<float> frame;
   const Tile window, reach;
   const std::optional<Tile> film;  // the film pixel filters are cut to (filter_film)
   const FootprintMasses masses;    // the filter's mass within it per column and row of the window
   const double scale;              // 1 / n
 
-  ParticleFilm(const Scene& s, const Tile& w, long n)
-      : scene(s), frame(camera_frame(s.camera(), ParamView<float>(s.params))), window(w), reach(widened(w, s.render.filter)),
-        film(filter_film(s)), masses(s.render.filter, film, w), scale(1.0 / double(n)) {}
+  ParticleFilm(const Scene& s, const Shot& sh, const Tile& w, long n)
+      : scene(s), shot(sh), frame(camera_frame(s.camera(sh), ParamView<float>(s.params))), window(w), reach(widened(w, s.render.filter)),
+        film(filter_film(s, sh)), masses(s.render.filter, film, w), scale(1.0 / double(n)) {}
 
   // An aperture point for a connection through a lens (uniform on the unit disk, as the
   // camera's rays draw theirs); nothing drawn for other cameras.
@@ -105,13 +106,13 @@ void trace_light_path(const ParticleFilm& film, const ParamView<T>& P, const Cam
   RayT<T> ray{Vec3<T>(e.p + e.n * eps0), Vec3<T>(e.d)};
   for (int vertex = 1; vertex <= scene.render.max_depth;) {
     Hit hit;
-    const Ray fray = ray.detached();
-    if (!scene.bvh.intersect(fray, hit)) return;
+    const Ray ray_f = ray.detached();
+    if (!scene.bvh.intersect(ray_f, hit)) return;
     const PrimT<T> prim = lift_prim(scene, P, hit.prim);
     const SurfacePoint<T> sp = eval_hit(prim, ray, hit, 0.f);
-    const glm::vec3 p = value(sp.p), ng = value(sp.n), wl = -fray.d;  // wl: toward where the light came from
+    const glm::vec3 p = value(sp.p), ng = value(sp.n), wl = -ray_f.d;  // wl: toward where the light came from
     const Material& mat = scene.materials[scene.material_of(hit.prim)];
-    const float eps = detail::ray_epsilon(p, fray.o, hit.t);
+    const float eps = detail::ray_epsilon(p, ray_f.o, hit.t);
     if (is_mask(mat)) {  // through with probability 1 - opacity (no vertex), as path's
       const float opacity = mask_opacity(scene, Pf, mat, mask_uv(scene, mat, hit.prim, p));
       if (s.next() >= opacity) {
@@ -120,7 +121,7 @@ void trace_light_path(const ParticleFilm& film, const ParamView<T>& P, const Cam
       }
     }
     // The frame as path_vertex builds it, seen from where the particle came.
-    const bool back = glm::dot(ng, fray.d) > 0.f;
+    const bool back = glm::dot(ng, ray_f.d) > 0.f;
     const Bsdf& bsdf = scene.bsdfs[back ? mat.back : mat.front];
     const uint32_t flags = bsdf_flags(bsdf);
     if (back && mat.one_sided && !(flags & kLobeTransmission)) return;  // black from the back
@@ -129,16 +130,16 @@ void trace_light_path(const ParticleFilm& film, const ParamView<T>& P, const Cam
     const Vec3<T> n_t = flip ? -sp.n : sp.n, wl_t = -ray.d;
     const TexCoord<T> coord = scene.textures.empty() ? TexCoord<T>() : surface_coord(scene, hit.prim, prim, sp.p);
     const Inputs<T> in(P, scene.textures.data(), coord);
-    const ShadingFrame<T> sf = shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n),
+    const ShadingFrame<T> shading = shading_frame(scene, P, mat, hit.prim, prim, sp, shading_normal(scene, P, hit.prim, prim, sp.p, sp.n),
                                              flip, wl_t, coord.at);
-    const Vec3<T> wl_local = sf.frame.to_local(wl_t);
-    if (!same_side(n, wl, sf.base_z(wl))) return;
+    const Vec3<T> wl_local = shading.frame.to_local(wl_t);
+    if (!same_side(n, wl, shading.base_z(wl))) return;
     // The incident side's factor: |cos_s ω_l| / |cos_g ω_l| and a perturbed frame's light factor.
-    const T incident = abs(wl_local.z) / abs(dot(sp.n, wl_t)) * sf.light_factor(wl_t);
+    const T incident = abs(wl_local.z) / abs(dot(sp.n, wl_t)) * shading.light_factor(wl_t);
     CameraLink link;
-    if (has_smooth_lobe(flags) && film.link(p, s, link) && same_side(n, link.to_camera, sf.base_z(link.to_camera))) {
+    if (has_smooth_lobe(flags) && film.link(p, s, link) && same_side(n, link.to_camera, shading.base_z(link.to_camera))) {
       const LinkT<T> to = link_in(frame, link, sp.p, eye);
-      const Vec3<T> f = bsdf_f(bsdf, in, sf.frame.to_local(to.to_camera), wl_local);
+      const Vec3<T> f = bsdf_f(bsdf, in, shading.frame.to_local(to.to_camera), wl_local);
       if (value(f) != glm::vec3(0.f) && film.visible(p, n, link)) splat(link, to, beta * f * (incident * abs(dot(sp.n, to.to_camera))));
     }
     if (vertex == scene.render.max_depth) return;
@@ -149,18 +150,18 @@ void trace_light_path(const ParticleFilm& film, const ParamView<T>& P, const Cam
     Vec3<T> w;
     if (bs.lobe & kLobeDelta) {
       const DeltaLobe<T> d = bsdf_delta(bsdf, in, wl_local, bs);
-      w = sf.frame.to_world(d.wi);
+      w = shading.frame.to_world(d.wi);
       // The lobe's weight f |cos_s ω| / pdf, without radiance's (η_l / η)² of a refraction (flux
       // has none), with the shading-normal correction |cos_s ω_l| |cos_g ω| / (|cos_g ω_l| |cos_s ω|).
       const float eta2 = (bs.lobe & kLobeTransmission) ? bs.eta * bs.eta : 1.f;
       beta *= d.weight * (T(eta2) * incident * abs(dot(sp.n, w)) / abs(d.wi.z));
     } else {
-      w = sf.frame.to_world(Vec3<T>(bs.wi));
+      w = shading.frame.to_world(Vec3<T>(bs.wi));
       const Vec3<T> f = bsdf_f(bsdf, in, Vec3<T>(bs.wi), wl_local);
       beta *= f * (incident * abs(dot(sp.n, w)) / T(bs.pdf));
     }
     const glm::vec3 w_f = value(w);
-    if (!same_side(n, w_f, sf.base_z(w_f)) || !any_light(beta)) return;
+    if (!same_side(n, w_f, shading.base_z(w_f)) || !any_light(beta)) return;
     if (vertex - 1 >= scene.render.rr_depth) {  // path's roulette: from the same bounce, the same survival
       if (s.next() >= detail::kRouletteSurvival) return;
       beta /= T(detail::kRouletteSurvival);

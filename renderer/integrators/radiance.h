@@ -29,33 +29,48 @@ struct VertexRecord {
   uint32_t flight_at = 0;  // its first flight in the recording's flight log (renderer/media/flight_log.h)
 };
 
-// One vertex of a path: the ray of `st` meets the scene (or the environment), emission and
-// next-event estimation add to st.L, the BSDF sample (or a mask's pass-through) continues the
-// path in st. Returns false when the path ends here. With `replay`, `ev` holds the outcomes of the
+// One vertex of a path: the ray of `state` meets the scene (or the environment), emission and
+// next-event estimation add to state.L, the BSDF sample (or a mask's pass-through) continues the
+// path in state. Returns false when the path ends here. With `replay`, `events` holds the outcomes of the
 // same vertex's float pass (its traversals are not repeated, except shadow rays across masks,
-// whose transmittance carries opacity's derivative); otherwise they are found and stored in `ev`.
+// whose transmittance carries opacity's derivative); otherwise they are found and stored in `events`.
 template <class G, class S>
-bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& st, Sampler& sampler, VertexEvents& ev,
+bool path_vertex(const Scene& scene, const ParamView<S>& P, PathState<G, S>& state, Sampler& sampler, VertexEvents& events,
                  bool replay = false);
 
-// The radiance a path gathers from state `st` on (one path sample). With `record` (float only),
+// The radiance a path gathers from state `state` on (one path sample). With `record` (float only),
 // each vertex is appended to it.
 template <class G, class S>
-Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, PathState<G, S> st, Sampler& sampler,
+Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, PathState<G, S> state, Sampler& sampler,
                  std::vector<VertexRecord>* record = nullptr);
 
-// The radiance arriving along `ray` (one path sample from the camera).
+// The medium a camera path of the shot starts in: its sensor's, for an integrator of media; -1 else.
+int camera_start_medium(const Scene& scene, const Shot& shot);
+
+// The state of a camera path of the shot along `ray`.
+template <class S, class G>
+PathState<G, S> camera_path(const Scene& scene, const Shot& shot, const RayT<G>& ray) {
+  PathState<G, S> state;
+  state.ray = ray;
+  state.medium = camera_start_medium(scene, shot);
+  state.hide_emission = scene.render.hide_emitters;
+  return state;
+}
+
+// The radiance arriving along `ray` from the scene's own sensor (one path sample from its camera;
+// the tests' and tools' entry: a pass starts its paths with camera_path of its shot).
 template <class G, class S>
 Vec3<S> radiance(const Scene& scene, const ParamView<S>& P, RayT<G> ray, Sampler& sampler,
-                 std::vector<VertexRecord>* record = nullptr);
+                 std::vector<VertexRecord>* record = nullptr) {
+  return radiance(scene, P, camera_path<S>(scene, scene.shot(), ray), sampler, record);
+}
 
 // The kernel's instances for the pair (G, S): `KIND` is `template` where they are compiled
 // (radiance_*.cpp) and `extern template` everywhere else (below).
 #define DRAY_RADIANCE_INSTANCES(KIND, G, S)                                                                      \
   KIND bool path_vertex<G, S>(const Scene&, const ParamView<S>&, PathState<G, S>&, Sampler&, VertexEvents&, bool); \
   KIND Vec3<S> radiance<G, S>(const Scene&, const ParamView<S>&, PathState<G, S>, Sampler&,                       \
-                              std::vector<VertexRecord>*);                                                        \
-  KIND Vec3<S> radiance<G, S>(const Scene&, const ParamView<S>&, RayT<G>, Sampler&, std::vector<VertexRecord>*)
+                              std::vector<VertexRecord>*)
 
 // A scalar type S's two pairs: (S, S), and (float, S) where the pass seeds no geometry.
 #define DRAY_RADIANCE_INSTANCES_OF(KIND, S) \

@@ -6,4 +6,8 @@ namespace dray {
 
 DRAY_RADIANCE_INSTANCES(template, float, float);
 
+int camera_start_medium(const Scene& scene, const Shot& shot) {
+  return integrator_traits(scene.render).media ? scene.camera_medium(shot) : -1;
+}
+
 }  // namespace dray

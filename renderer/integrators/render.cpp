@@ -57,18 +57,21 @@ struct Chunk {
 };
 
 template <class T>
-int render_chunk_pixel(const Scene& scene, const Chunk& c, const RenderOutputs& out, bool values, int x, int y, float* px) {
+int render_chunk_pixel(const Scene& scene, const Shot& shot, const Chunk& c, const RenderOutputs& out, bool values, int x, int y,
+                       float* px) {
   const ParamView<T> P(scene.params, c.seeds);
-  return c.geometry ? store(pixel_estimate<T, T>(scene, P, x, y), out, values, c.first, c.count, px)
-                    : store(pixel_estimate<T, float>(scene, P, x, y), out, values, c.first, c.count, px);
+  return c.geometry ? store(pixel_estimate<T, T>(scene, shot, P, x, y), out, values, c.first, c.count, px)
+                    : store(pixel_estimate<T, float>(scene, shot, P, x, y), out, values, c.first, c.count, px);
 }
 
 // The splatting film's tile (renderer/integrators/splat.h): a chunk's estimates of its pixels,
 // written as render_chunk_pixel writes one.
 template <class T>
-long splat_chunk_tile(const Scene& scene, const Chunk& c, const RenderOutputs& out, bool values, const Tile& t, Image& image) {
+long splat_chunk_tile(const Scene& scene, const Shot& shot, const Chunk& c, const RenderOutputs& out, bool values, const Tile& t,
+                      Image& image) {
   const ParamView<T> P = std::is_same_v<T, float> ? ParamView<T>(scene.params) : ParamView<T>(scene.params, c.seeds);
-  const std::vector<PixelEstimate<T>> estimates = c.geometry ? splat_estimates<T, T>(scene, P, t) : splat_estimates<T, float>(scene, P, t);
+  const std::vector<PixelEstimate<T>> estimates =
+      c.geometry ? splat_estimates<T, T>(scene, shot, P, t) : splat_estimates<T, float>(scene, shot, P, t);
   long dropped = 0;
   size_t k = 0;
   for (int y = t.y0; y < t.y1; ++y)
@@ -76,24 +79,25 @@ long splat_chunk_tile(const Scene& scene, const Chunk& c, const RenderOutputs& o
   return dropped;
 }
 
-long splat_tile(const Scene& scene, const std::vector<Chunk>& chunks, const RenderOutputs& outputs, const Tile& t, Image& image) {
+long splat_tile(const Scene& scene, const Shot& shot, const std::vector<Chunk>& chunks, const RenderOutputs& outputs, const Tile& t,
+                Image& image) {
   if (chunks.empty()) {
     const Chunk values{0, 0, Seeds(0, {}), false};
-    return splat_chunk_tile<float>(scene, values, outputs, true, t, image);
+    return splat_chunk_tile<float>(scene, shot, values, outputs, true, t, image);
   }
   long dropped = 0;
   for (size_t k = 0; k < chunks.size(); ++k) {  // the first pass also gives the values
     const Chunk& c = chunks[k];
-    if (c.count == 1) dropped += splat_chunk_tile<ad::Dual<1>>(scene, c, outputs, k == 0, t, image);
-    else if (c.count <= 4) dropped += splat_chunk_tile<ad::Dual<4>>(scene, c, outputs, k == 0, t, image);
-    else dropped += splat_chunk_tile<ad::Dual<8>>(scene, c, outputs, k == 0, t, image);
+    if (c.count == 1) dropped += splat_chunk_tile<ad::Dual<1>>(scene, shot, c, outputs, k == 0, t, image);
+    else if (c.count <= 4) dropped += splat_chunk_tile<ad::Dual<4>>(scene, shot, c, outputs, k == 0, t, image);
+    else dropped += splat_chunk_tile<ad::Dual<8>>(scene, shot, c, outputs, k == 0, t, image);
   }
   return dropped;
 }
 
 }  // namespace
 
-long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
+long render_tiles(const Scene& scene, const Shot& shot, const std::vector<Tile>& tiles, std::span<const int> ids,
                   Image& image, int threads, const RenderOutputs& outputs, const TileProgress& progress) {
   if (!integrator_traits(scene.render).camera_tiles)
     throw std::logic_error("render_tiles: integrator " + std::string(integrator_traits(scene.render).name) + " renders through its own passes");
@@ -103,7 +107,7 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
   for (size_t first = 0; first < outputs.wrt.size(); first += kMaxTangents) {
     const size_t count = std::min<size_t>(kMaxTangents, outputs.wrt.size() - first);
     chunks.push_back({first, count, Seeds(scene.params.values().size(), std::span(outputs.wrt).subspan(first, count))});
-    chunks.back().geometry = geometry_seeded(scene, ParamView<float>(scene.params, chunks.back().seeds));
+    chunks.back().geometry = geometry_seeded(scene, shot, ParamView<float>(scene.params, chunks.back().seeds));
   }
   const ParamView<float> P(scene.params);
   std::atomic<int> done{0};
@@ -114,24 +118,24 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
     long dropped = 0;
     if (scene.render.splat) {
       if (g_render_cancel.load(std::memory_order_relaxed)) throw RenderCancelled();
-      dropped += splat_tile(scene, chunks, outputs, t, image);
+      dropped += splat_tile(scene, shot, chunks, outputs, t, image);
     }
     for (int y = t.y0; y < t.y1; ++y) {
       if (g_render_cancel.load(std::memory_order_relaxed)) throw RenderCancelled();
       for (int x = t.x0; x < t.x1; ++x) {
         float* px = image.pixel(x, y);
-        if (outputs.aovs) aov_pixel(scene, x, y, px + outputs.aov_channel());
+        if (outputs.aovs) aov_pixel(scene, shot, x, y, px + outputs.aov_channel());
         if (scene.render.splat) continue;
         if (chunks.empty()) {
-          dropped += store(pixel_estimate(scene, P, x, y), outputs, true, 0, 0, px);
+          dropped += store(pixel_estimate(scene, shot, P, x, y), outputs, true, 0, 0, px);
           continue;
         }
         // The first pass also gives the values: a dual's value part is the float render.
         for (size_t k = 0; k < chunks.size(); ++k) {
           const Chunk& c = chunks[k];
-          if (c.count == 1) dropped += render_chunk_pixel<ad::Dual<1>>(scene, c, outputs, k == 0, x, y, px);
-          else if (c.count <= 4) dropped += render_chunk_pixel<ad::Dual<4>>(scene, c, outputs, k == 0, x, y, px);
-          else dropped += render_chunk_pixel<ad::Dual<8>>(scene, c, outputs, k == 0, x, y, px);
+          if (c.count == 1) dropped += render_chunk_pixel<ad::Dual<1>>(scene, shot, c, outputs, k == 0, x, y, px);
+          else if (c.count <= 4) dropped += render_chunk_pixel<ad::Dual<4>>(scene, shot, c, outputs, k == 0, x, y, px);
+          else dropped += render_chunk_pixel<ad::Dual<8>>(scene, shot, c, outputs, k == 0, x, y, px);
         }
       }
     }
@@ -144,7 +148,8 @@ long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<
 
 Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs) {
   ImageRequest request;
-  request.window = Tile{0, 0, scene.camera().width, scene.camera().height};
+  request.shot = scene.shot();
+  request.window = Tile{0, 0, scene.own_camera().width, scene.own_camera().height};
   request.outputs = outputs;
   request.threads = threads;
   return image_pass(scene, request, PassComm{});

@@ -45,17 +45,18 @@ struct RenderCancelled : std::runtime_error {
   RenderCancelled() : std::runtime_error("rendering cancelled") {}
 };
 
-// Renders tiles[ids[i]] into `image` (full size, outputs.channels() channels) with `threads`
+// Renders tiles[ids[i]] of the shot's film into `image` (full size, outputs.channels() channels) with `threads`
 // OpenMP threads and a dynamic schedule. With derivatives, each chunk of at most kMaxTangents
 // scalars is one forward-mode pass (Dual<1>, Dual<4> or Dual<8>) whose values equal the float
 // render bit for bit. Pixels outside the tiles are left untouched. Returns the number of
 // samples dropped as non-finite (NaN or Inf; no such value reaches the image). An exception in
 // a thread stops the remaining tiles and is rethrown here.
-long render_tiles(const Scene& scene, const std::vector<Tile>& tiles, std::span<const int> ids,
+long render_tiles(const Scene& scene, const Shot& shot, const std::vector<Tile>& tiles, std::span<const int> ids,
                   Image& image, int threads, const RenderOutputs& outputs = {},
                   const TileProgress& progress = {});
 
-// The whole image rendered in this process (every tile, `threads` threads).
+// The whole image of the scene's own shot (Scene::shot) rendered in this process (every tile,
+// `threads` threads).
 Image render_local(const Scene& scene, int threads, const RenderOutputs& outputs = {});
 
 }  // namespace dray

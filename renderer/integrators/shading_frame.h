@@ -87,11 +87,11 @@ Vec3<T> face_viewer(Vec3<T> n, const Vec3<T>& wo) {
 // Mitsuba's `normalmap` (src/bsdfs/normalmap.cpp): the texture's RGB, 2 c - 1, is the normal in
 // the base frame; s follows the base's s.
 template <class T>
-void apply_normal_map(ShadingFrame<T>& sf, const Vec3<T>& rgb, const Vec3<T>& wo, bool flip_invalid) {
+void apply_normal_map(ShadingFrame<T>& shading, const Vec3<T>& rgb, const Vec3<T>& wo, bool flip_invalid) {
   Vec3<T> n = rgb * T(2.f) - Vec3<T>(T(1.f));
   if (flip_invalid) n = face_viewer(n, wo);
   n = normalize(n);
-  sf.turn(n, normalize(Vec3<T>(T(1.f), T(0.f), T(0.f)) - n * n.x));
+  shading.turn(n, normalize(Vec3<T>(T(1.f), T(0.f), T(0.f)) - n * n.x));
 }
 
 // Mitsuba's `bumpmap` (src/bsdfs/bumpmap.cpp): the height's gradient grad (d/du, d/dv, times
@@ -99,15 +99,15 @@ void apply_normal_map(ShadingFrame<T>& sf, const Vec3<T>& rgb, const Vec3<T>& wo
 // geometric side ng, is the normal. Its s is dp/du (world) made orthogonal to the local normal, as
 // Mitsuba computes it (s only orients anisotropic BSDFs).
 template <class T>
-void apply_bump_map(ShadingFrame<T>& sf, const Vec3<T>& dp_du, const Vec3<T>& dp_dv, const T& grad_u, const T& grad_v,
+void apply_bump_map(ShadingFrame<T>& shading, const Vec3<T>& dp_du, const Vec3<T>& dp_dv, const T& grad_u, const T& grad_v,
                     const Vec3<T>& ng, const Vec3<T>& wo, bool flip_invalid) {
-  const Vec3<T>& ns = sf.base.n;
+  const Vec3<T>& ns = shading.base.n;
   const Vec3<T> du = dp_du + ns * (grad_u - dot(ns, dp_du)), dv = dp_dv + ns * (grad_v - dot(ns, dp_dv));
   Vec3<T> n = normalize(cross(du, dv));
   if (value(dot(ng, n)) < 0.f) n = -n;
-  n = sf.base.to_local(n);
+  n = shading.base.to_local(n);
   if (flip_invalid) n = face_viewer(n, wo);
-  sf.turn(n, normalize(dp_du - n * dot(n, dp_du)));
+  shading.turn(n, normalize(dp_du - n * dot(n, dp_du)));
 }
 
 // The shading frame at surface point sp of BVH primitive `prim` (lifted as pt) under material
@@ -122,19 +122,19 @@ ShadingFrame<T> shading_frame(const Scene& scene, const ParamView<T>& P, const M
   surface_derivatives(scene, prim, pt, sp.p, sp.n, dp_du, dp_dv);
   Frame<T> f = tangent_frame(ns, dp_du);
   if (flip) f.n = -f.n;
-  ShadingFrame<T> sf(f);
-  if (mat.normal_map < 0 && mat.bump_map < 0) return sf;
+  ShadingFrame<T> shading(f);
+  if (mat.normal_map < 0 && mat.bump_map < 0) return shading;
   const Vec3<T> wo_local = f.to_local(wo);
   if (mat.normal_map >= 0) {
-    apply_normal_map(sf, eval_texture(scene.textures[size_t(mat.normal_map)], P, uv), wo_local, mat.flip_invalid_normals);
+    apply_normal_map(shading, eval_texture(scene.textures[size_t(mat.normal_map)], P, uv), wo_local, mat.flip_invalid_normals);
   } else {
     T du, dv;
     texture_gradient(scene.textures[size_t(mat.bump_map)], P, uv, du, dv);
-    apply_bump_map(sf, dp_du, dp_dv, du * T(mat.bump_scale), dv * T(mat.bump_scale), flip ? -sp.n : sp.n, wo_local,
+    apply_bump_map(shading, dp_du, dp_dv, du * T(mat.bump_scale), dv * T(mat.bump_scale), flip ? -sp.n : sp.n, wo_local,
                    mat.flip_invalid_normals);
   }
-  sf.shadowing = mat.shadowing;
-  return sf;
+  shading.shadowing = mat.shadowing;
+  return shading;
 }
 
 }  // namespace dray

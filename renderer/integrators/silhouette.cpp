@@ -22,10 +22,10 @@ bool clip_to_window(glm::vec2 a, glm::vec2 b, const Tile& w, float margin, float
       if (a[k] < lo[k] || a[k] > hi[k]) return false;
       continue;
     }
-    float ta = (lo[k] - a[k]) / d[k], tb = (hi[k] - a[k]) / d[k];
-    if (ta > tb) std::swap(ta, tb);
-    t0 = std::max(t0, ta);
-    t1 = std::min(t1, tb);
+    float t_near = (lo[k] - a[k]) / d[k], t_far = (hi[k] - a[k]) / d[k];
+    if (t_near > t_far) std::swap(t_near, t_far);
+    t0 = std::max(t0, t_near);
+    t1 = std::min(t1, t_far);
   }
   return t0 < t1;
 }
@@ -238,8 +238,8 @@ float film_size(const CameraFrame<float>& f, const Tile& window, const glm::vec3
 
 }  // namespace
 
-Silhouettes find_silhouettes(const Scene& scene, const Tile& window) {
-  const CameraFrame<float> f = camera_frame(scene.camera(), ParamView<float>(scene.params));
+Silhouettes find_silhouettes(const Scene& scene, const Shot& shot, const Tile& window) {
+  const CameraFrame<float> f = camera_frame(scene.camera(shot), ParamView<float>(scene.params));
   const glm::vec4 eye = seen_from_camera(f);
   Silhouettes out;
   auto add_segment = [&](SilhouetteElement e) {

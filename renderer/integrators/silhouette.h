@@ -52,8 +52,8 @@ struct Silhouettes {
   }
 };
 
-// The candidate edges of the scene for the camera at its current parameters, over `window`.
-Silhouettes find_silhouettes(const Scene& scene, const Tile& window);
+// The candidate edges of the scene for the shot's camera at its current parameters, over `window`.
+Silhouettes find_silhouettes(const Scene& scene, const Shot& shot, const Tile& window);
 
 // The edges that can cast a shadow edge, seen from `from` (a point light, or a directional one's
 // direction: homogeneous, as for silhouette_from): mesh edges whose faces

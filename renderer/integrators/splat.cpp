@@ -4,16 +4,16 @@
 
 namespace dray {
 
-std::vector<glm::dvec3> splat_adjoints(const Scene& scene, const Tile& window, uint64_t seed,
+std::vector<glm::dvec3> splat_adjoints(const Scene& scene, const Shot& shot, const Tile& window,
                                        const std::function<glm::dvec3(int, int)>& dloss) {
   const size_t w = size_t(window.x1 - window.x0);
   std::vector<double> weight(w * size_t(window.y1 - window.y0), 0.0);
-  const Tile sources = splat_sources(scene, window);
+  const Tile sources = splat_sources(scene, shot, window);
   for (int qy = sources.y0; qy < sources.y1; ++qy)
     for (int qx = sources.x0; qx < sources.x1; ++qx)
       for (int s = 0; s < scene.render.spp; ++s) {
-        Sampler sampler = camera_sampler(scene, seed, qx, qy, s);
-        const FilmSample film = film_sample(scene, sampler, qx, qy);
+        Sampler sampler = camera_sampler(scene, shot, qx, qy, s);
+        const FilmSample film = film_sample(scene, shot, sampler, qx, qy);
         for_each_splat_pixel(scene.render.filter, film.x, film.y, window, [&](int x, int y, double f) {
           weight[size_t(y - window.y0) * w + size_t(x - window.x0)] += f;
         });

@@ -25,27 +25,28 @@ namespace dray {
 
 // The random stream of pixel (x, y)'s samples. Splatting samples pixels outside the film too (its
 // border, with sample_border): their streams are numbered on the film widened by the filter's reach.
-inline uint64_t sample_stream(const Scene& scene, int x, int y) {
-  const int w = scene.camera().width;
+inline uint64_t sample_stream(const Scene& scene, const Shot& shot, int x, int y) {
+  const int w = scene.camera(shot).width;
   if (!scene.render.splat) return uint64_t(y) * uint64_t(w) + uint64_t(x);
   const int r = scene.render.filter.reach();
   return uint64_t(y + r) * uint64_t(w + 2 * r) + uint64_t(x + r);
 }
 
-// Camera sample s of pixel (x, y): its numbers from the scene's sampler over the pixel's stream
-// (every pass that traces the camera's paths draws them so: images, derivatives, replay).
-inline Sampler camera_sampler(const Scene& scene, uint64_t seed, int x, int y, int s) {
-  return Sampler(SamplePattern(scene.render.sampler, scene.render.spp), seed, sample_stream(scene, x, y), uint64_t(s));
+// Camera sample s of pixel (x, y) of the shot: its numbers from the scene's sampler over the
+// pixel's stream, from the shot's seed (every pass that traces the camera's paths draws them so:
+// images, derivatives, replay).
+inline Sampler camera_sampler(const Scene& scene, const Shot& shot, int x, int y, int s) {
+  return Sampler(SamplePattern(scene.render.sampler, scene.render.spp), shot.seed, sample_stream(scene, shot, x, y), uint64_t(s));
 }
 
 // The pixels whose samples reach `tile`'s: the tile widened by the filter's reach, cut to the
 // film (its crop) unless sample_border (Mitsuba's hdrfilm samples only inside it).
-inline Tile splat_sources(const Scene& scene, const Tile& tile) {
+inline Tile splat_sources(const Scene& scene, const Shot& shot, const Tile& tile) {
   // A sample anywhere in pixel q reaches pixel p's centre when |p - q| < radius + 1/2: reach().
   const int r = scene.render.filter.reach();
   Tile w{tile.x0 - r, tile.y0 - r, tile.x1 + r, tile.y1 + r};
   if (scene.render.sample_border) return w;
-  const Tile film = scene.render.crop.value_or(Tile{0, 0, scene.camera().width, scene.camera().height});
+  const Tile film = scene.render.crop.value_or(Tile{0, 0, scene.camera(shot).width, scene.camera(shot).height});
   return {std::max(w.x0, film.x0), std::max(w.y0, film.y0), std::min(w.x1, film.x1), std::min(w.y1, film.y1)};
 }
 
@@ -87,9 +88,9 @@ struct SampleAdjoint {
 };
 
 // g_p = dloss(p) / W_p for the pixels of `window` (W_p: the filter weights p receives from the
-// film positions of seed `seed`'s samples, summed in the order splat_estimates sums them; g = 0
+// film positions of the shot's samples, summed in the order splat_estimates sums them; g = 0
 // where no sample reaches).
-std::vector<glm::dvec3> splat_adjoints(const Scene& scene, const Tile& window, uint64_t seed,
+std::vector<glm::dvec3> splat_adjoints(const Scene& scene, const Shot& shot, const Tile& window,
                                        const std::function<glm::dvec3(int, int)>& dloss);
 
 }  // namespace dray

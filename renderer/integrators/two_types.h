@@ -43,14 +43,14 @@ inline bool texture_seeded_any(const Scene& scene, int t, const auto& P) {
 
 }  // namespace detail
 
-// Whether the pass seeds anything that moves geometry: the camera, a shape (its points, radius,
+// Whether the pass seeds anything that moves geometry: the shot's camera, a shape (its points, radius,
 // transform, vertices or shading normals), a light's position, target or direction, a normal or
 // bump map's texture, or the IOR of a refracting Dirac lobe. O(objects), not O(parameters).
 template <class T>
-bool geometry_seeded(const Scene& scene, const ParamView<T>& P) {
+bool geometry_seeded(const Scene& scene, const Shot& shot, const ParamView<T>& P) {
   if (!P.seeds) return false;
   if (P.lifted_blocks && !P.lifted_blocks->empty()) return true;
-  if (camera_active(scene.camera(), P)) return true;
+  if (camera_active(scene.camera(shot), P)) return true;
   for (const Shape& s : scene.shapes)
     if (shape_seeded(scene, P, s)) return true;
   for (const Light& l : scene.lights)

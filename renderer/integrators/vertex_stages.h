@@ -58,7 +58,7 @@ struct Vertex {
   const Scene& scene;
   const ParamView<S>& P;
   ParamView<G> PG;  // the parameters in the geometry type
-  PathState<G, S>& st;
+  PathState<G, S>& state;
   Sampler& sampler;
   VertexEvents& events;
   bool replay;         // reading the float pass's draws (prb.h)
@@ -70,8 +70,8 @@ struct Vertex {
 
   // A null event (volpath): no bounce, the MIS state of the last one kept.
   void null_event() {
-    st.depth = depth;
-    st.hide_emission = hide_emission;
+    state.depth = depth;
+    state.hide_emission = hide_emission;
   }
 };
 
@@ -79,12 +79,12 @@ struct Vertex {
 // says whether it goes on), is absorbed, or passes on to the surface (nothing).
 template <class G, class S>
 std::optional<bool> medium_flight(Vertex<G, S>& v) {
-  const Medium& medium = v.scene.media[size_t(v.st.medium)];
+  const Medium& medium = v.scene.media[size_t(v.state.medium)];
   const FreeFlight<S> flight =
       sample_free_flight(medium, v.scene.volumes, v.P, v.ray_f, v.events.hit ? v.events.h.t : INFINITY, v.sampler);
-  v.st.beta *= flight.weight;
-  if (flight.scattered) return medium_vertex(v.scene, v.P, v.st, v.sampler, medium, flight.t, v.depth);
-  if (value(v.st.beta) == glm::vec3(0.f)) return false;
+  v.state.beta *= flight.weight;
+  if (flight.scattered) return medium_vertex(v.scene, v.P, v.state, v.sampler, medium, flight.t, v.depth);
+  if (value(v.state.beta) == glm::vec3(0.f)) return false;
   return std::nullopt;
 }
 
@@ -99,11 +99,11 @@ void add_environment(Vertex<G, S>& v) {
   const Vec3<S> Le = read ? Vec3<S>(v.events.env) : environment_radiance(env, v.P, v.ray_f.d);
   if (!v.replay) {
     v.events.env = value(Le);
-    v.events.env_mis = v.st.specular ? 1.f
-                                     : bsdf_mis(scene.render.emitter_samples, v.st.bsdf_pdf,
+    v.events.env_mis = v.state.specular ? 1.f
+                                     : bsdf_mis(scene.render.emitter_samples, v.state.bsdf_pdf,
                                                 v.light_pick * environment_pdf(env, v.ray_f.d));
   }
-  v.st.L = add_product(v.st.L, v.st.beta, to_shading<S>(v.st.turn), Le, S(v.events.env_mis));
+  v.state.L = add_product(v.state.L, v.state.beta, to_shading<S>(v.state.turn), Le, S(v.events.env_mis));
 }
 
 // An emitting surface's light reached by the path, weighed against next-event estimation. It
@@ -112,23 +112,23 @@ template <class G, class S>
 void add_surface_emission(Vertex<G, S>& v, const PrimT<G>& prim, const SurfacePoint<G>& sp, const Material& mat, bool back) {
   if (!mat.emissive || mat.directional || (!mat.two_sided && back) || v.hide_emission) return;
   const Scene& scene = v.scene;
-  PathState<G, S>& st = v.st;
+  PathState<G, S>& state = v.state;
   const uint32_t hit_prim = v.events.h.prim;
-  if (st.specular) {
-    st.L += st.beta * emitted(scene, v.P, mat, hit_prim, prim, sp.p, false);
+  if (state.specular) {
+    state.L += state.beta * emitted(scene, v.P, mat, hit_prim, prim, sp.p, false);
     return;
   }
   const Shape& shape = scene.shapes[scene.bvh.prim_ref(hit_prim).shape];
   const AreaEmitter& light = std::get<AreaEmitter>(scene.lights[shape.light].model);
   // Only the value weighs the sample: computed without derivatives (no tape work).
-  const float light_pdf = light.pdf<float>(scene, value(prim), value(sp), Vec3<float>(value(st.prev_p)));
+  const float light_pdf = light.pdf<float>(scene, value(prim), value(sp), Vec3<float>(value(state.prev_p)));
   // From the camera's first hit, at the light's material point (where the shadow edges' boundary
   // term is taken); further on (no boundary term there) at the fixed direction, which has lighter
   // tails: at a fixed light point, indirect vertices sliding past a lamp's contact with the floor
   // gave 1/distance fireflies.
-  const G turn_here = v.depth == 1 && !st.prev_medium ? area_turn(prim, value(sp.p), st.prev_p, st.prev_n) : st.turn;
+  const G turn_here = v.depth == 1 && !state.prev_medium ? area_turn(prim, value(sp.p), state.prev_p, state.prev_n) : state.turn;
   const Vec3<S> Le = emitted(scene, v.P, mat, hit_prim, prim, sp.p, v.depth == 1);
-  st.L = add_product(st.L, st.beta, to_shading<S>(turn_here), Le, S(bsdf_mis(scene.render.emitter_samples, st.bsdf_pdf, light_pdf)));
+  state.L = add_product(state.L, state.beta, to_shading<S>(turn_here), Le, S(bsdf_mis(scene.render.emitter_samples, state.bsdf_pdf, light_pdf)));
 }
 
 // A mask lets the path through with probability 1 - opacity (a float decision; the weights carry
@@ -139,17 +139,17 @@ enum class MaskPass { through, stop, opaque };
 template <class G, class S>
 MaskPass pass_mask(Vertex<G, S>& v, const SurfacePoint<G>& sp, const Material& mat, bool back, float eps, bool last) {
   const Scene& scene = v.scene;
-  PathState<G, S>& st = v.st;
+  PathState<G, S>& state = v.state;
   const S opacity = mask_opacity(scene, v.P, mat, mask_uv(scene, mat, v.events.h.prim, value(sp.p)));
   if (v.sampler.next() >= value(opacity)) {
-    st.beta *= (S(1.f) - opacity) / S(1.f - value(opacity));
+    state.beta *= (S(1.f) - opacity) / S(1.f - value(opacity));
     const Vec3<G> n_in = back ? sp.n : -sp.n;  // the side the ray goes on to
-    st.medium = medium_toward(scene, v.events.h.prim, value(sp.n), v.ray_f.d, st.medium);
+    state.medium = medium_toward(scene, v.events.h.prim, value(sp.n), v.ray_f.d, state.medium);
     if (v.volpath) v.null_event();
-    st.ray = {sp.p + n_in * G(eps), st.ray.d};
+    state.ray = {sp.p + n_in * G(eps), state.ray.d};
     return MaskPass::through;
   }
-  st.beta *= opacity / S(value(opacity));
+  state.beta *= opacity / S(value(opacity));
   return last ? MaskPass::stop : MaskPass::opaque;
 }
 
@@ -186,8 +186,8 @@ SurfaceShading<G, S> shade_surface(const Vertex<G, S>& v, const PrimT<G>& prim, 
   const TexCoord<G> coord = scene.textures.empty() ? TexCoord<G>() : surface_coord(scene, hit_prim, prim, sp.p);
   const Inputs<S> in(v.P, scene.textures.data(), to_shading<S>(coord));
   const ShadingFrame<G> frames = shading_frame(scene, v.PG, mat, hit_prim, prim, sp,
-                                           shading_normal(scene, v.PG, hit_prim, prim, sp.p, sp.n), flip, -v.st.ray.d, coord.at);
-  const Vec3<G> wo = frames.frame.to_local(-v.st.ray.d);
+                                           shading_normal(scene, v.PG, hit_prim, prim, sp.p, sp.n), flip, -v.state.ray.d, coord.at);
+  const Vec3<G> wo = frames.frame.to_local(-v.state.ray.d);
   return SurfaceShading<G, S>{bsdf, bsdf_flags(bsdf), sp.p, n, value(n), value(sp.n), eps, in, in.values_only(),
                               frames, wo, to_shading<S>(wo), value(wo)};
 }
@@ -200,8 +200,8 @@ void add_light_sample(Vertex<G, S>& v, const SurfaceShading<G, S>& s) {
   const Scene& scene = v.scene;
   const int n_lights = int(scene.lights.size());
   if (n_lights == 0 || !has_smooth_lobe(s.flags) || scene.render.emitter_samples == 0) return;
-  PathState<G, S>& st = v.st;
-  VertexEvents& ev = v.events;
+  PathState<G, S>& state = v.state;
+  VertexEvents& events = v.events;
   const int li = std::min(int(v.sampler.next() * float(n_lights)), n_lights - 1);
   const glm::vec2 u12 = v.sampler.next_2d();
   const float u1 = u12.x, u2 = u12.y, u3 = v.sampler.next();
@@ -209,13 +209,13 @@ void add_light_sample(Vertex<G, S>& v, const SurfaceShading<G, S>& s) {
   auto draw = [&]() -> LightSample<G, S> {
     if constexpr (std::is_same_v<G, float> && !std::is_same_v<S, float>) {
       LightSample<float, S> replayed;
-      if (v.replay && replayed_light_sample(scene, v.P, light, ev.light, replayed)) return replayed;
+      if (v.replay && replayed_light_sample(scene, v.P, light, events.light, replayed)) return replayed;
     }
     return sample_light(scene, v.P, light, s.p, v.light_pick, u1, u2, u3);
   };
   const LightSample<G, S> drawn = draw();
   if constexpr (std::is_same_v<S, float>)
-    if (!v.replay) ev.light = drawn;
+    if (!v.replay) events.light = drawn;
   const glm::vec3 wi_f = value(drawn.wi);
   const Vec3<G> wi = s.frame().to_local(drawn.wi);
   if (!drawn.valid || !same_side(s.n_f, wi_f, s.frames.base_z(wi_f))) return;
@@ -226,28 +226,28 @@ void add_light_sample(Vertex<G, S>& v, const SurfaceShading<G, S>& s) {
   const glm::vec3 o = value(origin);
   const Ray shadow = drawn.infinite ? Ray{o, wi_f, INFINITY} : shadow_ray(o, drawn.target);
   auto weigh = [&] {
-    if (!v.replay) ev.light_mis = light_mis(scene.render.bsdf_samples, drawn.pdf, dray::bsdf_pdf(s.bsdf, s.in_f, s.wo_f, value(wi)));
+    if (!v.replay) events.light_mis = light_mis(scene.render.bsdf_samples, drawn.pdf, dray::bsdf_pdf(s.bsdf, s.in_f, s.wo_f, value(wi)));
   };
   if (v.volpath) {
-    const int from = medium_toward(scene, ev.h.prim, s.outward_f, wi_f, st.medium);
+    const int from = medium_toward(scene, events.h.prim, s.outward_f, wi_f, state.medium);
     const Vec3<S> tr = volume_transmittance(scene, v.P, shadow, from, v.sampler, origin);
     if (value(tr) == glm::vec3(0.f)) return;
     weigh();
-    st.L = add_product(st.L, st.beta, f * tr, drawn.weight, to_shading<S>(abs(wi.z) * G(ev.light_mis)));
+    state.L = add_product(state.L, state.beta, f * tr, drawn.weight, to_shading<S>(abs(wi.z) * G(events.light_mis)));
     return;
   }
   S passed;
-  if (v.replay && !ev.masked) {
-    passed = S(ev.passed);
+  if (v.replay && !events.masked) {
+    passed = S(events.passed);
   } else {
-    ev.masked = false;
-    passed = transmittance(scene, v.P, shadow, &ev.masked);
-    ev.passed = value(passed);
+    events.masked = false;
+    passed = transmittance(scene, v.P, shadow, &events.masked);
+    events.passed = value(passed);
   }
   if (!(value(passed) > 0.f)) return;
   weigh();
-  const float w = ev.light_mis;
-  st.L = add_product(st.L, st.beta, f, drawn.weight, to_shading<S>(abs(wi.z) * G(w)) * passed);
+  const float w = events.light_mis;
+  state.L = add_product(state.L, state.beta, f, drawn.weight, to_shading<S>(abs(wi.z) * G(w)) * passed);
 }
 
 // BSDF sampling. A Dirac lobe's direction is re-evaluated in S, carried on in G (it turns with the
@@ -258,7 +258,7 @@ void add_light_sample(Vertex<G, S>& v, const SurfaceShading<G, S>& s) {
 enum class Bounce { ended, bounced, null_event };
 template <class G, class S>
 Bounce sample_bsdf(Vertex<G, S>& v, const SurfaceShading<G, S>& s, bool last) {
-  PathState<G, S>& st = v.st;
+  PathState<G, S>& state = v.state;
   const glm::vec2 u12 = v.sampler.next_2d();
   const float u1 = u12.x, u2 = u12.y, uc = v.sampler.next();
   if (!v.replay) v.events.bsdf = bsdf_sample(s.bsdf, s.in_f, s.wo_f, uc, {u1, u2});
@@ -272,16 +272,16 @@ Bounce sample_bsdf(Vertex<G, S>& v, const SurfaceShading<G, S>& s, bool last) {
     if (!same_side(s.n_f, wi_f, s.frames.base_z(wi_f))) return Bounce::ended;  // would leave through the wrong side
     const G k = s.frames.light_factor(wi);
     if (!(value(k) > 0.f)) return Bounce::ended;
-    st.beta *= d.weight * to_shading<S>(k);
-    st.medium = medium_toward(v.scene, hit_prim, s.outward_f, wi_f, st.medium);
-    st.ray = {s.origin_toward(wi_f), wi};
+    state.beta *= d.weight * to_shading<S>(k);
+    state.medium = medium_toward(v.scene, hit_prim, s.outward_f, wi_f, state.medium);
+    state.ray = {s.origin_toward(wi_f), wi};
     if (v.volpath && is_thin_dielectric(s.bsdf) && (b.lobe & kLobeTransmission)) {
       v.null_event();
       return Bounce::null_event;
     }
     if (last) return Bounce::ended;
-    st.specular = true;
-    st.prev_medium = false;
+    state.specular = true;
+    state.prev_medium = false;
     return Bounce::bounced;
   }
   const glm::vec3 wi_f = to_glm(value(s.frame()).to_world(Vec3<float>(b.wi)));
@@ -291,15 +291,15 @@ Bounce sample_bsdf(Vertex<G, S>& v, const SurfaceShading<G, S>& s, bool last) {
   // The value is recomputed in G as in float, so that every scalar type renders the same image.
   const Vec3<G> wi = s.frame().to_local(Vec3<G>(wi_f));
   const float c = std::fabs(value(wi.z));
-  st.beta = scale_product(st.beta, bsdf_f(s.bsdf, s.in, s.wo_s, to_shading<S>(wi)), to_shading<S>(k), S(c / b.pdf));
-  st.turn = abs(wi.z) / G(c);  // value: exactly 1
-  st.bsdf_pdf = b.pdf;
-  st.specular = false;
-  st.prev_p = s.p;
-  st.prev_n = s.frames.base.n;  // the shading normal, on the side the BSDF sees
-  st.prev_medium = false;
-  st.medium = medium_toward(v.scene, hit_prim, s.outward_f, wi_f, st.medium);
-  st.ray = {s.origin_toward(wi_f), Vec3<G>(wi_f)};
+  state.beta = scale_product(state.beta, bsdf_f(s.bsdf, s.in, s.wo_s, to_shading<S>(wi)), to_shading<S>(k), S(c / b.pdf));
+  state.turn = abs(wi.z) / G(c);  // value: exactly 1
+  state.bsdf_pdf = b.pdf;
+  state.specular = false;
+  state.prev_p = s.p;
+  state.prev_n = s.frames.base.n;  // the shading normal, on the side the BSDF sees
+  state.prev_medium = false;
+  state.medium = medium_toward(v.scene, hit_prim, s.outward_f, wi_f, state.medium);
+  state.ray = {s.origin_toward(wi_f), Vec3<G>(wi_f)};
   return Bounce::bounced;
 }
 
@@ -311,7 +311,7 @@ template <class G, class S>
 bool survives_roulette(Vertex<G, S>& v) {
   if (v.depth < v.scene.render.rr_depth) return true;
   if (v.sampler.next() >= kRouletteSurvival) return false;
-  v.st.beta /= S(kRouletteSurvival);
+  v.state.beta /= S(kRouletteSurvival);
   return true;
 }
 

@@ -8,7 +8,6 @@
 #include <limits>
 #include <sstream>
 
-#include "renderer/image/image.h"
 #include "renderer/core/load_error.h"
 
 namespace dray {

@@ -57,8 +57,7 @@ Shape ShapeReader::read(const json& s, const std::string& p, const std::string& 
     shape.model = reader(props);
     shape.material = material_ref(s["material"], p + "/material");
     if (in_group_) return tessellated_member(shape, scratch);
-  } else if (type == "mesh" || type == "disk" || type == "cylinder" || type == "cube" || type == "grid" || type == "linearcurve" ||
-             type == "bsplinecurve") {
+  } else if (std::ranges::find(MeshShape::kPlugins, type) != MeshShape::kPlugins.end()) {  // a mesh file or a tessellation
     const bool disk = type == "disk", grid = type == "grid", curve = type == "linearcurve" || type == "bsplinecurve";
     const bool tessellated = disk || grid || curve || type == "cylinder" || type == "cube";
     if (grid) rd.object(s, p, {"name", "type", "material", "transform", "resolution", "interior", "exterior", "displacement"}, {"material"});

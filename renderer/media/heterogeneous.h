@@ -62,12 +62,12 @@ struct HeterogeneousMedium {
     const ParamView<float> PF = P.values_only();
     GreyProduct<T> grey(P, scale);
     track(g, r, t_end, value(scale) * majorant_factor, sampler, [&](float t, float mu, const glm::vec3& p) {
-      GridVolume::Stencil st;
+      GridVolume::Stencil stencil;
       float v = 0.f;  // a grey grid's value (σt over scale)
       glm::vec3 sigma;
       if (g.channels == 1) {
-        st = g.stencil(p, 0);
-        v = GridVolume::eval_stencil(PF, st);
+        stencil = g.stencil(p, 0);
+        v = GridVolume::eval_stencil(PF, stencil);
         sigma = glm::vec3(v * value(scale));
       } else {
         sigma = value(g.eval(PF, p) * value(scale));
@@ -79,7 +79,7 @@ struct HeterogeneousMedium {
         out.weight = out.weight * grid_sigma_t(g, P, p, scale) * albedo_of(r.o + r.d * t) / T(mu * p_real);
         return false;
       }
-      if (g.channels == 1) grey.multiply(st, v, mu, 1.f - p_real);
+      if (g.channels == 1) grey.multiply(stencil, v, mu, 1.f - p_real);
       else out.weight = out.weight * (Vec3<T>(T(mu)) - grid_sigma_t(g, P, p, scale)) / T(mu * (1.f - p_real));
       return true;
     });
@@ -99,8 +99,8 @@ struct HeterogeneousMedium {
     if (g.channels == 1) {
       GreyProduct<T> grey(P, scale);
       track(g, r, t_end, value(scale) * majorant_factor, sampler, [&](float, float mu, const glm::vec3& p) {
-        const GridVolume::Stencil st = g.stencil(p, 0);
-        grey.multiply(st, GridVolume::eval_stencil(PF, st), mu, 1.f);
+        const GridVolume::Stencil stencil = g.stencil(p, 0);
+        grey.multiply(stencil, GridVolume::eval_stencil(PF, stencil), mu, 1.f);
         return grey.value_now() != 0.f;
       });
       return Vec3<T>(grey.result());

@@ -26,10 +26,10 @@ void majorant_segments(const GridVolume& g, const Ray& r, float t0, float t1, fl
       if (o[k] < 0.f || o[k] > 1.f) return;
       continue;
     }
-    float ta = (0.f - o[k]) / d[k], tb = (1.f - o[k]) / d[k];
-    if (ta > tb) std::swap(ta, tb);
-    a = std::max(a, ta);
-    b = std::min(b, tb);
+    float t_near = (0.f - o[k]) / d[k], t_far = (1.f - o[k]) / d[k];
+    if (t_near > t_far) std::swap(t_near, t_far);
+    a = std::max(a, t_near);
+    b = std::min(b, t_far);
   }
   if (!(a < b)) return;
   // Amanatides–Woo over the cells.
@@ -127,8 +127,8 @@ class GreyProduct {
       }
     }
   }
-  // The factor at stencil st (value v) of a collision with majorant mu, passed with probability q.
-  void multiply(const GridVolume::Stencil& st, float v, float mu, float q) {
+  // The factor at `stencil` (value v) of a collision with majorant mu, passed with probability q.
+  void multiply(const GridVolume::Stencil& stencil, float v, float mu, float q) {
     const float sigma = v * value(scale_);
     if constexpr (std::is_same_v<T, float>) {
       product_ = product_ * (mu - sigma) / (mu * q);
@@ -139,17 +139,17 @@ class GreyProduct {
       Buffers& b = buffers();
       for (int k = 0; k < 8; ++k) {
         // Successive collisions share voxels: one argument a voxel (while its cache entry holds).
-        typename Buffers::Entry& e = b.cache[st.slot[k] & (Buffers::kCache - 1)];
-        if (e.stamp != b.stamp || e.slot != st.slot[k]) {
-          const int32_t i = P_.scalar(st.slot[k]).i;
-          e = {st.slot[k], b.stamp, i >= 0 ? int32_t(b.args.size()) : -1};
+        typename Buffers::Entry& e = b.cache[stencil.slot[k] & (Buffers::kCache - 1)];
+        if (e.stamp != b.stamp || e.slot != stencil.slot[k]) {
+          const int32_t i = P_.scalar(stencil.slot[k]).i;
+          e = {stencil.slot[k], b.stamp, i >= 0 ? int32_t(b.args.size()) : -1};
           if (i >= 0) b.args.push_back({i, 0.f});
         }
-        if (e.at >= 0) b.args[size_t(e.at)].partial -= value(scale_) * st.w[k] * inv;
+        if (e.at >= 0) b.args[size_t(e.at)].partial -= value(scale_) * stencil.w[k] * inv;
       }
       d_scale_ -= v * inv;
     } else {
-      product_ = product_ * (T(mu) - GridVolume::eval_stencil(P_, st) * scale_) / T(mu * q);
+      product_ = product_ * (T(mu) - GridVolume::eval_stencil(P_, stencil) * scale_) / T(mu * q);
     }
   }
   float value_now() const { return value(product_); }

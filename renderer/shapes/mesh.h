@@ -16,6 +16,7 @@
 #include "renderer/core/transform.h"
 #include "renderer/shapes/displacement.h"
 #include "renderer/shapes/mesh_normals.h"
+#include "renderer/shapes/mitsuba_shape.h"
 #include "renderer/shapes/planar.h"
 
 namespace dray {
@@ -79,6 +80,14 @@ struct MeshShape : Planar<false> {
   // Mitsuba's curves, tessellated (shapes/curve_mesh.h). Read with their files by the loader
   // (io/shape_reader.cpp), which reads mesh formats.
   static constexpr std::array<std::string_view, 7> kPlugins{"mesh", "disk", "cylinder", "cube", "grid", "linearcurve", "bsplinecurve"};
+  static constexpr std::array<MitsubaShape, 8> kMitsuba{{{"obj", "mesh", MitsubaPlacing::mesh_file},
+                                                          {"ply", "mesh", MitsubaPlacing::mesh_file},
+                                                          {"serialized", "mesh", MitsubaPlacing::mesh_file},
+                                                          {"cube", "cube", MitsubaPlacing::unit_mesh},
+                                                          {"disk", "disk", MitsubaPlacing::unit_mesh, true},
+                                                          {"cylinder", "cylinder", MitsubaPlacing::axis, true},
+                                                          {"linearcurve", "linearcurve", MitsubaPlacing::curve_file},
+                                                          {"bsplinecurve", "bsplinecurve", MitsubaPlacing::curve_file}}};
   uint32_t mesh = 0;    // index into Scene::meshes (an instance's members share their group's)
   Transform transform;  // its parameters (an instance's, for a group member)
 

@@ -9,6 +9,7 @@
 #include <glm/geometric.hpp>
 
 #include "renderer/core/props.h"
+#include "renderer/shapes/mitsuba_shape.h"
 #include "renderer/shapes/planar.h"
 #include "renderer/shapes/triangle_mesh.h"
 
@@ -17,28 +18,29 @@ namespace dray {
 struct Rectangle : Planar<true> {
   static constexpr uint32_t kKind = 1;  // its place in shape.h's list
   static constexpr std::array<std::string_view, 1> kPlugins{"quad"};
+  static constexpr std::array<MitsubaShape, 1> kMitsuba{{{"rectangle", "quad", MitsubaPlacing::quad, true}}};
   Slot corner = kNoSlot, edge_u = kNoSlot, edge_v = kNoSlot;
 
   // Its keys (Mitsuba's default: [-1, 1]² in the z = 0 plane, facing +z), parameters
   // shapes.NAME.corner, .edge_u, .edge_v.
   static Rectangle read(Props& p) {
     p.keys({"corner", "edge_u", "edge_v"}, {"material"});
-    const glm::vec3 eu = p.vec3_or("edge_u", glm::vec3(2, 0, 0)), ev = p.vec3_or("edge_v", glm::vec3(0, 2, 0));
-    if (!(glm::length(glm::cross(eu, ev)) > 0.f)) p.fail("edge_v", "must not be parallel to edge_u (the quad has no area)");
+    const glm::vec3 side_u = p.vec3_or("edge_u", glm::vec3(2, 0, 0)), side_v = p.vec3_or("edge_v", glm::vec3(0, 2, 0));
+    if (!(glm::length(glm::cross(side_u, side_v)) > 0.f)) p.fail("edge_v", "must not be parallel to edge_u (the quad has no area)");
     const glm::vec3 a = p.vec3_or("corner", glm::vec3(-1, -1, 0));
     Rectangle r;
     r.corner = p.param("corner", a);
-    r.edge_u = p.param("edge_u", eu);
-    r.edge_v = p.param("edge_v", ev);
+    r.edge_u = p.param("edge_u", side_u);
+    r.edge_v = p.param("edge_v", side_v);
     return r;
   }
 
   // A mesh over its surface at its values in `params` (a group's member): two triangles with its
   // own UV (u along edge_u, v along edge_v) and its flat normal.
   TriangleMesh tessellation(const ParamTable& params) const {
-    const glm::vec3 a = params.get_vec3(corner), eu = params.get_vec3(edge_u), ev = params.get_vec3(edge_v);
+    const glm::vec3 a = params.get_vec3(corner), side_u = params.get_vec3(edge_u), side_v = params.get_vec3(edge_v);
     TriangleMesh m;
-    m.positions = {a, a + eu, a + eu + ev, a + ev};
+    m.positions = {a, a + side_u, a + side_u + side_v, a + side_v};
     m.indices = {0, 1, 2, 0, 2, 3};
     m.corner_uvs = {{0.f, 0.f}, {1.f, 0.f}, {1.f, 1.f}, {0.f, 0.f}, {1.f, 1.f}, {0.f, 1.f}};
     return m;

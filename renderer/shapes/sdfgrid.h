@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "renderer/core/frame.h"
+#include "renderer/shapes/mitsuba_shape.h"
 #include "renderer/shapes/prim.h"
 #include "renderer/textures/tex_coord.h"
 #include "renderer/shapes/sdf_grid.h"
@@ -18,6 +19,7 @@ struct SdfGridShape {
   static constexpr uint32_t kKind = 3;  // its place in shape.h's list
   // Read with its .vol file by the loader (io/sdf_reader.cpp).
   static constexpr std::array<std::string_view, 1> kPlugins{"sdfgrid"};
+  static constexpr std::array<MitsubaShape, 1> kMitsuba{{{"sdfgrid", "sdfgrid", MitsubaPlacing::grid_file}}};
   uint32_t grid = 0;    // index into Scene::sdf_grids (a group member's: its placement in the group)
   Transform transform;  // its parameters (an instance's, for a group member)
 

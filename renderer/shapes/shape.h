@@ -2,9 +2,13 @@
 // The shape plugins: the variant's list is their registry. A BVH primitive's kind (PrimGeom::kind,
 // PrimT::kind) is its plugin's index here; with_shape_type(kind, f) calls f.template
 // operator()<Plugin>(), a closed set dispatched without virtual calls.
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <type_traits>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -41,6 +45,30 @@ decltype(auto) with_shape_type(uint32_t kind, F&& f) {
     if (kind == I) return f.template operator()<S>();
     return with_shape_type<I + 1>(kind, std::forward<F>(f));
   }
+}
+
+// Calls f(entry) for each Mitsuba shape type the plugins read (their kMitsuba), in the list's order.
+template <class F>
+void for_each_mitsuba_shape(F&& f) {
+  [&]<size_t... I>(std::index_sequence<I...>) {
+    ((std::for_each(std::begin(std::variant_alternative_t<I, ShapeModel>::kMitsuba),
+                    std::end(std::variant_alternative_t<I, ShapeModel>::kMitsuba), f)),
+     ...);
+  }(std::make_index_sequence<std::variant_size_v<ShapeModel>>());
+}
+// Mitsuba's shape `type` as the plugin that reads it lists it; nullopt when none does.
+inline std::optional<MitsubaShape> mitsuba_shape(std::string_view type) {
+  std::optional<MitsubaShape> found;
+  for_each_mitsuba_shape([&](const MitsubaShape& m) {
+    if (!found && m.type == type) found = m;
+  });
+  return found;
+}
+// Every Mitsuba shape type the plugins read, comma-separated (the loaders' messages).
+inline std::string mitsuba_shape_names() {
+  std::string out;
+  for_each_mitsuba_shape([&](const MitsubaShape& m) { out += (out.empty() ? "" : ", ") + std::string(m.type); });
+  return out;
 }
 
 // A shape of the scene: its plugin and what every shape has.

@@ -16,6 +16,7 @@
 
 #include "renderer/accel/intersect.h"
 #include "renderer/core/props.h"
+#include "renderer/shapes/mitsuba_shape.h"
 #include "renderer/shapes/prim.h"
 #include "renderer/shapes/sphere_mesh.h"
 #include "renderer/textures/tex_coord.h"
@@ -56,6 +57,7 @@ inline bool tangent_circle(const glm::vec3& c, float r, const glm::vec4& eye, Ci
 struct Sphere {
   static constexpr uint32_t kKind = 2;  // its place in shape.h's list
   static constexpr std::array<std::string_view, 1> kPlugins{"sphere"};
+  static constexpr std::array<MitsubaShape, 1> kMitsuba{{{"sphere", "sphere", MitsubaPlacing::ball}}};
   Slot center = kNoSlot, radius = kNoSlot;
   // Its local axes in world (the rotation of Mitsuba's to_world, orthonormal): the frame of its
   // UV (φ about the local z) and of dp/du, dp/dv.

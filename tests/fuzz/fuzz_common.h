@@ -38,7 +38,7 @@ inline void write_file(const std::filesystem::path& path, const uint8_t* data, s
 // Renders a 4x4 image of the scene at 1 sample per pixel (depth at most 4): enough to run the BVH
 // and the kernel over whatever geometry and values the input made. Aborts on a non-finite pixel.
 inline void render_checked(Scene& scene) {
-  scene.camera().width = scene.camera().height = 4;
+  scene.own_camera().width = scene.own_camera().height = 4;
   scene.render.spp = 1;
   scene.render.max_depth = std::min(scene.render.max_depth, 4);
   Image img = render_local(scene, 1);

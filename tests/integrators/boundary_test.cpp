@@ -122,12 +122,12 @@ TEST_CASE("a sphere's colour and a light's intensity have no boundary term", "[b
   Scene scene = load_scene(std::string(DRAY_SOURCE_DIR) + "/scenes/spheres.json",
                            {"camera.width=40", "camera.height=30", "render.spp=1"});
   const std::vector<Slot> wrt = {slot_of(scene, "materials.red.albedo[0]"), slot_of(scene, "lights.key.intensity[1]")};
-  REQUIRE_FALSE(moves_edges(scene, wrt));
-  REQUIRE(moves_edges(scene, std::vector<Slot>{slot_of(scene, "lights.key.position[1]")}));  // its shadows move
-  REQUIRE(moves_edges(scene, std::vector<Slot>{slot_of(scene, "camera.fov_y")}));
-  REQUIRE(moves_edges(scene, std::vector<Slot>{slot_of(scene, "shapes.left.radius")}));
+  REQUIRE_FALSE(moves_edges(scene, scene.shot(), wrt));
+  REQUIRE(moves_edges(scene, scene.shot(), std::vector<Slot>{slot_of(scene, "lights.key.position[1]")}));  // its shadows move
+  REQUIRE(moves_edges(scene, scene.shot(), std::vector<Slot>{slot_of(scene, "camera.fov_y")}));
+  REQUIRE(moves_edges(scene, scene.shot(), std::vector<Slot>{slot_of(scene, "shapes.left.radius")}));
   // Skipped: no sample is drawn and nothing is added.
-  BoundarySplat splat = boundary_splat(scene, wrt, Tile{0, 0, 40, 30}, 4000, 0, 1, 2);
+  BoundarySplat splat = boundary_splat(scene, scene.shot(), wrt, Tile{0, 0, 40, 30}, 4000, 0, 1, 2);
   REQUIRE(splat.samples == 0);
   REQUIRE(splat.sums.empty());
 }
@@ -138,11 +138,11 @@ TEST_CASE("boundary splats and gradients do not depend on threads or on how samp
   const std::vector<Slot> wrt = {slot_of(scene, "shapes.left.center[0]"), slot_of(scene, "shapes.mid.radius"),
                                  slot_of(scene, "camera.origin[1]"), slot_of(scene, "shapes.floor.corner[2]")};
   const Tile window{0, 0, 40, 30};
-  BoundarySplat one = boundary_splat(scene, wrt, window, 6000, 0, 1, 1);
+  BoundarySplat one = boundary_splat(scene, scene.shot(), wrt, window, 6000, 0, 1, 1);
   // Three "ranks" of two threads, summed.
   std::vector<ad::FixedSum> split(one.sums.size());
   for (int r = 0; r < 3; ++r) {
-    BoundarySplat part = boundary_splat(scene, wrt, window, 6000, r, 3, 2);
+    BoundarySplat part = boundary_splat(scene, scene.shot(), wrt, window, 6000, r, 3, 2);
     for (size_t i = 0; i < split.size(); ++i) split[i] += part.sums[i];
   }
   bool same = true, nonzero = false;
@@ -156,8 +156,8 @@ TEST_CASE("boundary splats and gradients do not depend on threads or on how samp
   Image dloss(40, 30, 3);
   for (size_t i = 0; i < dloss.data.size(); ++i) dloss.data[i] = float(std::sin(0.1 * double(i)));
   std::vector<ad::FixedSum> g1(wrt.size()), g3(wrt.size());
-  boundary_gradient(scene, dloss, wrt, 6000, 0, 1, 1, g1);
-  for (int r = 0; r < 3; ++r) boundary_gradient(scene, dloss, wrt, 6000, r, 3, 2, g3);
+  boundary_gradient(scene, scene.shot(), dloss, wrt, 6000, 0, 1, 1, g1);
+  for (int r = 0; r < 3; ++r) boundary_gradient(scene, scene.shot(), dloss, wrt, 6000, r, 3, 2, g3);
   for (size_t k = 0; k < wrt.size(); ++k) REQUIRE(g1[k].bits == g3[k].bits);
 }
 
@@ -168,11 +168,11 @@ TEST_CASE("forward and reverse boundary terms agree: <a, J v> = <J^T a, v> with 
                                  slot_of(scene, "camera.origin[1]"), slot_of(scene, "shapes.floor.corner[2]"),
                                  slot_of(scene, "shapes.glow.center[1]")};
   const Tile window{0, 0, 40, 30};
-  BoundarySplat splat = boundary_splat(scene, wrt, window, 6000, 0, 1, 2);
+  BoundarySplat splat = boundary_splat(scene, scene.shot(), wrt, window, 6000, 0, 1, 2);
   Image a(40, 30, 3);
   for (size_t i = 0; i < a.data.size(); ++i) a.data[i] = float(std::cos(0.37 * double(i)));
   std::vector<ad::FixedSum> g(wrt.size());
-  boundary_gradient(scene, a, wrt, 6000, 0, 1, 2, g);
+  boundary_gradient(scene, scene.shot(), a, wrt, 6000, 0, 1, 2, g);
   for (size_t k = 0; k < wrt.size(); ++k) {
     double forward = 0, scale = 0;
     for (int y = 0; y < 30; ++y)

@@ -36,8 +36,8 @@ Setup setup(const std::string& file, const std::vector<std::string>& params, int
 }
 
 GradientResult run(const Setup& s, const Image& target, Loss loss, int threads = 2, bool same_samples = true) {
-  Image primal(s.scene.camera().width, s.scene.camera().height, 3);
-  return gradient_tiles(s.scene, s.tiles, s.ids, target, loss, 3.0 * primal.width * primal.height, s.slots, threads,
+  Image primal(s.scene.own_camera().width, s.scene.own_camera().height, 3);
+  return gradient_tiles(s.scene, s.scene.shot(), s.tiles, s.ids, target, loss, 3.0 * primal.width * primal.height, s.slots, threads,
                         primal, same_samples ? s.scene.render.seed : s.scene.render.seed + 1);
 }
 
@@ -53,7 +53,7 @@ void check_reverse_equals_forward(const Setup& s, const std::string& what, doubl
   RenderOutputs out;
   out.wrt = s.slots;
   Image fwd(24, 16, out.channels());
-  render_tiles(s.scene, s.tiles, s.ids, fwd, 2, out);
+  render_tiles(s.scene, s.scene.shot(), s.tiles, s.ids, fwd, 2, out);
   for (size_t k = 0; k < s.slots.size(); ++k) {
     double mean = 0, mean_abs = 0;
     for (size_t i = 0; i < size_t(24 * 16); ++i)
@@ -101,9 +101,9 @@ TEST_CASE("reverse mode equals forward mode with the same samples", "[gradient]"
 TEST_CASE("reverse mode equals forward mode for mesh vertices, with and without the transform", "[gradient]") {
   // The vertices of the triangle on the camera's axis (pixels see it).
   Setup s = setup("spot-views-fit.json", {});
-  const glm::vec3 o = s.scene.params.get_vec3(s.scene.camera().origin);
+  const glm::vec3 o = s.scene.params.get_vec3(s.scene.own_camera().origin);
   Hit hit;
-  REQUIRE(s.scene.bvh.intersect(Ray{o, glm::normalize(s.scene.params.get_vec3(s.scene.camera().target) - o)}, hit));
+  REQUIRE(s.scene.bvh.intersect(Ray{o, glm::normalize(s.scene.params.get_vec3(s.scene.own_camera().target) - o)}, hit));
   const PrimRef ref = s.scene.bvh.prim_ref(hit.prim);
   REQUIRE(s.scene.shapes[ref.shape].name == "spot");
   std::vector<std::string> names;
@@ -131,7 +131,7 @@ TEST_CASE("the L2 and L1 loss gradients match central differences of the loss", 
   truth.scene.params.set(s.slots[0], 0.5f);  // a target that differs
   truth.scene.params.set(s.slots[1], 55.f);
   Image target(24, 16, 3);
-  render_tiles(truth.scene, truth.tiles, truth.ids, target, 2);
+  render_tiles(truth.scene, truth.scene.shot(), truth.tiles, truth.ids, target, 2);
   for (Loss loss : {Loss::l2, Loss::l1, Loss::relative_l2}) {
     GradientResult g = run(s, target, loss);
     CHECK(g.gradient[0] != 0.0);  // the parameters the target differs in

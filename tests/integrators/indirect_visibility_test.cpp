@@ -128,16 +128,16 @@ TEST_CASE("the indirect samples' reverse gradient equals forward mode with the s
   const std::vector<Slot> slots = {slot_of(scene, "shapes.panel.corner[0]"), slot_of(scene, "shapes.panel.corner[1]"),
                                    slot_of(scene, "shapes.panel.edge_u[0]"), slot_of(scene, "camera.origin[1]"),
                                    slot_of(scene, "shapes.blocker.corner[0]")};
-  const int w = scene.camera().width, h = scene.camera().height;
+  const int w = scene.own_camera().width, h = scene.own_camera().height;
   // A fixed adjoint image: a ramp per channel.
   Image adjoint(w, h, 3);
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x)
       for (int c = 0; c < 3; ++c) adjoint.pixel(x, y)[c] = 0.5f + 0.01f * float(x) - 0.007f * float(y) + 0.1f * float(c);
   const long n = 20000;
-  const BoundarySplat splat = boundary_splat(scene, slots, Tile{0, 0, w, h}, n, 0, 1, 2);
+  const BoundarySplat splat = boundary_splat(scene, scene.shot(), slots, Tile{0, 0, w, h}, n, 0, 1, 2);
   std::vector<ad::FixedSum> grad(slots.size());
-  REQUIRE(boundary_gradient(scene, adjoint, slots, n, 0, 1, 2, grad) == 0);
+  REQUIRE(boundary_gradient(scene, scene.shot(), adjoint, slots, n, 0, 1, 2, grad) == 0);
   for (size_t t = 0; t < slots.size(); ++t) {
     double fwd = 0;
     for (int y = 0; y < h; ++y)

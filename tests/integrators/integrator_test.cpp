@@ -25,7 +25,7 @@ int coverage(const Scene& s, int x, int y, int m) {
   int hits = 0, n = 0;
   for (int cy = y - m; cy <= y + m + 1; ++cy)
     for (int cx = x - m; cx <= x + m + 1; ++cx) {
-      RayT<float> r = camera_ray(s.camera(), P, float(cx), float(cy));
+      RayT<float> r = camera_ray(s.own_camera(), P, float(cx), float(cy));
       PrimHit<float> h;
       hits += Sphere::intersect(r.o, r.d, Vec3<float>(0.f), 1.f, 0.f, INFINITY, h);
       ++n;
@@ -43,8 +43,8 @@ struct Stats {
 Stats furnace_stats(const Scene& s, glm::vec3 object_expect, glm::vec3 background_expect) {
   Image img = render_local(s, 2);
   Stats st;
-  for (int y = 0; y < s.camera().height; ++y)
-    for (int x = 0; x < s.camera().width; ++x) {
+  for (int y = 0; y < s.own_camera().height; ++y)
+    for (int x = 0; x < s.own_camera().width; ++x) {
       int c = coverage(s, x, y, 1);
       const float* p = img.pixel(x, y);
       for (int k = 0; k < 3; ++k) {
@@ -95,8 +95,8 @@ TEST_CASE("furnace: a diffuse sphere under a uniform environment shows albedo x 
     const Image img = render_local(h, 2);
     glm::dvec3 mean(0.0);
     int object = 0, background = 0;
-    for (int y = 0; y < h.camera().height; ++y)
-      for (int x = 0; x < h.camera().width; ++x) {
+    for (int y = 0; y < h.own_camera().height; ++y)
+      for (int x = 0; x < h.own_camera().width; ++x) {
         const int c = coverage(s, x, y, 1);
         const float* p = img.pixel(x, y);
         if (c == 1) {

@@ -45,7 +45,7 @@ inline double weighted(const Image& image, const Image& g, int first = 0) {
 
 inline std::vector<double> reverse(const Scene& s, const Image& g, const std::vector<Slot>& slots, int threads) {
   const Tile window{0, 0, kSize, kSize};
-  ParticleGradient r = particle_gradient(s, window, g, slots, particle_count(s, window), 0, 1, threads, s.render.seed);
+  ParticleGradient r = particle_gradient(s, s.shot(), window, g, slots, particle_count(s, window), 0, 1, threads);
   fold_lifted(r);  // every path is this process's
   std::vector<double> out;
   for (const ad::FixedSum& sum : r.sums) out.push_back(sum.value());

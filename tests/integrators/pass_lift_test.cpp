@@ -39,7 +39,7 @@ TEST_CASE("a moving mesh's world vertices are lifted at the traced positions, wi
   Scene scene = turned_box();
   const std::vector<int> seeds = seed_all(scene);
   const int first = int(seeds.size());
-  const PassLift lift = lift_pass(scene, seeds.data(), first, 1000);
+  const PassLift lift = lift_pass(scene, scene.shot(), seeds.data(), first, 1000);
   const LiftedBlock* world = nullptr;
   for (const LiftedBlock& b : lift.blocks)
     if (b.key == world_positions_key(0)) world = &b;
@@ -87,7 +87,7 @@ TEST_CASE("a static mesh lifts no world vertices", "[pass_lift]") {
   std::vector<int> seeds(scene.params.values().size(), -1);
   const Slot colour = resolve_scalars(scene.params, {"materials.cbox.red.reflectance[0]"}).front().slot;
   seeds[colour] = 0;
-  const PassLift lift = lift_pass(scene, seeds.data(), 1, 1000);
+  const PassLift lift = lift_pass(scene, scene.shot(), seeds.data(), 1, 1000);
   CHECK(lift.blocks.empty());
   CHECK(lift.size() == 0);
 }
@@ -97,7 +97,7 @@ TEST_CASE("a mesh with more vertices than half the pass's samples is not lifted,
   const std::vector<int> seeds = seed_all(scene);
   const size_t vertices = scene.meshes[0].object_positions.size();
   for (size_t samples : {2 * vertices - 1, 2 * vertices}) {
-    const PassLift lift = lift_pass(scene, seeds.data(), int(seeds.size()), samples);
+    const PassLift lift = lift_pass(scene, scene.shot(), seeds.data(), int(seeds.size()), samples);
     bool world = false, transform = false;
     for (const LiftedBlock& b : lift.blocks) {
       world = world || b.key == world_positions_key(0);

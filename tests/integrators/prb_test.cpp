@@ -35,7 +35,7 @@ struct Pass {
   }
   GradientResult run(bool same_samples, GradientMode mode) const {
     Image primal(target.width, target.height, 3);
-    return gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * target.width * target.height, all, 2, primal,
+    return gradient_tiles(scene, scene.shot(), tiles, ids, target, Loss::l2, 3.0 * target.width * target.height, all, 2, primal,
                           same_samples ? scene.render.seed : scene.render.seed + 1, mode);
   }
 };

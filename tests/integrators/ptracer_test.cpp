@@ -34,7 +34,7 @@ struct BlockStats {
   std::vector<double> mean, error;
 };
 BlockStats block_stats(Scene scene, int b, int seeds) {
-  const int w = scene.camera().width / b, h = scene.camera().height / b;
+  const int w = scene.own_camera().width / b, h = scene.own_camera().height / b;
   std::vector<double> sum(size_t(w * h * 3), 0.0), sum2(sum.size(), 0.0);
   for (int s = 0; s < seeds; ++s) {
     scene.render.seed = uint64_t(1000 * s + 7);
@@ -167,10 +167,10 @@ TEST_CASE("ptracer's light paths split over ranks and threads sum to the same bi
   const Scene scene = load("cornell-box.json", 32, 4, true);
   const Tile window{0, 0, 32, 32};
   const long n = particle_count(scene, window);
-  const ParticleSplat one = trace_particles(scene, window, n, 0, 1, 1);
-  const ParticleSplat two_threads = trace_particles(scene, window, n, 0, 1, 2);
-  ParticleSplat ranks = trace_particles(scene, window, n, 0, 3, 2);
-  const ParticleSplat r1 = trace_particles(scene, window, n, 1, 3, 1), r2 = trace_particles(scene, window, n, 2, 3, 2);
+  const ParticleSplat one = trace_particles(scene, scene.shot(), window, n, 0, 1, 1);
+  const ParticleSplat two_threads = trace_particles(scene, scene.shot(), window, n, 0, 1, 2);
+  ParticleSplat ranks = trace_particles(scene, scene.shot(), window, n, 0, 3, 2);
+  const ParticleSplat r1 = trace_particles(scene, scene.shot(), window, n, 1, 3, 1), r2 = trace_particles(scene, scene.shot(), window, n, 2, 3, 2);
   for (size_t i = 0; i < ranks.sums.size(); ++i) ranks.sums[i] += r1.sums[i], ranks.sums[i] += r2.sums[i];
   bool same_threads = true, same_ranks = true;
   for (size_t i = 0; i < one.sums.size(); ++i) {

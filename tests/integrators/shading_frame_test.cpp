@@ -193,11 +193,11 @@ TEST_CASE("normal and bump maps differentiate by their texels: forward, central 
   const Slot k = s.params.find("textures.m.normalmap.data")->slot + 3 * 6;  // texel (2, 1), red
   Image primal(16, 12, 3), none(16, 12, 3);
   const std::vector<Slot> wrt = {k};
-  const GradientResult rev = gradient_tiles(s, tiles, ids, none, Loss::mean, 3.0 * 16 * 12, wrt, 2, primal, s.render.seed);
+  const GradientResult rev = gradient_tiles(s, s.shot(), tiles, ids, none, Loss::mean, 3.0 * 16 * 12, wrt, 2, primal, s.render.seed);
   RenderOutputs out;
   out.wrt = wrt;
   Image fwd(16, 12, out.channels());
-  render_tiles(s, tiles, ids, fwd, 2, out);
+  render_tiles(s, s.shot(), tiles, ids, fwd, 2, out);
   double mean = 0;
   for (size_t i = 0; i < size_t(16 * 12); ++i)
     for (int c = 0; c < 3; ++c) mean += fwd.data[i * size_t(fwd.channels) + size_t(out.derivative_channel(0) + c)];

@@ -39,11 +39,11 @@ Scene scene(bool splat, int spp, uint64_t seed, bool sphere = true) {
 }
 
 Image render_with(const Scene& s, int tile, int threads, const RenderOutputs& out) {
-  const std::vector<Tile> tiles = make_tiles(s.camera().width, s.camera().height, tile);
+  const std::vector<Tile> tiles = make_tiles(s.own_camera().width, s.own_camera().height, tile);
   std::vector<int> ids(tiles.size());
   std::iota(ids.begin(), ids.end(), 0);
-  Image image(s.camera().width, s.camera().height, out.channels());
-  render_tiles(s, tiles, ids, image, threads, out);
+  Image image(s.own_camera().width, s.own_camera().height, out.channels());
+  render_tiles(s, s.shot(), tiles, ids, image, threads, out);
   return image;
 }
 

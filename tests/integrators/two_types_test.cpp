@@ -75,12 +75,12 @@ TEST_CASE("reverse: the two-type replay gives the one-type gradient, entry by en
     for (const ParamEntry& e : scene.params.entries()) {
       const std::vector<Slot> params = slots_of(e);
       const Seeds seeds(scene.params.values().size(), params);
-      (geometry_seeded(scene, ParamView<float>(scene.params, seeds)) ? adjoint_geometry : float_geometry)++;
+      (geometry_seeded(scene, scene.shot(), ParamView<float>(scene.params, seeds)) ? adjoint_geometry : float_geometry)++;
       GradientMode one;
       one.one_type = true;
-      const GradientResult two = gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * kW * kH, params, 2, primal,
+      const GradientResult two = gradient_tiles(scene, scene.shot(), tiles, ids, target, Loss::l2, 3.0 * kW * kH, params, 2, primal,
                                                 scene.render.seed, {});
-      const GradientResult ref = gradient_tiles(scene, tiles, ids, target, Loss::l2, 3.0 * kW * kH, params, 2, primal,
+      const GradientResult ref = gradient_tiles(scene, scene.shot(), tiles, ids, target, Loss::l2, 3.0 * kW * kH, params, 2, primal,
                                                 scene.render.seed, one);
       double largest = 0;
       for (double g : ref.gradient) largest = std::max(largest, std::fabs(g));
@@ -106,12 +106,12 @@ TEST_CASE("forward: geometry in float gives the one-type tangents and the float 
       params.resize(std::min<size_t>(params.size(), 4));
       const Seeds seeds(scene.params.values().size(), params);
       const ParamView<D> P(scene.params, seeds);
-      if (geometry_seeded(scene, P)) continue;
+      if (geometry_seeded(scene, scene.shot(), P)) continue;
       ++compared;
       for (int y = 0; y < kH; y += 2)
         for (int x = 0; x < kW; x += 3) {
-          const PixelEstimate<D> two = pixel_estimate<D, float>(scene, P, x, y), one = pixel_estimate<D, D>(scene, P, x, y);
-          const PixelEstimate<float> plain = pixel_estimate(scene, Pf, x, y);
+          const PixelEstimate<D> two = pixel_estimate<D, float>(scene, scene.shot(), P, x, y), one = pixel_estimate<D, D>(scene, scene.shot(), P, x, y);
+          const PixelEstimate<float> plain = pixel_estimate(scene, scene.shot(), Pf, x, y);
           INFO(name << ": " << e.name << " at pixel " << x << ", " << y);
           CHECK(two.mean == plain.mean);
           CHECK(two.nonfinite == one.nonfinite);

@@ -34,7 +34,7 @@ std::vector<double> closed_form(const Scene& s, const std::vector<float>& v) {
   for (int py = 0; py < kH; ++py)
     for (int px = 0; px < kW; ++px)
       for (int j = 0; j < n_film * n_film; ++j) {
-        const RayT<float> ray = camera_ray(s.camera(), P, float(px) + (float(j % n_film) + 0.5f) / n_film,
+        const RayT<float> ray = camera_ray(s.own_camera(), P, float(px) + (float(j % n_film) + 0.5f) / n_film,
                                            float(py) + (float(j / n_film) + 0.5f) / n_film);
         const glm::vec3 o = value(ray.o), d = value(ray.d);
         float t0 = 0.f, t1 = INFINITY;  // the chord through [−0.5, 0.5]³
@@ -100,7 +100,7 @@ VoxelErrors voxel_errors(int spp, double majorant_factor, double each) {
   std::vector<Slot> all(v.size());
   for (size_t k = 0; k < v.size(); ++k) all[k] = s.volumes[0].data + Slot(k);
   Image primal(kW, kH, 3), none(kW, kH, 3);
-  const GradientResult rev = gradient_tiles(s, tiles, ids, none, Loss::mean, 3.0 * kW * kH, all, 2, primal, s.render.seed);
+  const GradientResult rev = gradient_tiles(s, s.shot(), tiles, ids, none, Loss::mean, 3.0 * kW * kH, all, 2, primal, s.render.seed);
 
   double largest = 0;
   for (double c : closed) largest = std::max(largest, std::fabs(c));

@@ -168,8 +168,8 @@ TEST_CASE("Mitsuba's sensor in a medium: from the centre of an absorbing sphere 
 </scene>)");
   };
   const Scene s = load_scene(scene(R"(<ref id="fog"/>)"));
-  REQUIRE(s.camera_medium() >= 0);
-  CHECK(s.media[size_t(s.camera_medium())].name == "fog");
+  REQUIRE(s.camera_medium(s.shot()) >= 0);
+  CHECK(s.media[size_t(s.camera_medium(s.shot()))].name == "fog");
   const Image img = render_local(s, 2);
   double mean = 0;
   for (int y = 0; y < 8; ++y)
@@ -178,7 +178,8 @@ TEST_CASE("Mitsuba's sensor in a medium: from the centre of an absorbing sphere 
   const Image outside = render_local(load_scene(scene("")), 2);
   CHECK(outside.pixel(4, 4)[1] == Approx(1.f));
   // An inline medium is the sensor's too; two are refused, and a reference to something else.
-  CHECK(load_scene(scene(R"(<medium type="homogeneous"><rgb name="sigma_t" value="1"/></medium>)")).camera_medium() >= 0);
+  const Scene fogged = load_scene(scene(R"(<medium type="homogeneous"><rgb name="sigma_t" value="1"/></medium>)"));
+  CHECK(fogged.camera_medium(fogged.shot()) >= 0);
   CHECK_THROWS_WITH(load_scene(scene(R"(<ref id="fog"/><ref id="fog"/>)")), Catch::Contains("a sensor sits in one medium"));
   CHECK_THROWS_WITH(load_scene(scene(R"(<ref id="clear"/>)")), Catch::Contains("refers to a <bsdf>, expected a <medium>"));
 }

@@ -73,11 +73,11 @@ std::string ply_binary(bool big_endian) {
 }
 
 Image render(const Scene& scene) {
-  std::vector<Tile> tiles = make_tiles(scene.camera().width, scene.camera().height, 8);
+  std::vector<Tile> tiles = make_tiles(scene.own_camera().width, scene.own_camera().height, 8);
   std::vector<int> ids(tiles.size());
   std::iota(ids.begin(), ids.end(), 0);
-  Image img(scene.camera().width, scene.camera().height, 3);
-  render_tiles(scene, tiles, ids, img, 1);
+  Image img(scene.own_camera().width, scene.own_camera().height, 3);
+  render_tiles(scene, scene.shot(), tiles, ids, img, 1);
   return img;
 }
 

@@ -13,12 +13,12 @@ namespace dray::testing {
 
 
 inline Image render(const Scene& scene) {
-  const int w = scene.camera().width, h = scene.camera().height;
+  const int w = scene.own_camera().width, h = scene.own_camera().height;
   std::vector<Tile> tiles = make_tiles(w, h, 8);
   std::vector<int> ids(tiles.size());
   std::iota(ids.begin(), ids.end(), 0);
   Image img(w, h, 3);
-  render_tiles(scene, tiles, ids, img, 2);
+  render_tiles(scene, scene.shot(), tiles, ids, img, 2);
   return img;
 }
 

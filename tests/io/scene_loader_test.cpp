@@ -121,7 +121,7 @@ TEST_CASE("--set overrides any value before validation", "[loader]") {
   apply_override(doc, "camera.width=64");
   Scene s = load_scene(doc, "scene.json");
   CHECK(s.render.spp == 4);
-  CHECK(s.camera().width == 64);
+  CHECK(s.own_camera().width == 64);
   CHECK(s.params.get(s.params.find("shapes.ball.radius")->slot) == 2.5f);
   CHECK(s.params.get_vec3(s.params.find("shapes.ball.center")->slot) == glm::vec3(0, 3, 0));
   CHECK(s.params.get_vec3(s.params.find("materials.white.albedo")->slot) == glm::vec3(0.1f, 0.2f, 0.3f));
@@ -359,5 +359,5 @@ TEST_CASE("JSON and Mitsuba XML films have the same size limits", "[loader]") {
   CHECK_THAT(e, Catch::Contains("big.xml:2:5: <integer name=\"width\">: must be in [1, 1048576], got 2000000"));
   t.write("big.xml", R"(<scene version="3.0.0"><sensor type="perspective"><film type="hdrfilm">
     <integer name="width" value="100000"/><integer name="height" value="1"/></film></sensor></scene>)");
-  CHECK(load_scene(xml, {}, false).camera().width == 100000);  // beyond XML's old 65536
+  CHECK(load_scene(xml, {}, false).own_camera().width == 100000);  // beyond XML's old 65536
 }

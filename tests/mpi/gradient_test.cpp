@@ -29,18 +29,18 @@ TEST_CASE("the gradient over ranks equals the one-process gradient", "[mpi][grad
     std::vector<int> all(tiles.size());
     std::iota(all.begin(), all.end(), 0);
     Image primal(40, 24, 3);
-    GradientResult one = gradient_tiles(scene, tiles, all, target, Loss::l2, 3.0 * 40 * 24, slots, 1, primal, adjoint_seed);
+    GradientResult one = gradient_tiles(scene, scene.shot(), tiles, all, target, Loss::l2, 3.0 * 40 * 24, slots, 1, primal, adjoint_seed);
     // Plus the boundary term (shapes.mid.center moves a silhouette), every sample in this process,
     // added in integers as the distributed pass adds it.
     std::vector<ad::FixedSum> sums(one.gradient_sums.begin(), one.gradient_sums.end());
-    boundary_gradient(scene, loss_adjoint_image(primal, target, Loss::l2, 3.0 * 40 * 24), slots,
+    boundary_gradient(scene, scene.shot(), loss_adjoint_image(primal, target, Loss::l2, 3.0 * 40 * 24), slots,
                       default_boundary_samples(scene, Tile{0, 0, 40, 24}), 0, 1, 1, sums);
     bool ok = true;
     // On 1, 2, 3 ranks (the ctest variants) x 1, 2 threads x tiles of 16 and 7 pixels.
     for (int threads : {1, 2})
       for (int tile : {16, 7}) {
         Image gathered;
-        mpi::DistributedGradient many = mpi::gradient(*g_ctx, scene, target, Loss::l2, slots, tile, threads, adjoint_seed, &gathered);
+        mpi::DistributedGradient many = mpi::gradient(*g_ctx, scene, scene.shot(), target, Loss::l2, slots, tile, threads, adjoint_seed, &gathered);
         ok = ok && many.loss == one.loss;
         for (size_t k = 0; k < slots.size(); ++k) ok = ok && many.gradient[k] == sums[k].value();
         if (g_ctx->is_root()) ok = ok && gathered.data == primal.data;  // the image gathered for snapshots
@@ -62,15 +62,15 @@ TEST_CASE("the particle tracer's gradient over ranks equals the one-process grad
   const Tile window{0, 0, 20, 16};
   const long n = particle_count(scene, window);
   Image primal(20, 16, 3);
-  write_particle_splat(primal, window, trace_particles(scene, window, n, 0, 1, 1));
+  write_particle_splat(primal, window, trace_particles(scene, scene.shot(), window, n, 0, 1, 1));
   const double normaliser = 3.0 * 20 * 16;
-  ParticleGradient one = particle_gradient(scene, window, loss_adjoint_image(primal, target, Loss::l2, normaliser), slots, n,
-                                           0, 1, 1, scene.render.seed);
+  ParticleGradient one = particle_gradient(scene, scene.shot(), window, loss_adjoint_image(primal, target, Loss::l2, normaliser),
+                                           slots, n, 0, 1, 1);
   fold_lifted(one);
   bool ok = true;
   for (int threads : {1, 2}) {
     Image gathered;
-    mpi::DistributedGradient many = mpi::gradient(*g_ctx, scene, target, Loss::l2, slots, 16, threads, scene.render.seed, &gathered);
+    mpi::DistributedGradient many = mpi::gradient(*g_ctx, scene, scene.shot(), target, Loss::l2, slots, 16, threads, scene.render.seed, &gathered);
     for (size_t k = 0; k < slots.size(); ++k) ok = ok && many.gradient[k] == one.sums[k].value() && one.sums[k].value() != 0.0;
     if (g_ctx->is_root()) ok = ok && gathered.data == primal.data;
   }
@@ -91,13 +91,13 @@ TEST_CASE("a 1000x1000 texture's gradient (3e6 parameters) over ranks is bitwise
   std::vector<int> all(tiles.size());
   std::iota(all.begin(), all.end(), 0);
   Image primal(48, 32, 3);
-  const GradientResult one = gradient_tiles(scene, tiles, all, target, Loss::l2, 3.0 * 48 * 32, slots, 1, primal, 7);
+  const GradientResult one = gradient_tiles(scene, scene.shot(), tiles, all, target, Loss::l2, 3.0 * 48 * 32, slots, 1, primal, 7);
   long nonzero = 0;
   for (const ad::FixedSum& g : one.gradient_sums) nonzero += g.bits != 0;
   bool ok = nonzero > 1000;  // the texels the camera sees
   for (int threads : {1, 2})
     for (int tile : {16, 7}) {
-      mpi::DistributedGradient many = mpi::gradient(*g_ctx, scene, target, Loss::l2, slots, tile, threads, 7, nullptr);
+      mpi::DistributedGradient many = mpi::gradient(*g_ctx, scene, scene.shot(), target, Loss::l2, slots, tile, threads, 7, nullptr);
       ok = ok && many.loss == one.loss;
       for (size_t k = 0; k < slots.size(); ++k) ok = ok && many.gradient[k] == one.gradient_sums[k].value();
     }
@@ -114,7 +114,7 @@ TEST_CASE("an exception in one rank's gradient kernel ends the pass on every ran
   setenv("DRAY_FAULT_TILE", "5", 1);
   mpi::Status st;
   try {
-    mpi::gradient(*g_ctx, scene, target, Loss::l2, slots, 16, 2, scene.render.seed);
+    mpi::gradient(*g_ctx, scene, scene.shot(), target, Loss::l2, slots, 16, 2, scene.render.seed);
   } catch (const mpi::AgreedError& e) {
     st = e.status;
   }

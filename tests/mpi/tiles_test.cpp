@@ -37,7 +37,7 @@ TEST_CASE("the assembled image and its derivatives are bitwise the single-proces
   std::vector<int> all(tiles.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = int(i);
   Image reference(70, 45);
-  render_tiles(scene, tiles, all, reference, 1);
+  render_tiles(scene, scene.shot(), tiles, all, reference, 1);
 
   // With derivative channels (3 scalars: one Dual<4> pass) and the variance travelling too.
   RenderOutputs outputs;
@@ -105,7 +105,7 @@ TEST_CASE("non-finite samples are dropped, counted over all ranks, and never rea
   outputs.variance = true;
   outputs.wrt.push_back(resolve_scalars(scene.params, {"lights.sky.radiance[0]"}).at(0).slot);
   Image reference(40, 24, outputs.channels());
-  const long expected = render_tiles(scene, tiles, all, reference, 1, outputs);
+  const long expected = render_tiles(scene, scene.shot(), tiles, all, reference, 1, outputs);
   REQUIRE(expected > 0);
   mpi::RenderJob job;
   job.tile_size = 8;

@@ -164,7 +164,7 @@ TEST_CASE("a single view renders with the scene's camera as it stands: a job may
   scene.render.seed = 5;
   Image target(24, 16, 3);
   std::fill(target.data.begin(), target.data.end(), 0.3f);
-  const mpi::DistributedGradient ref = mpi::gradient(ctx, scene, target, Loss::l2, slots, 8, 1, 6);
+  const mpi::DistributedGradient ref = mpi::gradient(ctx, scene, scene.shot(), target, Loss::l2, slots, 8, 1, 6);
   const std::vector<mpi::ViewPass> v{{0, &target, 1.0, 5, 6}};
   const mpi::DistributedGradient g = mpi::gradient(ctx, mpi::make_view_groups(ctx, 1), scene, v, Loss::l2, slots, 8, 1);
   REQUIRE(mpi::all_ranks(ctx, g.loss == ref.loss && g.gradient == ref.gradient && scene.params.get(slots.back()) == 47.f));

@@ -159,7 +159,7 @@ void check_step(const json& spec, double edge, bool sample_border, bool splat = 
     expected_gradient += std::cos(0.7 * x) * slope * kH;
   }
   std::vector<ad::FixedSum> g(1);
-  boundary_gradient(scene, dloss, out.wrt, 40000, 0, 1, 2, g);
+  boundary_gradient(scene, scene.shot(), dloss, out.wrt, 40000, 0, 1, 2, g);
   INFO("gradient " << g[0].value() << " expected " << expected_gradient);
   REQUIRE(std::fabs(g[0].value() - expected_gradient) <= 0.03 * kPixelsPerUnit * kH);
 }

@@ -54,7 +54,7 @@ TEST_CASE("radiancemeter: every film sample is the one ray from origin along dir
       const Scene scene = load_scene(t.write("r.xml", meter_scene(R"(<point name="origin" value=")" + triple(o) +
                                                                    R"("/><vector name="direction" value=")" + triple(d) + R"("/>)",
                                                                "")));
-      const CameraFrame<float> f = camera_frame(scene.camera(), ParamView<float>(scene.params));
+      const CameraFrame<float> f = camera_frame(scene.own_camera(), ParamView<float>(scene.params));
       for (const FilmSample s : {FilmSample{0.32f, 0.87f, {0.16f, 0.44f}}, FilmSample{0.9f, 0.1f}}) {
         const RayT<float> r = camera_ray(f, s);
         INFO("origin " << triple(o) << ", direction " << triple(d));
@@ -113,7 +113,7 @@ TEST_CASE("radiancemeter: a lit diffuse sphere's radiance and its derivatives by
   std::vector<int> ids(tiles.size());
   std::iota(ids.begin(), ids.end(), 0);
   Image rev_primal(1, 1, 3), none(1, 1, 3);
-  const GradientResult rev = gradient_tiles(scene, tiles, ids, none, Loss::mean, 3.0, wrt, 2, rev_primal, scene.render.seed);
+  const GradientResult rev = gradient_tiles(scene, scene.shot(), tiles, ids, none, Loss::mean, 3.0, wrt, 2, rev_primal, scene.render.seed);
   for (size_t k = 0; k < 2; ++k) {
     INFO("parameter " << k);
     CHECK(fwd.pixel(0, 0)[out.derivative_channel(int(k))] == Approx(expected[k]).epsilon(1e-4));

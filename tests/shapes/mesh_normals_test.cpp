@@ -141,7 +141,7 @@ TEST_CASE("a smooth mesh's camera edges are its silhouettes only", "[normals]") 
   const Scene smooth = load_scene(sphere_scene(obj, false), (tmp.dir / "a.json").string());
   const Scene flat = load_scene(sphere_scene(obj, true), (tmp.dir / "a.json").string());
   const Tile w{0, 0, 64, 48};
-  const size_t n_smooth = find_silhouettes(smooth, w).elements.size(), n_flat = find_silhouettes(flat, w).elements.size();
+  const size_t n_smooth = find_silhouettes(smooth, smooth.shot(), w).elements.size(), n_flat = find_silhouettes(flat, flat.shot(), w).elements.size();
   INFO("camera edges: smooth " << n_smooth << ", flat " << n_flat);
   // Flat: every visible bent edge (hundreds); smooth: the outline, about one edge per segment.
   CHECK(n_smooth <= 2 * 24 + 8);

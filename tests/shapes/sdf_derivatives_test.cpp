@@ -69,11 +69,11 @@ void check_reverse_equals_forward(Scene scene, std::initializer_list<const char*
   for (const char* name : names) slots.push_back(slot_of(scene, name));
   // The gradient of the image mean, and the mean of the forward derivative images.
   Image none(64, 48, 3), primal(64, 48, 3);
-  const GradientResult rev = gradient_tiles(scene, tiles, ids, none, Loss::mean, 3.0 * 64 * 48, slots, 2, primal, scene.render.seed);
+  const GradientResult rev = gradient_tiles(scene, scene.shot(), tiles, ids, none, Loss::mean, 3.0 * 64 * 48, slots, 2, primal, scene.render.seed);
   RenderOutputs out;
   out.wrt = slots;
   Image fwd(64, 48, out.channels());
-  render_tiles(scene, tiles, ids, fwd, 2, out);
+  render_tiles(scene, scene.shot(), tiles, ids, fwd, 2, out);
   for (size_t k = 0; k < slots.size(); ++k) {
     double mean = 0, mean_abs = 0;
     for (size_t i = 0; i < size_t(64 * 48); ++i)

@@ -224,7 +224,21 @@ class Converter {
   }
 
   void shape(const pugi::xml_node& n);
-  void shape_objects(const pugi::xml_node& n);  // the dray shapes of Mitsuba shape n
+  void shape_objects(const pugi::xml_node& n);  // the dray shape of Mitsuba shape n, asked of its plugin
+  // A <shape>'s elements other than its own properties (those go to props).
+  struct ShapeElements {
+    glm::dmat4 to_world{1.0};
+    pugi::xml_node bsdf, emitter;
+    json media = json::object();  // interior, exterior
+  };
+  ShapeElements shape_elements(const pugi::xml_node& n, Properties& props);
+  // Each MitsubaPlacing's keys (shapes/mitsuba_shape.h).
+  json shape_file(const pugi::xml_node& n, Properties& props, const char* why);  // its filename, required
+  void mesh_file_keys(const pugi::xml_node& n, const std::string& type, Properties& props, json& s);
+  glm::dmat4 cylinder_frame(const pugi::xml_node& n, Properties& props);  // the unit cylinder to p0, p1, radius
+  json ball(const pugi::xml_node& n, Properties& props, const glm::dmat4& to_world, json s);
+  void grid_file_keys(const pugi::xml_node& n, const ShapeElements& e, Properties& props, json& s);
+  void curve_file_keys(const pugi::xml_node& n, Properties& props, json& s);
   std::string shape_group(const pugi::xml_node& n);  // a shapegroup as a dray group; its name
   void instance(const pugi::xml_node& n);
   std::map<std::string, std::string> groups_;  // shapegroup id -> dray group name
@@ -233,9 +247,9 @@ class Converter {
   // v = y), under to_world, as a dray quad; `flip` turns it to face the other way.
   static json quad(const std::string& name, const std::string& material, const glm::dmat4& to_world, const glm::dvec3& o,
                    const glm::dvec3& u, const glm::dvec3& v, bool flip) {
-    const glm::dvec3 corner = apply(to_world, o - u - v, 1.0), eu = apply(to_world, 2.0 * u, 0.0), ev = apply(to_world, 2.0 * v, 0.0);
-    return {{"name", name}, {"type", "quad"}, {"corner", vec(corner)}, {"edge_u", vec(flip ? ev : eu)},
-            {"edge_v", vec(flip ? eu : ev)}, {"material", material}};
+    const glm::dvec3 corner = apply(to_world, o - u - v, 1.0), edge_u = apply(to_world, 2.0 * u, 0.0), edge_v = apply(to_world, 2.0 * v, 0.0);
+    return {{"name", name}, {"type", "quad"}, {"corner", vec(corner)}, {"edge_u", vec(flip ? edge_v : edge_u)},
+            {"edge_v", vec(flip ? edge_u : edge_v)}, {"material", material}};
   }
 
   // The material of a shape: its bsdf's (named by its id, or by the shape when inline), Mitsuba's

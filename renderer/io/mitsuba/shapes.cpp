@@ -5,6 +5,7 @@
 #include <glm/geometric.hpp>
 
 #include "renderer/io/mitsuba/converter.h"
+#include "renderer/shapes/shape.h"
 
 namespace dray::mitsuba {
 
@@ -84,128 +85,126 @@ void Converter::instance(const pugi::xml_node& n) {
   locate("/shapes/" + std::to_string(shapes_.size() - 1), n);
 }
 
-void Converter::shape_objects(const pugi::xml_node& n) {
-  const std::string type = x_.attr(n, "type"), name = unique_name(n, "shape", shapes_.size());
-  const size_t first = shapes_.size();
-  glm::dmat4 to_world(1.0);
-  Properties props(x_, n);
-  pugi::xml_node bsdf_node, emitter_node;
-  json media = json::object();  // interior, exterior
+Converter::ShapeElements Converter::shape_elements(const pugi::xml_node& n, Properties& props) {
+  ShapeElements e;
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string t = tag(c);
     if (t == "medium" || (t == "ref" && c.attribute("name") && (x_.attr(c, "name") == "interior" || x_.attr(c, "name") == "exterior"))) {
       const std::string side = x_.attr(c, "name");
       if (side != "interior" && side != "exterior") x_.fail(c, "a shape's medium is named interior or exterior");
-      put(media, side, c, medium(c));
+      put(e.media, side, c, medium(c));
     } else if (t == "transform") {
       if (x_.attr(c, "name") != "to_world") x_.fail(c, "a shape's transform must be named to_world");
-      to_world = x_.transform(c);
+      e.to_world = x_.transform(c);
     } else if (t == "bsdf" || (t == "ref" && (!c.attribute("name") ? referred_kind(c) != "emitter" : referred_kind(c) == "bsdf"))) {
       // A bsdf, or a reference to one named or not (Mitsuba's Blender add-on writes <ref name="bsdf" id=…/>).
-      if (bsdf_node) x_.fail(c, "a shape has one bsdf");
-      bsdf_node = c;
+      if (e.bsdf) x_.fail(c, "a shape has one bsdf");
+      e.bsdf = c;
     } else if (t == "emitter" || (t == "ref" && referred_kind(c) == "emitter")) {
       // An area emitter inside the shape, or declared at the scene level and referred to.
-      const pugi::xml_node e = resolve(c, "emitter");
-      if (x_.attr(e, "type") != "area" && x_.attr(e, "type") != "directionalarea")
+      const pugi::xml_node emitter = resolve(c, "emitter");
+      if (x_.attr(emitter, "type") != "area" && x_.attr(emitter, "type") != "directionalarea")
         x_.fail(c, "a shape's emitter must be of type area or directionalarea");
-      if (emitter_node) x_.fail(c, "a shape has one emitter");
-      emitter_node = e;
+      if (e.emitter) x_.fail(c, "a shape has one emitter");
+      e.emitter = emitter;
     } else {
       props.set(c, property(c));
     }
   }
+  return e;
+}
+
+void Converter::shape_objects(const pugi::xml_node& n) {
+  const std::string type = x_.attr(n, "type"), name = unique_name(n, "shape", shapes_.size());
+  const std::optional<MitsubaShape> plugin = mitsuba_shape(type);
+  if (!plugin) x_.fail(n, "unsupported shape type (supported: " + mitsuba_shape_names() + ", merge, shapegroup, instance)");
+  Properties props(x_, n);
+  const ShapeElements e = shape_elements(n, props);
   shape_id_ = n.attribute("id") ? x_.attr(n, "id") : "";
-  const std::string material = shape_material(name, bsdf_node, emitter_node);
+  const std::string material = shape_material(name, e.bsdf, e.emitter);
   const bool flip = props.flag("flip_normals", false);
-  if (type == "obj" || type == "ply" || type == "serialized") {
-    const json file = props.take("filename", "");
-    if (!file.is_string() || file.get<std::string>().empty()) x_.fail(n, "needs a filename");
-    json s = {{"name", name}, {"type", "mesh"}, {"file", file_ref(n, file)}, {"material", material}};
-    if (props.flag("face_normals", false)) s["face_normals"] = true;
-    if (type == "obj" && !props.flag("flip_tex_coords", true)) s["flip_tex_coords"] = false;
-    if (type == "serialized") {
-      const json index = props.take("shape_index", 0);
-      if (!index.is_number_integer()) x_.fail(n, "shape_index must be an integer");
-      if (index.get<long>() != 0) s["shape_index"] = index;
-    }
-    if (flip) x_.fail(n, "flip_normals is not supported on meshes yet");
-    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
-    shapes_.push_back(s);
-  } else if (type == "disk") {  // dray's disk: a mesh of the unit disk (docs/scene-format.md)
-    json s = {{"name", name}, {"type", "disk"}, {"material", material}};
-    if (flip) s["flip_normals"] = true;
-    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
-    shapes_.push_back(s);
-  } else if (type == "cylinder") {  // dray's cylinder: a mesh of the unit cylinder (docs/scene-format.md)
-    const glm::dvec3 p0 = props.point("p0", glm::dvec3(0.0)), p1 = props.point("p1", glm::dvec3(0, 0, 1));
-    const double r = props.number("radius", 1.0), length = glm::length(p1 - p0);
-    if (!(r > 0) || !(length > 0)) x_.fail(n, "a cylinder needs a radius > 0 and p0 != p1");
-    // Mitsuba's frame about the axis (Duff et al.'s basis, which places u = 0) scaled to the radius
-    // and length, from p0.
-    const glm::dvec3 d = (p1 - p0) / length;
-    const double sign = std::copysign(1.0, d.z), a = -1.0 / (sign + d.z), b = d.x * d.y * a;
-    const glm::dvec3 s_axis(1 + sign * d.x * d.x * a, sign * b, -sign * d.x), t_axis(b, sign + d.y * d.y * a, -d.y);
-    const glm::dmat4 local(glm::dvec4(s_axis * r, 0), glm::dvec4(t_axis * r, 0), glm::dvec4(d * length, 0), glm::dvec4(p0, 1));
-    json s = {{"name", name}, {"type", "cylinder"}, {"material", material}};
-    if (flip) s["flip_normals"] = true;
-    if (to_world * local != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world * local)}};
-    shapes_.push_back(s);
-  } else if (type == "sphere") {
-    const glm::dvec3 c = props.point("center", glm::dvec3(0.0));
-    const double r = props.number("radius", 1.0);
-    const glm::dvec3 c0(to_world[0]), c1(to_world[1]), c2(to_world[2]);
-    const double s = glm::length(c0), tol = 1e-6 * s;
-    if (std::fabs(glm::length(c1) - s) > tol || std::fabs(glm::length(c2) - s) > tol || std::fabs(glm::dot(c0, c1)) > tol * s ||
-        std::fabs(glm::dot(c0, c2)) > tol * s || std::fabs(glm::dot(c1, c2)) > tol * s)
-      x_.fail(n, "a sphere's to_world must keep it a sphere (rotation, uniform scale, translation)");
-    if (flip) x_.fail(n, "flip_normals is not supported on spheres");
-    json sphere = {{"name", name}, {"type", "sphere"}, {"center", vec(apply(to_world, c, 1.0))}, {"radius", r * s}, {"material", material}};
-    // Its frame (Mitsuba's UV: φ about the local z) when to_world turns it.
-    const glm::dmat3 turn = glm::dmat3(to_world) / s;
-    if (turn != glm::dmat3(1.0))
-      sphere["rotation"] = {turn[0][0], turn[1][0], turn[2][0], turn[0][1], turn[1][1], turn[2][1], turn[0][2], turn[1][2], turn[2][2]};
-    shapes_.push_back(sphere);
-  } else if (type == "sdfgrid") {
-    if (emitter_node) x_.fail(emitter_node, "an sdfgrid cannot be an area emitter (as in Mitsuba)");
-    const json file = props.take("filename", "");
-    if (!file.is_string() || file.get<std::string>().empty()) x_.fail(n, "needs a filename (a grid tensor is Python-only in Mitsuba)");
-    json s = {{"name", name}, {"type", "sdfgrid"}, {"file", file_ref(n, file)}, {"material", material}};
-    const json normals = props.take("normals", "smooth");
-    if (normals != "smooth") s["normals"] = normals;
-    if (flip) x_.fail(n, "flip_normals is not supported on sdfgrids");
-    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
-    shapes_.push_back(s);
-  } else if (type == "linearcurve" || type == "bsplinecurve") {
-    // dray's curves: meshes over Mitsuba's tubes (docs/scene-format.md); to_world moves the
-    // control points and never their radii.
-    const json file = props.take("filename", "");
-    if (!file.is_string() || file.get<std::string>().empty()) x_.fail(n, "needs a filename");
-    props.take("silhouette_sampling_weight", 1.0);  // dray samples silhouettes by length
-    if (flip) x_.fail(n, "flip_normals is not supported on curves");
-    json s = {{"name", name}, {"type", type}, {"file", file_ref(n, file)}, {"material", material}};
-    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
-    shapes_.push_back(s);
-  } else if (type == "rectangle") {
-    shapes_.push_back(quad(name, material, to_world, glm::dvec3(0.0), {1, 0, 0}, {0, 1, 0}, flip));
-  } else if (type == "cube") {
-    if (flip) x_.fail(n, "flip_normals is not supported on cubes");
-    // dray's cube: Mitsuba's mesh (its corners, sides, UVs and flat normals), closed.
-    json s = {{"name", name}, {"type", "cube"}, {"material", material}};
-    if (to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
-    shapes_.push_back(s);
-  } else {
-    x_.fail(n, "unsupported shape type (supported: obj, ply, serialized, sphere, rectangle, cube, disk, cylinder, linearcurve, bsplinecurve, sdfgrid, merge, shapegroup, instance)");
+  if (flip && !plugin->flips) x_.fail(n, "flip_normals is not supported on " + type + " shapes yet");
+  json s = {{"name", name}, {"type", std::string(plugin->dray_type)}, {"material", material}};
+  if (flip) s["flip_normals"] = true;
+  glm::dmat4 to_world = e.to_world;
+  switch (plugin->placing) {
+    case MitsubaPlacing::mesh_file: mesh_file_keys(n, type, props, s); break;
+    case MitsubaPlacing::unit_mesh: break;
+    case MitsubaPlacing::axis: to_world = to_world * cylinder_frame(n, props); break;
+    case MitsubaPlacing::ball: s = ball(n, props, to_world, s); break;
+    case MitsubaPlacing::quad: s = quad(name, material, to_world, glm::dvec3(0.0), {1, 0, 0}, {0, 1, 0}, flip); break;
+    case MitsubaPlacing::grid_file: grid_file_keys(n, e, props, s); break;
+    case MitsubaPlacing::curve_file: curve_file_keys(n, props, s); break;
   }
-  for (size_t i = first; i < shapes_.size(); ++i) {
-    shapes_[i].update(media);
-    if (!shape_id_.empty()) mitsuba_id("shapes." + shapes_[i]["name"].get<std::string>(), shape_id_);
-  }
-  if (!shape_id_.empty())
-    for (const auto& [side, medium_name] : media.items())
+  const bool own_placing = plugin->placing == MitsubaPlacing::ball || plugin->placing == MitsubaPlacing::quad;
+  if (!own_placing && to_world != glm::dmat4(1.0)) s["transform"] = {{"matrix", matrix(to_world)}};
+  s.update(e.media);
+  shapes_.push_back(s);
+  if (!shape_id_.empty()) {
+    mitsuba_id("shapes." + name, shape_id_);
+    for (const auto& [side, medium_name] : e.media.items())
       mitsuba_id("media." + medium_name.get<std::string>(), shape_id_ + "." + side + "_medium");
+  }
   props.finish("a " + type);
+}
+
+json Converter::shape_file(const pugi::xml_node& n, Properties& props, const char* why) {
+  const json file = props.take("filename", "");
+  if (!file.is_string() || file.get<std::string>().empty()) x_.fail(n, std::string("needs a filename") + why);
+  return file_ref(n, file);
+}
+
+void Converter::mesh_file_keys(const pugi::xml_node& n, const std::string& type, Properties& props, json& s) {
+  s["file"] = shape_file(n, props, "");
+  if (props.flag("face_normals", false)) s["face_normals"] = true;
+  if (type == "obj" && !props.flag("flip_tex_coords", true)) s["flip_tex_coords"] = false;
+  if (type == "serialized") {
+    const json index = props.take("shape_index", 0);
+    if (!index.is_number_integer()) x_.fail(n, "shape_index must be an integer");
+    if (index.get<long>() != 0) s["shape_index"] = index;
+  }
+}
+
+glm::dmat4 Converter::cylinder_frame(const pugi::xml_node& n, Properties& props) {
+  const glm::dvec3 p0 = props.point("p0", glm::dvec3(0.0)), p1 = props.point("p1", glm::dvec3(0, 0, 1));
+  const double r = props.number("radius", 1.0), length = glm::length(p1 - p0);
+  if (!(r > 0) || !(length > 0)) x_.fail(n, "a cylinder needs a radius > 0 and p0 != p1");
+  // Mitsuba's frame about the axis (Duff et al.'s basis, which places u = 0) scaled to the radius
+  // and length, from p0: dray's unit cylinder (docs/scene-format.md) placed by it.
+  const glm::dvec3 d = (p1 - p0) / length;
+  const double sign = std::copysign(1.0, d.z), a = -1.0 / (sign + d.z), b = d.x * d.y * a;
+  const glm::dvec3 s_axis(1 + sign * d.x * d.x * a, sign * b, -sign * d.x), t_axis(b, sign + d.y * d.y * a, -d.y);
+  return glm::dmat4(glm::dvec4(s_axis * r, 0), glm::dvec4(t_axis * r, 0), glm::dvec4(d * length, 0), glm::dvec4(p0, 1));
+}
+
+json Converter::ball(const pugi::xml_node& n, Properties& props, const glm::dmat4& to_world, json s) {
+  const glm::dvec3 c = props.point("center", glm::dvec3(0.0));
+  const double r = props.number("radius", 1.0);
+  const glm::dvec3 c0(to_world[0]), c1(to_world[1]), c2(to_world[2]);
+  const double scale = glm::length(c0), tol = 1e-6 * scale;
+  if (std::fabs(glm::length(c1) - scale) > tol || std::fabs(glm::length(c2) - scale) > tol || std::fabs(glm::dot(c0, c1)) > tol * scale ||
+      std::fabs(glm::dot(c0, c2)) > tol * scale || std::fabs(glm::dot(c1, c2)) > tol * scale)
+    x_.fail(n, "a sphere's to_world must keep it a sphere (rotation, uniform scale, translation)");
+  s["center"] = vec(apply(to_world, c, 1.0));
+  s["radius"] = r * scale;
+  // Its frame (Mitsuba's UV: φ about the local z) when to_world turns it.
+  const glm::dmat3 turn = glm::dmat3(to_world) / scale;
+  if (turn != glm::dmat3(1.0))
+    s["rotation"] = {turn[0][0], turn[1][0], turn[2][0], turn[0][1], turn[1][1], turn[2][1], turn[0][2], turn[1][2], turn[2][2]};
+  return s;
+}
+
+void Converter::grid_file_keys(const pugi::xml_node& n, const ShapeElements& e, Properties& props, json& s) {
+  if (e.emitter) x_.fail(e.emitter, "an sdfgrid cannot be an area emitter (as in Mitsuba)");
+  s["file"] = shape_file(n, props, " (a grid tensor is Python-only in Mitsuba)");
+  const json normals = props.take("normals", "smooth");
+  if (normals != "smooth") s["normals"] = normals;
+}
+
+void Converter::curve_file_keys(const pugi::xml_node& n, Properties& props, json& s) {
+  s["file"] = shape_file(n, props, "");
+  props.take("silhouette_sampling_weight", 1.0);  // dray samples silhouettes by length
 }
 
 }  // namespace dray::mitsuba
