@@ -4,7 +4,7 @@
 #include "mpi/errors.h"
 #include "mpi/tiles.h"
 #include "renderer/core/load_error.h"
-#include "mpi/pass_comm.h"
+#include "mpi/rank_comm.h"
 #include "renderer/integrators/pass.h"
 
 namespace dray::mpi {

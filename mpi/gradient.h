@@ -9,7 +9,7 @@
 
 #include "mpi/context.h"
 #include "mpi/views.h"
-#include "renderer/integrators/gradient.h"
+#include "renderer/integrators/gradient_tiles.h"
 
 namespace dray::mpi {
 

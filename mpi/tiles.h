@@ -1,14 +1,14 @@
 #pragma once
 // An image rendered by every rank: the scene's integrator's image pass (renderer/integrators/pass.h)
-// over the ranks' shares of its work (mpi/pass_comm.h), the image assembled on rank 0.
+// over the ranks' shares of its work (mpi/rank_comm.h), the image assembled on rank 0.
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "mpi/context.h"
-#include "mpi/pass_comm.h"
-#include "renderer/integrators/render.h"
+#include "mpi/rank_comm.h"
+#include "renderer/integrators/render_tiles.h"
 
 namespace dray::mpi {
 

@@ -19,7 +19,7 @@
 #include "renderer/core/registry.h"
 #include "renderer/image/image.h"
 #include "renderer/integrators/integrator_model.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/json_reader.h"
 #include "renderer/io/camera_reader.h"
 #include "renderer/io/render_settings_reader.h"

@@ -6,7 +6,7 @@
 
 #include "mpi/collectives.h"
 #include "renderer/integrators/integrator_model.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/camera_reader.h"
 #include "renderer/io/scene_loader.h"
 

@@ -45,7 +45,7 @@ py::array_t<float> rgb_array(const Image& image, int first);
 Image image_of(const py::array_t<float, py::array::c_style | py::array::forcecast>& a, const char* what);
 
 // Ctrl-C during a render of this process alone: while alive, SIGINT stops the render within a row
-// of a tile (renderer/integrators/render.h) instead of waiting for Python's handler, which runs only
+// of a tile (renderer/integrators/render_tiles.h) instead of waiting for Python's handler, which runs only
 // when the render returns; raise_if_interrupted() then raises KeyboardInterrupt. Taken only on the
 // main thread with Python's default handler in place (a script's own handler is left alone); under
 // MPI (a comm given) a rank cannot stop alone: mpirun ends the job. Made with the GIL held.

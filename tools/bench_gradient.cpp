@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "renderer/integrators/gradient.h"
+#include "renderer/integrators/gradient_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;

@@ -11,7 +11,7 @@
 #include "mpi/context.h"
 #include "renderer/image/image_compare.h"
 #include "renderer/io/json_reader.h"
-#include "renderer/integrators/gradient.h"
+#include "renderer/integrators/gradient_tiles.h"
 #include "renderer/io/camera_reader.h"
 #include "renderer/scene.h"
 

@@ -6,7 +6,7 @@
 
 #include "mpi/tiles.h"
 #include "renderer/image/image_compare.h"
-#include "renderer/integrators/gradient.h"
+#include "renderer/integrators/gradient_tiles.h"
 #include "renderer/io/camera_reader.h"
 #include "renderer/core/load_error.h"
 #include "renderer/io/scene_loader.h"

@@ -16,7 +16,7 @@
 #include "renderer/core/atomic_file.h"
 #include "renderer/image/colormap.h"
 #include "renderer/image/image.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "tools/cli.h"
 

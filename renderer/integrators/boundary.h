@@ -25,7 +25,7 @@
 #include "renderer/integrators/silhouette.h"
 #include "renderer/image/image.h"
 #include "renderer/integrators/radiance.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/integrators/shading_frame.h"
 #include "renderer/integrators/surface.h"
 #include "renderer/core/transform.h"

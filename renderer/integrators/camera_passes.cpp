@@ -5,8 +5,8 @@
 
 #include "renderer/core/load_error.h"
 #include "renderer/integrators/boundary.h"
-#include "renderer/integrators/gradient.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/gradient_tiles.h"
+#include "renderer/integrators/render_tiles.h"
 
 namespace dray {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The passes of the integrators whose paths start at the camera (`path`, `volpath`): the image
-// over camera tiles (render.h's render_tiles) with the boundary term of its derivative images,
-// and the gradient over the same tiles by path replay (gradient.h's gradient_tiles) with the
+// over camera tiles (render_tiles.h) with the boundary term of its derivative images,
+// and the gradient over the same tiles by path replay (gradient_tiles.h) with the
 // boundary term of the loss's. The tiles go to the processes as their PassComm splits them.
 #include <functional>
 #include <optional>

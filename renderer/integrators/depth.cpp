@@ -9,7 +9,7 @@
 #include "renderer/core/parallel.h"
 #include "renderer/integrators/camera_passes.h"
 #include "renderer/integrators/pixel_estimate.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 
 namespace dray {
 

@@ -2,7 +2,7 @@
 // How the processes sharing a pass meet. An integrator's pass (renderer/integrators/pass.h) is one
 // process's share of the work; it calls these where its shares must meet, and every process of
 // the pass reaches every call in the same order. The defaults are one process alone (the one-rank
-// render: the same pass with one share); mpi/pass_comm.h gives the ranks': the work split over
+// render: the same pass with one share); mpi/rank_comm.h gives the ranks': the work split over
 // them, the exact sums reduced, a failure agreed on before the next meeting.
 #include <functional>
 #include <span>

@@ -13,7 +13,7 @@
 #include "renderer/integrators/displaced_lift.h"
 #include "renderer/integrators/ptracer.h"
 #include "renderer/integrators/ptracer_path.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 
 namespace dray {
 

@@ -5,7 +5,7 @@
 // those instances instead of compiling the kernel again.
 //
 // The pairs (geometry G, shading S; renderer/integrators/two_types.h): float alone (the primal,
-// the boundary term's paths); Dual<1>, Dual<4> and Dual<8> (forward mode, render.h's chunks),
+// the boundary term's paths); Dual<1>, Dual<4> and Dual<8> (forward mode, render_tiles.h's chunks),
 // each on its own geometry or on float geometry; Var (path replay and the whole-path tape), the
 // same two ways.
 #include <vector>

@@ -6,7 +6,7 @@
 #include <glm/geometric.hpp>
 
 #include "renderer/shapes/height_field.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/samplers/sampler.h"
 #include "renderer/io/scene_loader.h"
 

@@ -7,7 +7,7 @@
 
 #include "ad/dual.h"
 #include "renderer/integrators/radiance.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;

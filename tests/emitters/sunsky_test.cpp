@@ -13,7 +13,7 @@
 #include "../temp_dir.h"
 #include "renderer/emitters/sunsky.h"
 #include "renderer/emitters/sunsky_tables.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/mitsuba/xml_writer.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/core/spectrum_rgb.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 namespace dray::fuzz {

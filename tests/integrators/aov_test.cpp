@@ -10,7 +10,7 @@
 
 #include <tinyexr.h>
 
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/temp_dir.h"
 

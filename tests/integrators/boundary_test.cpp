@@ -8,8 +8,8 @@
 #include <numeric>
 
 #include "renderer/integrators/boundary.h"
-#include "renderer/integrators/gradient.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/gradient_tiles.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/integrators/shadow_check.h"
 #include "tests/temp_dir.h"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "renderer/integrators/integrator_model.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/temp_dir.h"
 

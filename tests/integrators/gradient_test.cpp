@@ -8,7 +8,7 @@
 #include <glm/geometric.hpp>
 
 #include "ad/var.h"
-#include "renderer/integrators/gradient.h"
+#include "renderer/integrators/gradient_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;

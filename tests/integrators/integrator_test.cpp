@@ -9,7 +9,7 @@
 #include "ad/dual.h"
 #include "renderer/image/image_compare.h"
 #include "renderer/integrators/radiance.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/shapes/sphere.h"
 

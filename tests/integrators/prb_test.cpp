@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "renderer/integrators/gradient.h"
+#include "renderer/integrators/gradient_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;

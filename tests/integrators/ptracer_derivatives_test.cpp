@@ -11,7 +11,7 @@
 #include <numeric>
 
 #include "renderer/integrators/ptracer.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/scene_params.h"
 #include "tests/integrators/lens_scenes.h"

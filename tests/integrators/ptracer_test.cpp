@@ -13,7 +13,7 @@
 #include "renderer/integrators/integrator_model.h"
 #include "renderer/image/image.h"
 #include "renderer/integrators/ptracer.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/io/mitsuba_scenes.h"
 #include "tests/temp_dir.h"

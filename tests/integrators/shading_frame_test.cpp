@@ -12,10 +12,10 @@
 #include <glm/geometric.hpp>
 
 #include "ad/dual.h"
-#include "renderer/integrators/gradient.h"
+#include "renderer/integrators/gradient_tiles.h"
 #include "renderer/integrators/radiance.h"
 #include "renderer/integrators/shading_frame.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/temp_dir.h"
 

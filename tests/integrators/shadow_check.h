@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "renderer/integrators/gradient.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/gradient_tiles.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 namespace dray::testing {

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;

@@ -9,7 +9,7 @@
 #include <numeric>
 
 #include "ad/dual.h"
-#include "renderer/integrators/gradient.h"
+#include "renderer/integrators/gradient_tiles.h"
 #include "renderer/integrators/pixel_estimate.h"
 #include "renderer/io/scene_loader.h"
 

@@ -11,8 +11,8 @@
 #include <numeric>
 #include <random>
 
-#include "renderer/integrators/gradient.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/gradient_tiles.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/integrators/volume_scenes.h"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "renderer/integrators/integrator_model.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/media/vol_writer.h"
 #include "tests/temp_dir.h"

@@ -9,7 +9,7 @@
 #include "../temp_dir.h"
 #include "renderer/io/mesh_file.h"
 #include "renderer/io/ply_file.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;

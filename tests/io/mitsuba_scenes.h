@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "renderer/image/image.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 namespace dray::testing {

@@ -11,7 +11,7 @@
 #include <fstream>
 
 #include "../temp_dir.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/obj_file.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/io/serialized_file.h"

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/integrators/shadow_check.h"
 

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/sensors/film.h"
 #include "tests/temp_dir.h"

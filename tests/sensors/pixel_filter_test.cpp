@@ -12,7 +12,7 @@
 
 #include "renderer/integrators/boundary.h"
 #include "renderer/sensors/pixel_filter.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/mitsuba/xml_writer.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/chi2.h"

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "../temp_dir.h"
-#include "renderer/integrators/gradient.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/gradient_tiles.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/io/mitsuba_scenes.h"
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <string>
 
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/camera_reader.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/scene_params.h"

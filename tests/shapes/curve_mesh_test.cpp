@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "../temp_dir.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/mitsuba/xml_writer.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/shapes/curve_mesh.h"

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "../temp_dir.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/shapes/cylinder_mesh.h"
 #include "tests/integrators/shadow_check.h"

@@ -7,7 +7,7 @@
 #include <glm/geometric.hpp>
 
 #include "renderer/shapes/disk_mesh.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/scene_params.h"
 #include "tests/integrators/lens_scenes.h"
 

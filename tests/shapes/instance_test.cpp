@@ -9,7 +9,7 @@
 #include "../temp_dir.h"
 #include "tests/image_difference.h"
 #include "renderer/samplers/sampler.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/io/vol_file.h"
 #include "tests/integrators/shadow_check.h"

@@ -13,7 +13,7 @@
 #include "tests/temp_dir.h"
 #include "renderer/integrators/boundary.h"
 #include "renderer/shapes/mesh_normals.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 
 using namespace dray;

@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "renderer/core/tile.h"
-#include "renderer/integrators/gradient.h"
+#include "renderer/integrators/gradient_tiles.h"
 #include "tests/integrators/shadow_check.h"
 #include "tests/shapes/sdf_scenes.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "../temp_dir.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/io/vol_file.h"
 #include "tests/io/mitsuba_scenes.h"

@@ -1,4 +1,4 @@
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 
 #include <array>
 #include <atomic>

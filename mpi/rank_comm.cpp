@@ -1,4 +1,4 @@
-#include "mpi/pass_comm.h"
+#include "mpi/rank_comm.h"
 
 #include <algorithm>
 #include <exception>

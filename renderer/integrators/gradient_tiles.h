@@ -9,7 +9,7 @@
 #include "ad/fixed_sum.h"
 #include "renderer/image/image.h"
 #include "renderer/integrators/loss.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 #include "renderer/scene.h"
 
 namespace dray {

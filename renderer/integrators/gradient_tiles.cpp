@@ -1,4 +1,4 @@
-#include "renderer/integrators/gradient.h"
+#include "renderer/integrators/gradient_tiles.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +13,7 @@
 #include "renderer/integrators/pixel_estimate.h"
 #include "renderer/integrators/integrator_model.h"
 #include "renderer/integrators/prb.h"
-#include "renderer/integrators/render.h"
+#include "renderer/integrators/render_tiles.h"
 
 namespace dray {
 
