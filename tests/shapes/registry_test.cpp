@@ -7,12 +7,16 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <glm/geometric.hpp>
 
 #include "renderer/core/registry.h"
 #include "renderer/integrators/surface.h"
 #include "renderer/io/scene_loader.h"
+#include "renderer/shapes/shape.h"
+#include "../temp_dir.h"
 
 using namespace dray;
 using nlohmann::json;
@@ -142,4 +146,29 @@ TEST_CASE("an unknown shape names the registry's shapes", "[shapes]") {
   // A key another plugin takes is not this one's.
   CHECK_THAT(load_message(scene_with({{{"name", "b"}, {"type", "sphere"}, {"edge_u", {1, 0, 0}}, {"material", "m"}}})),
              Catch::Contains("/shapes/0 (b)/edge_u"));
+}
+
+TEST_CASE("Mitsuba's shape types are read through the registry, and named from it", "[shapes]") {
+  // Every type a plugin lists becomes one of that plugin's own document types.
+  std::vector<std::string> types;
+  for_each_mitsuba_shape([&](const MitsubaShape& m) {
+    types.emplace_back(m.type);
+    CHECK(with_plugin<ShapeModel>(m.dray_type, [](const auto&) {}));
+  });
+  CHECK(types == std::vector<std::string>{"obj", "ply", "serialized", "cube", "disk", "cylinder", "linearcurve", "bsplinecurve",
+                                          "rectangle", "sphere", "sdfgrid"});
+  CHECK(mitsuba_shape("ply")->dray_type == "mesh");
+  CHECK(mitsuba_shape("rectangle")->dray_type == "quad");
+  CHECK(mitsuba_shape("cylinder")->placing == MitsubaPlacing::axis);
+  CHECK_FALSE(mitsuba_shape("ellipsoids"));
+  // The reader's refusal lists them.
+  testing::TempDir t("dray-shape-registry-");
+  const std::string xml = t.write("scene.xml", R"(<scene version="3.0.0"><shape type="ellipsoids"/></scene>)");
+  std::string message;
+  try {
+    load_scene(xml);
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  CHECK_THAT(message, Catch::Contains("unsupported shape type (supported: " + mitsuba_shape_names() + ", merge, shapegroup, instance)"));
 }
