@@ -45,6 +45,8 @@ struct MediumReader {
       if (!grids)
         rd.fail(kp, "a " + type + " medium takes a colour (a grid needs a medium that takes volumes: " + volume_media() + ")");
       VolumeObject volume = read_volume_object(rd, scene.params, m[key], kp, base_dir, prefix + key, key, domain, fallback);
+      if (volume.grid && volume.grid->repeat && key == "sigma_t")
+        rd.fail(kp + "/wrap_mode", "a medium's sigma_t volume bounds it: wrap_mode repeat is for an albedo (clamp here)");
       if (volume.grid) {
         scene.volumes.push_back(std::move(*volume.grid));
         out.grid = int(scene.volumes.size()) - 1;

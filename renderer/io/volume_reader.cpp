@@ -41,7 +41,7 @@ GridVolume place_grid(const JsonReader& rd, ParamTable& params, GridVolume g, co
 VolumeObject read_volume_object(const JsonReader& rd, ParamTable& params, const json& j, const std::string& p,
                                 const fs::path& base_dir, const std::string& block, const std::string& key, Domain domain,
                                 const glm::vec3& fallback) {
-  rd.object(j, p, {"type", "filename", "to_world", "value"}, {"type"});
+  rd.object(j, p, {"type", "filename", "to_world", "value", "wrap_mode"}, {"type"});
   const std::string type = rd.string(j["type"], p + "/type");
   VolumeObject out;
   if (type == "constvolume") {
@@ -58,8 +58,13 @@ VolumeObject read_volume_object(const JsonReader& rd, ParamTable& params, const 
     return out;
   }
   if (type != "gridvolume") rd.fail(p + "/type", "unknown volume \"" + type + "\" (known: gridvolume, constvolume)");
-  rd.object(j, p, {"type", "filename", "to_world"}, {"filename"});
+  rd.object(j, p, {"type", "filename", "to_world", "wrap_mode"}, {"filename"});
   GridVolume g;
+  if (j.contains("wrap_mode")) {
+    const std::string wrap = rd.string(j["wrap_mode"], p + "/wrap_mode");
+    if (wrap != "clamp" && wrap != "repeat") rd.fail(p + "/wrap_mode", "must be \"clamp\" or \"repeat\", got \"" + wrap + "\"");
+    g.repeat = wrap == "repeat";
+  }
   std::vector<float> values;
   const std::string rel = rd.string(j["filename"], p + "/filename");
   const fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir / rel;

@@ -1,6 +1,7 @@
 #pragma once
 // Mitsuba 3's `gridvolume` (src/volumes/grid.cpp): voxel values on the unit cube [0, 1]³ (under
-// `to_world`), trilinear between voxel centres and clamped at the edges (its defaults), from
+// `to_world`), trilinear between voxel centres and clamped at the edges (its defaults; or with
+// wrap_mode `repeat` the grid tiling space, its indices wrapped, as Mitsuba's), from
 // Mitsuba's binary `.vol` files. The values are a parameter block (media.ID.KEY, one entry per
 // voxel and channel), so that a density grid is recovered like a texture. A coarse grid of maxima
 // (the majorant supergrid) bounds the values cell by cell, so that free-flight sampling through a
@@ -21,6 +22,7 @@ struct GridVolume {
   Slot data = kNoSlot;  // the block: res.z × res.y × res.x × channels, x fastest (Mitsuba's order)
   glm::ivec3 res{1};
   int channels = 1;     // 1 or 3
+  bool repeat = false;  // wrap_mode repeat: the grid tiles space (else clamped at its edges)
   glm::mat4 to_local{1.f};        // world -> the unit cube
   glm::vec3 lo{0.f}, hi{0.f};     // the world bounding box of the unit cube
   // The majorant supergrid: cells³ cells over the unit cube, each the largest value (over
@@ -34,7 +36,7 @@ struct GridVolume {
   void refresh_majorants(const ParamTable& params, int max_cells = 16);
 
   // The eight voxels around p (unit-cube coordinates) in channel c, as block slots, and their
-  // trilinear weights (between voxel centres, clamped at the edges).
+  // trilinear weights (between voxel centres, clamped at the edges or wrapped).
   struct Stencil {
     Slot slot[8];
     float w[8];
@@ -45,8 +47,14 @@ struct GridVolume {
     for (int a = 0; a < 3; ++a) {
       const float x = p[a] * float(res[a]) - 0.5f, f = std::floor(x);
       w1[a] = x - f;
-      i0[a] = std::clamp(int(f), 0, res[a] - 1);
-      i1[a] = std::clamp(int(f) + 1, 0, res[a] - 1);
+      if (repeat) {
+        const int n = res[a], i = int(f - float(n) * std::floor(f / float(n)));  // f mod n, in [0, n)
+        i0[a] = std::min(i, n - 1);
+        i1[a] = i0[a] + 1 == n ? 0 : i0[a] + 1;
+      } else {
+        i0[a] = std::clamp(int(f), 0, res[a] - 1);
+        i1[a] = std::clamp(int(f) + 1, 0, res[a] - 1);
+      }
     }
     Stencil s;
     for (int k = 0; k < 8; ++k) {

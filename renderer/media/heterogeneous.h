@@ -23,7 +23,7 @@ namespace dray {
 
 struct HeterogeneousMedium {
   static constexpr std::string_view kPlugins[] = {"heterogeneous"};
-  static constexpr bool kVolumes = true;
+  static constexpr bool kVolumes = true, kAlbedoVolume = true;
   static HeterogeneousMedium read(MediumProps& p) {
     p.keys({"sigma_t", "albedo", "majorant_factor"});
     HeterogeneousMedium m;

@@ -6,7 +6,8 @@
 //   albedo_at(volumes, P, p)           its albedo there, in T;
 //   free_flight(…)                     a flight along a float ray: scattered at t, or passed;
 //   transmittance(…)                   the transmittance along a float ray, in T;
-//   kVolumes                           whether its coefficients may be volumes;
+//   kVolumes                           whether its coefficients may be volumes (sigma_t's bounds it);
+//   kAlbedoVolume                      whether its albedo may be one;
 // and, for loading, kPlugins (Mitsuba's names) and static read(MediumProps&)
 // (media/medium_props.h). The variant's list below is the registry (core/registry.h): adding a
 // medium touches its header, this list and its test.

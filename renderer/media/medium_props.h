@@ -26,10 +26,14 @@ class MediumProps : public Props {
   virtual MediumVolume volume(const std::string& key, bool volumes, const glm::vec3& fallback, Domain domain) = 0;
 };
 
+// A medium's albedo (Mitsuba's default 0.75), a volume where `volumes`.
+inline MediumVolume read_albedo(MediumProps& p, bool volumes) {
+  return p.volume("albedo", volumes, glm::vec3(0.75f), Domain::closed(0, 1));
+}
 // A medium's σt and albedo (Mitsuba's defaults 1 and 0.75), volumes where `volumes`.
 inline std::pair<MediumVolume, MediumVolume> read_coefficients(MediumProps& p, bool volumes) {
   const MediumVolume sigma_t = p.volume("sigma_t", volumes, glm::vec3(1.f), Domain::at_least(0));
-  return {sigma_t, p.volume("albedo", volumes, glm::vec3(0.75f), Domain::closed(0, 1))};
+  return {sigma_t, read_albedo(p, volumes)};
 }
 
 // Coefficient v at world point p, per channel.

@@ -142,12 +142,22 @@ TEST_CASE("Mitsuba's <medium>, <volume> and <phase> convert, with shapes' interi
   CHECK(s.params.get(s.media[s.shapes[0].interior].scale) == 3.f);
   CHECK(std::get<HeterogeneousMedium>(s.media[s.shapes[0].interior].model).majorant_factor == 1.25f);
   CHECK(s.volumes[0].hi == glm::vec3(2.f));
-  const std::string bad = t.write("bad.xml", R"(<scene version="3.0.0">
+  // A medium's volume `key` (the file a.vol, values 0.5) with wrap_mode `wrap`, as file `name`.
+  write_vol(t, "a.vol", 2, 1, 0.5f);
+  auto wrapped = [&](const std::string& name, const std::string& type, const std::string& key, const std::string& wrap) {
+    return t.write(name, R"(<scene version="3.0.0">
   <sensor type="perspective"/>
-  <medium id="m" type="heterogeneous"><volume name="sigma_t" type="gridvolume"><string name="filename" value="d.vol"/>
-    <string name="wrap_mode" value="repeat"/></volume></medium>
+  <medium id="m" type=")" + type + R"("><volume name=")" + key + R"(" type="gridvolume"><string name="filename" value="a.vol"/>
+    <string name="wrap_mode" value=")" + wrap + R"("/></volume></medium>
 </scene>)");
-  CHECK_THROWS_WITH(load_scene(bad), Catch::Contains("bad.xml:3:") && Catch::Contains("wrap_mode must be clamp"));
+  };
+  CHECK_THROWS_WITH(load_scene(wrapped("bad.xml", "heterogeneous", "sigma_t", "repeat")),
+                    Catch::Contains("bad.xml:3:") && Catch::Contains("a medium's sigma_t volume bounds it"));
+  const Scene tiled = load_scene(wrapped("tiled.xml", "homogeneous", "albedo", "repeat"));  // Mitsuba's sss_textured
+  REQUIRE(tiled.volumes.size() == 1);
+  CHECK(tiled.volumes[0].repeat);
+  CHECK_THROWS_WITH(load_scene(wrapped("mirror.xml", "homogeneous", "albedo", "mirror")),
+                    Catch::Contains("mirror.xml:3:") && Catch::Contains("wrap_mode must be clamp or repeat"));
 }
 
 TEST_CASE("Mitsuba's sensor in a medium: from the centre of an absorbing sphere the sky times exp(-sigma_t r)", "[media][io][mitsuba]") {
@@ -221,4 +231,52 @@ TEST_CASE("Mitsuba's constvolume bounds a heterogeneous medium by its box, the u
   CHECK(inside == Approx(std::exp(-1.0)).margin(0.04));
   CHECK(unit.pixel(4, 3)[1] == Approx(1.f));
   CHECK(unit.pixel(5, 8)[1] == Approx(1.f));
+}
+
+TEST_CASE("a homogeneous medium's albedo may be a gridvolume, clamped or repeating as Mitsuba's wrap_mode", "[media][io]") {
+  // 4³ voxels whose albedo grows along x: 0.1, 0.3, 0.5, 0.7 at the voxel centres x = 1/8, 3/8, 5/8, 7/8.
+  testing::TempDir t("dray-media-albedo-grid-");
+  const std::string path = (t.dir / "scene.json").string();
+  std::vector<float> ramp;
+  for (int z = 0; z < 4; ++z)
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 4; ++x) ramp.push_back(0.1f + 0.2f * float(x));
+  testing::write_vol((t.dir / "ramp.vol").string(), 4, 1, ramp);
+  auto medium_with = [&](const json& albedo) { return scene_with({{"type", "homogeneous"}, {"sigma_t", 2}, {"albedo", albedo}}); };
+  auto albedo_at = [](const Scene& s, float x) {
+    const auto& m = std::get<HomogeneousMedium>(s.media[0].model);
+    return m.albedo_at(s.volumes, ParamView<float>(s.params), glm::vec3(x, 0.5f, 0.5f)).x;
+  };
+  const json grid = {{"type", "gridvolume"}, {"filename", "ramp.vol"}};
+  const Scene clamped = load_scene(medium_with(grid), path);
+  REQUIRE(std::get<HomogeneousMedium>(clamped.media[0].model).albedo.grid == 0);
+  CHECK(clamped.params.find("media.fog.albedo")->shape == std::vector<uint32_t>{4, 4, 4, 1});
+  CHECK(albedo_at(clamped, 0.125f) == Approx(0.1f));
+  CHECK(albedo_at(clamped, 0.5f) == Approx(0.4f));   // halfway between voxels 1 and 2
+  CHECK(albedo_at(clamped, 1.0f) == Approx(0.7f));   // past the last centre: clamped
+  CHECK(albedo_at(clamped, 3.0f) == Approx(0.7f));
+  json tiled = grid;
+  tiled["wrap_mode"] = "repeat";
+  const Scene repeating = load_scene(medium_with(tiled), path);
+  CHECK(albedo_at(repeating, 0.125f) == Approx(0.1f));
+  CHECK(albedo_at(repeating, 1.0f) == Approx(0.4f));    // between the last voxel and the first, wrapped
+  CHECK(albedo_at(repeating, 2.375f) == Approx(0.3f));  // the tile two over: voxel 1
+  CHECK(albedo_at(repeating, -0.375f) == Approx(0.5f));  // one tile back: voxel 2
+  // The grid is where the path scatters: a grid of one value renders as that constant albedo.
+  testing::write_vol((t.dir / "flat.vol").string(), 2, 1, std::vector<float>(8, 0.3f));
+  const Image from_grid = render_local(load_scene(medium_with({{"type", "gridvolume"}, {"filename", "flat.vol"}, {"wrap_mode", "repeat"}}), path), 2);
+  const Image from_colour = render_local(load_scene(medium_with(0.3), path), 2);
+  double most = 0, worst = 0;
+  for (size_t i = 0; i < from_grid.data.size(); ++i) {
+    most = std::max(most, double(from_colour.data[i]));
+    worst = std::max(worst, std::fabs(double(from_grid.data[i]) - double(from_colour.data[i])));
+  }
+  CHECK(most > 0.05);
+  CHECK(worst <= 1e-5 * most);
+  // A sigma_t grid bounds its medium: it may not repeat; a mirror is no wrap mode of dray's.
+  CHECK_THAT(error_of(scene_with({{"type", "heterogeneous"}, {"sigma_t", tiled}}), path),
+             Catch::Contains("/media/fog/sigma_t/wrap_mode: a medium's sigma_t volume bounds it"));
+  json mirrored = grid;
+  mirrored["wrap_mode"] = "mirror";
+  CHECK_THAT(error_of(medium_with(mirrored), path), Catch::Contains("/media/fog/albedo/wrap_mode: must be \"clamp\" or \"repeat\""));
 }

@@ -25,7 +25,7 @@ Fixture homogeneous(glm::vec3 sigma_t, glm::vec3 albedo, float scale = 1.f) {
   Fixture f;
   HomogeneousMedium m;
   m.sigma_t = f.params.add("m.sigma_t", sigma_t);
-  m.albedo = f.params.add("m.albedo", albedo);
+  m.albedo.constant = f.params.add("m.albedo", albedo);
   f.medium.model = m;
   f.medium.scale = f.params.add("m.scale", scale);
   return f;

@@ -14,8 +14,12 @@ std::string Converter::medium(const pugi::xml_node& ref_or_medium) {
   if (media_.contains(name)) return name;  // a <ref> to a medium converted before
   if (n.attribute("id")) mitsuba_id("media." + name, x_.attr(n, "id"));
   const std::string type = x_.attr(n, "type");
-  bool volumes = false;  // whether its coefficients may be volumes (media/medium.h's registry)
-  if (!with_plugin<MediumModel>(type, [&](const auto& m) { volumes = m.kVolumes; }))
+  bool volumes = false;        // whether its coefficients may be volumes (media/medium.h's registry)
+  bool albedo_volume = false;  // whether its albedo may be one (a homogeneous medium's too)
+  if (!with_plugin<MediumModel>(type, [&](const auto& m) {
+        volumes = m.kVolumes;
+        albedo_volume = m.kAlbedoVolume;
+      }))
     x_.fail(n, "unsupported medium (supported: " + plugin_names<MediumModel>() + ")");
   Properties props(x_, n);
   json m = {{"type", type}};
@@ -26,7 +30,7 @@ std::string Converter::medium(const pugi::xml_node& ref_or_medium) {
     } else if (tag(c) == "volume") {
       const std::string key = x_.attr(c, "name");
       if (key != "sigma_t" && key != "albedo") x_.fail(c, "a medium's volume is named sigma_t or albedo");
-      if (!volumes) x_.fail(c, "a " + type + " medium takes no volume");
+      if (!(key == "albedo" ? albedo_volume : volumes)) x_.fail(c, "a " + type + " medium takes no " + key + " volume");
       put(m, key, c, volume(c, key == "sigma_t"));
     } else {
       props.set(c, property(c));
@@ -66,7 +70,9 @@ json Converter::volume(const pugi::xml_node& n, bool bounded) {
     v["filename"] = file_ref(n, props.take("filename", ""));
     if (props.flag("use_grid_bbox", false)) x_.fail(n, "use_grid_bbox=true is not supported (the grid spans [0, 1]^3 under to_world)");
     if (props.take("filter_type", "trilinear") != "trilinear") x_.fail(n, "filter_type must be trilinear (dray's only filter)");
-    if (props.take("wrap_mode", "clamp") != "clamp") x_.fail(n, "wrap_mode must be clamp (dray's only mode)");
+    const json wrap = props.take("wrap_mode", "clamp");
+    if (wrap != "clamp" && wrap != "repeat") x_.fail(n, "wrap_mode must be clamp or repeat (dray has no mirror for grids)");
+    if (wrap == "repeat") v["wrap_mode"] = "repeat";
     props.flag("raw", false);  // RGB rendering: no spectral upsampling either way
     if (to_world != glm::dmat4(1.0)) v["to_world"] = matrix(to_world);
   } else if (type == "constvolume") {
