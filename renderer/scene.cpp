@@ -7,6 +7,7 @@
 #include "renderer/shapes/prim.h"
 #include "renderer/shapes/shape.h"
 
+#include "renderer/core/load_error.h"
 #include "renderer/core/transform.h"
 
 #include <algorithm>
@@ -213,6 +214,47 @@ void Scene::refresh_tables() {
   for (GridVolume& g : volumes) g.refresh_majorants(params, render.majorant_cells);
 }
 
+namespace {
+
+// Each sensor that measures over the scene gets its share (sensors/sensor_surface.h): the ball
+// around the scene's box (Mitsuba's bounding sphere, its radius grown by its RayEpsilon) and the
+// primitives of the shape it is attached to, in the scene's order (`by_input`: world primitives by
+// input index) with their running areas.
+void place_sensors(Scene& scene, const std::vector<uint32_t>& by_input) {
+  const Aabb box = scene.bvh.bounds();
+  glm::vec4 ball(0.f, 0.f, 0.f, 1.f);
+  if (box.lo.x <= box.hi.x) ball = glm::vec4(box.centre(), std::max(8.9e-5f, glm::length(box.hi - box.centre()) * (1.f + 8.9e-5f)));
+  const Bvh& world = scene.bvh.world();
+  for (Sensor& sensor : scene.sensors) {
+    if (!measures_scene(sensor.camera.model)) continue;
+    auto surface = std::make_shared<SensorSurface>();
+    surface->scene_ball = ball;
+    const std::string_view name = measured_shape(sensor.camera.model);
+    if (!name.empty()) {
+      const auto shape = std::find_if(scene.shapes.begin(), scene.shapes.end(), [&](const Shape& x) { return x.name == name; });
+      if (shape == scene.shapes.end())
+        throw LoadError("sensor \"" + sensor.name + "\" (" + std::string(sensor_type(sensor.camera.model)) + "): no shape named \"" +
+                        std::string(name) + "\" to measure over");
+      const uint32_t si = uint32_t(shape - scene.shapes.begin());
+      float area = 0.f;
+      for (uint32_t i : by_input) {
+        const PrimRef& ref = world.prim_refs()[i];
+        if (ref.shape != si) continue;
+        surface->prims.push_back(std::visit(
+            [&](const auto& plugin) { return plugin.lift(scene, ParamView<float>(scene.params), *shape, ref, i); }, shape->model));
+        area += geom_area(world.prim_geoms()[i]);
+        surface->cdf.push_back(area);
+      }
+      if (!(area > 0.f))
+        throw LoadError("sensor \"" + sensor.name + "\" (" + std::string(sensor_type(sensor.camera.model)) + "): shape \"" +
+                        std::string(name) + "\" has no area to measure over" + (shape->instance >= 0 ? " (an instance's shapes cannot carry a sensor)" : ""));
+    }
+    attach_surface(sensor.camera.model, surface);
+  }
+}
+
+}  // namespace
+
 void Scene::build_geometry() {
   std::vector<PrimRef> refs;
   std::vector<PrimGeom> geoms;
@@ -244,6 +286,7 @@ void Scene::build_geometry() {
     l.prims.push_back(i);
     l.cdf.push_back(l.area);
   }
+  place_sensors(*this, by_input);
   refresh_tables();
 }
 

@@ -111,6 +111,9 @@ struct Sensor {
   std::string name = "camera";
   Camera camera;
   int medium = -1;
+  // Its plugin's keys that are not parameters (a distant sensor's target_point, an irradiance
+  // meter's shape) as JSON text, so that its settings can be read back (camera_settings).
+  std::string constants;
 };
 
 // One view of a pass: the sensor it renders through and the seed of its samples. A pass is given

@@ -178,7 +178,9 @@ def scene_xml(d, folder=None):
             v = v._as_plugin(folder)
         if not isinstance(v, dict) or v.get("type") in ("rgb", "spectrum", "ref"):
             raise ValueError("%s: a scene's entries are plugins (dicts with a 'type')" % key)
-        has_sensor = has_sensor or KIND_OF.get(v.get("type")) == "sensor"
+        # A sensor at the top, or nested in a shape (an irradiance meter), as Mitsuba's scene finds them.
+        has_sensor = has_sensor or KIND_OF.get(v.get("type")) == "sensor" or any(
+            isinstance(c, dict) and KIND_OF.get(c.get("type")) == "sensor" for c in v.values())
         w.plugin(key, v, 1, top=True)
     if not has_sensor:
         w.lines.insert(1, '  <sensor type="perspective"/>')

@@ -33,8 +33,9 @@ inline float to_image_float(double v) {
 }
 
 // Pixel (x, y)'s camera sample from the sampler's next numbers: the film jitter (uniform in the
-// pixel when the film splats, renderer/integrators/splat.h), then for a thin lens the aperture
-// point (other cameras draw no more, so their random streams are unchanged).
+// pixel when the film splats, renderer/integrators/splat.h), then the aperture sample (a thin
+// lens's point, a distant sensor's disk point, an irradiance meter's direction), then a meter's
+// surface point (other cameras draw no more, so their random streams are unchanged).
 inline FilmSample film_sample(const Scene& scene, const Shot& shot, Sampler& sampler, int x, int y) {
   glm::vec2 j;
   if (scene.render.splat) {
@@ -44,10 +45,12 @@ inline FilmSample film_sample(const Scene& scene, const Shot& shot, Sampler& sam
     j = film_jitter(scene.render.filter, sampler, x, y, film ? &*film : nullptr);
   }
   FilmSample s{float(x) + j.x, float(y) + j.y};
-  if (draws_aperture(scene.camera(shot).model)) {
+  const SensorModel& sensor = scene.camera(shot).model;
+  if (draws_aperture(sensor)) {
     const glm::vec2 u = sampler.next_2d();
     s.lens = concentric_disk(u.x, u.y);
   }
+  if (draws_position(sensor)) s.position = sampler.next_2d();
   return s;
 }
 

@@ -1,13 +1,30 @@
 // The particle tracer's passes: every process traces its share of the light paths (interleaved),
 // the splats are summed exactly.
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "renderer/integrators/ptracer.h"
 
 namespace dray {
 
+namespace {
+
+// A sensor no light path connects to (a distant sensor, which Mitsuba's ptracer cannot sample
+// either; an irradiance meter, which Mitsuba's can, not dray's yet) is refused before any work, on
+// every process alike.
+void check_light_paths(const Scene& scene, const Shot& shot) {
+  const SensorModel& sensor = scene.camera(shot).model;
+  if (!reached_by_light_paths(sensor))
+    throw std::runtime_error("the ptracer integrator cannot render through sensor type " + std::string(sensor_type(sensor)) +
+                             " (light paths do not connect to it): use path or volpath");
+}
+
+}  // namespace
+
 Image ParticleTracer::image_pass(const Scene& scene, const ImageRequest& rq, const PassComm& comm, PassFigures& figures) {
+  check_light_paths(scene, rq.shot);
   Image image(scene.camera(rq.shot).width, scene.camera(rq.shot).height, rq.outputs.channels());
   image.spp = scene.render.spp;
   ParticleSplat splat;
@@ -31,6 +48,7 @@ Image ParticleTracer::image_pass(const Scene& scene, const ImageRequest& rq, con
 // counted once, by the first process.
 void ParticleTracer::gradient_pass(const Scene& scene, const GradientRequest& rq, const PassComm& comm, GradientSums& sums,
                                    PassFigures& figures) {
+  check_light_paths(scene, rq.shot);
   const int w = scene.camera(rq.shot).width, h = scene.camera(rq.shot).height;
   const Tile window{0, 0, w, h};
   const long n = particle_count(scene, window);

@@ -54,6 +54,7 @@ PathState<G, S> camera_path(const Scene& scene, const Shot& shot, const RayT<G>&
   state.ray = ray;
   state.medium = camera_start_medium(scene, shot);
   state.hide_emission = scene.render.hide_emitters;
+  state.beta = Vec3<S>(S(sensor_weight(scene.camera(shot).model)));
   return state;
 }
 

@@ -1,5 +1,6 @@
 #include "renderer/io/camera_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 
@@ -102,6 +103,11 @@ CameraSettings read_camera(const JsonReader& rd, const nlohmann::json& j, const 
   c.type = std::string(sensor_type(model));
   for (const SensorScalar& s : scalars_of(model))
     if (s.slot != kNoSlot) c.values.emplace_back(std::string(s.key), scratch.get(s.slot));
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const bool common = it.key() == "type" || std::find(kCommonKeys.begin(), kCommonKeys.end(), it.key()) != kCommonKeys.end();
+    const bool scalar = std::any_of(c.values.begin(), c.values.end(), [&](const auto& v) { return v.first == it.key(); });
+    if (!common && !scalar) c.constants[it.key()] = it.value();
+  }
   return c;
 }
 
@@ -111,6 +117,7 @@ nlohmann::json camera_json(const CameraSettings& c) {
                       {"height", c.height}};
   if (c.type != "perspective") j["type"] = c.type;
   for (const auto& [key, value] : c.values) j[key] = value;
+  j.update(c.constants);
   if (c.offset_x != 0.f || c.offset_y != 0.f) j["principal_point_offset"] = {c.offset_x, c.offset_y};
   if (c.near_clip != 0.f) j["near_clip"] = c.near_clip;
   if (std::isfinite(c.far_clip)) j["far_clip"] = c.far_clip;
@@ -140,6 +147,7 @@ int add_sensor(Scene& scene, const std::string& name, const CameraSettings& c) {
   if (!first) scene.sensors.emplace_back();
   const size_t index = scene.sensors.size() - 1;
   scene.sensors[index].name = name;
+  scene.sensors[index].constants = c.constants.dump();
   const std::string p = sensor_prefix(scene, index);
   Camera& cam = scene.sensors[index].camera;
   cam = Camera{};
@@ -166,6 +174,8 @@ CameraSettings camera_settings(const Scene& scene, int index) {
   CameraSettings c;
   copy_constants(cam, c);
   c.type = std::string(sensor_type(cam.model));
+  const std::string& constants = scene.sensors[size_t(index < 0 ? scene.sensor : index)].constants;
+  if (!constants.empty()) c.constants = nlohmann::json::parse(constants);
   c.origin = scene.params.get_vec3(cam.origin);
   c.target = scene.params.get_vec3(cam.target);
   c.up = scene.params.get_vec3(cam.up);

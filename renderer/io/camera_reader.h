@@ -25,6 +25,9 @@ struct CameraSettings {
   glm::vec3 origin{0.f}, target{0.f, 0.f, -1.f}, up{0.f, 1.f, 0.f};
   float offset_x = 0.f, offset_y = 0.f, near_clip = 0.f, far_clip = INFINITY;
   int width = 320, height = 240;
+  // The plugin's keys that are not parameters (a distant sensor's target_point, an irradiance
+  // meter's shape), as the camera object gives them.
+  nlohmann::json constants = nlohmann::json::object();
   bool operator==(const CameraSettings&) const = default;
   // The value of the plugin's parameter `key` (a LoadError when it has none).
   float& value(const std::string& key);

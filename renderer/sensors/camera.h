@@ -10,9 +10,13 @@
 //   link(frame, p, lens)     a point's link to the camera (light tracing);
 //   motion(frame, p, dp, z)  a point's film motion (the boundary term);
 //   kAperture                whether a film sample draws an aperture point;
+//   kPosition                whether it draws a surface point's two numbers (FilmSample::position);
+//   kLightPaths              whether light paths may reach it (ptracer refuses it otherwise);
 //   kPinholeDifferentials    whether ray differentials share the ray's origin;
 //   kEdges                   how moving edges meet its film;
 //   kFieldOfView             whether it takes Mitsuba's fov, fov_axis, focal_length and principal point;
+// a sensor that measures over the scene (distant, irradiancemeter) holds a SensorSurface the
+// scene places (attach_surface), and one whose rays carry a weight states it (kWeight);
 // and, for loading, kPlugins (Mitsuba's names), static read(SensorProps&) and scalars() (its
 // parameters by key). The variant's list below is the registry (core/registry.h): adding a sensor
 // touches its header, this list and its test.
@@ -27,6 +31,8 @@
 #include "renderer/core/param_table.h"
 #include "renderer/core/frame.h"
 #include "renderer/core/ray.h"
+#include "renderer/sensors/distant.h"
+#include "renderer/sensors/irradiancemeter.h"
 #include "renderer/sensors/orthographic.h"
 #include "renderer/sensors/perspective.h"
 #include "renderer/sensors/radiancemeter.h"
@@ -34,7 +40,8 @@
 
 namespace dray {
 
-using SensorModel = std::variant<PerspectiveSensor, ThinLensSensor, OrthographicSensor, RadianceMeterSensor>;
+using SensorModel =
+    std::variant<PerspectiveSensor, ThinLensSensor, OrthographicSensor, RadianceMeterSensor, DistantSensor, IrradianceMeterSensor>;
 
 // A sensor: its plugin, its frame's parameters and its film.
 struct Camera {
@@ -57,6 +64,35 @@ inline bool draws_aperture(const SensorModel& m) {
 }
 inline bool pinhole_differentials(const SensorModel& m) {
   return std::visit([](const auto& s) { return s.kPinholeDifferentials; }, m);
+}
+inline bool draws_position(const SensorModel& m) {
+  return std::visit([](const auto& s) { return s.kPosition; }, m);
+}
+inline bool reached_by_light_paths(const SensorModel& m) {
+  return std::visit([](const auto& s) { return s.kLightPaths; }, m);
+}
+// The weight of its rays (an irradiance meter's π; 1 for a camera).
+inline float sensor_weight(const SensorModel& m) {
+  return std::visit([](const auto& s) {
+    if constexpr (requires { s.kWeight; }) return s.kWeight;
+    else return 1.f;
+  }, m);
+}
+// The name of the shape it measures over (an irradiance meter's), or empty.
+inline std::string_view measured_shape(const SensorModel& m) {
+  return std::visit([](const auto& s) -> std::string_view {
+    if constexpr (requires { s.shape; }) return s.shape;
+    else return {};
+  }, m);
+}
+// Gives a sensor that measures over the scene its share (Scene::build_geometry).
+inline void attach_surface(SensorModel& m, const SensorSurfaceRef& surface) {
+  std::visit([&](auto& s) {
+    if constexpr (requires { s.surface; }) s.surface = surface;
+  }, m);
+}
+inline bool measures_scene(const SensorModel& m) {
+  return std::visit([](const auto& s) { return requires { s.surface; }; }, m);
 }
 inline SensorEdges sensor_edges(const SensorModel& m) {
   return std::visit([](const auto& s) { return s.kEdges; }, m);

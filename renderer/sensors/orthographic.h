@@ -8,7 +8,8 @@ namespace dray {
 
 struct OrthographicSensor {
   static constexpr std::string_view kPlugins[] = {"orthographic"};
-  static constexpr bool kAperture = false, kPinholeDifferentials = false, kFieldOfView = false;
+  static constexpr bool kAperture = false, kPosition = false, kPinholeDifferentials = false, kFieldOfView = false;
+  static constexpr bool kLightPaths = true;
   static constexpr SensorEdges kEdges = SensorEdges::projected;
   static OrthographicSensor read(SensorProps& p) {
     p.keys({"half_width", "half_height"});

@@ -60,7 +60,8 @@ inline bool pinhole_link(const SensorFrame<float>& f, const glm::vec3& eye, cons
 
 struct PerspectiveSensor {
   static constexpr std::string_view kPlugins[] = {"perspective"};
-  static constexpr bool kAperture = false, kPinholeDifferentials = true, kFieldOfView = true;
+  static constexpr bool kAperture = false, kPosition = false, kPinholeDifferentials = true, kFieldOfView = true;
+  static constexpr bool kLightPaths = true;
   static constexpr SensorEdges kEdges = SensorEdges::projected;
   static PerspectiveSensor read(SensorProps& p) {
     p.keys({"fov_y"});

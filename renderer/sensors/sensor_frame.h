@@ -50,6 +50,7 @@ using SensorScalars = std::array<SensorScalar, 3>;
 struct FilmSample {
   float x = 0.f, y = 0.f;
   glm::vec2 lens{0.f};
+  glm::vec2 position{0.5f};  // a sensor that samples a surface (kPosition): two uniform numbers for its point
 };
 
 // Where a world point lands on the film (pixels from the top-left corner) and its depth along the

@@ -9,7 +9,8 @@ namespace dray {
 
 struct ThinLensSensor {
   static constexpr std::string_view kPlugins[] = {"thinlens"};
-  static constexpr bool kAperture = true, kPinholeDifferentials = false, kFieldOfView = true;
+  static constexpr bool kAperture = true, kPosition = false, kPinholeDifferentials = false, kFieldOfView = true;
+  static constexpr bool kLightPaths = true;
   // Every aperture point sees its own silhouettes (Mitsuba's projective integrators refuse it too).
   static constexpr SensorEdges kEdges = SensorEdges::refused;
   static ThinLensSensor read(SensorProps& p) {

@@ -103,7 +103,7 @@ TEST_CASE("Mitsuba sensors: what is refused, at its element", "[mitsuba]") {
   CHECK_THAT(error("perspective", R"(<float name="near_clip" value="0"/>)"), Catch::Contains("near_clip must be greater than zero"));
   CHECK_THAT(error("perspective", R"(<float name="near_clip" value="5"/><float name="far_clip" value="4"/>)"),
              Catch::Contains("near_clip must be smaller than far_clip"));
-  CHECK_THAT(error("fisheye", ""), Catch::Contains("unsupported sensor type (supported: perspective, thinlens, orthographic, radiancemeter)"));
+  CHECK_THAT(error("fisheye", ""), Catch::Contains("unsupported sensor type (supported: perspective, thinlens, orthographic, radiancemeter, distant, irradiancemeter)"));
 }
 
 TEST_CASE("Mitsuba scenes with several sensors: /camera an array, ids as names, the first's sampler for all", "[mitsuba]") {

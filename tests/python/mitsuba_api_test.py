@@ -233,8 +233,22 @@ def test_load_dict_radiancemeter_is_mitsubas_test_render(radiance):
     image = dray.render(scene)
     assert image.shape[:2] == (1, 1)
     assert np.allclose(image[0, 0, :3], radiance, rtol=1e-5)
-    assert dray._dray.plugin_names('sensor') == "perspective, thinlens, orthographic, radiancemeter"
+    assert dray._dray.plugin_names('sensor') == "perspective, thinlens, orthographic, radiancemeter, distant, irradiancemeter"
 
+
+
+@pytest.mark.parametrize("shape", ["sphere", "rectangle", "disk"])
+def test_load_dict_irradiancemeter_is_mitsubas_test_incoming_flux(shape):
+    # Mitsuba's src/sensors/tests/test_irradiancemeter.py (test_incoming_flux): a meter nested in its
+    # shape under a constant emitter measures pi L; the nested sensor is the scene's (no default camera).
+    scene = dray.load_dict({'type': 'scene', 'integrator': {'type': 'path'},
+                            'meter': {'type': shape, 'sensor': {'type': 'irradiancemeter',
+                                                                'film': {'type': 'hdrfilm', 'width': 1, 'height': 1,
+                                                                         'rfilter': {'type': 'box'}}}},
+                            'emitter': {'type': 'constant', 'radiance': {'type': 'rgb', 'value': 2.0}}})
+    image = dray.render(scene, spp=8)
+    assert image.shape[:2] == (1, 1)
+    assert np.allclose(image[0, 0, :3], 2.0 * np.pi, rtol=1e-5)
 
 def test_load_dict_volume_texture_of_a_grid_is_its_value():
     # Mitsuba's test_volume (test04_load_tensor): a volume texture of a gridvolume given as data.

@@ -14,6 +14,7 @@
 #include "renderer/integrators/render_tiles.h"
 #include "renderer/io/scene_loader.h"
 #include "tests/io/mitsuba_scenes.h"
+#include "tests/sensors/meter_scenes.h"
 
 using namespace dray;
 using namespace dray::testing;
@@ -24,11 +25,7 @@ namespace {
 // A 1 x 1 film with a box filter, `spp` samples, the path integrator; `sensor` the radiancemeter's
 // inside, `rest` the scene's other elements.
 std::string meter_scene(const std::string& sensor, const std::string& rest, int pixels = 1, int spp = 1) {
-  const std::string n = std::to_string(pixels);
-  return R"(<scene version="3.0.0"><integrator type="path"/><sensor type="radiancemeter">)" + sensor +
-         R"(<film type="hdrfilm"><integer name="width" value=")" + n + R"("/><integer name="height" value=")" + n +
-         R"("/><rfilter type="box"/></film><sampler type="independent"><integer name="sample_count" value=")" +
-         std::to_string(spp) + R"("/></sampler></sensor>)" + rest + "</scene>";
+  return meter_xml("radiancemeter", sensor, rest, pixels, spp);
 }
 
 // A diffuse sphere (albedo 0.5, radius 1, centre (cx, 0, 0)) under a directional light of irradiance

@@ -228,7 +228,7 @@ class Converter {
   // A <shape>'s elements other than its own properties (those go to props).
   struct ShapeElements {
     glm::dmat4 to_world{1.0};
-    pugi::xml_node bsdf, emitter;
+    pugi::xml_node bsdf, emitter, sensor;  // sensor: an irradiance meter measuring over it
     json media = json::object();  // interior, exterior
   };
   ShapeElements shape_elements(const pugi::xml_node& n, Properties& props);
@@ -267,8 +267,9 @@ class Converter {
   void emitter(const pugi::xml_node& n);
   void emitter_lookat(const pugi::xml_node& n, const std::string& type, const glm::dmat4& to_world,
                       const std::optional<XmlFiles::LookAt>& lookat, json& l);
-  void sensor(const pugi::xml_node& n);
-  json sensor_camera(const pugi::xml_node& n);  // one <sensor> as a /camera object
+  // A <sensor> at the scene's level, or nested in the shape named `attached` (an irradiance meter).
+  void sensor(const pugi::xml_node& n, const std::string& attached = "");
+  json sensor_camera(const pugi::xml_node& n, const std::string& attached);  // one <sensor> as a /camera object
   glm::dmat4 origin_direction(const pugi::xml_node& n, const std::optional<glm::dvec3>& origin,
                               const std::optional<glm::dvec3>& direction);
   void aov_integrator(const pugi::xml_node& n);

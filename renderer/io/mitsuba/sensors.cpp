@@ -95,10 +95,10 @@ double Converter::fov_y(const pugi::xml_node& n, double fov, std::string axis, c
 
 // Several sensors make /camera an array (the first is the default). dray renders every sensor with
 // one sampler, crop and filter: a later sensor's must equal the first's.
-void Converter::sensor(const pugi::xml_node& n) {
+void Converter::sensor(const pugi::xml_node& n, const std::string& attached) {
   const json render_before = render_;
   const bool filter_before = filter_seen_;
-  json cam = sensor_camera(n);
+  json cam = sensor_camera(n, attached);
   if (camera_.is_null()) {
     if (n.attribute("id")) mitsuba_id("camera", x_.attr(n, "id"));
     camera_ = cam;
@@ -114,8 +114,12 @@ void Converter::sensor(const pugi::xml_node& n) {
   locate("/camera/" + std::to_string(camera_.size() - 1), n);
 }
 
-json Converter::sensor_camera(const pugi::xml_node& n) {
+json Converter::sensor_camera(const pugi::xml_node& n, const std::string& attached) {
   const std::string type = x_.attr(n, "type");
+  // An irradiance meter measures over the shape it is nested in, and only there (as Mitsuba's).
+  const bool meter = type == "irradiancemeter", distant = type == "distant";
+  if (meter && attached.empty()) x_.fail(n, "an irradiancemeter must be nested in the shape it measures over (as in Mitsuba)");
+  if (!meter && !attached.empty()) x_.fail(n, "a shape may carry an irradiancemeter only, got a " + type + " sensor");
   bool has_fov = false;  // Mitsuba's fov, fov_axis, focal_length and principal point
   bool lens = false;     // whether it uses focus_distance (Mitsuba's every projective camera reads it)
   if (!with_plugin<SensorModel>(type, [&](const auto& s) { has_fov = s.kFieldOfView, lens = s.kAperture; }))
@@ -134,6 +138,11 @@ json Converter::sensor_camera(const pugi::xml_node& n) {
   for (pugi::xml_node c : n.children()) {
     if (!element(c)) continue;
     const std::string t = tag(c);
+    if (meter && t == "transform")
+      x_.fail(c, "an irradiancemeter takes no to_world: it inherits its shape's placement (as in Mitsuba)");
+    if (distant && t == "shape")
+      x_.fail(c, "a distant sensor's target shape is not supported (a target point is; or no target: the scene's "
+                 "bounding sphere)");
     if (t == "transform") {
       to_world = x_.transform(c);
       lookat = x_.lookat(c);
@@ -157,6 +166,7 @@ json Converter::sensor_camera(const pugi::xml_node& n) {
       else if (key == "focus_distance" && !lens) x_.number(c);  // read by Mitsuba's projective cameras, unused
       else if (key == "origin" && (t == "point" || t == "vector")) origin_key = x_.triple(c);
       else if (key == "direction" && (t == "point" || t == "vector")) direction_key = x_.triple(c);
+      else if (distant && key == "target" && t == "point") cam["target_point"] = vec(x_.triple(c));
       else if (t == "float" || t == "integer") cam[key] = x_.number(c);  // the plugin's own (read by its reader)
       else
         x_.fail(c, "unsupported " + type + " property (supported: to_world, near_clip, far_clip" +
@@ -166,6 +176,8 @@ json Converter::sensor_camera(const pugi::xml_node& n) {
   }
   if (!(near_clip > 0)) x_.fail(n, "near_clip must be greater than zero");
   if (!(near_clip < far_clip)) x_.fail(n, "near_clip must be smaller than far_clip");
+  if (distant && has_to_world && direction_key) x_.fail(n, "give either a to_world or a direction, not both (as Mitsuba)");
+  if (distant && direction_key && !origin_key) origin_key = glm::dvec3(0.0);  // its direction alone places it
   if (!has_to_world && (origin_key || direction_key)) to_world = origin_direction(n, origin_key, direction_key);
   // Mitsuba's camera looks along local +z with +y up and +x to the left of the image.
   const glm::dvec3 origin(to_world[3]), dir(to_world * glm::dvec4(0, 0, 1, 0)), up(to_world * glm::dvec4(0, 1, 0, 0)),
@@ -186,6 +198,7 @@ json Converter::sensor_camera(const pugi::xml_node& n) {
     if (offset[0] != 0 || offset[1] != 0) cam["principal_point_offset"] = {offset[0], offset[1]};
   }
   if (!medium_name.empty()) cam["medium"] = medium_name;
+  if (meter) cam["shape"] = attached;
   if (n.attribute("id")) cam["name"] = std::string(n.attribute("id").value());
   return cam;
 }

@@ -101,6 +101,9 @@ Converter::ShapeElements Converter::shape_elements(const pugi::xml_node& n, Prop
       // A bsdf, or a reference to one named or not (Mitsuba's Blender add-on writes <ref name="bsdf" id=…/>).
       if (e.bsdf) x_.fail(c, "a shape has one bsdf");
       e.bsdf = c;
+    } else if (t == "sensor") {
+      if (e.sensor) x_.fail(c, "a shape carries one sensor");
+      e.sensor = c;
     } else if (t == "emitter" || (t == "ref" && referred_kind(c) == "emitter")) {
       // An area emitter inside the shape, or declared at the scene level and referred to.
       const pugi::xml_node emitter = resolve(c, "emitter");
@@ -147,6 +150,7 @@ void Converter::shape_objects(const pugi::xml_node& n) {
       mitsuba_id("media." + medium_name.get<std::string>(), shape_id_ + "." + side + "_medium");
   }
   props.finish("a " + type);
+  if (e.sensor) sensor(e.sensor, name);
 }
 
 json Converter::shape_file(const pugi::xml_node& n, Properties& props, const char* why) {

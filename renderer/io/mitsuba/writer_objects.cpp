@@ -38,6 +38,8 @@ void Writer::integrator(pugi::xml_node scene) {
 
 void Writer::sensor(pugi::xml_node scene, const json& cam, const std::string& path, bool named) {
   const std::string type = at(cam, "type", "perspective").get<std::string>();
+  if (type == "irradiancemeter")
+    fail(path + "/type", "an irradiancemeter is not written yet (Mitsuba nests it in the shape it measures over)");
   pugi::xml_node n = add(scene, "sensor");
   attr(n, "type", type);
   if (named) attr(n, "id", unique_id(at(cam, "name", path == "/camera/0" ? "camera" : "sensor" + path.substr(8)).get<std::string>(), "sensor", path));
@@ -75,6 +77,7 @@ void Writer::sensor(pugi::xml_node scene, const json& cam, const std::string& pa
   const json origin = at(cam, "origin", json{0, 0, 0});
   const glm::dvec3 o = float_triple(origin);
   lookat(tr, origin, at(cam, "target", json{o.x, o.y, o.z + 1}), at(cam, "up", json{0, 1, 0}));
+  if (cam.contains("target_point")) xyz(n, "point", "target", float_triple(cam["target_point"]));
   film(n, width, height);
   if (cam.contains("medium")) medium_ref(n, "", cam["medium"], path + "/medium");
 }
