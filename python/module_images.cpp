@@ -1,11 +1,13 @@
-// The Python module's image calls: images written and read with every channel (Mitsuba's Bitmap,
-// python/dray/bitmap.py), and 8-bit files.
+// The Python module's file calls: images written and read with every channel (Mitsuba's Bitmap,
+// python/dray/bitmap.py), 8-bit files, and volume grids (.vol, OpenVDB's .vdb: dray.VolumeGrid).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "python/module_support.h"
 #include "renderer/image/image.h"
+#include "renderer/io/grid_file.h"
+#include "renderer/core/load_error.h"
 
 namespace dray::python {
 
@@ -55,6 +57,26 @@ void bind_images(py::module_& m) {
     std::vector<std::string> names = std::move(img.channel_names);
     return py::make_tuple(owned_array(std::move(img.data), {h, w, c}), names, eight_bit);
   }, py::arg("path"), py::arg("decode") = false);
+  // A grid file's voxels, Z × Y × X × C, and a grid written in the format its extension names.
+  m.def("read_grid", [](const std::string& path) {
+    GridVolume g;
+    std::vector<float> values;
+    try {
+      read_grid_file(path, g, values);
+    } catch (const LoadError& e) {
+      throw BadInput(e.what());
+    }
+    return owned_array(std::move(values), {g.res.z, g.res.y, g.res.x, g.channels});
+  });
+  m.def("write_grid", [](const std::string& path, const py::array_t<float, py::array::c_style | py::array::forcecast>& a) {
+    if (a.ndim() != 4 || (a.shape(3) != 1 && a.shape(3) != 3))
+      throw BadInput(path + ": expected Z x Y x X x C voxels (C 1 or 3)");
+    try {
+      write_grid_file(path, {int(a.shape(2)), int(a.shape(1)), int(a.shape(0))}, int(a.shape(3)), a.data());
+    } catch (const std::runtime_error& e) {
+      throw BadInput(e.what());
+    }
+  });
 }
 
 }  // namespace dray::python

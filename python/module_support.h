@@ -108,7 +108,7 @@ struct Sampling {
 
 int threads_of(const mpi::Context& ctx, std::optional<int> threads);
 
-// The image calls (python/module_images.cpp): write_image, read_image_channels, 8-bit files.
+// The file calls (python/module_images.cpp): write_image, read_image_channels, 8-bit files, read_grid, write_grid.
 void bind_images(py::module_& m);
 // {curve shape name: {"type", "points" (N x 4), "around", and per tube vertex "kind", "point",
 // "axis", "v", "phi", "local" (V x 3)}}: what python/dray/curves.py needs to move the tube.

@@ -1,9 +1,10 @@
-// The final scene's media (tools/optimize_job.h): an optimised grid written as OUTPUT/ID.KEY.vol,
+// The final scene's media (tools/optimize_job.h): an optimised grid written as OUTPUT/ID.KEY.vol (.vdb
+// where the scene gave it as an OpenVDB file),
 // which the final scene names (the other grids' files are renamed with every relative file, in
 // tools/final_scene.cpp).
 #include <algorithm>
 
-#include "renderer/io/vol_file.h"
+#include "renderer/io/grid_file.h"
 #include "tools/optimize_job.h"
 
 namespace fs = std::filesystem;
@@ -21,10 +22,12 @@ void final_scene_media(const Job& job, nlohmann::json& doc, const Scene& scene, 
       const std::string name = "media." + id + "." + key;
       if (std::find(job.entries.begin(), job.entries.end(), name) != job.entries.end()) {
         const auto e = *scene.params.find(name);
-        const std::string file = block_file(name);
+        // In the format the scene gave it in (.vol, or OpenVDB's .vdb).
+        std::string file = block_file(name);
+        if (grid["filename"].is_string() && is_vdb_path(grid["filename"].get<std::string>())) file = fs::path(file).replace_extension(".vdb").string();
         // The block's shape is z, y, x, channels.
-        write_vol_file((out_dir / file).string(), {int(e.shape[2]), int(e.shape[1]), int(e.shape[0])}, int(e.shape[3]),
-                       scene.params.values().data() + e.slot);
+        write_grid_file((out_dir / file).string(), {int(e.shape[2]), int(e.shape[1]), int(e.shape[0])}, int(e.shape[3]),
+                        scene.params.values().data() + e.slot, std::string(key) == "sigma_t" ? "density" : key);
         grid["filename"] = file;
       }
     }

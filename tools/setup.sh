@@ -5,7 +5,7 @@ DRAY_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DRAY_BUILD=${DRAY_BUILD:-$DRAY_ROOT/build}
 DRAY_PACKAGES="cmake g++ make libopenmpi-dev openmpi-bin libglm-dev libstb-dev libtinyobjloader-dev
   nlohmann-json3-dev libcli11-dev libtinyexr-dev catch2 pkg-config libpugixml-dev libassimp-dev zlib1g-dev
-  python3-dev pybind11-dev python3-numpy python3-scipy python3-mpi4py python3-pytest"
+  libopenvdb-dev libboost-iostreams-dev python3-dev pybind11-dev python3-numpy python3-scipy python3-mpi4py python3-pytest"
 # clang with its sanitizer runtimes and OpenMP: the sanitizer build (tools/check --sanitize) and tools/fuzz.
 DRAY_CLANG_PACKAGES="clang libclang-rt-14-dev libomp-14-dev"
 # Installed when the distribution has them; their tests are skipped otherwise.

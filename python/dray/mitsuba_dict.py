@@ -44,10 +44,13 @@ KIND_OF = {t: kind for kind, types in KINDS.items() for t in types.split()}
 
 class VolumeGrid:
     """Mitsuba's ``mi.VolumeGrid(tensor)``: voxels Z × Y × X × C (C 1 or 3; Z × Y × X for one
-    channel), for a gridvolume's ``'grid'`` in a dict."""
+    channel), for a gridvolume's ``'grid'`` in a dict; ``VolumeGrid(path)`` reads a .vol file (as
+    Mitsuba's) or an OpenVDB .vdb file (dray's reading: docs/scene-format.md)."""
 
     def __init__(self, values):
         from .ad import as_numpy
+        if isinstance(values, (str, os.PathLike)):
+            values = _dray.read_grid(os.fspath(values))
         a = np.asarray(as_numpy(values, np.float32), dtype=np.float32)
         if a.ndim == 3:
             a = a[..., None]
@@ -58,7 +61,11 @@ class VolumeGrid:
     suffix = "vol"
 
     def write(self, path):
-        """Mitsuba's .vol format (version 3, float32, the unit cube as its bounds)."""
+        """Mitsuba's .vol format (version 3, float32, the unit cube as its bounds), or OpenVDB's
+        where `path` ends in .vdb."""
+        if os.fspath(path).lower().endswith(".vdb"):
+            _dray.write_grid(os.fspath(path), self.array)
+            return
         z, y, x, c = self.array.shape
         with open(path, "wb") as f:
             f.write(b"VOL" + bytes([3]) + struct.pack("<5i", 1, x, y, z, c) + struct.pack("<6f", 0, 0, 0, 1, 1, 1))

@@ -7,7 +7,7 @@
 #include "renderer/io/mesh_file.h"
 #include "renderer/io/scene_loader.h"
 #include "renderer/io/shape_reader.h"
-#include "renderer/io/vol_file.h"
+#include "renderer/io/grid_file.h"
 
 namespace dray {
 
@@ -30,7 +30,7 @@ Shape ShapeReader::read_sdf_grid(const json& s, const std::string& p, const std:
   GridVolume vol;
   std::vector<float> values;
   try {
-    read_vol_file(file.string(), vol, values);
+    read_grid_file(file.string(), vol, values);
   } catch (const LoadError& e) {
     rd.fail(p + "/file", e.what());
   }

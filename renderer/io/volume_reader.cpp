@@ -2,7 +2,7 @@
 
 #include <glm/gtc/matrix_inverse.hpp>
 
-#include "renderer/io/vol_file.h"
+#include "renderer/io/grid_file.h"
 
 namespace dray {
 
@@ -69,7 +69,7 @@ VolumeObject read_volume_object(const JsonReader& rd, ParamTable& params, const 
   const std::string rel = rd.string(j["filename"], p + "/filename");
   const fs::path file = fs::path(rel).is_absolute() ? fs::path(rel) : base_dir / rel;
   try {
-    read_vol_file(file.string(), g, values);
+    read_grid_file(file.string(), g, values);
   } catch (const LoadError& e) {
     rd.fail(p + "/filename", e.what());
   }

@@ -102,3 +102,38 @@ def test_printing_the_parameters_gives_mitsubas_table():
     assert rows["shapes.mid.radius"][:2] == ["\u2202", "float"]
     params["shapes.mid.radius"] = 1.5
     assert "(1 staged: shapes.mid.radius)" in repr(params)
+
+
+def absolute_files(node):
+    # A scene of scenes/ copied elsewhere: its relative files named from scenes/.
+    if isinstance(node, dict):
+        return {k: os.path.join(SCENES, v) if k in ("file", "filename") and isinstance(v, str) and not os.path.isabs(v)
+                else absolute_files(v) for k, v in node.items()}
+    return [absolute_files(v) for v in node] if isinstance(node, list) else node
+
+
+def test_a_fitted_grid_given_as_openvdb_is_written_back_as_openvdb(tmp_path):
+    # Issue 77 item 12: the smoke job with its start grid converted to .vdb (dray.VolumeGrid reads
+    # the .vol and writes the .vdb) runs bitwise the job on the .vol, and writes its fitted grid as
+    # a .vdb holding the very values of the .vol the other run writes.
+    import json
+    start = dray.VolumeGrid(os.path.join(SCENES, "media", "smoke-start.vol"))
+    start.write(tmp_path / "smoke-start.vdb")
+    assert np.array_equal(dray.VolumeGrid(tmp_path / "smoke-start.vdb").array, start.array)
+    outputs = {}
+    for ext in ("vol", "vdb"):
+        scene = absolute_files(json.load(open(os.path.join(SCENES, "smoke-fit.json"))))
+        grid = os.path.join(SCENES, "media", "smoke-start.vol") if ext == "vol" else str(tmp_path / "smoke-start.vdb")
+        scene["media"]["smoke"]["sigma_t"]["filename"] = grid
+        (tmp_path / ("scene-%s.json" % ext)).write_text(json.dumps(scene))
+        job = json.load(open(os.path.join(SCENES, "smoke-fit.job.json")))
+        job["scene"], job["output"] = str(tmp_path / ("scene-%s.json" % ext)), str(tmp_path / ("out-" + ext))
+        job["optimizer"]["iterations"], job["views"] = 2, job["views"][:1]
+        job["views"][0]["target"] = {"scene": os.path.join(SCENES, "smoke.json"), "spp": 8}
+        job["views"][0]["camera"].update({"width": 16, "height": 16})
+        (tmp_path / ("job-%s.json" % ext)).write_text(json.dumps(job))
+        outputs[ext] = dray.optimize(tmp_path / ("job-%s.json" % ext))
+    assert outputs["vol"].values == outputs["vdb"].values
+    fitted = tmp_path / "out-vdb" / "smoke.sigma_t.vdb"
+    assert json.load(open(outputs["vdb"].final_scene))["media"]["smoke"]["sigma_t"]["filename"] == "smoke.sigma_t.vdb"
+    assert np.array_equal(dray.VolumeGrid(fitted).array, dray.VolumeGrid(tmp_path / "out-vol" / "smoke.sigma_t.vol").array)
