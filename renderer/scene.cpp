@@ -1,5 +1,6 @@
 #include "renderer/scene.h"
 #include "renderer/scene_params.h"
+#include "renderer/scene_sensors.h"
 
 #include <omp.h>
 
@@ -214,17 +215,16 @@ void Scene::refresh_tables() {
   for (GridVolume& g : volumes) g.refresh_majorants(params, render.majorant_cells);
 }
 
-namespace {
-
-// Each sensor that measures over the scene gets its share (sensors/sensor_surface.h): the ball
-// around the scene's box (Mitsuba's bounding sphere, its radius grown by its RayEpsilon) and the
-// primitives of the shape it is attached to, in the scene's order (`by_input`: world primitives by
-// input index) with their running areas.
-void place_sensors(Scene& scene, const std::vector<uint32_t>& by_input) {
+// Each sensor that measures over the scene gets its share: the ball around the scene's box
+// (Mitsuba's bounding sphere, its radius grown by its RayEpsilon) and the primitives of the shape
+// it is attached to, in the scene's order (world primitives by input index) with their running areas.
+void place_sensors(Scene& scene) {
   const Aabb box = scene.bvh.bounds();
   glm::vec4 ball(0.f, 0.f, 0.f, 1.f);
   if (box.lo.x <= box.hi.x) ball = glm::vec4(box.centre(), std::max(8.9e-5f, glm::length(box.hi - box.centre()) * (1.f + 8.9e-5f)));
   const Bvh& world = scene.bvh.world();
+  std::vector<uint32_t> by_input(world.prim_refs().size());
+  for (uint32_t i = 0; i < by_input.size(); ++i) by_input[world.input_index(i)] = i;
   for (Sensor& sensor : scene.sensors) {
     if (!measures_scene(sensor.camera.model)) continue;
     auto surface = std::make_shared<SensorSurface>();
@@ -252,8 +252,6 @@ void place_sensors(Scene& scene, const std::vector<uint32_t>& by_input) {
     attach_surface(sensor.camera.model, surface);
   }
 }
-
-}  // namespace
 
 void Scene::build_geometry() {
   std::vector<PrimRef> refs;
@@ -286,7 +284,7 @@ void Scene::build_geometry() {
     l.prims.push_back(i);
     l.cdf.push_back(l.area);
   }
-  place_sensors(*this, by_input);
+  place_sensors(*this);
   refresh_tables();
 }
 

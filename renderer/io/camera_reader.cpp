@@ -9,6 +9,7 @@
 #include "renderer/core/registry.h"
 #include "renderer/io/json_props.h"
 #include "renderer/scene_params.h"
+#include "renderer/scene_sensors.h"
 
 namespace dray {
 
@@ -157,6 +158,8 @@ int add_sensor(Scene& scene, const std::string& name, const CameraSettings& c) {
   cam.up = scene.params.add(p + ".up", c.up);
   cam.model = read_model(JsonReader(scene.path), scene.params, camera_json(c), "/camera", p + ".",
                          {c.width, c.height, c.near_clip, c.far_clip});
+  // Added to a built scene (a job's view, Python): what it measures over is placed now.
+  if (measures_scene(cam.model) && !scene.bvh.world().prim_refs().empty()) place_sensors(scene);
   return int(index);
 }
 

@@ -109,8 +109,7 @@ TEST_CASE("distant: its target point survives a view's settings (camera_settings
   Scene scene = load_scene(t.write("a.xml", distant_scene(std::string(kDown) + R"(<point name="target" value="0.3, -0.2, 0"/>)", kLitPlane)));
   const CameraSettings c = camera_settings(scene, 0);
   CHECK(c.constants.at("target_point") == nlohmann::json({0.3, -0.2, 0.0}));
-  const int view = add_sensor(scene, "view", c);
-  scene.build_geometry();
+  const int view = add_sensor(scene, "view", c);  // placed at once: the scene is built
   const Shot shot{view, 1};
   const RayT<float> r = camera_ray(camera_frame(scene.camera(shot), ParamView<float>(scene.params)), FilmSample{0.5f, 0.5f, {0.4f, 0.1f}});
   const float R = std::sqrt(2.f) * (1.f + 8.9e-5f);
