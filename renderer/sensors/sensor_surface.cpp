@@ -1,6 +1,7 @@
 #include "renderer/sensors/sensor_surface.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "renderer/shapes/shape.h"
 
